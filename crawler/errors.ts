@@ -1,0 +1,33 @@
+/**
+ * Error classes named by what the runner does with them (as in crawlee).
+ * Adapters and the fetcher throw; the worker decides and records the reason on the crawl run.
+ */
+
+/** A transient failure (network error, 5xx, timeout) that was already retried and may work next time. */
+export class RetryableError extends Error {
+  override name = "RetryableError";
+  constructor(message: string, readonly url?: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** This item or page cannot be read (404, too large, redirect loop, unparseable): skip it. */
+export class NonRetryableError extends Error {
+  override name = "NonRetryableError";
+  constructor(message: string, readonly url?: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** The host blocks us (captcha page, 418/429/432/503 after back-off, robots.txt): back off this host. */
+export class BlockedError extends Error {
+  override name = "BlockedError";
+  constructor(message: string, readonly url?: string, readonly status?: number, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** The run cannot continue (bad configuration): stop this account's run. */
+export class FatalError extends Error {
+  override name = "FatalError";
+}

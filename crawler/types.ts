@@ -1,0 +1,130 @@
+/**
+ * Contracts between the crawler's parts. Adapters turn pages into items; the fetcher owns the
+ * network; dedupe/store own the database. Keep these types small: every adapter depends on them.
+ */
+
+/** The platforms CampusWatch can monitor. */
+export type Platform = "blog" | "weibo" | "discuz" | "tieba";
+export const PLATFORMS: readonly Platform[] = ["blog", "weibo", "discuz", "tieba"] as const;
+
+/** How pages are fetched: `auto` lets the adapter decide, `http` never uses a browser, `browser` always does. */
+export type FetchMode = "auto" | "http" | "browser";
+
+/** What kind of page a request is, for the crawl run's counters. */
+export type PageKind = "list" | "item" | "other";
+
+/** A decoded HTTP response. */
+export interface FetchResult {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Body decoded to a string (charset from the header, then `<meta charset>`, GBK/GB18030 included). */
+  body: string;
+  /** Raw body size in bytes. */
+  bytes: number;
+  contentType: string;
+  /** True when the page was rendered by Chromium. */
+  viaBrowser: boolean;
+}
+
+/** Options of one request. */
+export interface FetchOptions {
+  /** Counted on the crawl run as list, item or other pages. @default "other" */
+  kind?: PageKind;
+  /** Render through Chromium (mode `auto`: the adapter asks; mode `browser`: always; mode `http`: never). */
+  browser?: boolean;
+  /** Extra request headers (e.g. conditional GET). */
+  headers?: Record<string, string>;
+  /** Expect JSON: the fetcher checks it parses, and treats Weibo's `ok: -100` as a block. */
+  json?: boolean;
+}
+
+/**
+ * The only way adapters reach the network. Implementations enforce politeness (one request in
+ * flight per host, minimum delay, robots.txt), retries and back-off, size and time caps.
+ * Errors are thrown as the classes in `crawler/errors.ts`.
+ */
+export interface Fetcher {
+  get(url: string, options?: FetchOptions): Promise<FetchResult>;
+}
+
+/** One post or reply as an adapter reads it. Dates are already resolved to instants. */
+export interface CrawlItem {
+  /** The platform's own id, unique within the account (Weibo mid, Tieba post id, Discuz pid, blog guid/URL). */
+  platformId: string;
+  /** For a reply: the platformId of the thread/post it belongs to. */
+  parentPlatformId?: string | null;
+  kind: "post" | "reply";
+  url: string;
+  title: string;
+  author: string;
+  publishedAt: Date;
+  /** Content as crawled (hostile HTML; sanitized only at display time). */
+  html: string;
+  /** Image URLs found in the content (for OCR). */
+  images?: string[];
+  /** Floor number on Tieba/Discuz threads, when known. */
+  floor?: number;
+  /** The raw page or JSON this item was read from, for the evidence archive. */
+  source?: { url: string; body: string };
+}
+
+/** An entry of a listing page: a post, or a thread whose replies may need reading. */
+export interface ListItem extends CrawlItem {
+  /** Pinned/sticky items neither stop the scan nor hide older unseen items. */
+  pinned?: boolean;
+  /** The list entry lacks full content; call `adapter.complete` for a new or re-checked item. */
+  incomplete?: boolean;
+  /** The item has replies that `adapter.replies` can read. */
+  hasReplies?: boolean;
+  /** Newest activity (last reply) shown by the list; lists ordered by last reply sort by this. */
+  lastActivityAt?: Date;
+  /** Reply count shown by the list, when the platform shows it. */
+  replyCount?: number;
+}
+
+/** One page of a listing, newest first. */
+export interface ListPage {
+  url: string;
+  items: ListItem[];
+  /** True when the list is ordered by last reply (Discuz!, Tieba) rather than by publication. */
+  orderedByActivity?: boolean;
+}
+
+/** One page of a thread: the first post (on page 1) and replies. */
+export interface ThreadPage {
+  url: string;
+  /** The thread's own first post with full content, when this page shows it. */
+  head?: CrawlItem;
+  replies: CrawlItem[];
+}
+
+/** What an adapter is given. */
+export interface AdapterContext {
+  account: { id: number; entryUrl: string; platform: Platform; fetchMode: FetchMode };
+  fetch: Fetcher;
+  /** The crawl's clock: resolve relative and year-less dates against it. */
+  now: Date;
+  log: (message: string) => void;
+}
+
+/**
+ * A platform adapter. It only knows its platform: it turns pages into plain items and says where
+ * the next page is. It never touches the database, the history table or the classifier.
+ * Every request URL is built from the origin of `account.entryUrl`.
+ */
+export interface Adapter {
+  platform: Platform;
+  /** True when an entry URL looks like this platform's (host or path shape). */
+  recognise(url: URL): boolean;
+  /** Listing pages, newest first, fetched lazily: the caller stops iterating when it has seen enough. */
+  list(ctx: AdapterContext): AsyncIterable<ListPage>;
+  /** Full content of an incomplete list item (blog article page, Weibo long text). */
+  complete?(ctx: AdapterContext, item: ListItem): Promise<CrawlItem>;
+  /**
+   * Pages of a thread's replies, in the order the platform shows them (oldest first on forums).
+   * `since` is the newest reply time already stored for this thread (null: read everything).
+   */
+  replies?(ctx: AdapterContext, thread: ListItem, since: Date | null): AsyncIterable<ThreadPage>;
+}

@@ -1,0 +1,95 @@
+/**
+ * Configuration read from the environment, in one place. Every variable is documented in the
+ * README's Configuration section; keep the two in step.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+
+/** Default SQLite database, relative to the working directory. */
+export const DEFAULT_DATABASE_URL = "file:./data/campuswatch.db";
+
+/** The database URL: `DATABASE_URL`, else the embedded SQLite file. */
+export function databaseUrl(): string {
+  return process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+}
+
+/** Which database a URL selects. */
+export function databaseKind(url = databaseUrl()): "sqlite" | "postgresql" {
+  if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
+  if (/^file:/i.test(url)) return "sqlite";
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (got ${JSON.stringify(url)})`);
+}
+
+/** The file path of a `file:` SQLite URL, resolved against the working directory. */
+export function sqlitePath(url = databaseUrl()): string {
+  const raw = url.replace(/^file:/i, "").replace(/\?.*$/, "");
+  return path.resolve(raw);
+}
+
+/** Directory for runtime data: the raw archive, the session secret, the default database. */
+export function dataDir(): string {
+  return path.resolve(process.env.CAMPUSWATCH_DATA_DIR?.trim() || "./data");
+}
+
+function intFromEnv(name: string, fallback: number, min = 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) {
+    throw new Error(`${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})`);
+  }
+  return n;
+}
+
+/** Crawler settings from the environment; CLI flags override them. */
+export function crawlerConfig() {
+  return {
+    /** Minimum delay between two requests to one host. @default 1000 */
+    hostDelayMs: intFromEnv("CAMPUSWATCH_HOST_DELAY_MS", 1000),
+    /** Accounts crawled in parallel. @default 4 */
+    concurrency: intFromEnv("CAMPUSWATCH_CONCURRENCY", 4, 1),
+    /** Per-request timeout. @default 20000 */
+    requestTimeoutMs: intFromEnv("CAMPUSWATCH_REQUEST_TIMEOUT_MS", 20_000, 100),
+    /** Largest response body read, in bytes. @default 5 MiB */
+    maxBodyBytes: intFromEnv("CAMPUSWATCH_MAX_BODY_BYTES", 5 * 1024 * 1024, 1024),
+    /** Honest User-Agent sent with every request. */
+    userAgent:
+      process.env.CAMPUSWATCH_USER_AGENT?.trim() ||
+      "CampusWatchBot/0.1 (+https://github.com/campuswatch/campuswatch; campus monitoring crawler)",
+    /** Chromium used for pages that need a browser. @default /usr/bin/chromium */
+    chromiumPath: process.env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium",
+  };
+}
+
+let cachedSecret: Uint8Array | undefined;
+
+/**
+ * The key that signs session cookies: `CAMPUSWATCH_SECRET`, else a random key created once and
+ * kept in the data directory so that sessions survive a restart.
+ */
+export function sessionSecret(): Uint8Array {
+  if (cachedSecret) return cachedSecret;
+  const fromEnv = process.env.CAMPUSWATCH_SECRET?.trim();
+  if (fromEnv) {
+    if (fromEnv.length < 32) throw new Error("CAMPUSWATCH_SECRET must be at least 32 characters");
+    cachedSecret = new TextEncoder().encode(fromEnv);
+    return cachedSecret;
+  }
+  const file = path.join(dataDir(), "session-secret");
+  let secret: string;
+  try {
+    secret = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    secret = crypto.randomBytes(32).toString("hex");
+    // wx: if two processes race, the loser reads the winner's key instead of overwriting it.
+    try {
+      fs.writeFileSync(file, secret, { flag: "wx", mode: 0o600 });
+    } catch {
+      secret = fs.readFileSync(file, "utf8").trim();
+    }
+  }
+  cachedSecret = new TextEncoder().encode(secret);
+  return cachedSecret;
+}

@@ -1,0 +1,38 @@
+/**
+ * The one Prisma client of the process. Both the dashboard and the crawler import `db` from here.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "@/generated/prisma/client";
+import { databaseKind, databaseUrl, sqlitePath } from "./config";
+
+export type { Prisma } from "@/generated/prisma/client";
+export type Db = PrismaClient;
+
+/** Milliseconds a writer waits for a lock before SQLite gives up (crawler and dashboard share the file). */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Create a Prisma client for a database URL. Most code wants the shared {@link db}; tests and the
+ * CLI use this for a database of their own.
+ */
+export function createDb(url = databaseUrl()): PrismaClient {
+  if (databaseKind(url) === "postgresql") {
+    throw new Error("PostgreSQL support lands with the scale-out issue; use a file: URL for now");
+  }
+  const file = sqlitePath(url);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // WAL lets the dashboard read while the crawler writes; the busy timeout makes a writer wait
+  // for another instead of failing with SQLITE_BUSY.
+  const adapter = new PrismaBetterSQLite3({ url: file, timeout: BUSY_TIMEOUT_MS });
+  const client = new PrismaClient({ adapter });
+  void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
+  return client;
+}
+
+const globalForDb = globalThis as unknown as { campuswatchDb?: PrismaClient };
+
+/** The process-wide client (kept on globalThis so Next.js dev reloads do not open new ones). */
+export const db: PrismaClient = globalForDb.campuswatchDb ?? createDb();
+globalForDb.campuswatchDb = db;

@@ -1,0 +1,102 @@
+/**
+ * Input validation shared by the CLI, server actions and the crawler. Everything a user types
+ * goes through zod here, and bad input becomes a one-line message naming the field.
+ */
+import { z } from "zod";
+import { CronExpressionParser } from "cron-parser";
+
+/** Time zone for cron schedules and year-less platform dates: all of China is UTC+8. */
+export const TIME_ZONE = "Asia/Shanghai";
+
+/** Invalid input; `fieldErrors` maps each field to its messages (for forms). */
+export class ValidationError extends Error {
+  override name = "ValidationError";
+  constructor(
+    message: string,
+    readonly fieldErrors: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+/** Parse `input` with `schema`, or throw a {@link ValidationError} with a readable one-line message. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join(".") || "_";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  const message = Object.entries(fieldErrors)
+    .map(([field, msgs]) => (field === "_" ? msgs.join("; ") : `${field}: ${msgs.join("; ")}`))
+    .join("; ");
+  throw new ValidationError(message, fieldErrors);
+}
+
+/** Why a URL is refused, or null when it is an absolute http(s) URL. */
+export function urlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return `not a valid URL: ${JSON.stringify(value)}`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `only http and https URLs are allowed (got ${url.protocol})`;
+  if (!url.hostname) return "URL has no host";
+  return null;
+}
+
+/** zod schema of an absolute http(s) URL. */
+export const httpUrl = z
+  .string()
+  .trim()
+  .min(1, "URL is required")
+  .superRefine((v, ctx) => {
+    const problem = urlProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/**
+ * Why a cron expression is refused, or null when valid. Five fields (minute hour day month
+ * weekday) or six with seconds first.
+ */
+export function cronProblem(expr: string): string | null {
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length < 5 || fields.length > 6) {
+    return `cron expression must have 5 fields (minute hour day month weekday), got ${fields.length}: ${JSON.stringify(expr)}`;
+  }
+  try {
+    CronExpressionParser.parse(expr.trim(), { tz: TIME_ZONE, strict: false });
+  } catch (e) {
+    return `invalid cron expression ${JSON.stringify(expr)}: ${(e as Error).message}`;
+  }
+  return null;
+}
+
+/** zod schema of a cron expression. */
+export const cronExpression = z
+  .string()
+  .trim()
+  .min(1, "cron expression is required")
+  .superRefine((v, ctx) => {
+    const problem = cronProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** The next `count` run times of a cron expression after `from`, evaluated in Asia/Shanghai. */
+export function nextRunTimes(expr: string, count = 5, from = new Date()): Date[] {
+  const it = CronExpressionParser.parse(expr.trim(), { tz: TIME_ZONE, currentDate: from });
+  const out: Date[] = [];
+  for (let i = 0; i < count; i++) out.push(it.next().toDate());
+  return out;
+}
+
+/** Interval presets offered by the dashboard. */
+export const CRON_PRESETS: readonly { label: string; cron: string }[] = [
+  { label: "Every 5 minutes", cron: "*/5 * * * *" },
+  { label: "Every 10 minutes", cron: "*/10 * * * *" },
+  { label: "Every 30 minutes", cron: "*/30 * * * *" },
+  { label: "Hourly", cron: "0 * * * *" },
+  { label: "Daily", cron: "0 6 * * *" },
+];
