@@ -93,6 +93,7 @@ CREATE TABLE "Post" (
     "html" TEXT NOT NULL DEFAULT '',
     "ocrText" TEXT,
     "sha1" TEXT NOT NULL,
+    "listSha1" TEXT,
     "version" INTEGER NOT NULL DEFAULT 1,
     "lastReplyAt" DATETIME,
     "replyCount" INTEGER,
