@@ -24,12 +24,12 @@ export function databaseKind(url = databaseUrl()): "sqlite" | "postgresql" {
 /** The file path of a `file:` SQLite URL, resolved against the working directory. */
 export function sqlitePath(url = databaseUrl()): string {
   const raw = url.replace(/^file:/i, "").replace(/\?.*$/, "");
-  return path.resolve(raw);
+  return path.resolve(/*turbopackIgnore: true*/ raw);
 }
 
 /** Directory for runtime data: the raw archive, the session secret, the default database. */
 export function dataDir(): string {
-  return path.resolve(process.env.CAMPUSWATCH_DATA_DIR?.trim() || "./data");
+  return path.resolve(/*turbopackIgnore: true*/ process.env.CAMPUSWATCH_DATA_DIR?.trim() || "./data");
 }
 
 function intFromEnv(name: string, fallback: number, min = 0): number {

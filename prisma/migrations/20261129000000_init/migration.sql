@@ -24,6 +24,7 @@ CREATE TABLE "Account" (
     "status" TEXT NOT NULL DEFAULT 'idle',
     "lastRunAt" DATETIME,
     "nextRunAt" DATETIME,
+    "crawlRequestedAt" DATETIME,
     "lastError" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL

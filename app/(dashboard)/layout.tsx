@@ -1,0 +1,26 @@
+import { Nav } from "@/components/nav";
+import { requireUser } from "@/lib/auth/current-user";
+import { signOut } from "@/app/(auth)/sign-in/actions";
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireUser();
+  return (
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="brand">
+          CampusWatch<small>校园舆情监测</small>
+        </div>
+        <Nav />
+        <div className="sidebar-foot">
+          Signed in as <b>{user.username}</b> ({user.role})
+          <form action={signOut}>
+            <button type="submit" className="link">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </aside>
+      <main className="main">{children}</main>
+    </div>
+  );
+}

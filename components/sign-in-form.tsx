@@ -1,0 +1,48 @@
+"use client";
+
+import { useActionState } from "react";
+import { signIn, type SignInState } from "@/app/(auth)/sign-in/actions";
+
+/** The sign-in form: errors appear next to their field and the username survives a failed attempt. */
+export function SignInForm({ next }: { next: string }) {
+  const [state, formAction, pending] = useActionState<SignInState, FormData>(signIn, {});
+  return (
+    <form action={formAction} noValidate>
+      <input type="hidden" name="next" value={next} />
+      <label htmlFor="username">Username</label>
+      <input
+        id="username"
+        name="username"
+        type="text"
+        autoComplete="username"
+        defaultValue={state.username}
+        aria-invalid={Boolean(state.errors?.username)}
+        aria-describedby="username-error"
+        autoFocus
+      />
+      <div id="username-error" className="field-error" aria-live="polite">
+        {state.errors?.username?.join(" ")}
+      </div>
+      <label htmlFor="password">Password</label>
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        aria-invalid={Boolean(state.errors?.password)}
+        aria-describedby="password-error"
+      />
+      <div id="password-error" className="field-error" aria-live="polite">
+        {state.errors?.password?.join(" ")}
+      </div>
+      {state.message && (
+        <div className="form-error" role="alert">
+          {state.message}
+        </div>
+      )}
+      <button type="submit" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import type { Command } from "commander";
+import { db } from "../../lib/db";
+import { createAccount, listAccounts, removeAccount } from "../../lib/queries/accounts";
+import { action, intOption } from "./util";
+
+/** `campuswatch accounts add|list|remove`. */
+export function registerAccountCommands(program: Command) {
+  const accounts = program.command("accounts").description("monitored accounts (blogs, Weibo users, forum boards, Tieba bars)");
+  accounts
+    .command("add")
+    .description("register an account by its entry (listing) URL; the platform is recognised from the URL")
+    .argument("<url>", "entry URL, e.g. https://tieba.baidu.com/f?kw=南京大学")
+    .option("--name <name>", "display name")
+    .option("--platform <platform>", "blog | weibo | discuz | tieba (overrides recognition)")
+    .option("--cron <expr>", "crawl interval as a cron expression (Asia/Shanghai)")
+    .option("--fetch-mode <mode>", "auto | http | browser", "auto")
+    .option("--backfill-days <n>", "first crawl goes back at most N days", intOption("--backfill-days", 1))
+    .option("--backfill-pages <n>", "first crawl reads at most N list pages", intOption("--backfill-pages", 1))
+    .option("--recheck-days <n>", "re-open threads of the last N days to catch edits", intOption("--recheck-days", 0))
+    .option("--ocr", "read text in images with tesseract")
+    .option("--disabled", "register without scheduling")
+    .action(
+      action(async (url: string, o: Record<string, string | number | boolean | undefined>) => {
+        const a = await createAccount(db, {
+          url,
+          name: o.name as string | undefined,
+          platform: o.platform as "blog" | undefined,
+          cron: o.cron as string | undefined,
+          fetchMode: o.fetchMode as "auto",
+          backfillDays: o.backfillDays as number | undefined,
+          backfillPages: o.backfillPages as number | undefined,
+          recheckDays: o.recheckDays as number | undefined,
+          ocr: Boolean(o.ocr),
+          enabled: !o.disabled,
+        });
+        console.log(`added ${a.platform} account ${a.id} "${a.name}" (${a.entryUrl}), cron "${a.cron}"`);
+      }),
+    );
+  accounts
+    .command("list")
+    .description("list accounts with their status")
+    .option("--json", "one JSON object per line")
+    .action(
+      action(async (o: { json?: boolean }) => {
+        const rows = await listAccounts(db);
+        for (const a of rows) {
+          if (o.json) console.log(JSON.stringify(a));
+          else
+            console.log(
+              [a.id, a.platform, a.enabled ? "on" : "off", a.cron, a.status, `${a.postCount} posts`, a.name, a.entryUrl].join("\t"),
+            );
+        }
+        if (!o.json && rows.length === 0) console.log("no accounts yet: campuswatch accounts add <url>");
+      }),
+    );
+  accounts
+    .command("remove")
+    .description("delete an account together with its posts and crawl history")
+    .argument("<id>", "account id", intOption("id", 1))
+    .action(
+      action(async (id: number) => {
+        const { account, posts } = await removeAccount(db, id);
+        console.log(`removed account ${account.id} "${account.name}" and its ${posts} posts`);
+      }),
+    );
+}

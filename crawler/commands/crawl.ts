@@ -1,0 +1,107 @@
+import type { Command } from "commander";
+import { db } from "../../lib/db";
+import { crawlerConfig } from "../../lib/config";
+import { createServices } from "../runtime";
+import { crawlAccount, type RunSummary } from "../worker";
+import { createInProcessQueue } from "../queue/in-process";
+import { Scheduler } from "../scheduler";
+import { closeSharedBrowser } from "../fetch";
+import { action, intOption, UserInputError } from "./util";
+
+/** One line per finished account run. */
+export function formatSummary(name: string, s: RunSummary): string {
+  const errs = s.errors.length ? `, ${s.errors.length} errors (last: ${s.errors.at(-1)!.reason})` : "";
+  return (
+    `account ${s.accountId} ${name}: ${s.status} in ${(s.durationMs / 1000).toFixed(1)}s — ` +
+    `${s.pagesList} list + ${s.pagesItem} item pages, ${s.newPosts} new, ${s.changedPosts} changed, ` +
+    `${s.unchangedPosts} unchanged, ${s.blocks} blocks${errs}`
+  );
+}
+
+/** `campuswatch crawl once`, `campuswatch start`. */
+export function registerCrawlCommands(program: Command) {
+  const crawl = program.command("crawl").description("crawl accounts");
+  crawl
+    .command("once")
+    .description("crawl every enabled account (or one) once, print a summary per account")
+    .option("--account <id>", "only this account (even if disabled)", intOption("--account", 1))
+    .option("--host-delay-ms <n>", "minimum delay between requests to one host", intOption("--host-delay-ms", 0))
+    .option("--concurrency <n>", "accounts crawled in parallel", intOption("--concurrency", 1))
+    .option("--quiet", "only the summary lines")
+    .action(
+      action(async (o: { account?: number; hostDelayMs?: number; concurrency?: number; quiet?: boolean }) => {
+        const accounts = o.account
+          ? await db.account.findMany({ where: { id: o.account } })
+          : await db.account.findMany({ where: { enabled: true }, orderBy: { id: "asc" } });
+        if (o.account && accounts.length === 0) throw new UserInputError(`no account with id ${o.account}`);
+        if (accounts.length === 0) {
+          console.log("no enabled accounts: add one with `campuswatch accounts add URL`");
+          return;
+        }
+        const names = new Map(accounts.map((a) => [a.id, a.name]));
+        const services = createServices({
+          db,
+          hostDelayMs: o.hostDelayMs,
+          onProgress: o.quiet ? undefined : (m) => console.error(`  ${m}`),
+        });
+        const queue = createInProcessQueue(
+          async (job) => {
+            if (!o.quiet) console.error(`crawling account ${job.accountId} ${names.get(job.accountId)}…`);
+            const s = await crawlAccount(services, job.accountId, "cli");
+            console.log(formatSummary(names.get(job.accountId) ?? "", s));
+          },
+          { concurrency: o.concurrency ?? crawlerConfig().concurrency },
+        );
+        for (const a of accounts) queue.enqueue({ accountId: a.id, trigger: "cli" });
+        await queue.onIdle();
+        await closeSharedBrowser();
+      }),
+    );
+
+  program
+    .command("start")
+    .description("run the crawl scheduler in the foreground until SIGINT/SIGTERM")
+    .option("--host-delay-ms <n>", "minimum delay between requests to one host", intOption("--host-delay-ms", 0))
+    .option("--concurrency <n>", "accounts crawled in parallel", intOption("--concurrency", 1))
+    .option("--poll-ms <n>", "how often account changes are picked up", intOption("--poll-ms", 100), 5000)
+    .action(
+      action(async (o: { hostDelayMs?: number; concurrency?: number; pollMs: number }) => {
+        const running = await startScheduler(o);
+        await running.done;
+      }),
+    );
+}
+
+/**
+ * Start the scheduler with an in-process queue. Resolves `done` after SIGINT/SIGTERM once
+ * in-flight page writes have finished.
+ */
+export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; log?: (m: string) => void }) {
+  const log = o.log ?? ((m: string) => console.log(`[scheduler] ${m}`));
+  const abort = new AbortController();
+  const services = createServices({ db, hostDelayMs: o.hostDelayMs, signal: abort.signal });
+  const queue = createInProcessQueue(
+    async (job) => {
+      const s = await crawlAccount(services, job.accountId, job.trigger);
+      log(formatSummary(`(${job.trigger})`, s));
+    },
+    { concurrency: o.concurrency ?? crawlerConfig().concurrency, onError: (e, job) => log(`account ${job.accountId} crashed: ${(e as Error).message}`) },
+  );
+  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log });
+  await scheduler.start();
+  log(`running ${scheduler.scheduled().length} accounts; Ctrl-C to stop`);
+  const done = new Promise<void>((resolve) => {
+    const stop = async (signal: string) => {
+      log(`${signal}: stopping, letting in-flight writes finish…`);
+      scheduler.stop();
+      abort.abort();
+      await queue.close();
+      await closeSharedBrowser();
+      log("stopped");
+      resolve();
+    };
+    process.once("SIGINT", () => void stop("SIGINT"));
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+  });
+  return { scheduler, queue, done };
+}

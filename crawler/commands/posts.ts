@@ -1,0 +1,23 @@
+import type { Command } from "commander";
+import { db } from "../../lib/db";
+import { exportPosts, type ExportFormat } from "../../lib/queries/export";
+import { action, intOption, UserInputError } from "./util";
+
+/** `campuswatch posts export`. */
+export function registerPostCommands(program: Command) {
+  const posts = program.command("posts").description("stored posts and replies");
+  posts
+    .command("export")
+    .description("print one record per post or reply (JSONL or CSV) on stdout")
+    .option("--format <format>", "jsonl | csv", "jsonl")
+    .option("--flagged", "only posts with a flag")
+    .option("--account <id>", "only this account", intOption("--account", 1))
+    .action(
+      action(async (o: { format: string; flagged?: boolean; account?: number }) => {
+        if (o.format !== "jsonl" && o.format !== "csv") throw new UserInputError(`--format must be jsonl or csv (got ${o.format})`);
+        for await (const chunk of exportPosts(db, { format: o.format as ExportFormat, flagged: o.flagged, accountId: o.account })) {
+          if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once("drain", r));
+        }
+      }),
+    );
+}

@@ -1,0 +1,53 @@
+/**
+ * Wiring: builds the worker's services (fetchers sharing one per-host queue, the classifier,
+ * the archive) from configuration, for the CLI, the scheduler and benchmarks.
+ */
+import path from "node:path";
+import type { Db } from "../lib/db";
+import { crawlerConfig, dataDir } from "../lib/config";
+import { createFetcher, HostScheduler } from "./fetch";
+import { classifyPosts } from "./classify";
+import type { WorkerServices } from "./worker";
+
+/** Options of {@link createServices}; unset values come from the environment (lib/config.ts). */
+export interface RuntimeOptions {
+  db: Db;
+  /** @default CAMPUSWATCH_HOST_DELAY_MS or 1000 */
+  hostDelayMs?: number;
+  /** Classify new and changed posts as they are stored. @default true */
+  classify?: boolean;
+  /** Fetch and obey robots.txt. @default true */
+  respectRobots?: boolean;
+  /** Archive raw pages under the data directory. @default true */
+  archive?: boolean;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+/** Services for {@link crawlAccount}: every fetcher made here shares one per-host queue. */
+export function createServices(opts: RuntimeOptions): WorkerServices {
+  const cfg = crawlerConfig();
+  const scheduler = new HostScheduler();
+  return {
+    db: opts.db,
+    createFetcher: (account, onRequest) =>
+      createFetcher({
+        mode: account.fetchMode,
+        scheduler,
+        hostDelayMs: opts.hostDelayMs ?? cfg.hostDelayMs,
+        userAgent: cfg.userAgent,
+        requestTimeoutMs: cfg.requestTimeoutMs,
+        maxBodyBytes: cfg.maxBodyBytes,
+        chromiumPath: cfg.chromiumPath,
+        respectRobots: opts.respectRobots ?? true,
+        onRequest,
+        log: (m) => opts.onProgress?.(`account ${account.id}: ${m}`),
+      }),
+    classify: opts.classify === false ? undefined : (db, ids) => classifyPosts(db, ids),
+    archiveDir: opts.archive === false ? null : path.join(dataDir(), "archive"),
+    onProgress: opts.onProgress,
+    signal: opts.signal,
+    now: opts.now,
+  };
+}

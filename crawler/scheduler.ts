@@ -1,0 +1,120 @@
+/**
+ * The scheduler only decides *when*: node-cron runs each enabled account on its own cron
+ * expression (Asia/Shanghai) and hands `{ accountId }` to a queue. It re-reads the accounts every
+ * `pollMs`, so changes made in the dashboard or the CLI (another process) apply without a restart,
+ * and picks up "crawl now" requests the same way.
+ */
+import cron, { type ScheduledTask } from "node-cron";
+import type { Db } from "../lib/db";
+import { TIME_ZONE, nextRunTimes } from "../lib/validation";
+import type { CrawlJob, JobQueue } from "./queue/in-process";
+
+export interface SchedulerOptions {
+  db: Db;
+  queue: JobQueue;
+  /** How often account changes and "crawl now" requests are picked up. @default 5000 */
+  pollMs?: number;
+  log?: (message: string) => void;
+}
+
+interface Entry {
+  cron: string;
+  task: ScheduledTask;
+}
+
+/** Runs enabled accounts on their schedules until {@link Scheduler.stop}. */
+export class Scheduler {
+  private readonly entries = new Map<number, Entry>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly log: (m: string) => void;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  /** Schedule every enabled account and start watching for changes. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => {
+      this.refresh().catch((e: unknown) => this.log(`scheduler refresh failed: ${(e as Error).message}`));
+    }, this.opts.pollMs ?? 5000);
+  }
+
+  /** Reconcile cron tasks with the accounts table and enqueue "crawl now" requests. */
+  async refresh(): Promise<void> {
+    const { db } = this.opts;
+    const accounts = await db.account.findMany({ select: { id: true, cron: true, enabled: true, crawlRequestedAt: true, name: true } });
+    const seen = new Set<number>();
+    for (const a of accounts) {
+      seen.add(a.id);
+      const current = this.entries.get(a.id);
+      if (!a.enabled) {
+        if (current) this.unschedule(a.id, "disabled");
+      } else if (!current || current.cron !== a.cron) {
+        if (current) this.unschedule(a.id, "interval changed");
+        this.schedule(a.id, a.cron, a.name);
+      }
+      if (a.crawlRequestedAt) {
+        await db.account.update({ where: { id: a.id }, data: { crawlRequestedAt: null } });
+        await this.submit({ accountId: a.id, trigger: "manual" });
+      }
+    }
+    for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.unschedule(id, "removed");
+  }
+
+  private schedule(accountId: number, expr: string, name: string) {
+    try {
+      const task = cron.schedule(expr, () => void this.tick(accountId, expr), { timezone: TIME_ZONE, name: `account-${accountId}` });
+      this.entries.set(accountId, { cron: expr, task });
+      void this.updateNextRun(accountId, expr);
+      this.log(`scheduled account ${accountId} (${name}) at "${expr}"`);
+    } catch (e) {
+      // A bad expression in the database must not take the scheduler down; it is shown on the account.
+      this.log(`account ${accountId}: cannot schedule "${expr}": ${(e as Error).message}`);
+      void this.opts.db.account.update({ where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${(e as Error).message}` } });
+    }
+  }
+
+  private unschedule(accountId: number, why: string) {
+    const e = this.entries.get(accountId);
+    if (!e) return;
+    void e.task.destroy();
+    this.entries.delete(accountId);
+    this.log(`unscheduled account ${accountId} (${why})`);
+  }
+
+  private async tick(accountId: number, expr: string) {
+    await this.submit({ accountId, trigger: "schedule" }).catch((e: unknown) => this.log(`tick failed: ${(e as Error).message}`));
+    await this.updateNextRun(accountId, expr).catch(() => undefined);
+  }
+
+  /**
+   * Enqueue a job. A tick that finds the account's previous run still going is skipped and
+   * recorded as a "skipped" crawl run, so the dashboard shows that the interval is too short.
+   */
+  async submit(job: CrawlJob): Promise<boolean> {
+    if (this.opts.queue.enqueue(job)) return true;
+    const now = new Date();
+    await this.opts.db.crawlRun.create({
+      data: { accountId: job.accountId, trigger: job.trigger, status: "skipped", startedAt: now, finishedAt: now, note: "previous run still going" },
+    });
+    this.log(`account ${job.accountId}: previous run still going, tick skipped`);
+    return false;
+  }
+
+  private async updateNextRun(accountId: number, expr: string) {
+    const [next] = nextRunTimes(expr, 1);
+    await this.opts.db.account.update({ where: { id: accountId }, data: { nextRunAt: next ?? null } });
+  }
+
+  /** Stop scheduling; running crawls are left to the queue's close(). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const id of [...this.entries.keys()]) this.unschedule(id, "stopping");
+  }
+
+  /** Account ids with a cron task. */
+  scheduled(): number[] {
+    return [...this.entries.keys()];
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Dedupe and store: the only code that writes posts. Each page of items is written in one
+ * transaction; the unique key (account, platform id) makes a repeated page harmless, and the SHA-1
+ * of the cleaned text tells new / changed / unchanged apart.
+ */
+import type { Db } from "../lib/db";
+import type { CrawlItem } from "./types";
+import { contentSha1, htmlToText } from "./text";
+
+/** An item ready to store: its text cleaned and hashed. */
+export interface PreparedItem {
+  item: CrawlItem;
+  text: string;
+  sha1: string;
+  /** SHA-1 of the listing excerpt for items completed by another request (see Post.listSha1). */
+  listSha1?: string | null;
+  replyCount?: number | null;
+  lastReplyAt?: Date | null;
+  archivePath?: string | null;
+}
+
+/** Clean and hash an item. */
+export function prepareItem(item: CrawlItem, extra: Omit<PreparedItem, "item" | "text" | "sha1"> = {}): PreparedItem {
+  const text = htmlToText(item.html);
+  return { item, text, sha1: contentSha1(item.title, text), ...extra };
+}
+
+/** What a stored page changed. */
+export interface StoreOutcome {
+  /** Ids of posts created by this page. */
+  created: number[];
+  /** Ids of posts whose content changed (a new version was stored). */
+  changed: number[];
+  unchanged: number;
+}
+
+/** The stored state of known items, for decisions before fetching more (listSha1, reply counts). */
+export async function knownPosts(db: Db, accountId: number, platformIds: string[]) {
+  if (platformIds.length === 0) return new Map<string, KnownPost>();
+  const rows = await db.post.findMany({
+    where: { accountId, platformId: { in: platformIds } },
+    select: { id: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true },
+  });
+  return new Map(rows.map((r) => [r.platformId, r]));
+}
+export interface KnownPost {
+  id: number;
+  platformId: string;
+  sha1: string;
+  listSha1: string | null;
+  replyCount: number | null;
+  lastReplyAt: Date | null;
+  publishedAt: Date;
+}
+
+/**
+ * Write one page of items in one transaction. New items are created; an item whose SHA-1 changed
+ * gets its old content copied to PostVersion and the new content stored as the next version;
+ * an unchanged item only has `lastSeenAt` moved. Replies are linked to their parent by
+ * `parentPlatformId` (the parent must be stored already, or earlier in the same page).
+ */
+export async function storePage(db: Db, accountId: number, items: PreparedItem[], now: Date): Promise<StoreOutcome> {
+  const outcome: StoreOutcome = { created: [], changed: [], unchanged: 0 };
+  if (items.length === 0) return outcome;
+  // The same item can appear twice on one page (a pinned copy and the regular row): keep the last.
+  const byId = new Map(items.map((p) => [p.item.platformId, p]));
+  await db.$transaction(async (tx) => {
+    const ids = [...byId.keys()];
+    const parentIds = [...new Set(items.map((p) => p.item.parentPlatformId).filter((x): x is string => Boolean(x)))];
+    const existing = await tx.post.findMany({
+      where: { accountId, platformId: { in: [...new Set([...ids, ...parentIds])] } },
+    });
+    const known = new Map(existing.map((r) => [r.platformId, r]));
+    for (const p of byId.values()) {
+      const { item } = p;
+      const prev = known.get(item.platformId);
+      if (!prev) {
+        const parentId = item.parentPlatformId ? known.get(item.parentPlatformId)?.id ?? null : null;
+        const created = await tx.post.create({
+          data: {
+            accountId,
+            platformId: item.platformId,
+            parentId,
+            kind: item.kind,
+            url: item.url,
+            title: item.title,
+            author: item.author,
+            publishedAt: item.publishedAt,
+            text: p.text,
+            html: item.html,
+            sha1: p.sha1,
+            listSha1: p.listSha1 ?? null,
+            replyCount: p.replyCount ?? null,
+            lastReplyAt: p.lastReplyAt ?? null,
+            archivePath: p.archivePath ?? null,
+            firstSeenAt: now,
+            lastSeenAt: now,
+          },
+        });
+        known.set(item.platformId, created);
+        outcome.created.push(created.id);
+        continue;
+      }
+      // Bookkeeping fields move forward whatever the content did.
+      const bookkeeping = {
+        lastSeenAt: now,
+        ...(p.listSha1 !== undefined && p.listSha1 !== null ? { listSha1: p.listSha1 } : {}),
+        ...(p.replyCount !== undefined && p.replyCount !== null ? { replyCount: p.replyCount } : {}),
+        ...(p.lastReplyAt ? { lastReplyAt: p.lastReplyAt } : {}),
+      };
+      if (prev.sha1 === p.sha1) {
+        await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
+        outcome.unchanged++;
+        continue;
+      }
+      await tx.postVersion.create({
+        data: {
+          postId: prev.id,
+          version: prev.version,
+          title: prev.title,
+          text: prev.text,
+          html: prev.html,
+          sha1: prev.sha1,
+          seenAt: prev.firstSeenAt,
+          replacedAt: now,
+        },
+      });
+      await tx.post.update({
+        where: { id: prev.id },
+        data: {
+          ...bookkeeping,
+          title: item.title,
+          author: item.author || prev.author,
+          url: item.url,
+          text: p.text,
+          html: item.html,
+          sha1: p.sha1,
+          version: prev.version + 1,
+          ...(p.archivePath ? { archivePath: p.archivePath } : {}),
+        },
+      });
+      outcome.changed.push(prev.id);
+    }
+  });
+  return outcome;
+}
+
+/** The history time table: newest post time already crawled, per account ("") or per thread. */
+export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
+  const rows = await db.historyMark.findMany({ where: { accountId } });
+  return new Map(rows.map((r) => [r.scope, r.newestAt]));
+}
+
+/**
+ * Move a history mark forward (never back). Call only after the pages that prove it are committed:
+ * a crash before this call repeats pages on the next run instead of skipping them.
+ */
+export async function advanceMark(db: Db, accountId: number, scope: string, newestAt: Date): Promise<void> {
+  const current = await db.historyMark.findUnique({ where: { accountId_scope: { accountId, scope } } });
+  if (current && current.newestAt >= newestAt) return;
+  await db.historyMark.upsert({
+    where: { accountId_scope: { accountId, scope } },
+    create: { accountId, scope, newestAt },
+    update: { newestAt },
+  });
+}

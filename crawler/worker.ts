@@ -1,0 +1,349 @@
+/**
+ * The worker: one crawl of one account. It walks the adapter's listing newest first, decides
+ * from the history time table where to stop and which threads to open, stores each page in one
+ * transaction, classifies what is new or changed, and records everything on a CrawlRun.
+ *
+ * It does not know which queue called it (in-process now, pg-boss later): its input is
+ * `{ accountId }` plus shared services.
+ */
+import type { Db } from "../lib/db";
+import { getAdapter } from "./adapters";
+import { BlockedError, FatalError } from "./errors";
+import type { Adapter, AdapterContext, CrawlItem, FetchMode, ListItem, ListPage, Platform } from "./types";
+import { advanceMark, knownPosts, prepareItem, readMarks, storePage, type KnownPost, type PreparedItem } from "./store";
+import { contentSha1, htmlToText } from "./text";
+import type { PoliteFetcher, RequestInfo } from "./fetch";
+import { archiveSource } from "./archive";
+
+/** Services a crawl needs; the caller owns their lifetime. */
+export interface WorkerServices {
+  db: Db;
+  /** Creates the fetcher for one account (one browser context per account). */
+  createFetcher: (account: { id: number; fetchMode: FetchMode }, onRequest: (r: RequestInfo) => void) => PoliteFetcher;
+  /** Classify new or changed posts (crawler/classify); omitted in tests that only check storage. */
+  classify?: (db: Db, postIds: number[]) => Promise<unknown>;
+  /** The crawl's clock. @default () => new Date() */
+  now?: () => Date;
+  /** Where raw pages are archived; null disables the archive. */
+  archiveDir?: string | null;
+  /** Progress lines for the CLI. */
+  onProgress?: (message: string) => void;
+  /** Abort between pages (SIGTERM): the current page's transaction finishes first. */
+  signal?: AbortSignal;
+}
+
+/** Counters of one crawl run (mirrors the CrawlRun columns). */
+export interface RunSummary {
+  runId: number;
+  accountId: number;
+  status: "ok" | "partial" | "failed" | "skipped";
+  pagesList: number;
+  pagesItem: number;
+  pagesOther: number;
+  browserPages: number;
+  bytes: number;
+  newPosts: number;
+  changedPosts: number;
+  unchangedPosts: number;
+  blocks: number;
+  errors: RunError[];
+  durationMs: number;
+}
+export interface RunError {
+  at: string;
+  url?: string;
+  kind: string;
+  reason: string;
+}
+
+/**
+ * Crawl one account once. Never throws for crawl problems: they are recorded on the run.
+ * Throws only when the account does not exist.
+ */
+export async function crawlAccount(
+  services: WorkerServices,
+  accountId: number,
+  trigger: "schedule" | "manual" | "cli" = "cli",
+): Promise<RunSummary> {
+  const { db } = services;
+  const clock = services.now ?? (() => new Date());
+  const account = await db.account.findUnique({ where: { id: accountId } });
+  if (!account) throw new FatalError(`no account with id ${accountId}`);
+  const started = clock();
+  const run = await db.crawlRun.create({ data: { accountId, trigger, status: "running", startedAt: started } });
+  await db.account.update({ where: { id: accountId }, data: { status: "running" } });
+
+  const s: RunSummary = {
+    runId: run.id,
+    accountId,
+    status: "ok",
+    pagesList: 0,
+    pagesItem: 0,
+    pagesOther: 0,
+    browserPages: 0,
+    bytes: 0,
+    newPosts: 0,
+    changedPosts: 0,
+    unchangedPosts: 0,
+    blocks: 0,
+    errors: [],
+    durationMs: 0,
+  };
+  const fetcher = services.createFetcher({ id: account.id, fetchMode: account.fetchMode as FetchMode }, (r) => {
+    if (r.kind === "list") s.pagesList++;
+    else if (r.kind === "item") s.pagesItem++;
+    else s.pagesOther++;
+    if (r.viaBrowser) s.browserPages++;
+    s.bytes += r.bytes;
+  });
+  const record = (e: unknown, url?: string) => {
+    const err = e as Error;
+    if (err instanceof BlockedError) s.blocks++;
+    s.errors.push({ at: clock().toISOString(), url: url ?? (err as { url?: string }).url, kind: err.name || "Error", reason: err.message });
+  };
+
+  let listFailed = false;
+  try {
+    const adapter = getAdapter(account.platform as Platform);
+    const ctx: AdapterContext = {
+      account: { id: account.id, entryUrl: account.entryUrl, platform: account.platform as Platform, fetchMode: account.fetchMode as FetchMode },
+      fetch: fetcher,
+      now: started,
+      log: (m) => services.onProgress?.(m),
+    };
+    listFailed = await walk(services, adapter, ctx, account, s, record);
+  } catch (e) {
+    record(e);
+    listFailed = true;
+  } finally {
+    await fetcher.close().catch(() => undefined);
+  }
+
+  const finished = clock();
+  s.durationMs = finished.getTime() - started.getTime();
+  s.status = listFailed ? (s.newPosts + s.changedPosts + s.unchangedPosts > 0 ? "partial" : "failed") : s.errors.length ? "partial" : "ok";
+  await db.crawlRun.update({
+    where: { id: run.id },
+    data: {
+      status: s.status,
+      finishedAt: finished,
+      pagesList: s.pagesList,
+      pagesItem: s.pagesItem,
+      pagesOther: s.pagesOther,
+      browserPages: s.browserPages,
+      bytes: s.bytes,
+      newPosts: s.newPosts,
+      changedPosts: s.changedPosts,
+      unchangedPosts: s.unchangedPosts,
+      blocks: s.blocks,
+      errorCount: s.errors.length,
+      errors: JSON.stringify(s.errors.slice(0, 200)),
+    },
+  });
+  const lastError = s.errors.at(-1);
+  await db.account.update({
+    where: { id: accountId },
+    data: {
+      status: s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
+      lastRunAt: started,
+      lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
+    },
+  });
+  return s;
+}
+
+type AccountRow = { id: number; backfillDays: number | null; backfillPages: number | null; recheckDays: number; entryUrl: string };
+
+/**
+ * Walk the listing. Returns true when the listing itself could not be read to its natural end
+ * (so the account's history mark must not move).
+ */
+async function walk(
+  services: WorkerServices,
+  adapter: Adapter,
+  ctx: AdapterContext,
+  account: AccountRow,
+  s: RunSummary,
+  record: (e: unknown, url?: string) => void,
+): Promise<boolean> {
+  const { db } = services;
+  const marks = await readMarks(db, account.id);
+  const oldMark = marks.get("") ?? null;
+  const firstCrawl = oldMark === null;
+  const cutoff = firstCrawl && account.backfillDays ? new Date(ctx.now.getTime() - account.backfillDays * 86_400_000) : null;
+  const recheckFrom = account.recheckDays > 0 ? new Date(ctx.now.getTime() - account.recheckDays * 86_400_000) : null;
+  let newest: Date | null = null;
+  // If a thread could not be read, the next run must reach it again: the mark stays below it.
+  let ceiling: Date | null = null;
+  let pageNo = 0;
+
+  const iterator = adapter.list(ctx)[Symbol.asyncIterator]();
+  for (;;) {
+    if (services.signal?.aborted) return true;
+    let next: IteratorResult<ListPage>;
+    try {
+      next = await iterator.next();
+    } catch (e) {
+      record(e);
+      return true;
+    }
+    if (next.done) break;
+    const page = next.value;
+    pageNo++;
+    const timeOf = (it: ListItem) => (page.orderedByActivity ? it.lastActivityAt ?? it.publishedAt : it.publishedAt);
+    const items = cutoff ? page.items.filter((it) => it.pinned || timeOf(it) >= cutoff) : page.items;
+    const known = await knownPosts(db, account.id, items.map((i) => i.platformId));
+
+    const prepared: PreparedItem[] = [];
+    const threads: ListItem[] = [];
+    for (const item of items) {
+      const prev = known.get(item.platformId);
+      const t = timeOf(item);
+      const wantsThread = Boolean(adapter.replies) && needsThread(item, prev, marks.get(item.platformId) ?? null, recheckFrom);
+      if (wantsThread && item.incomplete) {
+        // The thread's first page carries the full head post: storing the list excerpt first
+        // would make every new thread look edited.
+        threads.push(item);
+        continue;
+      }
+      try {
+        const p = await prepareListItem(services, adapter, ctx, item, prev, recheckFrom, page.url);
+        if (p) prepared.push(p);
+      } catch (e) {
+        record(e, item.url);
+        ceiling = minDate(ceiling, t);
+        continue;
+      }
+      if (wantsThread) threads.push(item);
+    }
+    await commit(services, account.id, prepared, s);
+
+    for (const thread of threads) {
+      if (services.signal?.aborted) return true;
+      const ok = await crawlThread(services, adapter, ctx, account.id, thread, marks.get(thread.platformId) ?? null, s, record);
+      if (!ok) ceiling = minDate(ceiling, timeOf(thread));
+    }
+
+    const unpinned = items.filter((i) => !i.pinned);
+    for (const it of unpinned) newest = maxDate(newest, timeOf(it));
+    services.onProgress?.(`page ${pageNo}: ${items.length} items, ${threads.length} threads opened`);
+
+    // Stop at the first page whose non-pinned items are all no newer than what we already have.
+    if (oldMark && unpinned.length > 0 && unpinned.every((i) => timeOf(i) <= oldMark)) break;
+    if (firstCrawl && account.backfillPages && pageNo >= account.backfillPages) break;
+    if (cutoff && page.items.filter((i) => !i.pinned).some((i) => timeOf(i) < cutoff)) break;
+  }
+  await iterator.return?.();
+
+  if (newest) {
+    const target = ceiling && ceiling <= newest ? new Date(ceiling.getTime() - 1) : newest;
+    if (!oldMark || target > oldMark) await advanceMark(db, account.id, "", target);
+  }
+  return false;
+}
+
+/** Prepare a list item for storage, completing it (one item request) only when needed. */
+async function prepareListItem(
+  services: WorkerServices,
+  adapter: Adapter,
+  ctx: AdapterContext,
+  item: ListItem,
+  prev: KnownPost | undefined,
+  recheckFrom: Date | null,
+  pageUrl: string,
+): Promise<PreparedItem | null> {
+  const extra = {
+    replyCount: item.replyCount ?? null,
+    // lastReplyAt is advanced by crawlThread once the replies are stored, never from the list alone.
+    archivePath: item.source ? await archiveSource(services.archiveDir, ctx.account.id, item.source) : null,
+  };
+  if (!item.incomplete || !adapter.complete) {
+    // Threads opened by crawlThread get their full head from page 1; store the list entry only when new.
+    if (item.incomplete && prev) return null;
+    return prepareItem(item, extra);
+  }
+  const listSha1 = contentSha1(item.title, htmlToText(item.html));
+  const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
+  if (prev && prev.listSha1 === listSha1 && !recheck) return null;
+  void pageUrl;
+  const full: CrawlItem = await adapter.complete(ctx, item);
+  return prepareItem(full, {
+    ...extra,
+    listSha1,
+    archivePath: full.source ? await archiveSource(services.archiveDir, ctx.account.id, full.source) : extra.archivePath,
+  });
+}
+
+/** Does this thread need opening: new, newer activity than its mark, a changed reply count, or in the re-check window. */
+function needsThread(item: ListItem, prev: KnownPost | undefined, mark: Date | null, recheckFrom: Date | null): boolean {
+  if (!item.hasReplies && !item.incomplete) return false;
+  if (!prev || !mark) return Boolean(item.hasReplies || item.incomplete);
+  if (item.lastActivityAt && item.lastActivityAt > mark) return true;
+  if (item.replyCount !== undefined && prev.replyCount !== null && item.replyCount !== prev.replyCount) return true;
+  return recheckFrom !== null && item.publishedAt >= recheckFrom;
+}
+
+/** Read a thread's new replies (and its full head post) page by page. Returns false if it failed. */
+async function crawlThread(
+  services: WorkerServices,
+  adapter: Adapter,
+  ctx: AdapterContext,
+  accountId: number,
+  thread: ListItem,
+  since: Date | null,
+  s: RunSummary,
+  record: (e: unknown, url?: string) => void,
+): Promise<boolean> {
+  let newest: Date | null = since;
+  let headSeen = false;
+  try {
+    for await (const tp of adapter.replies!(ctx, thread, since)) {
+      const batch: PreparedItem[] = [];
+      if (tp.head) {
+        headSeen = true;
+        batch.push(prepareItem(tp.head, { replyCount: thread.replyCount ?? null }));
+      }
+      for (const r of tp.replies) {
+        batch.push(prepareItem(r));
+        newest = maxDate(newest, r.publishedAt);
+      }
+      await commit(services, accountId, batch, s);
+    }
+  } catch (e) {
+    record(e, thread.url);
+    // Keep at least the list entry of a new thread, so a post is never lost; the next run
+    // reopens the thread (its mark did not move) and stores the full head as a new version.
+    if (!headSeen && thread.incomplete) {
+      const known = await knownPosts(services.db, accountId, [thread.platformId]);
+      if (!known.has(thread.platformId)) await commit(services, accountId, [prepareItem(thread, { replyCount: thread.replyCount ?? null })], s);
+    }
+    return false;
+  }
+  // Mark the thread only after all its pages are committed.
+  const activity = maxDate(newest, thread.lastActivityAt ?? null) ?? thread.publishedAt;
+  await advanceMark(services.db, accountId, thread.platformId, activity);
+  await services.db.post.updateMany({ where: { accountId, platformId: thread.platformId }, data: { lastReplyAt: newest } });
+  return true;
+}
+
+/** Store a page, count it, and classify what it created or changed. */
+async function commit(services: WorkerServices, accountId: number, prepared: PreparedItem[], s: RunSummary) {
+  if (prepared.length === 0) return;
+  const out = await storePage(services.db, accountId, prepared, (services.now ?? (() => new Date()))());
+  s.newPosts += out.created.length;
+  s.changedPosts += out.changed.length;
+  s.unchangedPosts += out.unchanged;
+  const touched = [...out.created, ...out.changed];
+  if (touched.length && services.classify) await services.classify(services.db, touched);
+}
+
+function maxDate(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a >= b ? a : b;
+}
+function minDate(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a <= b ? a : b;
+}

@@ -1,0 +1,91 @@
+/** Export of stored posts and replies, streamed in id order (keyset batches, constant memory). */
+import type { Db } from "../db";
+
+export type ExportFormat = "jsonl" | "csv";
+
+/** The fields of one exported record, in CSV column order. */
+export const EXPORT_FIELDS = [
+  "accountUrl",
+  "platform",
+  "platformId",
+  "parentPlatformId",
+  "kind",
+  "url",
+  "title",
+  "author",
+  "publishedAt",
+  "text",
+  "sha1",
+  "version",
+  "firstSeenAt",
+  "lastSeenAt",
+  "flags",
+] as const;
+
+export interface ExportFilter {
+  format: ExportFormat;
+  flagged?: boolean;
+  accountId?: number;
+}
+
+/** RFC 4180 CSV field. A leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula. */
+export function csvField(v: unknown): string {
+  let s = v === null || v === undefined ? "" : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Yield the export as text chunks (header first for CSV). */
+export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator<string> {
+  if (filter.format === "csv") yield EXPORT_FIELDS.join(",") + "\r\n";
+  let after = 0;
+  for (;;) {
+    const rows = await db.post.findMany({
+      where: {
+        id: { gt: after },
+        ...(filter.accountId ? { accountId: filter.accountId } : {}),
+        ...(filter.flagged ? { flags: { some: {} } } : {}),
+      },
+      orderBy: { id: "asc" },
+      take: 500,
+      include: {
+        account: { select: { entryUrl: true, platform: true } },
+        parent: { select: { platformId: true } },
+        flags: { select: { status: true, reasons: true, score: true, topic: { select: { name: true } } } },
+      },
+    });
+    if (rows.length === 0) return;
+    after = rows.at(-1)!.id;
+    let out = "";
+    for (const p of rows) {
+      const rec = {
+        accountUrl: p.account.entryUrl,
+        platform: p.account.platform,
+        platformId: p.platformId,
+        parentPlatformId: p.parent?.platformId ?? null,
+        kind: p.kind,
+        url: p.url,
+        title: p.title,
+        author: p.author,
+        publishedAt: p.publishedAt.toISOString(),
+        text: p.text,
+        sha1: p.sha1,
+        version: p.version,
+        firstSeenAt: p.firstSeenAt.toISOString(),
+        lastSeenAt: p.lastSeenAt.toISOString(),
+        flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
+      };
+      if (filter.format === "jsonl") out += JSON.stringify(rec) + "\n";
+      else out += EXPORT_FIELDS.map((k) => csvField(k === "flags" ? JSON.stringify(rec.flags) : rec[k])).join(",") + "\r\n";
+    }
+    yield out;
+  }
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3107);
+
+/**
+ * Browser tests run Debian's Chromium (no Playwright browser download) against a production
+ * build served by test/e2e/server.ts, which prepares a fresh SQLite database and a local
+ * platform site first.
+ */
+export default defineConfig({
+  testDir: "test/e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+    trace: "off",
+    screenshot: "only-on-failure",
+  },
+  webServer: {
+    command: `node bin/tsx.mjs test/e2e/server.ts`,
+    url: `http://127.0.0.1:${port}/sign-in`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: { E2E_PORT: String(port), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test" },
+  },
+});
