@@ -22,7 +22,7 @@ test("an admin made by the CLI signs in and sees the dashboard", async ({ page, 
 
 test("a wrong password is refused with a message and the username is kept", async ({ page }) => {
   await signIn(page, { username: E2E_USERS.admin.username, password: "not-the-password" });
-  await expect(page.getByRole("alert")).toHaveText("Wrong username or password.");
+  await expect(page.locator(".form-error[role=alert]")).toHaveText("Wrong username or password.");
   await expect(page.getByLabel("Username")).toHaveValue(E2E_USERS.admin.username);
   await expect(page).toHaveURL(/\/sign-in/);
 });
@@ -72,11 +72,11 @@ test("every page redirects anonymous visitors to sign-in and every API route ans
   }
 });
 
-test("a forged session cookie is not accepted", async ({ request, baseURL }) => {
+test("a forged session cookie is not accepted", async ({ request }) => {
   const res = await request.get("/accounts", {
     maxRedirects: 0,
     headers: { cookie: "cw_session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIiwicm9sZSI6ImFkbWluIn0.forged" },
   });
   expect(res.status()).toBe(307);
-  expect(res.headers()["location"]).toContain(`${new URL(baseURL!).host}/sign-in`);
+  expect(res.headers()["location"]).toMatch(/^(https?:\/\/[^/]+)?\/sign-in\?next=%2Faccounts$/);
 });
