@@ -6,7 +6,7 @@
  */
 import cron, { type ScheduledTask } from "node-cron";
 import type { Db } from "../lib/db";
-import { TIME_ZONE, nextRunTimes } from "../lib/validation";
+import { TIME_ZONE, cronProblem, nextRunTimes } from "../lib/validation";
 import type { CrawlJob, JobQueue } from "./queue/in-process";
 
 export interface SchedulerOptions {
@@ -25,6 +25,8 @@ interface Entry {
 /** Runs enabled accounts on their schedules until {@link Scheduler.stop}. */
 export class Scheduler {
   private readonly entries = new Map<number, Entry>();
+  /** Accounts whose stored cron expression is invalid, so each refresh does not report it again. */
+  private readonly invalid = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly log: (m: string) => void;
 
@@ -52,7 +54,7 @@ export class Scheduler {
         if (current) this.unschedule(a.id, "disabled");
       } else if (!current || current.cron !== a.cron) {
         if (current) this.unschedule(a.id, "interval changed");
-        this.schedule(a.id, a.cron, a.name);
+        await this.schedule(a.id, a.cron, a.name);
       }
       if (a.crawlRequestedAt) {
         await db.account.update({ where: { id: a.id }, data: { crawlRequestedAt: null } });
@@ -62,16 +64,25 @@ export class Scheduler {
     for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.unschedule(id, "removed");
   }
 
-  private schedule(accountId: number, expr: string, name: string) {
+  private async schedule(accountId: number, expr: string, name: string) {
+    const problem = cronProblem(expr);
+    if (problem) {
+      if (this.invalid.get(accountId) === expr) return;
+      this.invalid.set(accountId, expr);
+      // A bad expression in the database must not take the scheduler down; it is shown on the account.
+      this.log(`account ${accountId}: not scheduled: ${problem}`);
+      await this.opts.db.account.update({ where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${problem}` } });
+      return;
+    }
+    this.invalid.delete(accountId);
     try {
       const task = cron.schedule(expr, () => void this.tick(accountId, expr), { timezone: TIME_ZONE, name: `account-${accountId}` });
       this.entries.set(accountId, { cron: expr, task });
       void this.updateNextRun(accountId, expr);
       this.log(`scheduled account ${accountId} (${name}) at "${expr}"`);
     } catch (e) {
-      // A bad expression in the database must not take the scheduler down; it is shown on the account.
       this.log(`account ${accountId}: cannot schedule "${expr}": ${(e as Error).message}`);
-      void this.opts.db.account.update({ where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${(e as Error).message}` } });
+      await this.opts.db.account.update({ where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${(e as Error).message}` } });
     }
   }
 
