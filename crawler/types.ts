@@ -127,4 +127,10 @@ export interface Adapter {
    * `since` is the newest reply time already stored for this thread (null: read everything).
    */
   replies?(ctx: AdapterContext, thread: ListItem, since: Date | null): AsyncIterable<ThreadPage>;
+  /**
+   * True when `replies()` yields the thread's full head post (forums: floor 1 is the post), so the
+   * worker stores a new thread from its first page instead of from the list excerpt. False (Weibo):
+   * the post comes from the list (completed by `complete()`), and replies are comments only.
+   */
+  repliesIncludeHead?: boolean;
 }

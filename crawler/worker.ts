@@ -200,7 +200,7 @@ async function walk(
       const prev = known.get(item.platformId);
       const t = timeOf(item);
       const wantsThread = Boolean(adapter.replies) && needsThread(item, prev, marks.get(item.platformId) ?? null, recheckFrom);
-      if (wantsThread && item.incomplete) {
+      if (wantsThread && item.incomplete && adapter.repliesIncludeHead) {
         // The thread's first page carries the full head post: storing the list excerpt first
         // would make every new thread look edited.
         threads.push(item);
@@ -229,7 +229,9 @@ async function walk(
     services.onProgress?.(`page ${pageNo}: ${items.length} items, ${threads.length} threads opened`);
 
     // Stop at the first page whose non-pinned items are all no newer than what we already have.
-    if (oldMark && unpinned.length > 0 && unpinned.every((i) => timeOf(i) <= oldMark)) break;
+    // Within the re-check window the walk goes on, to catch edits and new comments on recent posts.
+    const inRecheck = recheckFrom !== null && unpinned.some((i) => i.publishedAt >= recheckFrom);
+    if (oldMark && unpinned.length > 0 && unpinned.every((i) => timeOf(i) <= oldMark) && !inRecheck) break;
     if (firstCrawl && account.backfillPages && pageNo >= account.backfillPages) break;
     if (cutoff && page.items.filter((i) => !i.pinned).some((i) => timeOf(i) < cutoff)) break;
   }
@@ -301,7 +303,9 @@ async function crawlThread(
       const batch: PreparedItem[] = [];
       if (tp.head) {
         headSeen = true;
-        batch.push(prepareItem(tp.head, { replyCount: thread.replyCount ?? null }));
+        // Remember the list excerpt, so an unchanged thread needs no item request next time.
+        const listSha1 = contentSha1(thread.title, htmlToText(thread.html));
+        batch.push(prepareItem(tp.head, { replyCount: thread.replyCount ?? null, listSha1 }));
       }
       for (const r of tp.replies) {
         batch.push(prepareItem(r));
