@@ -10,6 +10,7 @@ import { registerServeCommand } from "./commands/serve";
 import { registerTopicCommands } from "./commands/topics";
 import { registerCrawlCommands } from "./commands/crawl";
 import { registerPostCommands } from "./commands/posts";
+import { registerRunCommand } from "./commands/run";
 import { notImplemented } from "./commands/util";
 import { db } from "../lib/db";
 
@@ -29,6 +30,7 @@ registerTopicCommands(program);
 
 registerCrawlCommands(program);
 registerPostCommands(program);
+registerRunCommand(program);
 program.command("discover").description("focused discovery crawl from seed URLs").action(notImplemented("discover"));
 
 // Unknown commands and bad options exit 1 with commander's one-line message.

@@ -1,15 +1,15 @@
 /**
- * The web server of the browser tests: a fresh SQLite database (migrated, with one admin and one
- * reviewer), then `next start` on the production build in NEXT_DIST_DIR. Playwright starts and
- * stops it (playwright.config.ts → webServer).
+ * The web server of the browser tests (Playwright's webServer): a fresh SQLite database (migrated,
+ * with one admin and one reviewer and the topic "考试"), a local platform site, the scheduler
+ * (polling every 500 ms, no politeness delay) and `next start` on the production build in
+ * NEXT_DIST_DIR. It writes test-results/e2e-data/env.json for the specs:
+ * `{ platformOrigin, accounts: { blog, weibo, tieba, discuz }, hostileBlog }` (entry URLs to register).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { migrateDatabase } from "../../lib/migrate";
-import { createDb } from "../../lib/db";
-import { createUser } from "../../lib/users";
 import { E2E_USERS } from "./users";
 
 const port = process.env.E2E_PORT ?? "3107";
@@ -18,16 +18,59 @@ fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 const url = `file:${path.join(dir, "e2e.db")}`;
 await migrateDatabase(url);
-const db = createDb(url);
+// lib/db.ts reads DATABASE_URL when first imported: set it before importing anything that uses it.
+process.env.DATABASE_URL = url;
+process.env.CAMPUSWATCH_DATA_DIR = dir;
+const { db } = await import("../../lib/db");
+const { createUser } = await import("../../lib/users");
+const { startLocalPlatforms } = await import("../support/platforms");
+const { startScheduler } = await import("../../crawler/commands/crawl");
+
 for (const u of Object.values(E2E_USERS)) await createUser(db, u);
-await db.$disconnect();
+await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊"]), sensitiveWords: JSON.stringify(["作弊"]) } });
+
+// Remote content in hostile posts points at loopback only: if the sanitizer ever failed, the
+// request would stay on this machine (and the specs watch for it).
+const site = await startLocalPlatforms({
+  seed: 5,
+  now: new Date(),
+  accounts: { weibo: 1, tieba: 1, discuz: 1, blog: 2 },
+  postsPerAccount: 12,
+  repliesPerPost: [0, 3],
+  weiboDates: "rfc",
+});
+site.addPost("blog-1", { title: "期末考试有人作弊被抓了", text: "听说昨天的高数期末考试有人作弊，被监考老师当场抓住。" });
+site.addPost("blog-2", {
+  title: "含有恶意代码的帖子",
+  html:
+    '<p>考试作弊的讨论</p><script>alert("xss-script")</script>' +
+    '<img src="x" onerror="alert(\'xss-img\')">' +
+    '<a href="javascript:alert(\'xss-link\')">点我</a>' +
+    `<img src="${site.origin}/tracker.png">`,
+});
+fs.writeFileSync(
+  path.join(dir, "env.json"),
+  JSON.stringify({
+    platformOrigin: site.origin,
+    accounts: { blog: site.entryUrl("blog-1"), weibo: site.entryUrl("weibo-1"), tieba: site.entryUrl("tieba-1"), discuz: site.entryUrl("discuz-1") },
+    hostileBlog: site.entryUrl("blog-2"),
+  }),
+);
+
+const scheduler = await startScheduler({ hostDelayMs: 0, pollMs: 500, log: () => undefined });
 
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {
   stdio: "inherit",
-  env: { ...process.env, DATABASE_URL: url, CAMPUSWATCH_DATA_DIR: dir, NEXT_TELEMETRY_DISABLED: "1" },
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
 });
-const stop = () => child.kill("SIGTERM");
+const stop = () => {
+  child.kill("SIGTERM");
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", async (code) => {
+  scheduler.scheduler.stop();
+  await site.close();
+  process.exit(code ?? 0);
+});

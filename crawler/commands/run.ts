@@ -1,0 +1,36 @@
+import type { Command } from "commander";
+import { db } from "../../lib/db";
+import { startDemoSite, seedDemo } from "../demo";
+import { startScheduler } from "./crawl";
+import { startDashboard } from "./serve";
+import { action, intOption } from "./util";
+
+/** `campuswatch run`: dashboard + scheduler (+ the demo site) in one foreground process. */
+export function registerRunCommand(program: Command) {
+  program
+    .command("run")
+    .description("run the dashboard and the scheduler together (what `npm start` runs)")
+    .option("--port <port>", "dashboard port", intOption("--port", 1), Number(process.env.PORT ?? 3000))
+    .option("--demo", "also serve the demo platform site and register its accounts")
+    .option("--demo-port <port>", "demo site port", intOption("--demo-port", 1), Number(process.env.CAMPUSWATCH_DEMO_PORT ?? 3999))
+    .option("--host-delay-ms <n>", "minimum delay between requests to one host", intOption("--host-delay-ms", 0))
+    .action(
+      action(async (o: { port: number; demo?: boolean; demoPort: number; hostDelayMs?: number }) => {
+        const demo = o.demo ? await startDemoSite(o.demoPort) : null;
+        if (demo) {
+          await seedDemo(db, demo.site, (m) => console.log(m));
+          console.log(`demo site: ${demo.site.origin}`);
+        }
+        const { done } = await startScheduler({ hostDelayMs: o.hostDelayMs ?? (demo ? 200 : undefined) });
+        const dashboard = startDashboard(o.port);
+        console.log(`dashboard: http://localhost:${o.port}${demo ? "  (sign in as admin / campuswatch)" : ""}`);
+        dashboard.on("exit", (code) => {
+          if (code) console.error(`dashboard exited with code ${code}`);
+          process.kill(process.pid, "SIGTERM");
+        });
+        await done;
+        dashboard.kill("SIGTERM");
+        await demo?.close();
+      }),
+    );
+}

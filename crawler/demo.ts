@@ -1,0 +1,76 @@
+/**
+ * The demo: a local copy of each platform (the same module the tests and benchmarks use), served
+ * by CampusWatch itself so a fresh install crawls something real without internet, plus the demo
+ * data that points at it (an admin, a topic, one account per platform).
+ */
+import type { Db } from "../lib/db";
+import { createUser } from "../lib/users";
+import { createAccount } from "../lib/queries/accounts";
+import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+
+/** The demo admin; the README states this sign-in. */
+export const DEMO_ADMIN = { username: "admin", password: "campuswatch", role: "admin" as const };
+
+/** The demo topic: flags posts about exams and cheating even before any model is trained. */
+export const DEMO_TOPIC = {
+  name: "考试",
+  keywords: ["考试", "作弊", "补考", "期末"],
+  sensitiveWords: ["作弊", "代考", "替考"],
+};
+
+export interface DemoSite {
+  site: LocalPlatforms;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the demo site on `port`. Its clock follows the wall clock, and every `activityMs` it
+ * posts and replies a little, so scheduled crawls keep finding something new.
+ */
+export async function startDemoSite(port: number, { activityMs = 120_000 } = {}): Promise<DemoSite> {
+  const site = await startLocalPlatforms({
+    seed: 2026,
+    now: new Date(),
+    port,
+    accounts: { weibo: 1, tieba: 1, discuz: 1, blog: 2 },
+    postsPerAccount: 30,
+    repliesPerPost: [0, 6],
+    weiboDates: "rfc",
+  });
+  const timer = setInterval(() => {
+    site.clock.set(new Date());
+    site.simulateActivity({ posts: 3, replies: 8, withinMs: activityMs });
+  }, activityMs);
+  timer.unref();
+  return {
+    site,
+    async close() {
+      clearInterval(timer);
+      await site.close();
+    },
+  };
+}
+
+/**
+ * Load the demo data, idempotently: the admin (only when there is no user yet), the topic, and one
+ * account per demo platform (crawled as soon as the scheduler starts).
+ */
+export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) => void = console.log): Promise<void> {
+  if ((await db.user.count()) === 0) {
+    await createUser(db, DEMO_ADMIN);
+    log(`demo: created admin "${DEMO_ADMIN.username}" with password "${DEMO_ADMIN.password}"`);
+  }
+  if (!(await db.topic.findUnique({ where: { name: DEMO_TOPIC.name } }))) {
+    await db.topic.create({
+      data: { name: DEMO_TOPIC.name, keywords: JSON.stringify(DEMO_TOPIC.keywords), sensitiveWords: JSON.stringify(DEMO_TOPIC.sensitiveWords) },
+    });
+    log(`demo: created topic ${DEMO_TOPIC.name}`);
+  }
+  for (const a of site.accounts) {
+    const url = site.entryUrl(a.key);
+    if (await db.account.findUnique({ where: { entryUrl: url } })) continue;
+    const row = await createAccount(db, { url, name: `${a.name} (demo)`, cron: "*/5 * * * *", fetchMode: "http" });
+    await db.account.update({ where: { id: row.id }, data: { crawlRequestedAt: new Date() } });
+    log(`demo: registered ${row.platform} account ${row.name} at ${url}`);
+  }
+}
