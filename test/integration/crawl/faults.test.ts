@@ -1,0 +1,118 @@
+/**
+ * Hostile conditions: captcha pages, throttling, slow pages, redirect loops, GBK boards, pinned
+ * posts. Each is recorded on the crawl run and never loses or duplicates a post.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createFetcher, HostScheduler } from "../../../crawler/fetch";
+import { crawlFixture, type CrawlFixture } from "./support";
+
+let f: CrawlFixture | undefined;
+afterEach(async () => {
+  await f?.close();
+  f = undefined;
+});
+
+const small = { postsPerAccount: 12, repliesPerPost: [0, 4] as const, weiboDates: "rfc" as const };
+
+async function expectComplete(fx: CrawlFixture, key: string) {
+  const stored = await fx.stored(key);
+  expect([...stored.keys()].sort()).toEqual([...fx.expected(key).keys()].sort());
+}
+
+describe("crawl faults", () => {
+  it("a Baidu captcha page is recorded as a block, not parsed as an empty list; the next crawl gets everything", async () => {
+    f = await crawlFixture({ seed: 1, accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 }, ...small });
+    const fault = f.site.fault("/f?kw=", { type: "captcha" });
+    const blocked = await f.crawl("tieba-1");
+    expect(blocked.status).toBe("failed");
+    expect(blocked.blocks).toBe(1);
+    expect(blocked.errors[0]!.kind).toBe("BlockedError");
+    expect(blocked.errors[0]!.reason).toMatch(/百度安全验证|captcha|verification/i);
+    expect(await f.t.db.post.count()).toBe(0);
+    const account = await f.t.db.account.findUniqueOrThrow({ where: { id: f.ids.get("tieba-1")! } });
+    expect(account.status).toBe("blocked");
+    expect(await f.t.db.historyMark.count()).toBe(0);
+    const run = await f.t.db.crawlRun.findUniqueOrThrow({ where: { id: blocked.runId } });
+    expect(run).toMatchObject({ status: "failed", blocks: 1, errorCount: 1 });
+
+    fault.clear();
+    const ok = await f.crawl("tieba-1");
+    expect(ok.status).toBe("ok");
+    await expectComplete(f, "tieba-1");
+  });
+
+  it("418 then success: the request is retried and nothing is lost", async () => {
+    f = await crawlFixture({ seed: 2, accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, ...small });
+    const fault = f.site.fault("/api/container/getIndex", { type: "status", status: 418, times: 1 });
+    const run = await f.crawl("weibo-1");
+    expect(fault.hits).toBe(1);
+    expect(run.errors).toEqual([]);
+    await expectComplete(f, "weibo-1");
+  });
+
+  it("a page slower than the timeout is recorded and read on the next crawl", async () => {
+    f = await crawlFixture(
+      { seed: 3, accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, ...small },
+      {
+        createFetcher: (account, onRequest) =>
+          createFetcher({ mode: "http", scheduler: new HostScheduler(), hostDelayMs: 0, retries: 0, requestTimeoutMs: 300, onRequest, log: () => undefined }),
+      },
+    );
+    const target = f.site.account("discuz-1").posts.filter((p) => p.replies.length > 0).at(-1)!;
+    const fault = f.site.fault((u) => u.searchParams.get("tid") === target.id, { type: "slow", delayMs: 1500 });
+    const slow = await f.crawl("discuz-1");
+    expect(slow.status).toBe("partial");
+    expect(slow.errors.some((e) => e.kind === "RetryableError" && /time/i.test(e.reason))).toBe(true);
+    // The thread's list entry is kept, so the post is not lost meanwhile.
+    expect((await f.stored("discuz-1")).has(f.site.platformIdOf(target))).toBe(true);
+    fault.clear();
+    const again = await f.crawl("discuz-1");
+    expect(again.errors).toEqual([]);
+    await expectComplete(f, "discuz-1");
+  });
+
+  it("a redirect loop on one article is skipped and recorded; the rest is stored", async () => {
+    f = await crawlFixture({ seed: 4, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 2 }, ...small });
+    // blog-2 has no feed: its articles are read one by one.
+    const post = f.site.account("blog-2").posts[3]!;
+    const articlePath = new URL(f.site.platformIdOf(post), f.site.origin).pathname;
+    const fault = f.site.fault((u) => u.pathname === articlePath, { type: "redirectLoop" });
+    const run = await f.crawl("blog-2");
+    expect(run.status).toBe("partial");
+    expect(run.errors.map((e) => e.reason).join(" ")).toMatch(/redirect loop/);
+    const stored = await f.stored("blog-2");
+    expect(stored.size).toBe(f.expected("blog-2").size - 1);
+    fault.clear();
+    await f.crawl("blog-2");
+    await expectComplete(f, "blog-2");
+  });
+
+  it("a GBK board is decoded: every post and reply stored with its Chinese text", async () => {
+    f = await crawlFixture({ seed: 5, accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, ...small, discuzEncoding: "gbk" });
+    const run = await f.crawl("discuz-1");
+    expect(run.errors).toEqual([]);
+    await expectComplete(f, "discuz-1");
+    const stored = await f.stored("discuz-1");
+    for (const [id, e] of f.expected("discuz-1")) expect(stored.get(id)!.text).toBe(e.text);
+  });
+
+  it("a pinned new post neither stops the scan nor hides older unseen posts", async () => {
+    f = await crawlFixture({ seed: 6, accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, ...small });
+    await f.crawl("weibo-1");
+    const site = f.site;
+    site.clock.advance(3_600_000);
+    const a = site.addPost("weibo-1", { text: "新帖A：食堂二楼今天开始供应夜宵。" });
+    site.clock.advance(60_000);
+    site.addPost("weibo-1", { text: "置顶新帖B：本周六校园开放日。", pinned: true });
+    await f.crawl("weibo-1");
+    site.clock.advance(60_000);
+    // C is newer than A but older than the pinned B.
+    const c = site.addPost("weibo-1", { text: "新帖C：图书馆三楼空调坏了。", at: new Date(a.publishedAt.getTime() + 30_000) });
+    site.clock.advance(60_000);
+    const run = await f.crawl("weibo-1");
+    expect(run.newPosts).toBe(1);
+    const stored = await f.stored("weibo-1");
+    expect(stored.has(site.platformIdOf(c))).toBe(true);
+    await expectComplete(f, "weibo-1");
+  });
+});
