@@ -15,7 +15,7 @@ import { createAccount } from "../lib/queries/accounts";
 import { createFetcher, HostScheduler } from "../crawler/fetch";
 import { crawlAccount, type WorkerServices } from "../crawler/worker";
 import { createInProcessQueue } from "../crawler/queue/in-process";
-import { startLocalPlatforms } from "../test/support/platforms";
+import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +35,7 @@ const db = createDb(url);
 // One local site per account, so that accounts live on different hosts as they do in reality
 // (per-host politeness would otherwise serialise the whole benchmark onto one host).
 const platforms = ["weibo", "tieba", "discuz", "blog"] as const;
-const sites = [];
+const sites: LocalPlatforms[] = [];
 for (let k = 0; k < perPlatform; k++) {
   for (const p of platforms) {
     sites.push(

@@ -26,6 +26,8 @@ export interface FetchResult {
   contentType: string;
   /** True when the page was rendered by Chromium. */
   viaBrowser: boolean;
+  /** The undecoded body, only when the request asked for `binary`. */
+  raw?: Uint8Array;
 }
 
 /** Options of one request. */
@@ -38,6 +40,8 @@ export interface FetchOptions {
   headers?: Record<string, string>;
   /** Expect JSON: the fetcher checks it parses, and treats Weibo's `ok: -100` as a block. */
   json?: boolean;
+  /** Return the raw bytes in `raw` (images for OCR); always over plain HTTP. */
+  binary?: boolean;
 }
 
 /**

@@ -70,6 +70,12 @@ export async function crawlAccount(
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) throw new FatalError(`no account with id ${accountId}`);
   const started = clock();
+  // One account never has two runs at once (the queue sees to that), so a run still marked
+  // "running" belongs to a process that died mid-run: close it honestly.
+  await db.crawlRun.updateMany({
+    where: { accountId, status: "running" },
+    data: { status: "failed", finishedAt: started, note: "interrupted: the crawling process ended mid-run" },
+  });
   const run = await db.crawlRun.create({ data: { accountId, trigger, status: "running", startedAt: started } });
   await db.account.update({ where: { id: accountId }, data: { status: "running" } });
 

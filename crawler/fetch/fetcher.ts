@@ -126,6 +126,8 @@ interface Exchange {
   contentType: string;
   bytes: number;
   text: string;
+  /** Raw body bytes (plain HTTP only), handed out when the caller asked for `binary`. */
+  raw?: Uint8Array;
   viaBrowser: boolean;
 }
 
@@ -178,7 +180,8 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     const trace: Trace = { status: 0, bytes: 0, viaBrowser: false };
     try {
       const target = httpUrl(url);
-      const useBrowser = mode === "browser" || (mode === "auto" && opts.browser === true);
+      // Binary downloads (images for OCR) always go over plain HTTP: a rendered page has no bytes.
+      const useBrowser = !opts.binary && (mode === "browser" || (mode === "auto" && opts.browser === true));
       const result = useBrowser ? await getViaBrowser(target, opts, trace) : await getViaHttp(target, opts, trace);
       counters.byKind[kind]++;
       report({ url, kind, status: result.status, bytes: trace.bytes, viaBrowser: trace.viaBrowser, ms: Date.now() - started });
@@ -386,7 +389,8 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
       headers: raw.headers,
       contentType,
       bytes: raw.body.length,
-      text: decodeBody(raw.body, contentType).text,
+      text: opts.binary ? "" : decodeBody(raw.body, contentType).text,
+      raw: opts.binary ? raw.body : undefined,
       viaBrowser: false,
     };
   }
@@ -522,6 +526,7 @@ function toResult(ex: Exchange): FetchResult {
     bytes: ex.bytes,
     contentType: ex.contentType,
     viaBrowser: ex.viaBrowser,
+    ...(ex.raw ? { raw: ex.raw } : {}),
   };
 }
 

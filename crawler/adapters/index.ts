@@ -1,0 +1,48 @@
+/**
+ * The adapter registry: platform → adapter, and which platform an entry URL belongs to.
+ * Adding a platform means one module in this folder plus one line in ADAPTERS (and, if its URLs
+ * are not recognisable by host, a place in RECOGNITION_ORDER before the blog fallback).
+ */
+import type { Adapter, Platform } from "../types";
+import { blogAdapter } from "./blog";
+import { discuzAdapter } from "./discuz";
+import { tiebaAdapter } from "./tieba";
+import { weiboAdapter } from "./weibo";
+
+const ADAPTERS: Record<Platform, Adapter> = {
+  weibo: weiboAdapter,
+  tieba: tiebaAdapter,
+  discuz: discuzAdapter,
+  blog: blogAdapter,
+};
+
+/** Most specific first: blog accepts any http(s) URL, so it must stay last. */
+const RECOGNITION_ORDER: readonly Platform[] = ["weibo", "tieba", "discuz", "blog"];
+
+/** The adapter of a platform. */
+export function getAdapter(platform: Platform): Adapter {
+  return ADAPTERS[platform];
+}
+
+/**
+ * The platform an entry URL belongs to: by host (weibo.com, m.weibo.cn, weibo.cn,
+ * tieba.baidu.com) or by path shape (`/u/{uid}`, `/p/100505{uid}`, `/f?kw=`,
+ * `forum.php?mod=forumdisplay&fid=`, `forum-{fid}-{n}.html`); any other http(s) URL is a blog.
+ * Returns null for unparseable or non-http(s) URLs.
+ */
+export function recognisePlatform(url: string | URL): Platform | null {
+  let u: URL;
+  try {
+    u = typeof url === "string" ? new URL(url) : url;
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+  return RECOGNITION_ORDER.find((p) => ADAPTERS[p].recognise(u)) ?? null;
+}
+
+export { createBlogAdapter, looksLikeFeed, parseBlogArticle, parseBlogListing, parseFeed } from "./blog";
+export { discuzBoardFromUrl, parseDiscuzList, parseDiscuzMobileThreadList, parseDiscuzThread } from "./discuz";
+export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE } from "./tieba";
+export { mblogToListItem, parseWeiboCnProfile, weiboUidFromUrl } from "./weibo";
+export type { WeiboCnProfilePage } from "./weibo";

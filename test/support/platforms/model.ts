@@ -1,0 +1,428 @@
+/**
+ * The in-memory world the local platforms serve: accounts, posts, replies, and a clock the test
+ * controls. Generated from a seed with a small deterministic PRNG, so the same options always
+ * give the same site (ids, texts, times) on every machine.
+ */
+import type { Platform } from "../../../crawler/types";
+import { ACCOUNT_NAMES, BLOG_SLUGS, NICKNAMES, REPLY_OPENERS, SENTENCES, TITLES, TOPICS, type Topic } from "./text";
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** mulberry32: tiny, fast, and good enough to make test data look varied. */
+export function createRng(seed: number): Rng {
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => {
+      const item = items[Math.floor(next() * items.length)];
+      if (item === undefined) throw new Error("pick from an empty list");
+      return item;
+    },
+    chance: (p) => next() < p,
+  };
+}
+
+export interface Rng {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Integer in [min, max]. */
+  int(min: number, max: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+}
+
+/** The test's clock: every date the platforms print is relative to it. */
+export interface Clock {
+  now(): Date;
+  set(at: Date): void;
+  advance(ms: number): Date;
+}
+
+export function createClock(start: Date): Clock {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    set: (at) => {
+      t = at.getTime();
+    },
+    advance: (ms) => {
+      t += ms;
+      return new Date(t);
+    },
+  };
+}
+
+/** A reply (Weibo comment, Tieba floor, Discuz! post after the first). */
+export interface LocalReply {
+  /** Weibo comment id, Tieba post id, Discuz! pid. */
+  id: string;
+  postId: string;
+  author: string;
+  html: string;
+  topic: Topic;
+  publishedAt: Date;
+  editedAt: Date | null;
+  /** Floor number on Tieba/Discuz! (the head post is floor 1, so replies start at 2). */
+  floor: number;
+}
+
+/** A post (Weibo status, Tieba/Discuz! thread with its head post, blog article). */
+export interface LocalPost {
+  /** Weibo id (= mid), Tieba tid, Discuz! tid, blog article number. */
+  id: string;
+  accountKey: string;
+  platform: Platform;
+  title: string;
+  author: string;
+  /** Full content (Weibo long text included). */
+  html: string;
+  topic: Topic;
+  publishedAt: Date;
+  editedAt: Date | null;
+  pinned: boolean;
+  /** Tieba: post id of floor 1; Discuz!: pid of the first post. Unused elsewhere. */
+  headId: string;
+  views: number;
+  replies: LocalReply[];
+}
+
+/** A monitored account on one platform. */
+export interface LocalAccount {
+  /** "weibo-1", "tieba-2", …: how tests name accounts. */
+  key: string;
+  platform: Platform;
+  /** Screen name, bar name, board name or blog title. */
+  name: string;
+  /** What identifies it in URLs: Weibo uid, Tieba kw, Discuz! fid, blog slug. */
+  slug: string;
+  /** Discuz! boards can be served as GBK. */
+  encoding: "utf-8" | "gbk";
+  /** Blogs: whether `/blog/{slug}/feed/` exists (and is advertised by a `<link rel=alternate>`). */
+  hasFeed: boolean;
+  posts: LocalPost[];
+}
+
+/** Options of the generated world. */
+export interface ModelOptions {
+  /** PRNG seed. @default 1 */
+  seed?: number;
+  /** The clock's start. @default 2025-06-15T04:00:00Z (Sunday 12:00 in Shanghai) */
+  now?: Date;
+  /** Accounts per platform. @default { weibo: 1, tieba: 1, discuz: 1, blog: 1 } */
+  accounts?: Partial<Record<Platform, number>>;
+  /** Posts generated per account. @default 30 */
+  postsPerAccount?: number;
+  /** Replies per post (not for blogs), uniform in [min, max]. @default [0, 8] */
+  repliesPerPost?: readonly [number, number];
+  /** Posts are spread over this many days before `now`. @default 60 */
+  spanDays?: number;
+  /** Share of Weibo posts longer than 140 characters (served cut, with `isLongText`). @default 0.2 */
+  longTextRatio?: number;
+  /** Each account (but blogs) gets its oldest post pinned. @default true */
+  pinOldest?: boolean;
+  /** Blogs with a feed: all, none, or every other one (blog-1 yes, blog-2 no, …). @default "alternate" */
+  blogFeeds?: boolean | "alternate";
+  /** Encoding of Discuz! boards (change one with `setEncoding`). @default "utf-8" */
+  discuzEncoding?: "utf-8" | "gbk";
+}
+
+export const DEFAULT_NOW = new Date("2025-06-15T04:00:00Z");
+
+/** What `addPost` accepts; everything has a generated default. */
+export interface NewPost {
+  title?: string;
+  /** Plain text; wrapped in <p>. Ignored when `html` is given. */
+  text?: string;
+  html?: string;
+  author?: string;
+  topic?: Topic;
+  /** @default clock.now() */
+  at?: Date;
+  pinned?: boolean;
+  /** Weibo: make it longer than 140 characters. */
+  long?: boolean;
+}
+
+/** What `addReply` accepts. */
+export interface NewReply {
+  text?: string;
+  html?: string;
+  author?: string;
+  /** @default clock.now() */
+  at?: Date;
+}
+
+const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz" | "discuzPost" | "blog", bigint> = {
+  weibo: 4_900_000_000_000_000n,
+  weiboComment: 4_900_000_500_000_000n,
+  tieba: 7_000_000_000n,
+  tiebaPost: 140_000_000_000n,
+  discuz: 100_000n,
+  discuzPost: 2_000_000n,
+  blog: 100n,
+};
+
+const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The generated world and its mutation API (the server renders whatever is in here). */
+export class PlatformModel {
+  readonly clock: Clock;
+  readonly accounts: LocalAccount[] = [];
+  readonly rng: Rng;
+  private readonly counters = new Map<keyof typeof ID_BASE, bigint>();
+  private readonly postIndex = new Map<string, LocalPost>();
+  private readonly replyIndex = new Map<string, LocalReply>();
+  private readonly options: Required<Omit<ModelOptions, "now" | "accounts" | "seed">>;
+
+  constructor(options: ModelOptions = {}) {
+    this.rng = createRng(options.seed ?? 1);
+    this.clock = createClock(options.now ?? DEFAULT_NOW);
+    this.options = {
+      postsPerAccount: options.postsPerAccount ?? 30,
+      repliesPerPost: options.repliesPerPost ?? [0, 8],
+      spanDays: options.spanDays ?? 60,
+      longTextRatio: options.longTextRatio ?? 0.2,
+      pinOldest: options.pinOldest ?? true,
+      blogFeeds: options.blogFeeds ?? "alternate",
+      discuzEncoding: options.discuzEncoding ?? "utf-8",
+    };
+    const counts = { weibo: 1, tieba: 1, discuz: 1, blog: 1, ...options.accounts };
+    for (const platform of ["weibo", "tieba", "discuz", "blog"] as const) {
+      for (let k = 1; k <= (counts[platform] ?? 0); k++) this.generateAccount(platform, k);
+    }
+  }
+
+  // ---- lookup
+
+  /** The account with this key ("weibo-1"); throws when unknown. */
+  account(key: string): LocalAccount {
+    const a = this.accounts.find((x) => x.key === key);
+    if (!a) throw new Error(`no local account ${key}`);
+    return a;
+  }
+
+  /** An account by platform and URL slug, or undefined. */
+  findAccount(platform: Platform, slug: string): LocalAccount | undefined {
+    return this.accounts.find((a) => a.platform === platform && a.slug === slug);
+  }
+
+  post(id: string): LocalPost | undefined {
+    return this.postIndex.get(id);
+  }
+
+  reply(id: string): LocalReply | undefined {
+    return this.replyIndex.get(id);
+  }
+
+  /** Newest activity of a post: its last reply, else its publication. */
+  lastActivity(post: LocalPost): Date {
+    const last = post.replies.at(-1);
+    return last && last.publishedAt > post.publishedAt ? last.publishedAt : post.publishedAt;
+  }
+
+  /** Posts of an account visible at the clock's time, newest first by publication. */
+  visiblePosts(account: LocalAccount): LocalPost[] {
+    const now = this.clock.now().getTime();
+    return account.posts.filter((p) => p.publishedAt.getTime() <= now).sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || cmpId(b.id, a.id));
+  }
+
+  /** Replies of a post visible at the clock's time, oldest first. */
+  visibleReplies(post: LocalPost): LocalReply[] {
+    const now = this.clock.now().getTime();
+    return post.replies.filter((r) => r.publishedAt.getTime() <= now);
+  }
+
+  // ---- mutations
+
+  /** A new post on an account, published at `at` (default: the clock's now). */
+  addPost(accountKey: string, input: NewPost = {}): LocalPost {
+    const account = this.account(accountKey);
+    const topic = input.topic ?? this.rng.pick(TOPICS);
+    const at = input.at ?? this.clock.now();
+    const long = input.long ?? false;
+    const html = input.html ?? (input.text !== undefined ? `<p>${escapeHtml(input.text)}</p>` : this.paragraphs(topic, long ? 9 : this.rng.int(1, 3), long));
+    const post: LocalPost = {
+      id: this.nextId(account.platform === "weibo" ? "weibo" : account.platform === "tieba" ? "tieba" : account.platform === "discuz" ? "discuz" : "blog"),
+      accountKey,
+      platform: account.platform,
+      title: input.title ?? this.rng.pick(TITLES[topic]),
+      author: input.author ?? (account.platform === "weibo" || account.platform === "blog" ? account.name : this.rng.pick(NICKNAMES)),
+      html,
+      topic,
+      publishedAt: new Date(at),
+      editedAt: null,
+      pinned: input.pinned ?? false,
+      headId: account.platform === "tieba" ? this.nextId("tiebaPost") : account.platform === "discuz" ? this.nextId("discuzPost") : "",
+      views: this.rng.int(10, 5000),
+      replies: [],
+    };
+    account.posts.push(post);
+    this.postIndex.set(post.id, post);
+    return post;
+  }
+
+  /** A new reply to a post (blogs have none), at `at` (default: the clock's now). */
+  addReply(postId: string, input: NewReply = {}): LocalReply {
+    const post = this.requirePost(postId);
+    if (post.platform === "blog") throw new Error("local blogs do not serve comments");
+    const at = input.at ?? this.clock.now();
+    const kind = post.platform === "weibo" ? "weiboComment" : post.platform === "tieba" ? "tiebaPost" : "discuzPost";
+    const html =
+      input.html ??
+      (input.text !== undefined ? escapeHtml(input.text) : `${this.rng.pick(REPLY_OPENERS)}${this.rng.chance(0.6) ? this.rng.pick(SENTENCES[post.topic]) : ""}`);
+    const reply: LocalReply = {
+      id: this.nextId(kind),
+      postId,
+      author: input.author ?? this.rng.pick(NICKNAMES),
+      html,
+      topic: post.topic,
+      publishedAt: new Date(at),
+      editedAt: null,
+      floor: (post.replies.at(-1)?.floor ?? 1) + 1,
+    };
+    // Replies stay in time order: a reply "in the past" goes where it belongs.
+    const idx = post.replies.findIndex((r) => r.publishedAt > reply.publishedAt);
+    if (idx === -1) post.replies.push(reply);
+    else post.replies.splice(idx, 0, reply);
+    post.replies.forEach((r, k) => (r.floor = k + 2));
+    this.replyIndex.set(reply.id, reply);
+    return reply;
+  }
+
+  /** Change a post's title and/or content; `editedAt` is set to the clock's now. */
+  editPost(postId: string, change: { title?: string; text?: string; html?: string }): LocalPost {
+    const post = this.requirePost(postId);
+    if (change.title !== undefined) post.title = change.title;
+    if (change.html !== undefined) post.html = change.html;
+    else if (change.text !== undefined) post.html = `<p>${escapeHtml(change.text)}</p>`;
+    post.editedAt = this.clock.now();
+    return post;
+  }
+
+  /** Change a reply's content; `editedAt` is set to the clock's now. */
+  editReply(replyId: string, change: { text?: string; html?: string }): LocalReply {
+    const reply = this.replyIndex.get(replyId);
+    if (!reply) throw new Error(`no local reply ${replyId}`);
+    reply.html = change.html ?? escapeHtml(change.text ?? "");
+    reply.editedAt = this.clock.now();
+    return reply;
+  }
+
+  /** Pin (or unpin) a post: it is listed first whatever its age. */
+  pin(postId: string, pinned = true): LocalPost {
+    const post = this.requirePost(postId);
+    post.pinned = pinned;
+    return post;
+  }
+
+  /** Serve a Discuz! board as GBK (or back to UTF-8). */
+  setEncoding(accountKey: string, encoding: "utf-8" | "gbk"): void {
+    this.account(accountKey).encoding = encoding;
+  }
+
+  /**
+   * Random new activity between the clock's now and `now + withinMs` (deterministic for a given
+   * seed and history): `posts` new posts on random accounts, `replies` new replies on random
+   * recent posts. Advance the clock past `withinMs` to make all of it visible.
+   */
+  simulateActivity(activity: { posts?: number; replies?: number; withinMs?: number }): { posts: LocalPost[]; replies: LocalReply[] } {
+    const within = activity.withinMs ?? HOUR;
+    const start = this.clock.now().getTime();
+    const posts: LocalPost[] = [];
+    const replies: LocalReply[] = [];
+    for (let i = 0; i < (activity.posts ?? 0) && this.accounts.length > 0; i++) {
+      const account = this.rng.pick(this.accounts);
+      posts.push(this.addPost(account.key, { at: new Date(start + this.rng.int(0, within)), long: account.platform === "weibo" && this.rng.chance(this.options.longTextRatio) }));
+    }
+    const threads = this.accounts.filter((a) => a.platform !== "blog").flatMap((a) => a.posts);
+    for (let i = 0; i < (activity.replies ?? 0) && threads.length > 0; i++) {
+      // Recent threads get most replies, as on real forums.
+      const recent = [...threads].sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime()).slice(0, 20);
+      const post = this.rng.pick(recent);
+      replies.push(this.addReply(post.id, { at: new Date(Math.max(start + this.rng.int(0, within), post.publishedAt.getTime() + MINUTE)) }));
+    }
+    return { posts, replies };
+  }
+
+  // ---- generation
+
+  private generateAccount(platform: Platform, k: number): void {
+    const names = ACCOUNT_NAMES[platform];
+    const base = names[(k - 1) % names.length] ?? platform;
+    const name = k > names.length ? `${base}${Math.ceil(k / names.length)}` : base;
+    const slug =
+      platform === "weibo" ? String(5_000_000_000 + k)
+      : platform === "tieba" ? name
+      : platform === "discuz" ? String(10 + k)
+      : `${BLOG_SLUGS[(k - 1) % BLOG_SLUGS.length] ?? "blog"}${k > BLOG_SLUGS.length ? Math.ceil(k / BLOG_SLUGS.length) : ""}`;
+    const feeds = this.options.blogFeeds;
+    const account: LocalAccount = {
+      key: `${platform}-${k}`,
+      platform,
+      name,
+      slug,
+      encoding: platform === "discuz" ? this.options.discuzEncoding : "utf-8",
+      hasFeed: platform === "blog" && (feeds === "alternate" ? k % 2 === 1 : feeds),
+      posts: [],
+    };
+    this.accounts.push(account);
+
+    const now = this.clock.now().getTime();
+    const span = this.options.spanDays * DAY;
+    // Times first, sorted, so ids grow with time as they do on the platforms.
+    const times = Array.from({ length: this.options.postsPerAccount }, () => now - this.rng.int(10 * MINUTE, span)).sort((a, b) => a - b);
+    for (const t of times) {
+      const long = platform === "weibo" && this.rng.chance(this.options.longTextRatio);
+      const post = this.addPost(account.key, { at: new Date(t), long });
+      if (platform === "blog") continue;
+      const [min, max] = this.options.repliesPerPost;
+      const n = this.rng.int(min, max);
+      const replyTimes = Array.from({ length: n }, () => t + this.rng.int(MINUTE, Math.max(MINUTE, Math.min(now - t - MINUTE, 10 * DAY)))).sort((a, b) => a - b);
+      for (const rt of replyTimes) this.addReply(post.id, { at: new Date(rt) });
+    }
+    if (this.options.pinOldest && platform !== "blog") {
+      const oldest = account.posts[0];
+      if (oldest) oldest.pinned = true;
+    }
+  }
+
+  private paragraphs(topic: Topic, sentences: number, long: boolean): string {
+    const out: string[] = [];
+    for (let i = 0; i < sentences; i++) out.push(this.rng.pick(SENTENCES[topic]));
+    if (long) {
+      // Weibo cuts at 140 characters: make sure a "long" post really is longer.
+      while (out.join("").length < 180) out.push(this.rng.pick(SENTENCES[topic]));
+      return out.map((s) => `<p>${s}</p>`).join("");
+    }
+    return `<p>${out.join("")}</p>`;
+  }
+
+  private requirePost(id: string): LocalPost {
+    const post = this.postIndex.get(id);
+    if (!post) throw new Error(`no local post ${id}`);
+    return post;
+  }
+
+  private nextId(kind: keyof typeof ID_BASE): string {
+    const n = (this.counters.get(kind) ?? 0n) + 1n;
+    this.counters.set(kind, n);
+    return String(ID_BASE[kind] + n);
+  }
+}
+
+/** Numeric-string comparison (ids are too long for Number on Weibo). */
+export function cmpId(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+export { HOUR, DAY, MINUTE };

@@ -1,0 +1,138 @@
+/**
+ * Local tieba.baidu.com: list pages with the thread list inside an HTML comment in the
+ * `thread_list` pagelet and thread pages with `l_post` floors, both modelled on the real
+ * captures (tieba_forum_list_frs.html, tieba_thread_detail_pb.html).
+ */
+import type { LocalAccount, LocalPost, LocalReply, PlatformModel } from "./model";
+import { asciiJson, esc, tiebaFloorDate, tiebaListDate } from "./format";
+import { html, notFound, type PageSizes, type Rendered } from "./responses";
+
+/** Baidu's block page, which answers fast clients with HTTP 200. */
+export const BAIDU_CAPTCHA_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>百度安全验证</title></head><body><div class="timeout"><div class="timeout-img"></div><div class="timeout-title">网络不给力，请稍后重试</div><a class="timeout-button" href="javascript:location.reload()">返回首页</a></div><div id="wappass-captcha">请完成下方验证后继续操作</div></body></html>`;
+
+const textOf = (h: string): string => h.replace(/<[^>]+>/g, "");
+
+function threadRow(model: PlatformModel, post: LocalPost): string {
+  const now = model.clock.now();
+  const replies = model.visibleReplies(post);
+  const last = replies.at(-1);
+  const field = asciiJson({
+    id: Number(post.id),
+    author_name: post.author,
+    author_nickname: null,
+    author_portrait: `tb.1.local.${post.id}`,
+    first_post_id: Number(post.headId),
+    reply_num: replies.length,
+    is_bakan: null,
+    vid: "",
+    is_good: null,
+    is_top: post.pinned ? 1 : null,
+    is_protal: null,
+    is_membertop: null,
+    is_multi_forum: null,
+    frs_tpoint: null,
+  });
+  const abstract = textOf(post.html).slice(0, 60);
+  return `<li class=" j_thread_list clearfix thread_item_box${post.pinned ? " thread_top j_thread_list_top" : ""}" data-field='${esc(field)}'  data-tid='${post.id}' data-thread-type="0">
+        <div class="t_con cleafix">
+                <div class="col2_left j_threadlist_li_left"><span class="threadlist_rep_num center_text" title="回复">${replies.length}</span></div>
+                <div class="col2_right j_threadlist_li_right ">
+            <div class="threadlist_lz clearfix">
+                <div class="threadlist_title pull_left j_th_tit ">${post.pinned ? '<i class="icon-top" alt="置顶" title="置顶"></i>' : ""}
+    <a rel="noopener" href="/p/${post.id}" title="${esc(post.title)}" target="_blank" class="j_th_tit ">${esc(post.title)}</a>
+</div><div class="threadlist_author pull_right">
+    <span class="tb_icon_author " title="主题作者: ${esc(post.author)}"><i class="icon_author"></i><span class="frs-author-name-wrap"><a rel="noopener" class="frs-author-name j_user_card " href="/home/main/?id=tb.1.local" target="_blank">${esc(post.author)}</a></span></span>
+    <span class="pull-right is_show_create_time" title="创建时间">${tiebaListDate(post.publishedAt, now)}</span>
+</div>
+            </div>
+                <div class="threadlist_detail clearfix">
+                    <div class="threadlist_text pull_left">
+                                <div class="threadlist_abs threadlist_abs_onlyline ">
+            ${esc(abstract)}
+        </div>
+                    </div>
+        <div class="threadlist_author pull_right">
+        <span class="tb_icon_author_rely j_replyer" title="最后回复人: ${esc(last?.author ?? post.author)}"><i class="icon_replyer"></i><a rel="noopener" class="frs-author-name j_user_card " href="/home/main/?id=tb.1.local" target="_blank">${esc(last?.author ?? post.author)}</a>        </span>
+        <span class="threadlist_reply_date pull_right j_reply_data" title="最后回复时间">
+            ${tiebaListDate(model.lastActivity(post), now)}        </span>
+</div>
+                </div>
+                                </div>
+    </div>
+</li>`;
+}
+
+/**
+ * `/f?kw={bar}&pn={offset}`: pinned threads first (page 1 only), then by last reply, newest
+ * first. Offsets shift when threads gain replies mid-crawl, as they do on Tieba.
+ */
+export function renderTiebaList(model: PlatformModel, account: LocalAccount, url: URL, sizes: PageSizes): Rendered {
+  const pn = Math.max(0, Number(url.searchParams.get("pn") ?? "0") || 0);
+  const posts = model.visiblePosts(account);
+  const pinned = posts.filter((p) => p.pinned);
+  const rest = posts.filter((p) => !p.pinned).sort((a, b) => model.lastActivity(b).getTime() - model.lastActivity(a).getTime());
+  const rows = [...(pn === 0 ? pinned : []), ...rest.slice(pn, pn + sizes.tieba)];
+  const kw = encodeURIComponent(account.slug);
+  const hasNext = pn + sizes.tieba < rest.length;
+  const lastPn = Math.max(0, Math.floor((rest.length - 1) / sizes.tieba) * sizes.tieba);
+  const pager = `<div class="thread_list_bottom clearfix"><div id="frs_list_pager" class="pagination-default clearfix">${
+    pn > 0 ? `<a href="/f?kw=${kw}&ie=utf-8&pn=${Math.max(0, pn - sizes.tieba)}" class="pre pagination-item ">&lt;上一页</a>` : ""
+  }<span class="pagination-current pagination-item ">${Math.floor(pn / sizes.tieba) + 1}</span>${
+    hasNext ? `<a href="/f?kw=${kw}&ie=utf-8&pn=${pn + sizes.tieba}" class="next pagination-item ">下一页&gt;</a><a href="/f?kw=${kw}&ie=utf-8&pn=${lastPn}" class="last pagination-item " >尾页</a>` : ""
+  }</div></div>`;
+  const list = `<ul id="thread_list" class="threadlist_bright j_threadlist_bright">
+    ${rows.map((p) => threadRow(model, p)).join("")}
+</ul>${pager}`;
+  return html(`<!DOCTYPE html><html><head><meta charset="UTF-8"><title>${esc(account.slug)}吧-百度贴吧</title></head><body>
+<div id="head" class="search_bright"><div class="card_title"><a class="card_title_fname" href="/f?kw=${kw}">${esc(account.slug)}吧</a></div></div>
+<div id="content"><div class="forum_content clearfix">
+<script>Bigpipe.register("frs-list/pagelet/thread_list", {"parent":"frs-list\\/pagelet\\/thread","scripts":[],"styles":[]}).then(function(pagelet){});</script><code class="pagelet_html" id="pagelet_html_frs-list/pagelet/thread_list" style="display:none;"><!--
+
+${list}
+--></code>
+</div></div></body></html>`);
+}
+
+function floor(model: PlatformModel, post: LocalPost, item: { id: string; author: string; html: string; publishedAt: Date; floor: number }): string {
+  const field = asciiJson({
+    author: { user_id: 1000 + (item.author.length * 31) % 977, user_name: item.author, props: null, portrait: "tb.1.local", user_nickname: null },
+    content: { post_id: Number(item.id), is_anonym: false, forum_id: 27_000_000, thread_id: Number(post.id), content: item.html, post_no: item.floor, type: "0", comment_num: 0, is_fold: 0, props: null, post_index: item.floor - 1, pb_tpoint: null },
+  });
+  return `<div class="l_post l_post_bright j_l_post clearfix  " data-field="${esc(field)}">
+<div class="d_author"><ul class="p_author"><li class="d_name" data-field='{}'><a rel="noopener" class="p_author_name j_user_card" href="/home/main?un=x" target="_blank">${esc(item.author)}</a></li></ul></div>
+<div class="d_post_content_main ${item.floor === 1 ? "d_post_content_firstfloor" : ""}"><div class="p_content  "><cc><div id="post_content_${item.id}" class="d_post_content j_d_post_content " style="display:;">            ${item.html}</div><br></cc></div>
+<div class="core_reply j_lzl_wrapper"><div class="core_reply_tail clearfix"><div class="post-tail-wrap"><span class="tail-info">来自<a rel="noopener" href="#" target="_blank">Android客户端</a></span><span class="tail-info">${item.floor}楼</span><span class="tail-info">${tiebaFloorDate(item.publishedAt)}</span></div></div></div></div>
+</div>`;
+}
+
+/** `/p/{tid}?pn={n}`: floor 1 (the head post) then replies, oldest first, 30 floors a page. */
+export function renderTiebaThread(model: PlatformModel, post: LocalPost | undefined, url: URL, sizes: PageSizes): Rendered {
+  if (!post || post.platform !== "tieba" || post.publishedAt > model.clock.now()) {
+    return html(`<!DOCTYPE html><html><head><meta charset="UTF-8"><title>贴吧404</title></head><body><div class="page404">很抱歉，该贴已被删除。</div></body></html>`, 404);
+  }
+  const account = model.account(post.accountKey);
+  const replies = model.visibleReplies(post);
+  const floors: { id: string; author: string; html: string; publishedAt: Date; floor: number }[] = [
+    { id: post.headId, author: post.author, html: post.html, publishedAt: post.publishedAt, floor: 1 },
+    ...replies.map((r: LocalReply) => ({ id: r.id, author: r.author, html: r.html, publishedAt: r.publishedAt, floor: r.floor })),
+  ];
+  const pages = Math.max(1, Math.ceil(floors.length / sizes.tiebaFloors));
+  const pn = Math.max(1, Number(url.searchParams.get("pn") ?? "1") || 1);
+  if (pn > pages) return notFound("该页不存在");
+  const shown = floors.slice((pn - 1) * sizes.tiebaFloors, pn * sizes.tiebaFloors);
+  const pager = `<ul class="l_posts_num"><li class="l_pager pager_theme_4 pb_list_pager">${
+    pn > 1 ? `<a href="/p/${post.id}?pn=${pn - 1}">上一页</a>` : ""
+  }<span class="tP">${pn}</span>${pn < pages ? `<a href="/p/${post.id}?pn=${pn + 1}">下一页</a><a href="/p/${post.id}?pn=${pages}">尾页</a>` : ""}</li>
+	<li class="l_reply_num" style="margin-left:8px"><span class="red" style="margin-right:3px">${replies.length}</span>回复贴，共<span class="red">${pages}</span>页</li>
+	<li class="l_reply_num">，跳到 <input theme="4" id="jumpPage4" max-page="${pages}" type="text" class="jump_input_bright"> 页</li></ul>`;
+  return html(`<!DOCTYPE html><html><head><meta charset="UTF-8"><title>${esc(post.title)}_${esc(account.slug)}吧_百度贴吧</title></head><body>
+<div class="core_title_wrap_bright clearfix"><h3 class="core_title_txt pull-left text-overflow  " title="${esc(post.title)}" style="width: 416px;">${esc(post.title)}</h3></div>
+${pager}
+<div class="p_postlist" id="j_p_postlist">
+${shown.map((f) => floor(model, post, f)).join("\n")}
+<div class="l_post l_post_bright j_l_post clearfix" data-field="{}" data-index="3"></div>
+</div>
+${pager}
+<div id="tofrs_up" class="tofrs_up"><a href="/f?kw=${encodeURIComponent(account.slug)}&amp;ie=utf-8" title="${esc(account.slug)}">&lt;返回${esc(account.slug)}吧</a></div>
+</body></html>`);
+}
