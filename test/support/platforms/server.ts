@@ -57,6 +57,11 @@ export interface RequestLogEntry {
   fault: Fault["type"] | null;
   /** The local clock's time (not the wall clock). */
   at: Date;
+  /** Wall-clock ms when the request arrived and when its response finished (for politeness checks). */
+  startedMs: number;
+  endedMs: number | null;
+  /** Requests to this server already in flight when this one arrived (0 for a polite client). */
+  inFlightBefore: number;
 }
 
 /** A scripted misbehaviour for matching requests. `times` defaults to every request. */
@@ -142,6 +147,8 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
   const robots = options.robotsTxt ?? "User-agent: *\nAllow: /\n";
   const host = options.host ?? "127.0.0.1";
   const log: RequestLogEntry[] = [];
+  /** Requests being answered, per origin (capture sites are separate hosts). */
+  const inFlight = new Map<string, number>();
   const faults: ActiveFault[] = [];
   let seq = 0;
   let origin = "";
@@ -275,8 +282,16 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
           status: 0,
           fault: null,
           at: model.clock.now(),
+          startedMs: Date.now(),
+          endedMs: null,
+          inFlightBefore: inFlight.get(serverOrigin()) ?? 0,
         };
         log.push(entry);
+        inFlight.set(serverOrigin(), entry.inFlightBefore + 1);
+        res.on("close", () => {
+          entry.endedMs = Date.now();
+          inFlight.set(serverOrigin(), (inFlight.get(serverOrigin()) ?? 1) - 1);
+        });
         let routed: Routed;
         try {
           routed = answer(url);
