@@ -7,6 +7,7 @@ import type { Db } from "../lib/db";
 import { crawlerConfig, dataDir } from "../lib/config";
 import { createFetcher, HostScheduler } from "./fetch";
 import { classifyPosts } from "./classify";
+import { createOcr } from "./ocr";
 import type { WorkerServices } from "./worker";
 
 /** Options of {@link createServices}; unset values come from the environment (lib/config.ts). */
@@ -46,6 +47,7 @@ export function createServices(opts: RuntimeOptions): WorkerServices {
       }),
     classify: opts.classify === false ? undefined : (db, ids) => classifyPosts(db, ids),
     archiveDir: opts.archive === false ? null : path.join(dataDir(), "archive"),
+    ocr: createOcr({ log: (m) => (opts.onProgress ?? console.warn)(m) }),
     onProgress: opts.onProgress,
     signal: opts.signal,
     now: opts.now,

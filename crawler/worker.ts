@@ -9,11 +9,12 @@
 import type { Db } from "../lib/db";
 import { getAdapter } from "./adapters";
 import { BlockedError, FatalError } from "./errors";
-import type { Adapter, AdapterContext, CrawlItem, FetchMode, ListItem, ListPage, Platform } from "./types";
+import type { Adapter, AdapterContext, CrawlItem, FetchMode, Fetcher, ListItem, ListPage, Platform } from "./types";
 import { advanceMark, knownPosts, prepareItem, readMarks, storePage, type KnownPost, type PreparedItem } from "./store";
 import { contentSha1, htmlToText } from "./text";
 import type { PoliteFetcher, RequestInfo } from "./fetch";
 import { archiveSource } from "./archive";
+import type { Ocr } from "./ocr";
 
 /** Services a crawl needs; the caller owns their lifetime. */
 export interface WorkerServices {
@@ -30,6 +31,8 @@ export interface WorkerServices {
   onProgress?: (message: string) => void;
   /** Abort between pages (SIGTERM): the current page's transaction finishes first. */
   signal?: AbortSignal;
+  /** Reads text in images for accounts with OCR on (crawler/ocr.ts). */
+  ocr?: Ocr;
 }
 
 /** Counters of one crawl run (mirrors the CrawlRun columns). */
@@ -117,7 +120,9 @@ export async function crawlAccount(
       now: started,
       log: (m) => services.onProgress?.(m),
     };
-    listFailed = await walk(services, adapter, ctx, account, s, record);
+    // OCR reads images through the account's own fetcher, so it is polite like any request.
+    const ocrFetch = account.ocr && services.ocr && (await services.ocr.available()) ? fetcher : null;
+    listFailed = await walk(services, adapter, ctx, account, s, record, ocrFetch);
   } catch (e) {
     record(e);
     listFailed = true;
@@ -158,7 +163,7 @@ export async function crawlAccount(
   return s;
 }
 
-type AccountRow = { id: number; backfillDays: number | null; backfillPages: number | null; recheckDays: number; entryUrl: string };
+type AccountRow = { id: number; backfillDays: number | null; backfillPages: number | null; recheckDays: number; entryUrl: string; ocr: boolean };
 
 /**
  * Walk the listing. Returns true when the listing itself could not be read to its natural end
@@ -171,6 +176,7 @@ async function walk(
   account: AccountRow,
   s: RunSummary,
   record: (e: unknown, url?: string) => void,
+  ocrFetch: Fetcher | null,
 ): Promise<boolean> {
   const { db } = services;
   const marks = await readMarks(db, account.id);
@@ -222,11 +228,11 @@ async function walk(
       }
       if (wantsThread) threads.push(item);
     }
-    await commit(services, account.id, prepared, s);
+    await commit(services, account.id, prepared, s, ocrFetch, record);
 
     for (const thread of threads) {
       if (services.signal?.aborted) return true;
-      const ok = await crawlThread(services, adapter, ctx, account.id, thread, marks.get(thread.platformId) ?? null, s, record);
+      const ok = await crawlThread(services, adapter, ctx, account.id, thread, marks.get(thread.platformId) ?? null, s, record, ocrFetch);
       if (!ok) ceiling = minDate(ceiling, timeOf(thread));
     }
 
@@ -301,6 +307,7 @@ async function crawlThread(
   since: Date | null,
   s: RunSummary,
   record: (e: unknown, url?: string) => void,
+  ocrFetch: Fetcher | null,
 ): Promise<boolean> {
   let newest: Date | null = since;
   let headSeen = false;
@@ -317,7 +324,7 @@ async function crawlThread(
         batch.push(prepareItem(r));
         newest = maxDate(newest, r.publishedAt);
       }
-      await commit(services, accountId, batch, s);
+      await commit(services, accountId, batch, s, ocrFetch, record);
     }
   } catch (e) {
     record(e, thread.url);
@@ -325,7 +332,7 @@ async function crawlThread(
     // reopens the thread (its mark did not move) and stores the full head as a new version.
     if (!headSeen && thread.incomplete) {
       const known = await knownPosts(services.db, accountId, [thread.platformId]);
-      if (!known.has(thread.platformId)) await commit(services, accountId, [prepareItem(thread, { replyCount: thread.replyCount ?? null })], s);
+      if (!known.has(thread.platformId)) await commit(services, accountId, [prepareItem(thread, { replyCount: thread.replyCount ?? null })], s, ocrFetch, record);
     }
     return false;
   }
@@ -336,16 +343,55 @@ async function crawlThread(
   return true;
 }
 
-/** Store a page, count it, and classify what it created or changed. */
-async function commit(services: WorkerServices, accountId: number, prepared: PreparedItem[], s: RunSummary) {
+/** Store a page, count it, read images of what it created or changed (OCR), and classify those. */
+async function commit(
+  services: WorkerServices,
+  accountId: number,
+  prepared: PreparedItem[],
+  s: RunSummary,
+  ocrFetch: Fetcher | null,
+  record: (e: unknown, url?: string) => void,
+) {
   if (prepared.length === 0) return;
   const out = await storePage(services.db, accountId, prepared, (services.now ?? (() => new Date()))());
   s.newPosts += out.created.length;
   s.changedPosts += out.changed.length;
   s.unchangedPosts += out.unchanged;
   const touched = [...out.created, ...out.changed];
-  if (touched.length && services.classify) await services.classify(services.db, touched);
+  if (touched.length === 0) return;
+  if (ocrFetch && services.ocr) await readImages(services, touched, prepared, ocrFetch, record);
+  if (services.classify) await services.classify(services.db, touched);
 }
+
+/** OCR the images of stored posts; a failed image is recorded and skipped, never fatal. */
+async function readImages(
+  services: WorkerServices,
+  postIds: number[],
+  prepared: PreparedItem[],
+  fetch: Fetcher,
+  record: (e: unknown, url?: string) => void,
+) {
+  const byPlatformId = new Map(prepared.map((p) => [p.item.platformId, p.item.images ?? []]));
+  const rows = await services.db.post.findMany({ where: { id: { in: postIds } }, select: { id: true, platformId: true } });
+  for (const row of rows) {
+    const images = (byPlatformId.get(row.platformId) ?? []).slice(0, MAX_IMAGES_PER_POST);
+    if (images.length === 0) continue;
+    const texts: string[] = [];
+    for (const url of images) {
+      try {
+        const res = await fetch.get(url, { kind: "other", binary: true });
+        if (res.raw && res.raw.length > 0) texts.push(await services.ocr!.read(res.raw));
+      } catch (e) {
+        record(e, url);
+      }
+    }
+    const ocrText = texts.filter(Boolean).join("\n");
+    if (ocrText) await services.db.post.update({ where: { id: row.id }, data: { ocrText } });
+  }
+}
+
+/** Images read per post at most: a gallery post should not stall the crawl. */
+const MAX_IMAGES_PER_POST = 6;
 
 function maxDate(a: Date | null, b: Date | null): Date | null {
   if (!a) return b;
