@@ -8,6 +8,7 @@ import { crawlerConfig, dataDir } from "../lib/config";
 import { createFetcher, HostScheduler } from "./fetch";
 import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
+import { pruneArchive } from "./archive";
 import type { WorkerServices } from "./worker";
 
 /** Options of {@link createServices}; unset values come from the environment (lib/config.ts). */
@@ -52,4 +53,10 @@ export function createServices(opts: RuntimeOptions): WorkerServices {
     signal: opts.signal,
     now: opts.now,
   };
+}
+
+/** Apply the archive retention settings (age and total size); returns the number of files removed. */
+export async function pruneArchiveNow(): Promise<number> {
+  const cfg = crawlerConfig();
+  return pruneArchive(path.join(dataDir(), "archive"), { maxAgeDays: cfg.archiveMaxDays, maxBytes: cfg.archiveMaxMb * 1024 * 1024 });
 }

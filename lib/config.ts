@@ -59,6 +59,10 @@ export function crawlerConfig() {
       "CampusWatchBot/0.1 (+https://github.com/campuswatch/campuswatch; campus monitoring crawler)",
     /** Chromium used for pages that need a browser. @default /usr/bin/chromium */
     chromiumPath: process.env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium",
+    /** Raw archive files older than this are deleted. @default 90 */
+    archiveMaxDays: intFromEnv("CAMPUSWATCH_ARCHIVE_MAX_DAYS", 90, 1),
+    /** The raw archive is kept under this many MiB (oldest files go first). @default 2048 */
+    archiveMaxMb: intFromEnv("CAMPUSWATCH_ARCHIVE_MAX_MB", 2048, 1),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { db } from "../../lib/db";
 import { crawlerConfig } from "../../lib/config";
-import { createServices } from "../runtime";
+import { createServices, pruneArchiveNow } from "../runtime";
 import { crawlAccount, type RunSummary } from "../worker";
 import { createInProcessQueue } from "../queue/in-process";
 import { Scheduler } from "../scheduler";
@@ -55,6 +55,7 @@ export function registerCrawlCommands(program: Command) {
         for (const a of accounts) queue.enqueue({ accountId: a.id, trigger: "cli" });
         await queue.onIdle();
         await closeSharedBrowser();
+        await pruneArchiveNow();
       }),
     );
 
@@ -89,11 +90,17 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
   );
   const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log });
   await scheduler.start();
+  // The archive's retention is applied at start and then hourly.
+  const prune = () => pruneArchiveNow().then((n) => n && log(`archive: removed ${n} old files`)).catch(() => undefined);
+  void prune();
+  const pruneTimer = setInterval(prune, 3_600_000);
+  pruneTimer.unref();
   log(`running ${scheduler.scheduled().length} accounts; Ctrl-C to stop`);
   const done = new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       log(`${signal}: stopping, letting in-flight writes finish…`);
       scheduler.stop();
+      clearInterval(pruneTimer);
       abort.abort();
       await queue.close();
       await closeSharedBrowser();

@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { archiveSource, pruneArchive, readArchived } from "../../crawler/archive";
+
+let dir = "";
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("raw archive", () => {
+  it("stores a page once, compressed, per account, and reads it back", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-arch-"));
+    const body = "<html>" + "校园论坛帖子内容".repeat(500) + "</html>";
+    const a = await archiveSource(dir, 7, { url: "http://x/f?kw=1", body });
+    const b = await archiveSource(dir, 7, { url: "http://x/f?kw=1", body });
+    expect(a).toBe(b);
+    expect(a!.startsWith("7" + path.sep)).toBe(true);
+    expect(fs.statSync(path.join(dir, a!)).size).toBeLessThan(Buffer.byteLength(body) / 10);
+    expect((await readArchived(dir, a!)).body).toBe(body);
+    await expect(readArchived(dir, "../../etc/passwd")).rejects.toThrow(/escapes/);
+    expect(await archiveSource(null, 7, { url: "u", body })).toBeNull();
+  });
+
+  it("retention removes files past the age, then the oldest until under the size", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-arch-"));
+    const now = new Date("2026-11-29T00:00:00Z");
+    const files: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const rel = (await archiveSource(dir, 1, { url: `u${i}`, body: `page ${i} ` + "x".repeat(2000 + i) }))!;
+      const t = new Date(now.getTime() - (10 - i) * 86_400_000);
+      fs.utimesSync(path.join(dir, rel), t, t);
+      files.push(rel);
+    }
+    // Age: files 0 and 1 are 10 and 9 days old.
+    expect(await pruneArchive(dir, { maxAgeDays: 8.5, maxBytes: 1e9 }, now)).toBe(2);
+    const sizes = files.slice(2).map((f) => fs.statSync(path.join(dir, f)).size);
+    // Size: keep only what fits, dropping the oldest first.
+    expect(await pruneArchive(dir, { maxAgeDays: 100, maxBytes: sizes[2]! + 1 }, now)).toBe(2);
+    expect(fs.existsSync(path.join(dir, files[4]!))).toBe(true);
+    expect(fs.existsSync(path.join(dir, files[3]!))).toBe(false);
+  });
+});
