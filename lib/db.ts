@@ -23,16 +23,24 @@ export function createDb(url = databaseUrl()): PrismaClient {
   }
   const file = sqlitePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // WAL lets the dashboard read while the crawler writes; the busy timeout makes a writer wait
-  // for another instead of failing with SQLITE_BUSY.
+  // The busy timeout makes a writer wait for another (crawler and dashboard share the file)
+  // instead of failing with SQLITE_BUSY.
   const adapter = new PrismaBetterSQLite3({ url: file, timeout: BUSY_TIMEOUT_MS });
-  const client = new PrismaClient({ adapter });
-  void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
-  return client;
+  // WAL is switched on once by `db migrate` (it is a property of the file, not the connection).
+  return new PrismaClient({ adapter });
 }
 
 const globalForDb = globalThis as unknown as { campuswatchDb?: PrismaClient };
 
-/** The process-wide client (kept on globalThis so Next.js dev reloads do not open new ones). */
-export const db: PrismaClient = globalForDb.campuswatchDb ?? createDb();
-globalForDb.campuswatchDb = db;
+/**
+ * The process-wide client, created on first use (so a CLI command that never touches the
+ * database, like `db migrate`, does not open it) and kept on globalThis so that Next.js dev
+ * reloads do not open new ones.
+ */
+export const db: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, prop) {
+    globalForDb.campuswatchDb ??= createDb();
+    const value: unknown = Reflect.get(globalForDb.campuswatchDb, prop);
+    return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(globalForDb.campuswatchDb) : value;
+  },
+});

@@ -45,5 +45,21 @@ export async function migrateDatabase(url: string): Promise<MigrateResult> {
       else reject(new Error(`migration failed (prisma exit ${code}):\n${out.trim()}`));
     });
   });
+  if (databaseKind(url) === "sqlite") enableWal(sqlitePath(url));
   return { output };
+}
+
+/**
+ * WAL lets the dashboard read while the crawler writes. It is stored in the database file, so
+ * setting it once after migrating is enough for every later connection.
+ */
+function enableWal(file: string) {
+  const require = createRequire(import.meta.url);
+  const Database = require("better-sqlite3") as typeof import("better-sqlite3");
+  const conn = new Database(file);
+  try {
+    conn.pragma("journal_mode = WAL");
+  } finally {
+    conn.close();
+  }
 }

@@ -1,0 +1,113 @@
+/**
+ * The `campuswatch` CLI as a user runs it: a real process, a real database file.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalPlatforms, type LocalPlatforms } from "../support/platforms";
+
+const root = path.resolve(import.meta.dirname, "../..");
+let dir = "";
+let env: NodeJS.ProcessEnv = { ...process.env };
+
+/** Run the CLI without blocking this process (the local platform server answers from it). */
+function cw(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-cli-"));
+  env = { ...process.env, DATABASE_URL: "file:./scratch/x.db", CAMPUSWATCH_DATA_DIR: path.join(dir, "data"), BCRYPT_COST: "4" };
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("campuswatch CLI", async () => {
+  it("--help lists the subcommands", async () => {
+    const r = await cw("--help");
+    expect(r.code).toBe(0);
+    for (const c of ["db", "user", "accounts", "crawl", "start", "serve", "topics", "posts", "discover", "run"]) expect(r.out).toMatch(new RegExp(`^\\s+${c}\\b`, "m"));
+  });
+
+  it("db migrate creates a working database at DATABASE_URL (relative to the working directory)", async () => {
+    const r = await cw("db", "migrate");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(path.join(dir, "scratch/x.db"))).toBe(true);
+    expect((await cw("db", "migrate")).out).toMatch(/already up to date/);
+  });
+
+  it("user add creates a user and refuses an unknown role in one line", async () => {
+    expect((await cw("user", "add", "--username", "alice", "--password", "password-1", "--role", "admin")).code).toBe(0);
+    const bad = await cw("user", "add", "--username", "bob", "--password", "password-1", "--role", "owner");
+    expect(bad.code).not.toBe(0);
+    expect(bad.err.trim().split("\n")).toHaveLength(1);
+    expect(bad.err).toMatch(/role must be admin or reviewer/);
+    const dup = await cw("user", "add", "--username", "alice", "--password", "password-2", "--role", "reviewer");
+    expect(dup.code).toBe(1);
+    expect(dup.err).toMatch(/already exists/);
+  });
+
+  it("wrong arguments exit non-zero with a one-line reason", async () => {
+    for (const args of [["nonsense"], ["accounts", "add"], ["crawl", "once", "--account", "x"], ["posts", "export", "--format", "xml"]]) {
+      const r = await cw(...args);
+      expect(r.code, args.join(" ")).not.toBe(0);
+      expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
+    }
+  });
+
+  it("accounts add refuses a malformed URL and a bad cron expression with a message", async () => {
+    const url = await cw("accounts", "add", "not a url");
+    expect(url.code).toBe(1);
+    expect(url.err).toMatch(/not a valid URL/);
+    const cron = await cw("accounts", "add", "https://tieba.baidu.com/f?kw=test", "--cron", "61 * * * *");
+    expect(cron.code).toBe(1);
+    expect(cron.err).toMatch(/invalid cron expression/);
+  });
+
+  describe("with a local platform", async () => {
+    let site: LocalPlatforms;
+    beforeAll(async () => {
+      site = await startLocalPlatforms({ seed: 61, now: new Date(), accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 }, postsPerAccount: 6, repliesPerPost: [0, 2] });
+    });
+    afterAll(async () => site?.close());
+
+    it("accounts add / list, crawl once, posts export, accounts remove", async () => {
+      const add = await cw("accounts", "add", site.entryUrl("tieba-1"), "--name", "南苑吧");
+      expect(add.code).toBe(0);
+      expect(add.out).toMatch(/added tieba account 1 "南苑吧"/);
+      expect((await cw("accounts", "add", site.entryUrl("tieba-1"))).err).toMatch(/already registered/);
+      expect((await cw("accounts", "list")).out).toMatch(/^1\ttieba\ton\t/m);
+
+      const crawl = await cw("crawl", "once", "--host-delay-ms", "0", "--quiet");
+      expect(crawl.code).toBe(0);
+      const expected = site.model.visiblePosts(site.account("tieba-1")).reduce((n, p) => n + 1 + site.model.visibleReplies(p).length, 0);
+      expect(crawl.out).toMatch(new RegExp(`account 1 南苑吧: ok .* ${expected} new, 0 changed`));
+
+      const jsonl = await cw("posts", "export", "--format", "jsonl");
+      expect(jsonl.code).toBe(0);
+      const records = jsonl.out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(records).toHaveLength(expected);
+      const r0 = records[0]!;
+      for (const k of ["accountUrl", "platform", "platformId", "parentPlatformId", "url", "title", "author", "publishedAt", "text", "sha1", "version", "firstSeenAt", "lastSeenAt", "flags"]) expect(r0).toHaveProperty(k);
+      expect(r0.accountUrl).toBe(site.entryUrl("tieba-1"));
+      expect(String(r0.publishedAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(records.filter((r) => r.parentPlatformId !== null).length).toBeGreaterThan(0);
+
+      const csv = await cw("posts", "export", "--format", "csv", "--account", "1");
+      expect(csv.out.split("\r\n")[0]).toBe("accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,flags");
+
+      const rm = await cw("accounts", "remove", "1");
+      expect(rm.out).toMatch(new RegExp(`removed account 1 "南苑吧" and its ${expected} posts`));
+    });
+  });
+});
