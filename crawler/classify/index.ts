@@ -1,0 +1,54 @@
+/**
+ * Topic classification: text cleaning and segmentation (nodejieba behind one module), naive
+ * Bayes with χ² selection/weighting, TF-IDF topic vectors with cosine relevance, sensitive-word
+ * matching, topic models with a versioned JSON form, and the database service the crawler and
+ * the CLI use. Import from here; the other files are internal.
+ */
+export { cleanText, normalizeWord } from "./text-clean";
+export { tokenize, segment, addUserWords, useUserDictionary, loadedUserWords, type SegmentOptions } from "./tokenizer";
+export { prepareText, type PreparedText, type FeatureOptions } from "./features";
+export {
+  trainNaiveBayes,
+  NaiveBayes,
+  DEFAULT_NB_OPTIONS,
+  TrainingError,
+  chiSquare,
+  type NaiveBayesOptions,
+  type NaiveBayesState,
+  type NaiveBayesPrediction,
+  type TermWeight,
+} from "./naive-bayes";
+export { buildTopicVectors, TopicVector, DEFAULT_VECTOR_OPTIONS, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
+export { WordMatcher, type WordHit } from "./aho-corasick";
+export {
+  train,
+  TopicModel,
+  ModelFormatError,
+  MODEL_FORMAT_VERSION,
+  labelCounts,
+  type Sample,
+  type Prediction,
+  type TrainOptions,
+  type TopicModelJSON,
+} from "./model";
+export { parseSamples, sampleFormatOf, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
+export { evaluateTopicModel, type TopicEvaluation, type EvaluateOptions } from "./evaluate";
+export { binaryMetrics, multiClassMetrics, type BinaryMetrics, type MultiClassMetrics } from "./metrics";
+export { splitRandom } from "./random";
+export {
+  classifyPosts,
+  trainTopic,
+  rescoreTopic,
+  samplesFromReviews,
+  parseStringList,
+  TopicNotFoundError,
+  DISMISSED_LABEL,
+  type ClassifyOptions,
+  type ClassifyResult,
+  type FlagReason,
+  type PostVerdict,
+  type TopicProgress,
+  type TrainTopicOptions,
+  type TrainTopicResult,
+  type RescoreOptions,
+} from "./topic-service";

@@ -1,0 +1,152 @@
+/**
+ * The one module that talks to nodejieba. nodejieba keeps a single dictionary per process, so
+ * this module owns it: nobody else may call `nodejieba.load` or `nodejieba.insertWord`.
+ *
+ * Determinism of tokens (why the user dictionary is a process-wide UNION, not per topic):
+ * jieba can only add words cheaply (`insertWord`); removing one means reloading the whole 5 MB
+ * dictionary (about a second). Segmenting a post once per topic with a dictionary switch in between
+ * would therefore be far too slow, and segmenting once with "whatever happens to be loaded" would
+ * make tokens depend on which topic was touched first. So:
+ *
+ * 1. Every user word is inserted with the same weight (jieba's median word weight) and POS tag
+ *    `nz`, so the result depends only on the SET of loaded words, never on the insertion order.
+ * 2. Callers that classify stored posts (the topic service, training) call
+ *    {@link useUserDictionary} with the union of ALL topics' user words before segmenting
+ *    anything. The set is then a function of the topics in the database, not of the order in
+ *    which topics were trained or posts were scored, and each post is segmented once for all
+ *    topics. Another topic's word can therefore change how this topic's text is cut; that is the
+ *    price of one segmentation per post, and it only happens where that word occurs.
+ * 3. {@link useUserDictionary} makes the loaded set EXACTLY the given set: adding is incremental,
+ *    but if a word must go (a topic was deleted or edited) the dictionary is reloaded from disk.
+ * 4. {@link addUserWords} only adds; a model uses it on first use so that it works standalone.
+ */
+import nodejieba from "nodejieba";
+import { stopWords } from "./stop-words";
+import { cleanText, normalizeWord } from "./text-clean";
+
+/** POS tag given to user-dictionary words (jieba's "other proper noun"), so noun filtering keeps them. */
+const USER_WORD_TAG = "nz";
+
+let loaded = false;
+const userWords = new Set<string>();
+
+function ensureLoaded(): void {
+  if (loaded) return;
+  nodejieba.load();
+  loaded = true;
+}
+
+/** Options of {@link segment}. */
+export interface SegmentOptions {
+  /** Drop words of the shipped stop-word list. @default true */
+  dropStopWords?: boolean;
+  /**
+   * Keep only nouns and noun-like words (POS tags n*, vn, an, eng, j, and untagged new words).
+   * Uses jieba's tagger, which is about half as fast as plain segmentation. @default false
+   */
+  nounsOnly?: boolean;
+}
+
+// A token is kept when it holds a letter or a digit: punctuation, emoji and spaces go.
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function isWordLike(token: string): boolean {
+  const c = token.charCodeAt(0);
+  // Fast path for the common case: a token starting with a CJK ideograph.
+  if (c >= 0x4e00 && c <= 0x9fff) return true;
+  return WORD_CHAR.test(token);
+}
+
+function isNounTag(tag: string): boolean {
+  return tag[0] === "n" || tag === "vn" || tag === "an" || tag === "eng" || tag === "j" || tag === "x";
+}
+
+/**
+ * Segment text that has already been through {@link cleanText}: jieba's mixed (dictionary + HMM)
+ * mode, tokens without letters or digits dropped, stop words dropped. Returns a fresh array.
+ */
+export function segment(cleaned: string, options: SegmentOptions = {}): string[] {
+  if (cleaned === "") return [];
+  ensureLoaded();
+  const stop = options.dropStopWords === false ? undefined : stopWords();
+  if (options.nounsOnly) {
+    const out: string[] = [];
+    for (const { word, tag } of nodejieba.tag(cleaned)) {
+      if (isNounTag(tag) && isWordLike(word) && !stop?.has(word)) out.push(word);
+    }
+    return out;
+  }
+  // cut(…, true) is jieba's default mixed mode; without HMM, Latin words fall apart into letters.
+  const tokens = nodejieba.cut(cleaned, true);
+  // Compact in place: the array is ours, and this runs once per post on the hot path.
+  let n = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (!isWordLike(t) || stop?.has(t)) continue;
+    tokens[n++] = t;
+  }
+  tokens.length = n;
+  return tokens;
+}
+
+/** {@link cleanText} then {@link segment}. */
+export function tokenize(raw: string, options?: SegmentOptions): string[] {
+  return segment(cleanText(raw), options);
+}
+
+/** Raw jieba segmentation in the mode {@link segment} uses, for speed comparisons only. */
+export function rawJiebaCut(text: string): string[] {
+  ensureLoaded();
+  return nodejieba.cut(text, true);
+}
+
+function normalizedWords(words: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const w of words) {
+    const n = normalizeWord(w);
+    if (n) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * Add user-dictionary words (normalised like cleaned text) to the process dictionary. Words
+ * already loaded cost a Set lookup. Returns how many were new.
+ */
+export function addUserWords(words: Iterable<string>): number {
+  ensureLoaded();
+  let added = 0;
+  for (const w of normalizedWords(words)) {
+    if (userWords.has(w)) continue;
+    nodejieba.insertWord(w, USER_WORD_TAG);
+    userWords.add(w);
+    added++;
+  }
+  return added;
+}
+
+/**
+ * Make the user dictionary exactly `words` (plus jieba's own dictionaries). Adding is
+ * incremental; when a loaded word is no longer wanted the dictionary is reloaded (about a second).
+ */
+export function useUserDictionary(words: Iterable<string>): void {
+  const want = new Set(normalizedWords(words));
+  let mustReload = false;
+  for (const w of userWords) {
+    if (!want.has(w)) {
+      mustReload = true;
+      break;
+    }
+  }
+  if (mustReload) {
+    nodejieba.load();
+    loaded = true;
+    userWords.clear();
+  }
+  addUserWords(want);
+}
+
+/** The user words currently loaded (normalised). */
+export function loadedUserWords(): ReadonlySet<string> {
+  return userWords;
+}
