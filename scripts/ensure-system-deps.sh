@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Debian packages CampusWatch needs beyond npm: Chromium (browser fetching and browser tests)
-# and CJK fonts (so Chinese renders in screenshots). Installs them only when missing and only
+# Debian packages CampusWatch needs beyond npm: Chromium (browser fetching and browser tests),
+# CJK fonts (so Chinese renders in screenshots) and tesseract with Chinese (OCR of post images). Installs them only when missing and only
 # when we can (root with apt-get); otherwise says what is missing and carries on.
 set -uo pipefail
 need=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || need+=(chromium)
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
+tesseract --list-langs 2>/dev/null | grep -q chi_sim || need+=(tesseract-ocr tesseract-ocr-chi-sim)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   echo "installing Debian packages: ${need[*]}"
