@@ -2,8 +2,8 @@
 import { z } from "zod";
 import type { Db } from "../db";
 import { Prisma } from "@/generated/prisma/client";
-import { cronExpression, httpUrl, parseInput, ValidationError } from "../validation";
-import { recognisePlatform } from "@/crawler/adapters";
+import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
+import { discuzBoardFromUrl, getAdapter, recognisePlatform, weiboUidFromUrl } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 
 /** Default crawl interval per platform: fast-moving platforms are polled more often. */
@@ -98,4 +98,145 @@ export async function removeAccount(db: Db, id: number) {
   const posts = await db.post.count({ where: { accountId: id } });
   await db.account.delete({ where: { id } });
   return { account, posts };
+}
+
+// ---- dashboard ---------------------------------------------------------------------------------
+
+/** Example entry URLs per platform, for messages and placeholders. */
+export const URL_EXAMPLES: Record<Platform, string> = {
+  weibo: "https://weibo.com/u/1234567890",
+  tieba: "https://tieba.baidu.com/f?kw=北江大学",
+  discuz: "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2",
+  blog: "https://blog.example.edu.cn/someone/",
+};
+const PLATFORM_LABEL: Record<Platform, string> = { weibo: "Weibo user", tieba: "Tieba bar", discuz: "Discuz! board", blog: "blog" };
+
+/**
+ * Why `url` cannot be registered as `platform` (or as the platform recognised from it), or null.
+ * Any http(s) URL can be a blog; the other platforms need their exact entry shape (a Weibo user,
+ * a Tieba bar, a Discuz! board), because the adapter builds every request from it.
+ */
+export function platformProblem(url: string, platform: Platform | undefined): string | null {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return "not a valid URL";
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return "only http and https URLs can be crawled";
+  const p = platform ?? recognisePlatform(u);
+  if (!p) return "cannot tell the platform from this URL; choose one";
+  const shapeOk =
+    p === "blog" ||
+    (p === "weibo" && weiboUidFromUrl(u) !== null) ||
+    (p === "tieba" && u.pathname.replace(/\/$/, "") === "/f" && Boolean(u.searchParams.get("kw"))) ||
+    (p === "discuz" && discuzBoardFromUrl(u) !== null);
+  if (shapeOk && (platform === undefined || p === "blog" || getAdapter(p).recognise(u))) return null;
+  return `unknown URL shape for a ${PLATFORM_LABEL[p]}: expected something like ${URL_EXAMPLES[p]}`;
+}
+
+/** The interval field: a preset's cron expression, or "custom" with the expression in `cron`. */
+export const accountFormSchema = z
+  .object({
+    url: httpUrl,
+    platform: z.preprocess((v) => (v === "" || v === "auto" ? undefined : v), z.enum(PLATFORMS as unknown as [Platform, ...Platform[]]).optional()),
+    name: z.string().trim().max(200, "at most 200 characters").optional(),
+    interval: z.string().trim().min(1, "choose an interval"),
+    cron: z.string().trim().optional(),
+  })
+  .transform((v, ctx) => {
+    const cron = v.interval === "custom" ? (v.cron ?? "") : v.interval;
+    const problem = cron ? cronProblem(cron) : "enter a cron expression";
+    if (problem) ctx.addIssue({ code: "custom", path: ["cron"], message: problem });
+    const urlProblem = platformProblem(v.url, v.platform);
+    if (urlProblem) ctx.addIssue({ code: "custom", path: ["url"], message: urlProblem });
+    return { url: v.url, platform: v.platform, name: v.name || undefined, cron };
+  });
+export type AccountForm = z.output<typeof accountFormSchema>;
+
+/** Accounts with what the accounts page shows: counts from the daily roll-ups, last run, errors this week. */
+export async function listAccountStatus(db: Db, now = new Date()) {
+  const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
+  const [accounts, posts, flags, runs7, lastRuns] = await Promise.all([
+    db.account.findMany({ orderBy: [{ platform: "asc" }, { name: "asc" }] }),
+    db.$queryRaw<{ accountId: bigint; n: bigint }[]>`SELECT accountId, sum(n) AS n FROM post_day_stats GROUP BY accountId`,
+    db.$queryRaw<{ accountId: bigint; n: bigint }[]>`SELECT accountId, sum(n) AS n FROM flag_day_stats WHERE status = 'open' GROUP BY accountId`,
+    db.$queryRaw<{ accountId: bigint; runs: bigint; errors: bigint; blocks: bigint }[]>`
+      SELECT accountId, sum(runs) AS runs, sum(errors) AS errors, sum(blocks) AS blocks FROM run_day_stats WHERE day >= ${weekAgo} GROUP BY accountId`,
+    // One index seek per account on (accountId, startedAt), newest first.
+    db.$queryRaw<{ accountId: bigint; id: bigint; status: string }[]>`
+      SELECT r.accountId, r.id, r.status FROM "Account" a
+      JOIN "CrawlRun" r ON r.id = (SELECT x.id FROM "CrawlRun" x WHERE x.accountId = a.id ORDER BY x.startedAt DESC, x.id DESC LIMIT 1)`,
+  ]);
+  const byId = <T extends { accountId: bigint }>(rows: T[]) => new Map(rows.map((r) => [Number(r.accountId), r]));
+  const p = byId(posts);
+  const f = byId(flags);
+  const r = byId(runs7);
+  const last = byId(lastRuns);
+  return accounts.map((a) => ({
+    ...a,
+    nextRunAt: a.enabled ? (a.nextRunAt && a.nextRunAt > now ? a.nextRunAt : safeNextRun(a.cron, now)) : null,
+    postCount: Number(p.get(a.id)?.n ?? 0),
+    openFlags: Number(f.get(a.id)?.n ?? 0),
+    runs7d: Number(r.get(a.id)?.runs ?? 0),
+    errors7d: Number(r.get(a.id)?.errors ?? 0),
+    blocks7d: Number(r.get(a.id)?.blocks ?? 0),
+    lastRun: last.get(a.id) ? { id: Number(last.get(a.id)!.id), status: last.get(a.id)!.status } : null,
+  }));
+}
+export type AccountStatus = Awaited<ReturnType<typeof listAccountStatus>>[number];
+
+function safeNextRun(cron: string, now: Date): Date | null {
+  try {
+    return nextRunTimes(cron, 1, now)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** One account with its status figures, or null. */
+export async function getAccountStatus(db: Db, id: number) {
+  const all = await listAccountStatus(db);
+  return all.find((a) => a.id === id) ?? null;
+}
+
+/** Change an account's name, platform or interval. Throws ValidationError (url on a clash). */
+export async function updateAccount(db: Db, id: number, form: AccountForm) {
+  const entryUrl = normaliseEntryUrl(form.url);
+  const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
+  if (!platform) throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] });
+  try {
+    return await db.account.update({ where: { id }, data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}) } });
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
+      throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["another account already has this URL"] });
+    }
+    throw e;
+  }
+}
+
+/** Ask the scheduler to crawl an account now (it polls for this flag). */
+export function requestCrawl(db: Db, id: number) {
+  return db.account.update({ where: { id }, data: { crawlRequestedAt: new Date() } });
+}
+
+export function setAccountEnabled(db: Db, id: number, enabled: boolean) {
+  return db.account.update({ where: { id }, data: { enabled } });
+}
+
+/** What deleting an account removes with it, for the confirmation dialog. */
+export async function deletionImpact(db: Db, id: number) {
+  const [posts, flags, runs] = await Promise.all([
+    db.$queryRaw<{ kind: string; n: bigint }[]>`SELECT kind, sum(n) AS n FROM post_day_stats WHERE accountId = ${id} GROUP BY kind`,
+    db.$queryRaw<{ status: string; n: bigint }[]>`SELECT status, sum(n) AS n FROM flag_day_stats WHERE accountId = ${id} GROUP BY status`,
+    db.$queryRaw<{ n: bigint }[]>`SELECT sum(runs) AS n FROM run_day_stats WHERE accountId = ${id}`,
+  ]);
+  const count = (rows: { n: bigint }[]) => rows.reduce((s, r) => s + Number(r.n), 0);
+  return {
+    posts: Number(posts.find((r) => r.kind === "post")?.n ?? 0),
+    replies: Number(posts.find((r) => r.kind === "reply")?.n ?? 0),
+    flags: count(flags),
+    reviewed: count(flags.filter((f) => f.status !== "open")),
+    runs: Number(runs[0]?.n ?? 0),
+  };
 }

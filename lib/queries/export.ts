@@ -1,5 +1,6 @@
 /** Export of stored posts and replies, streamed in id order (keyset batches, constant memory). */
 import type { Db } from "../db";
+import { findPostIds, type Cursor, type PostFilter } from "./posts";
 
 export type ExportFormat = "jsonl" | "csv";
 
@@ -87,5 +88,54 @@ function safeJson(s: string): unknown {
     return JSON.parse(s);
   } catch {
     return s;
+  }
+}
+
+/**
+ * Export what a dashboard list shows: the same filter, newest first, streamed page by page with
+ * the list's keyset query (constant memory at any size).
+ */
+export async function* exportFilteredPosts(db: Db, format: ExportFormat, filter: PostFilter): AsyncGenerator<string> {
+  if (format === "csv") yield "\ufeff" + EXPORT_FIELDS.join(",") + "\r\n";
+  let after: Cursor | undefined;
+  for (;;) {
+    const { page, more } = await findPostIds(db, filter, { after, take: 1000 });
+    if (page.length === 0) return;
+    const rows = await db.post.findMany({
+      where: { id: { in: page.map((p) => p.id) } },
+      include: {
+        account: { select: { entryUrl: true, platform: true } },
+        parent: { select: { platformId: true } },
+        flags: { select: { status: true, reasons: true, score: true, topic: { select: { name: true } } } },
+      },
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    let out = "";
+    for (const { id } of page) {
+      const p = byId.get(id);
+      if (!p) continue;
+      const rec = {
+        accountUrl: p.account.entryUrl,
+        platform: p.account.platform,
+        platformId: p.platformId,
+        parentPlatformId: p.parent?.platformId ?? null,
+        kind: p.kind,
+        url: p.url,
+        title: p.title,
+        author: p.author,
+        publishedAt: p.publishedAt.toISOString(),
+        text: p.text,
+        sha1: p.sha1,
+        version: p.version,
+        firstSeenAt: p.firstSeenAt.toISOString(),
+        lastSeenAt: p.lastSeenAt.toISOString(),
+        flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
+      };
+      if (format === "jsonl") out += JSON.stringify(rec) + "\n";
+      else out += EXPORT_FIELDS.map((k) => csvField(k === "flags" ? JSON.stringify(rec.flags) : rec[k])).join(",") + "\r\n";
+    }
+    yield out;
+    if (!more) return;
+    after = page.at(-1);
   }
 }

@@ -1,4 +1,4 @@
-/** Read-only queries for the dashboard's list pages. */
+/** Read-only queries for the dashboard's headline figures (and the simple lists the CLI may use). */
 import type { Db } from "../db";
 
 /** Newest open flags first, with their post, account and topic. */
@@ -25,13 +25,56 @@ export function listRuns(db: Db, { take = 100 }: { take?: number } = {}) {
   return db.crawlRun.findMany({ orderBy: { id: "desc" }, take, include: { account: { select: { name: true, platform: true } } } });
 }
 
-/** Headline counts for the home page. */
-export async function headlineCounts(db: Db) {
-  const [posts, openFlags, accounts, topics] = await Promise.all([
-    db.post.count(),
-    db.flag.count({ where: { status: "open" } }),
-    db.account.count(),
-    db.topic.count(),
-  ]);
-  return { posts, openFlags, accounts, topics };
+/** The Asia/Shanghai calendar day of an instant, "2026-11-30". */
+export function shanghaiDay(d: Date): string {
+  return new Date(d.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
 }
+
+/**
+ * Headline counts for the home page, read from the daily roll-ups and small indexes so they cost
+ * the same at a million posts as at a hundred.
+ */
+export async function headlineCounts(db: Db, now = new Date()) {
+  const today = shanghaiDay(now);
+  const [posts, postsToday, openFlags, flagsToday, reviewedToday, accounts, topics, running] = await Promise.all([
+    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM post_day_stats`,
+    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM post_day_stats WHERE day = ${today}`,
+    db.flag.count({ where: { status: "open" } }),
+    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM flag_day_stats WHERE day = ${today}`,
+    db.flag.count({ where: { status: { in: ["confirmed", "dismissed"] }, reviewedAt: { gte: new Date(`${today}T00:00:00+08:00`) } } }),
+    db.account.groupBy({ by: ["enabled", "status"], _count: { _all: true } }),
+    db.topic.count(),
+    db.crawlRun.count({ where: { status: "running" } }),
+  ]);
+  let accountsTotal = 0;
+  let accountsFailing = 0;
+  let accountsEnabled = 0;
+  for (const g of accounts) {
+    accountsTotal += g._count._all;
+    if (g.enabled) accountsEnabled += g._count._all;
+    if (g.enabled && (g.status === "error" || g.status === "blocked")) accountsFailing += g._count._all;
+  }
+  return {
+    posts: Number(posts[0]?.n ?? 0),
+    postsToday: Number(postsToday[0]?.n ?? 0),
+    openFlags,
+    flagsToday: Number(flagsToday[0]?.n ?? 0),
+    reviewedToday,
+    accounts: accountsTotal,
+    accountsEnabled,
+    accountsFailing,
+    topics,
+    runningCrawls: running,
+  };
+}
+export type HeadlineCounts = Awaited<ReturnType<typeof headlineCounts>>;
+
+/** Topics and accounts for filter menus. */
+export async function filterOptions(db: Db) {
+  const [topics, accounts] = await Promise.all([
+    db.topic.findMany({ select: { id: true, name: true, enabled: true }, orderBy: { name: "asc" } }),
+    db.account.findMany({ select: { id: true, name: true, platform: true }, orderBy: [{ platform: "asc" }, { name: "asc" }] }),
+  ]);
+  return { topics, accounts };
+}
+export type FilterOptions = Awaited<ReturnType<typeof filterOptions>>;

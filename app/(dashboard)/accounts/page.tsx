@@ -1,44 +1,36 @@
+import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/current-user";
-import { db } from "@/lib/db";
-import { listAccounts } from "@/lib/queries/accounts";
-import { formatTime } from "@/lib/format";
-import { PlatformBadge } from "@/components/platform-badge";
+import { can } from "@/lib/permissions";
+import { CRON_PRESETS } from "@/lib/validation";
+import { PageHeader, Notice } from "@/components/page-header";
+import { AccountForm } from "@/components/accounts/account-form";
+import { AccountTable } from "@/components/accounts/account-table";
+import { LiveCrawls } from "@/components/auto-refresh";
+import { TableSkeleton } from "@/components/skeletons";
+import { createAccountAction } from "./actions";
 
 export const metadata = { title: "Accounts" };
 export const dynamic = "force-dynamic";
 
-export default async function AccountsPage() {
-  await requireUser();
-  const accounts = await listAccounts(db);
+export default async function AccountsPage({ searchParams }: { searchParams: Promise<{ added?: string; deleted?: string }> }) {
+  const user = await requireUser();
+  const sp = await searchParams;
+  const admin = can(user.role, "manage-accounts");
   return (
     <>
-      <h1>Accounts</h1>
-      {accounts.length === 0 ? (
-        <div className="panel empty">No accounts yet. Add one with <code>npx campuswatch accounts add URL</code>.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr><th>Name</th><th>Platform</th><th>Interval</th><th>Status</th><th>Last run</th><th>Next run</th><th className="num">Posts</th><th className="num">Errors</th></tr>
-          </thead>
-          <tbody>
-            {accounts.map((a) => (
-              <tr key={a.id}>
-                <td>
-                  <div>{a.name}</div>
-                  <div className="muted" style={{ fontSize: 12 }}>{a.entryUrl}</div>
-                </td>
-                <td><PlatformBadge platform={a.platform} /></td>
-                <td><code>{a.cron}</code></td>
-                <td>{a.enabled ? <span className={`badge ${a.status === "error" || a.status === "blocked" ? "danger" : "ok"}`}>{a.status}</span> : <span className="badge">disabled</span>}</td>
-                <td>{formatTime(a.lastRunAt)}</td>
-                <td>{formatTime(a.nextRunAt)}</td>
-                <td className="num">{a.postCount}</td>
-                <td className="num">{a.errorCount}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <PageHeader title="Accounts" subtitle="Blogs, Weibo users, Tieba bars and Discuz! boards being watched, with their schedules and health." />
+      {sp.added && <Notice>Account added. Its first crawl starts at the next scheduled time — or press “Crawl now”.</Notice>}
+      {sp.deleted && <Notice>Account deleted with its posts.</Notice>}
+      {admin && (
+        <section className="panel" aria-labelledby="add-h">
+          <h2 id="add-h">Add an account</h2>
+          <AccountForm action={createAccountAction} presets={CRON_PRESETS} submitLabel="Add account" />
+        </section>
       )}
+      <LiveCrawls />
+      <Suspense fallback={<TableSkeleton rows={6} label="Loading accounts" />}>
+        <AccountTable admin={admin} />
+      </Suspense>
     </>
   );
 }

@@ -1,50 +1,61 @@
+import { Suspense } from "react";
+import Link from "next/link";
 import { requireUser } from "@/lib/auth/current-user";
 import { db } from "@/lib/db";
-import { listRuns } from "@/lib/queries/overview";
-import { formatTime } from "@/lib/format";
-import { PlatformBadge } from "@/components/platform-badge";
+import { RUN_STATUSES, runFilterSchema } from "@/lib/queries/runs";
+import { PageHeader } from "@/components/page-header";
+import { RunTable } from "@/components/runs/run-table";
+import { LiveCrawls } from "@/components/auto-refresh";
+import { TableSkeleton } from "@/components/skeletons";
 
 export const metadata = { title: "Crawl runs" };
 export const dynamic = "force-dynamic";
 
-const STATUS_CLASS: Record<string, string> = { ok: "ok", running: "info", partial: "warn", failed: "danger", skipped: "" };
-
-export default async function RunsPage() {
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   await requireUser();
-  const runs = await listRuns(db);
+  const filter = runFilterSchema.parse(await searchParams);
+  const accounts = await db.account.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
   return (
     <>
-      <h1>Crawl runs</h1>
-      {runs.length === 0 ? (
-        <div className="panel empty">No crawl runs yet.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th>#</th><th>Account</th><th>Started</th><th>Status</th><th className="num">List pages</th><th className="num">Item pages</th>
-              <th className="num">New</th><th className="num">Changed</th><th className="num">Unchanged</th><th className="num">Blocks</th><th className="num">Errors</th><th className="num">Seconds</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
-              <tr key={r.id}>
-                <td>{r.id}</td>
-                <td><PlatformBadge platform={r.account.platform} /> {r.account.name}</td>
-                <td>{formatTime(r.startedAt)}</td>
-                <td><span className={`badge ${STATUS_CLASS[r.status] ?? ""}`}>{r.status}</span></td>
-                <td className="num">{r.pagesList}</td>
-                <td className="num">{r.pagesItem}</td>
-                <td className="num">{r.newPosts}</td>
-                <td className="num">{r.changedPosts}</td>
-                <td className="num">{r.unchangedPosts}</td>
-                <td className="num">{r.blocks}</td>
-                <td className="num">{r.errorCount}</td>
-                <td className="num">{r.finishedAt ? ((r.finishedAt.getTime() - r.startedAt.getTime()) / 1000).toFixed(1) : "…"}</td>
-              </tr>
+      <PageHeader title="Crawl runs" subtitle="Every crawl of every account: pages read, new and changed posts, blocks and errors.">
+        <Link className="button secondary" href="/charts#crawl-health">
+          Crawl health chart
+        </Link>
+      </PageHeader>
+      <LiveCrawls />
+      <form className="filters panel" method="get" action="/runs">
+        <div className="filter-field">
+          <label htmlFor="r-account">Account</label>
+          <select id="r-account" name="account" defaultValue={filter.account ?? ""}>
+            <option value="">All accounts</option>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
             ))}
-          </tbody>
-        </table>
-      )}
+          </select>
+        </div>
+        <div className="filter-field">
+          <label htmlFor="r-status">Status</label>
+          <select id="r-status" name="status" defaultValue={filter.status ?? ""}>
+            <option value="">Any status</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="filter-actions">
+          <button type="submit">Apply</button>
+          <Link className="button secondary" href="/runs">
+            Reset
+          </Link>
+        </div>
+      </form>
+      <Suspense key={JSON.stringify(filter)} fallback={<TableSkeleton rows={12} label="Loading runs" />}>
+        <RunTable filter={filter} />
+      </Suspense>
     </>
   );
 }

@@ -1,24 +1,29 @@
+import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/current-user";
-import { db } from "@/lib/db";
+import { can } from "@/lib/permissions";
+import { PageHeader, Notice } from "@/components/page-header";
+import { NewSeedSetForm } from "@/components/seeds/seed-forms";
+import { TableSkeleton } from "@/components/skeletons";
+import { SeedSetTable } from "@/components/seeds/seed-set-table";
 
 export const metadata = { title: "Seeds" };
 export const dynamic = "force-dynamic";
 
-export default async function SeedsPage() {
-  await requireUser();
-  const sets = await db.seedSet.findMany({ orderBy: { name: "asc" }, include: { urls: { take: 20 }, _count: { select: { urls: true } } } });
+export default async function SeedsPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
+  const user = await requireUser();
+  const sp = await searchParams;
   return (
     <>
-      <h1>Seed URL sets</h1>
-      {sets.length === 0 ? (
-        <div className="panel empty">No seed sets yet. Seed sets start topic discovery.</div>
-      ) : (
-        sets.map((s) => (
-          <div className="panel" key={s.id}>
-            <h2 style={{ marginTop: 0 }}>{s.name} <span className="badge">{s._count.urls} URLs</span></h2>
-            <ul>{s.urls.map((u) => <li key={u.id}><code>{u.url}</code></li>)}</ul>
-          </div>
-        ))
+      <PageHeader title="Seed URL sets" subtitle="Named starting points for topic discovery: forum front pages, Tieba bars, blog directories." />
+      {sp.deleted && <Notice>Seed set deleted.</Notice>}
+      <Suspense fallback={<TableSkeleton rows={3} />}>
+        <SeedSetTable />
+      </Suspense>
+      {can(user.role, "manage-seeds") && (
+        <section className="panel" aria-labelledby="new-seed-h">
+          <h2 id="new-seed-h">New seed set</h2>
+          <NewSeedSetForm />
+        </section>
       )}
     </>
   );

@@ -1,36 +1,31 @@
+import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/current-user";
-import { db } from "@/lib/db";
-import { formatTime, jsonList } from "@/lib/format";
+import { can } from "@/lib/permissions";
+import { PageHeader, Notice } from "@/components/page-header";
+import { TopicForm } from "@/components/topics/topic-form";
+import { TableSkeleton } from "@/components/skeletons";
+import { TopicTable } from "@/components/topics/topic-table";
+import { createTopicAction } from "./actions";
 
 export const metadata = { title: "Topics" };
 export const dynamic = "force-dynamic";
 
-export default async function TopicsPage() {
-  await requireUser();
-  const topics = await db.topic.findMany({ orderBy: { name: "asc" }, include: { _count: { select: { flags: true, samples: true } } } });
+export default async function TopicsPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
+  const user = await requireUser();
+  const sp = await searchParams;
+  const admin = can(user.role, "manage-topics");
   return (
     <>
-      <h1>Topics</h1>
-      {topics.length === 0 ? (
-        <div className="panel empty">No topics yet. Create one with <code>npx campuswatch topics add --name NAME</code>.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr><th>Name</th><th>Keywords</th><th>Sensitive words</th><th>Model</th><th className="num">Samples</th><th className="num">Flags</th></tr>
-          </thead>
-          <tbody>
-            {topics.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name} {!t.enabled && <span className="badge">disabled</span>}</td>
-                <td>{jsonList(t.keywords).join("，")}</td>
-                <td>{jsonList(t.sensitiveWords).join("，")}</td>
-                <td>{t.modelVersion > 0 ? `v${t.modelVersion}, trained ${formatTime(t.trainedAt)}` : <span className="muted">not trained</span>}</td>
-                <td className="num">{t._count.samples}</td>
-                <td className="num">{t._count.flags}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <PageHeader title="Topics" subtitle="What is watched: keywords, sensitive words, and a classifier trained on labelled samples and review decisions." />
+      {sp.deleted && <Notice>Topic deleted.</Notice>}
+      <Suspense fallback={<TableSkeleton rows={4} label="Loading topics" />}>
+        <TopicTable />
+      </Suspense>
+      {admin && (
+        <section className="panel" aria-labelledby="new-topic-h">
+          <h2 id="new-topic-h">New topic</h2>
+          <TopicForm action={createTopicAction} initial={{ enabled: "on", nbThreshold: "0.5", cosineThreshold: "0.35", relevantLabels: "on-topic" }} submitLabel="Create topic" compact />
+        </section>
       )}
     </>
   );

@@ -1,29 +1,28 @@
 import { requirePermission } from "@/lib/auth/current-user";
-import { db } from "@/lib/db";
-import { formatTime } from "@/lib/format";
+import { Suspense } from "react";
+import { PageHeader, Notice } from "@/components/page-header";
+import { NewUserForm } from "@/components/users/user-forms";
+import { UserTable } from "@/components/users/user-table";
+import { TableSkeleton } from "@/components/skeletons";
 
 export const metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
 
-export default async function UsersPage() {
-  await requirePermission("manage-users");
-  const users = await db.user.findMany({ orderBy: { id: "asc" }, select: { id: true, username: true, role: true, createdAt: true, lastSignInAt: true } });
+export default async function UsersPage({ searchParams }: { searchParams: Promise<{ created?: string; deleted?: string }> }) {
+  const me = await requirePermission("manage-users");
+  const sp = await searchParams;
   return (
     <>
-      <h1>Users</h1>
-      <table className="data">
-        <thead><tr><th>Username</th><th>Role</th><th>Created</th><th>Last sign-in</th></tr></thead>
-        <tbody>
-          {users.map((u) => (
-            <tr key={u.id}>
-              <td>{u.username}</td>
-              <td><span className={`badge ${u.role === "admin" ? "info" : ""}`}>{u.role}</span></td>
-              <td>{formatTime(u.createdAt)}</td>
-              <td>{formatTime(u.lastSignInAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PageHeader title="Users" subtitle="Admins manage everything; reviewers review flags and export." />
+      {sp.created && <Notice>User {sp.created} created.</Notice>}
+      {sp.deleted && <Notice>User deleted.</Notice>}
+      <Suspense fallback={<TableSkeleton rows={3} label="Loading users" />}>
+        <UserTable me={me} />
+      </Suspense>
+      <section className="panel" aria-labelledby="new-user-h">
+        <h2 id="new-user-h">New user</h2>
+        <NewUserForm />
+      </section>
     </>
   );
 }

@@ -1,0 +1,69 @@
+/**
+ * What every dashboard form action returns, and the helpers that build it. Actions follow one
+ * order: parse with zod → authorize → write → revalidatePath → redirect; on invalid input they
+ * return `{ errors, message, values }` so the form shows each error next to its field and keeps
+ * what was typed.
+ */
+import { z } from "zod";
+import { AuthError, authorize, type CurrentUser } from "@/lib/auth/current-user";
+import type { Permission } from "@/lib/permissions";
+import { ValidationError } from "@/lib/validation";
+
+export interface FormState {
+  /** Messages per field name ("_" for the form as a whole). */
+  errors?: Record<string, string[]>;
+  /** One line for the form (shown in an alert). */
+  message?: string;
+  /** What was submitted, to refill the fields. */
+  values?: Record<string, string>;
+  /** Set when the action succeeded without redirecting. */
+  ok?: boolean;
+  /** Lines of a report (e.g. the bad rows of an upload). */
+  details?: string[];
+}
+
+/** The submitted text fields (files and repeated names are left to the action). */
+export function formValues(formData: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of formData.entries()) {
+    if (typeof v === "string" && !k.startsWith("$ACTION")) out[k] = v;
+  }
+  return out;
+}
+
+/** A failed zod parse as form state. */
+export function invalid(error: z.ZodError, values: Record<string, string>, message = "Please correct the marked fields."): FormState {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join(".") || "_";
+    (errors[key] ??= []).push(issue.message);
+  }
+  return { errors, message, values };
+}
+
+/** A ValidationError from a query module as form state. */
+export function fromValidationError(e: ValidationError, values: Record<string, string>): FormState {
+  return { errors: e.fieldErrors, message: "Please correct the marked fields.", values };
+}
+
+/** Check the session and permission: the user, or form state saying why not. */
+export async function guard(permission: Permission): Promise<{ user: CurrentUser; state?: undefined } | { user?: undefined; state: FormState }> {
+  try {
+    return { user: await authorize(permission) };
+  } catch (e) {
+    if (e instanceof AuthError) {
+      return { state: { message: e.status === 401 ? "Your session has ended. Sign in again." : `Not allowed: ${e.message}.` } };
+    }
+    throw e;
+  }
+}
+
+/** For plain `<form action>` buttons that do not use form state: throw on missing permission. */
+export async function requireAction(permission: Permission): Promise<CurrentUser> {
+  return authorize(permission);
+}
+
+/** A same-site path to go back to after an action ("/posts?topic=1"), else the fallback. */
+export function safeReturnPath(value: unknown, fallback: string): string {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : fallback;
+}

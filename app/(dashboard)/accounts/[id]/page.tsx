@@ -1,0 +1,21 @@
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { requireUser } from "@/lib/auth/current-user";
+import { can } from "@/lib/permissions";
+import { AccountDetail } from "@/components/accounts/account-detail";
+import { PanelSkeleton } from "@/components/skeletons";
+
+export const metadata = { title: "Account" };
+export const dynamic = "force-dynamic";
+
+export default async function AccountPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ saved?: string }> }) {
+  const user = await requireUser();
+  const id = Number((await params).id);
+  if (!Number.isSafeInteger(id) || id <= 0) notFound();
+  const sp = await searchParams;
+  return (
+    <Suspense fallback={<PanelSkeleton height={300} label="Loading account" />}>
+      <AccountDetail id={id} admin={can(user.role, "manage-accounts")} saved={Boolean(sp.saved)} />
+    </Suspense>
+  );
+}

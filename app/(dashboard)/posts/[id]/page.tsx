@@ -1,0 +1,66 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { requireUser } from "@/lib/auth/current-user";
+import { can } from "@/lib/permissions";
+import { db } from "@/lib/db";
+import { getPostDetail } from "@/lib/queries/posts";
+import { PageHeader, Notice } from "@/components/page-header";
+import { PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
+import { PanelSkeleton } from "@/components/skeletons";
+
+export const metadata = { title: "Post" };
+export const dynamic = "force-dynamic";
+
+type Params = { id: string };
+type Search = { q?: string; images?: string; reviewed?: string };
+
+export default async function PostPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+  const user = await requireUser();
+  const { id } = await params;
+  const sp = await searchParams;
+  const postId = Number(id);
+  if (!Number.isSafeInteger(postId) || postId <= 0) notFound();
+  return (
+    <Suspense fallback={<PanelSkeleton height={400} label="Loading post" />}>
+      <PostDetailView postId={postId} q={sp.q} images={sp.images === "1" && can(user.role, "manage-accounts")} canReview={can(user.role, "review")} canLoadImages={can(user.role, "manage-accounts")} reviewed={sp.reviewed} />
+    </Suspense>
+  );
+}
+
+async function PostDetailView({ postId, q, images, canReview, canLoadImages, reviewed }: { postId: number; q?: string; images: boolean; canReview: boolean; canLoadImages: boolean; reviewed?: string }) {
+  const post = await getPostDetail(db, postId);
+  if (!post) notFound();
+  const terms = matchedTerms(post, q);
+  const returnTo = `/posts/${post.id}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
+  const hasImages = /<img\b/i.test(post.html);
+  const [decision, count] = reviewed?.split(":") ?? [];
+  return (
+    <>
+      <p className="crumbs">
+        <Link href="/">Flagged posts</Link> / <Link href="/posts">Posts</Link> / #{post.id}
+      </p>
+      <PageHeader title={post.title || (post.kind === "reply" ? "Reply" : post.text.slice(0, 40))} subtitle={<PostHeader post={post} />} />
+      {decision && count && <Notice>Flag {decision === "confirm" ? "confirmed" : "dismissed"}; the decision is now a training sample of the topic.</Notice>}
+      <div className="detail-grid">
+        <div>
+          {hasImages && (
+            <p className="image-note muted small">
+              {images ? (
+                <>Images are loaded through this server. <Link href={returnTo}>Hide them</Link></>
+              ) : (
+                <>Remote images are not loaded (they would tell the site who is reading). {canLoadImages && <Link href={`${returnTo}${returnTo.includes("?") ? "&" : "?"}images=1`}>Load images for this post</Link>}</>
+              )}
+            </p>
+          )}
+          <PostContent post={post} terms={terms} imageSrc={images ? (_src, i) => `/api/posts/${post.id}/images/${i}` : undefined} />
+          <Versions post={post} />
+          <Replies post={post} />
+        </div>
+        <aside>
+          <TopicExplanations post={post} canReview={canReview} returnTo={returnTo} />
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * Dashboard benchmark: median server render time of the main pages on a large database.
+ *
+ *   npm run seed:large                      # 1,000,000 posts over a year → data/large.db
+ *   npm run build                           # or NEXT_DIST_DIR=.next-test npx next build
+ *   npm run bench:dashboard -- [--db file:./data/large.db] [--runs 15] [--port 3211]
+ *
+ * Starts `next start` on the production build (NEXT_DIST_DIR, default .next) against the database,
+ * signs a session for its first admin, and times complete responses (the whole streamed HTML,
+ * every Suspense section included) over loopback: a few warm-up requests per page, then `runs`
+ * measured ones. The target is a median under 500 ms for the flagged list, a filtered full-text
+ * search and the charts page.
+ */
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { sqlitePath } from "../lib/config";
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: "string", default: "file:./data/large.db" },
+    runs: { type: "string", default: "15" },
+    warmup: { type: "string", default: "3" },
+    port: { type: "string", default: "3211" },
+  },
+});
+const runs = Number(args.runs);
+const warmup = Number(args.warmup);
+const file = sqlitePath(args.db!);
+if (!fs.existsSync(file)) {
+  console.error(`no database at ${file}: run \`npm run seed:large\` first`);
+  process.exit(1);
+}
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) {
+  console.error(`no production build in ${distDir}: run \`npm run build\` (or set NEXT_DIST_DIR to a built directory)`);
+  process.exit(1);
+}
+
+// The session is signed with a secret the server is started with.
+const secret = crypto.randomBytes(32).toString("hex");
+process.env.CAMPUSWATCH_SECRET = secret;
+const { signSession } = await import("../lib/auth/session");
+
+const sqlite = new Database(file, { readonly: true });
+const admin = sqlite.prepare(`SELECT id, username FROM "User" WHERE role = 'admin' ORDER BY id LIMIT 1`).get() as { id: number | bigint; username: string } | undefined;
+const posts = (sqlite.prepare(`SELECT sum(n) AS n FROM post_day_stats`).get() as { n: number }).n;
+const flags = (sqlite.prepare(`SELECT count(*) AS n FROM "Flag"`).get() as { n: number }).n;
+const days = sqlite.prepare(`SELECT min(day) AS first, max(day) AS last FROM post_day_stats WHERE n > 0`).get() as { first: string; last: string };
+sqlite.close();
+if (!admin) {
+  console.error("the database has no admin user; create one with `npx campuswatch users add --role admin`");
+  process.exit(1);
+}
+const token = await signSession({ userId: Number(admin.id), username: admin.username, role: "admin" });
+
+const port = Number(args.port);
+const base = `http://127.0.0.1:${port}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-bench-"));
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  env: { ...process.env, DATABASE_URL: `file:${file}`, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_SECRET: secret, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let serverLog = "";
+server.stdout.on("data", (d) => (serverLog += d));
+server.stderr.on("data", (d) => (serverLog += d));
+const stop = () => {
+  server.kill("SIGTERM");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on("exit", stop);
+
+async function waitForServer() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      const r = await fetch(`${base}/sign-in`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`server did not start:\n${serverLog}`);
+}
+
+/** Time one complete response (headers + the whole streamed body). */
+async function timeOnce(url: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(base + url, { headers: { cookie: `cw_session=${token}` }, redirect: "manual" });
+  const body = await res.text();
+  const ms = performance.now() - t;
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+  if (!body.includes("</html>")) throw new Error(`${url}: incomplete document`);
+  return ms;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.9) - 1)]!;
+
+const ninetyDaysAgo = new Date(Date.now() + 8 * 3_600_000 - 90 * 86_400_000).toISOString().slice(0, 10);
+const q = encodeURIComponent("作弊");
+const PAGES: { name: string; url: string; target?: boolean }[] = [
+  { name: "Flagged list (home)", url: "/", target: true },
+  { name: "Filtered full-text search (posts: 作弊, Tieba, last 90 days)", url: `/posts?q=${q}&platform=tieba&from=${ninetyDaysAgo}`, target: true },
+  { name: "Charts page (default: 90 days)", url: "/charts", target: true },
+  { name: "Charts page, 1 year", url: "/charts?days=365" },
+  { name: "Flagged list: unreviewed, topic 1, min score 0.8", url: "/?review=open&topic=1&minScore=0.8" },
+  { name: "Flagged list: search 期末考试 (3+ characters)", url: `/?q=${encodeURIComponent("期末考试")}` },
+  { name: "Posts list (all, newest)", url: "/posts" },
+];
+
+await waitForServer();
+console.log(`database: ${file}`);
+console.log(`          ${posts.toLocaleString("en-US")} posts and replies, ${flags.toLocaleString("en-US")} flags, ${days.first} – ${days.last}`);
+console.log(`server:   next start (${distDir}), ${runs} timed requests per page after ${warmup} warm-up\n`);
+
+// A deeper page of the flagged list, reached the way a user does (its "Older" link).
+const home = await (await fetch(`${base}/`, { headers: { cookie: `cw_session=${token}` } })).text();
+const older = /href="(\/\?after=[^"]+)"/.exec(home)?.[1]?.replace(/&amp;/g, "&");
+if (older) PAGES.splice(1, 0, { name: "Flagged list, next page (keyset cursor)", url: older });
+
+const results: { name: string; median: number; p90: number; target?: boolean }[] = [];
+for (const p of PAGES) {
+  for (let i = 0; i < warmup; i++) await timeOnce(p.url);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await timeOnce(p.url));
+  results.push({ name: p.name, median: median(times), p90: p90(times), target: p.target });
+  console.log(`${p.target ? "*" : " "} ${p.name.padEnd(62)} median ${median(times).toFixed(0).padStart(5)} ms   p90 ${p90(times).toFixed(0).padStart(5)} ms`);
+}
+const failed = results.filter((r) => r.target && r.median >= 500);
+console.log(`\n* target: median under 500 ms — ${failed.length === 0 ? "met" : `NOT met for ${failed.map((f) => f.name).join(", ")}`}`);
+stop();
+process.exit(failed.length === 0 ? 0 : 1);

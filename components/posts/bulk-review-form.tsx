@@ -1,0 +1,56 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { reviewAction } from "@/app/(dashboard)/posts/actions";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+
+/**
+ * Wraps a list table: rows carry `flagId` checkboxes, and the toolbar confirms or dismisses the
+ * selected flags with one optional note. Without JavaScript the form still posts.
+ */
+export function BulkReviewForm({ returnTo, children, canReview }: { returnTo: string; children: React.ReactNode; canReview: boolean }) {
+  const [state, formAction, pending] = useActionState<FormState, FormData>(reviewAction, {});
+  const [selected, setSelected] = useState(0);
+  const recount = (form: HTMLFormElement) => setSelected(form.querySelectorAll<HTMLInputElement>('input[name="flagId"]:checked').length);
+  return (
+    <form
+      action={formAction}
+      className="bulk-form"
+      onChange={(e) => {
+        const target = e.target as HTMLInputElement;
+        const form = e.currentTarget;
+        if (target.dataset.selectAll !== undefined) {
+          form.querySelectorAll<HTMLInputElement>('input[name="flagId"]').forEach((box) => {
+            box.checked = target.checked;
+          });
+        }
+        recount(form);
+      }}
+    >
+      <input type="hidden" name="returnTo" value={returnTo} />
+      {canReview && (
+        <div className={`bulk-bar${selected ? " active" : ""}`} role="group" aria-label="Review selected">
+          <span className="bulk-count" aria-live="polite">
+            {selected ? `${selected} selected` : "Select rows to review them together"}
+          </span>
+          <label className="sr-only" htmlFor="bulk-note">
+            Note
+          </label>
+          <input id="bulk-note" name="note" type="text" placeholder="Note (optional)" maxLength={1000} defaultValue={state.values?.note ?? ""} />
+          <button type="submit" name="decision" value="confirm" disabled={!selected || pending}>
+            Confirm
+          </button>
+          <button type="submit" name="decision" value="dismiss" className="secondary" disabled={!selected || pending}>
+            Dismiss
+          </button>
+          {state.message && (
+            <span className={state.ok ? "inline-ok" : "inline-error"} role="alert">
+              {state.message}
+            </span>
+          )}
+        </div>
+      )}
+      {children}
+    </form>
+  );
+}

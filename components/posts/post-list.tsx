@@ -1,0 +1,138 @@
+import Link from "next/link";
+import { db } from "@/lib/db";
+import { can } from "@/lib/permissions";
+import type { Role } from "@/lib/auth/session";
+import { filterToParams, listPostsPage, type Cursor, type PostFilter, type PostRow } from "@/lib/queries/posts";
+import { PlatformBadge } from "../platform-badge";
+import { Time } from "../time";
+import { BulkReviewForm } from "./bulk-review-form";
+import { FlagStatus, ReasonBadges, score } from "./reasons";
+
+interface Props {
+  filter: PostFilter;
+  after?: Cursor;
+  before?: Cursor;
+  /** Where the list lives ("/" or "/posts"), for page links and returning after a review. */
+  basePath: "/" | "/posts";
+  role: Role;
+}
+
+/** One page of posts (newest first) with their topics, scores and flags, and links to the neighbours. */
+export async function PostList({ filter, after, before, basePath, role }: Props) {
+  const { rows, older, newer } = await listPostsPage(db, filter, { after, before });
+  const params = filterToParams(filter);
+  const here = new URLSearchParams(params);
+  if (after) here.set("after", `${after.publishedAt.getTime()}.${after.id}`);
+  if (before) here.set("before", `${before.publishedAt.getTime()}.${before.id}`);
+  const returnTo = `${basePath}${here.size ? `?${here}` : ""}`;
+  const link = (key: "after" | "before", cursor: string) => {
+    const sp = new URLSearchParams(params);
+    sp.set(key, cursor);
+    return `${basePath}?${sp}`;
+  };
+  const canReview = can(role, "review");
+  const detailQuery = filter.q ? `?q=${encodeURIComponent(filter.q)}` : "";
+
+  if (rows.length === 0) {
+    return (
+      <div className="panel empty" data-testid="post-list-empty">
+        {after || before ? "No more posts in this direction." : filter.flagged ? "No flagged posts match these filters." : "No posts match these filters."}
+      </div>
+    );
+  }
+  return (
+    <BulkReviewForm returnTo={returnTo} canReview={canReview}>
+      <div className="table-wrap">
+        <table className="data posts" data-testid="post-table">
+          <thead>
+            <tr>
+              {canReview && (
+                <th className="check">
+                  <input type="checkbox" data-select-all aria-label="Select every flagged row on this page" />
+                </th>
+              )}
+              <th>Time</th>
+              <th>Source</th>
+              <th>Post</th>
+              <th>Topics · score</th>
+              <th>Why flagged</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <Row key={p.id} p={p} filter={filter} canReview={canReview} detailHref={`/posts/${p.id}${detailQuery}`} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav className="pager" aria-label="Pages">
+        {newer || after || before ? <Link href={basePath + (params.size ? `?${params}` : "")}>« Newest</Link> : <span />}
+        <span className="pager-links">
+          {newer ? <Link href={link("before", newer)} rel="prev">← Newer</Link> : <span className="muted">← Newer</span>}
+          {older ? <Link href={link("after", older)} rel="next">Older →</Link> : <span className="muted">Older →</span>}
+        </span>
+      </nav>
+    </BulkReviewForm>
+  );
+}
+
+function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFilter; canReview: boolean; detailHref: string }) {
+  const flags = filter.topicId ? p.flags.filter((f) => f.topicId === filter.topicId) : p.flags;
+  const openIds = flags.filter((f) => f.status === "open").map((f) => f.id);
+  const allIds = flags.map((f) => f.id);
+  const flaggedTopics = new Set(p.flags.map((f) => f.topicId));
+  const others = p.classifications.filter((c) => !flaggedTopics.has(c.topicId) && c.relevant);
+  const title = p.title || (p.kind === "reply" ? "" : p.excerpt.split("\n")[0]!.slice(0, 40));
+  return (
+    <tr className={openIds.length ? "has-open" : undefined}>
+      {canReview && (
+        <td className="check">
+          {allIds.length > 0 && (
+            <input type="checkbox" name="flagId" value={(openIds.length ? openIds : allIds).join(",")} aria-label={`Select post ${p.id}`} />
+          )}
+        </td>
+      )}
+      <td className="nowrap">
+        <Time date={p.publishedAt} />
+      </td>
+      <td className="source">
+        <PlatformBadge platform={p.account.platform} short />
+        <div className="account-name" title={p.account.name}>
+          {p.account.name}
+        </div>
+        {p.author && <div className="muted small">{p.author}</div>}
+      </td>
+      <td className="post-cell">
+        <Link href={detailHref} className="post-title">
+          {p.kind === "reply" && <span className="badge kind">回复 reply</span>}
+          {title || <span className="muted">{p.parent ? `Re: ${p.parent.title || p.parent.excerpt}` : "(no title)"}</span>}
+        </Link>
+        <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>
+      </td>
+      <td className="topics">
+        {flags.map((f) => (
+          <div key={f.id} className={`topic-chip flag-${f.status}`}>
+            <span className="topic-name">{f.topicName}</span>
+            <span className="topic-score">{score(f.score)}</span>
+            <FlagStatus status={f.status} />
+          </div>
+        ))}
+        {others.slice(0, 3).map((c) => (
+          <div key={c.topicId} className="topic-chip relevant">
+            <span className="topic-name">{c.topicName}</span>
+            <span className="topic-score">{score(c.score)}</span>
+          </div>
+        ))}
+        {flags.length === 0 && others.length === 0 && <span className="muted">—</span>}
+      </td>
+      <td className="why">
+        {flags.map((f) => (
+          <div key={f.id}>
+            <ReasonBadges reasons={f.reasons} />
+          </div>
+        ))}
+        {flags.length === 0 && <span className="muted">—</span>}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { useActionState } from "react";
+import { reviewAction } from "@/app/(dashboard)/posts/actions";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+
+/** Confirm or dismiss one flag with an optional note (the detail page). */
+export function ReviewForm({ flagId, topicName, status, returnTo }: { flagId: number; topicName: string; status: string; returnTo: string }) {
+  const [state, formAction, pending] = useActionState<FormState, FormData>(reviewAction, {});
+  const noteId = `note-${flagId}`;
+  return (
+    <form action={formAction} className="review-form" aria-label={`Review flag for ${topicName}`}>
+      <input type="hidden" name="flagId" value={flagId} />
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <label htmlFor={noteId}>Note {status !== "open" && <span className="muted">(reviewing again replaces the decision)</span>}</label>
+      <textarea
+        id={noteId}
+        name="note"
+        rows={2}
+        maxLength={1000}
+        defaultValue={state.values?.note ?? ""}
+        aria-invalid={Boolean(state.errors?.note)}
+        aria-describedby={`${noteId}-error`}
+        placeholder="Why (optional) — e.g. 已转交学院处理"
+      />
+      <div id={`${noteId}-error`} className="field-error" aria-live="polite">
+        {state.errors?.note?.join(" ")}
+      </div>
+      <div className="button-row">
+        <button type="submit" name="decision" value="confirm" disabled={pending}>
+          Confirm
+        </button>
+        <button type="submit" name="decision" value="dismiss" className="secondary" disabled={pending}>
+          Dismiss
+        </button>
+      </div>
+      {state.message && (
+        <div className="form-error" role="alert">
+          {state.message}
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import { useActionState } from "react";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { clearSamplesAction, uploadSamplesAction } from "@/app/(dashboard)/topics/actions";
+
+/** Upload labelled samples (JSONL or CSV); the bad rows are listed with their line numbers. */
+export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded: number }) {
+  const [state, formAction, pending] = useActionState<FormState, FormData>(uploadSamplesAction, {});
+  const [clearState, clearAction, clearing] = useActionState<FormState, FormData>(clearSamplesAction, {});
+  const err = state.errors?.file?.join(" ");
+  return (
+    <>
+      <form action={formAction} aria-label="Upload samples">
+        <input type="hidden" name="id" value={topicId} />
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="samples-file">Samples file</label>
+            <input id="samples-file" name="file" type="file" accept=".jsonl,.json,.ndjson,.csv,.txt,text/csv,application/json" aria-invalid={Boolean(err)} aria-describedby="samples-file-error samples-file-help" />
+            <div id="samples-file-help" className="help">
+              JSONL: <code>{'{"label":"on-topic","text":"…"}'}</code> per line · CSV: a <code>label,text</code> header
+            </div>
+            <div id="samples-file-error" className="field-error" aria-live="polite">
+              {err}
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor="samples-format">Format</label>
+            <select id="samples-format" name="format" defaultValue={state.values?.format ?? "auto"}>
+              <option value="auto">From the file name</option>
+              <option value="jsonl">JSON Lines</option>
+              <option value="csv">CSV</option>
+            </select>
+          </div>
+        </div>
+        <div className="button-row">
+          <button type="submit" disabled={pending}>
+            {pending ? "Uploading…" : "Upload samples"}
+          </button>
+        </div>
+        <div aria-live="polite">
+          {state.message && <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>{state.message}</div>}
+          {state.details && state.details.length > 0 && (
+            <ul className="error-list" data-testid="sample-errors">
+              {state.details.map((d) => (
+                <li key={d}>{d}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </form>
+      {uploaded > 0 && (
+        <form action={clearAction} className="button-row" onSubmit={(e) => { if (!confirm(`Remove all ${uploaded} uploaded samples? Samples from reviews stay.`)) e.preventDefault(); }}>
+          <input type="hidden" name="id" value={topicId} />
+          <button type="submit" className="small danger secondary" disabled={clearing}>
+            Remove uploaded samples
+          </button>
+          {clearState.message && <span className="inline-ok">{clearState.message}</span>}
+        </form>
+      )}
+    </>
+  );
+}

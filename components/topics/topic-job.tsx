@@ -1,0 +1,74 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState } from "react";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { topicJobAction } from "@/app/(dashboard)/topics/actions";
+import type { TopicJob } from "@/lib/queries/topics";
+
+/** Train and re-score buttons with the running job's progress, polled while it runs. */
+export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: number; canManage: boolean; initialJob: TopicJob | null }) {
+  const router = useRouter();
+  const [state, formAction, pending] = useActionState<FormState, FormData>(topicJobAction, {});
+  const [job, setJob] = useState<TopicJob | null>(initialJob);
+  const running = job?.state === "running";
+
+  useEffect(() => {
+    if (!running && !state.ok) return;
+    let stop = false;
+    let wasRunning = running;
+    const tick = async () => {
+      const r = await fetch(`/api/topics/${topicId}/job`, { cache: "no-store" }).catch(() => null);
+      if (!r?.ok || stop) return;
+      const j = (await r.json()) as { job: TopicJob | null };
+      setJob(j.job);
+      if (wasRunning && j.job?.state !== "running") {
+        stop = true;
+        router.refresh();
+      }
+      wasRunning = j.job?.state === "running";
+    };
+    void tick();
+    const t = setInterval(() => {
+      if (!stop) void tick();
+    }, 1000);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+  }, [running, state.ok, topicId, router]);
+
+  const pct = job?.total ? Math.round(((job.done ?? 0) / job.total) * 100) : null;
+  return (
+    <div data-testid="topic-job">
+      {canManage && (
+        <form action={formAction} className="button-row">
+          <input type="hidden" name="id" value={topicId} />
+          <button type="submit" name="kind" value="train" disabled={pending || running}>
+            Train model
+          </button>
+          <button type="submit" name="kind" value="rescore" className="secondary" disabled={pending || running}>
+            Re-score stored posts
+          </button>
+        </form>
+      )}
+      {state.message && !state.ok && (
+        <div className="form-error" role="alert">
+          {state.message}
+        </div>
+      )}
+      {job && (
+        <div className={`job job-${job.state}`} aria-live="polite">
+          <div className="small">
+            <b>{job.kind === "train" ? "Training" : "Re-scoring"}</b> · {job.state === "running" ? "running" : job.state} · {job.message}
+          </div>
+          {job.state === "running" && (
+            <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? undefined}>
+              <span style={{ width: `${pct ?? 100}%`, opacity: pct === null ? 0.4 : 1 }} />
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

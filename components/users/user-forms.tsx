@@ -1,0 +1,123 @@
+"use client";
+
+import { useActionState, useRef } from "react";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction } from "@/app/(dashboard)/users/actions";
+
+export function NewUserForm() {
+  const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
+  const err = (k: string) => state.errors?.[k]?.join(" ");
+  return (
+    <form action={action} noValidate aria-label="New user">
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="u-name">Username</label>
+          <input id="u-name" name="username" type="text" autoComplete="off" defaultValue={state.values?.username ?? ""} key={state.values?.username} aria-invalid={Boolean(err("username"))} aria-describedby="u-name-error" />
+          <div id="u-name-error" className="field-error" aria-live="polite">
+            {err("username")}
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="u-pass">Initial password</label>
+          <input id="u-pass" name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(err("password"))} aria-describedby="u-pass-error" />
+          <div id="u-pass-error" className="field-error" aria-live="polite">
+            {err("password")}
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="u-role">Role</label>
+          <select id="u-role" name="role" defaultValue={state.values?.role ?? "reviewer"} key={state.values?.role} aria-invalid={Boolean(err("role"))} aria-describedby="u-role-error">
+            <option value="reviewer">reviewer — reviews and exports</option>
+            <option value="admin">admin — also manages accounts, topics, seeds, users</option>
+          </select>
+          <div id="u-role-error" className="field-error" aria-live="polite">
+            {err("role")}
+          </div>
+        </div>
+      </div>
+      {state.message && <div className="form-error" role="alert">{state.message}</div>}
+      <div className="button-row">
+        <button type="submit" disabled={pending}>
+          Create user
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Role, password and delete for one user row. */
+export function UserRowActions({ id, username, role, self }: { id: number; username: string; role: string; self: boolean }) {
+  const [roleState, roleAction, rolePending] = useActionState<FormState, FormData>(changeRoleAction, {});
+  const [pwState, pwAction, pwPending] = useActionState<FormState, FormData>(resetPasswordAction, {});
+  const [delState, delAction, delPending] = useActionState<FormState, FormData>(deleteUserAction, {});
+  const pwDialog = useRef<HTMLDialogElement>(null);
+  const delDialog = useRef<HTMLDialogElement>(null);
+  const message = [roleState, pwState, delState].find((s) => s.message);
+  return (
+    <div className="row-actions">
+      <form action={roleAction} className="field-inline">
+        <input type="hidden" name="id" value={id} />
+        <label className="sr-only" htmlFor={`role-${id}`}>
+          Role of {username}
+        </label>
+        <select id={`role-${id}`} name="role" defaultValue={role} style={{ width: "auto", padding: "3px 6px" }}>
+          <option value="reviewer">reviewer</option>
+          <option value="admin">admin</option>
+        </select>
+        <button type="submit" className="small secondary" disabled={rolePending}>
+          Set role
+        </button>
+      </form>
+      <button type="button" className="small secondary" onClick={() => pwDialog.current?.showModal()}>
+        Reset password
+      </button>
+      {!self && (
+        <button type="button" className="small danger secondary" onClick={() => delDialog.current?.showModal()}>
+          Delete
+        </button>
+      )}
+      <dialog ref={pwDialog} aria-labelledby={`pw-${id}-h`}>
+        <form action={pwAction} noValidate>
+          <input type="hidden" name="id" value={id} />
+          <h2 id={`pw-${id}-h`}>New password for {username}</h2>
+          <label htmlFor={`pw-${id}`}>Password (at least 8 characters)</label>
+          <input id={`pw-${id}`} name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(pwState.errors?.password)} aria-describedby={`pw-${id}-error`} />
+          <div id={`pw-${id}-error`} className="field-error" aria-live="polite">
+            {pwState.errors?.password?.join(" ")}
+          </div>
+          {pwState.ok && <div className="form-ok">{pwState.message}</div>}
+          <div className="button-row">
+            <button type="submit" disabled={pwPending}>
+              Set password
+            </button>
+            <button type="button" className="secondary" onClick={() => pwDialog.current?.close()}>
+              Close
+            </button>
+          </div>
+        </form>
+      </dialog>
+      <dialog ref={delDialog} aria-labelledby={`del-u-${id}-h`}>
+        <form action={delAction}>
+          <input type="hidden" name="id" value={id} />
+          <h2 id={`del-u-${id}-h`}>Delete {username}?</h2>
+          <p>They can no longer sign in. This cannot be undone.</p>
+          {delState.message && <div className="form-error" role="alert">{delState.message}</div>}
+          <div className="button-row">
+            <button type="submit" className="danger" disabled={delPending}>
+              Delete user
+            </button>
+            <button type="button" className="secondary" onClick={() => delDialog.current?.close()}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </dialog>
+      {message?.message && !message.ok && message !== delState && (
+        <span className="inline-error" role="alert">
+          {message.message}
+        </span>
+      )}
+      {roleState.ok && <span className="inline-ok">{roleState.message}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+/** Seed URL sets for topic discovery: named lists imported from plain text, one URL per line. */
+import { z } from "zod";
+import { Prisma } from "@/generated/prisma/client";
+import type { Db } from "../db";
+import { urlProblem, ValidationError } from "../validation";
+
+export interface SeedLine {
+  line: number;
+  text: string;
+  reason: string;
+}
+
+/**
+ * Read a seed list: one URL per line; blank lines and lines starting with # are skipped. Valid
+ * URLs are normalised (no fragment) and deduplicated; every other line is reported with why.
+ */
+export function parseSeedList(text: string): { urls: string[]; invalid: SeedLine[]; duplicates: number } {
+  const urls: string[] = [];
+  const seen = new Set<string>();
+  const invalid: SeedLine[] = [];
+  let duplicates = 0;
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\n|\r/)
+    .forEach((raw, i) => {
+      const line = raw.trim();
+      if (!line || line.startsWith("#")) return;
+      const problem = urlProblem(line);
+      if (problem) {
+        invalid.push({ line: i + 1, text: line.slice(0, 200), reason: problem });
+        return;
+      }
+      const u = new URL(line);
+      u.hash = "";
+      const url = u.toString();
+      if (seen.has(url)) {
+        duplicates++;
+        return;
+      }
+      seen.add(url);
+      urls.push(url);
+    });
+  return { urls, invalid, duplicates };
+}
+
+export const seedSetNameSchema = z.string().trim().min(1, "a seed set needs a name").max(100, "at most 100 characters");
+
+export async function listSeedSets(db: Db) {
+  return db.seedSet.findMany({
+    orderBy: { name: "asc" },
+    include: { _count: { select: { urls: true, discoveries: true } }, urls: { take: 3, orderBy: { id: "asc" }, select: { url: true } } },
+  });
+}
+
+export function getSeedSet(db: Db, id: number) {
+  return db.seedSet.findUnique({
+    where: { id },
+    include: { urls: { orderBy: { id: "asc" } }, discoveries: { orderBy: { id: "desc" }, take: 10, include: { topic: { select: { name: true } } } } },
+  });
+}
+
+export async function createSeedSet(db: Db, name: string) {
+  try {
+    return await db.seedSet.create({ data: { name } });
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
+      throw new ValidationError("name: a seed set with this name exists", { name: ["a seed set with this name already exists"] });
+    }
+    throw e;
+  }
+}
+
+/** Add the valid URLs of a text to a set. URLs already in the set are counted, not added twice. */
+export async function importSeedUrls(db: Db, seedSetId: number, text: string) {
+  const { urls, invalid, duplicates } = parseSeedList(text);
+  const existing = new Set((await db.seedUrl.findMany({ where: { seedSetId, url: { in: urls } }, select: { url: true } })).map((u) => u.url));
+  const fresh = urls.filter((u) => !existing.has(u));
+  for (let i = 0; i < fresh.length; i += 500) {
+    await db.seedUrl.createMany({ data: fresh.slice(i, i + 500).map((url) => ({ seedSetId, url })) });
+  }
+  return { added: fresh.length, alreadyThere: existing.size + duplicates, invalid };
+}
+
+export function removeSeedUrl(db: Db, seedSetId: number, id: number) {
+  return db.seedUrl.deleteMany({ where: { id, seedSetId } });
+}
+
+export function deleteSeedSet(db: Db, id: number) {
+  return db.seedSet.delete({ where: { id } });
+}

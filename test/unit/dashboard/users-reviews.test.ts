@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { addUser, changeRole, deleteUser } from "@/lib/queries/users";
+import { reviewFlags, sampleLabel } from "@/lib/queries/reviews";
+import { ValidationError } from "@/lib/validation";
+import { createTestDb, type TestDb } from "../../support/db";
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+describe("user rules", () => {
+  test("never delete or demote yourself, never lose the last admin", async () => {
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
+    await expect(addUser(t.db, { username: "admin", password: "password-123", role: "admin" })).rejects.toMatchObject({ fieldErrors: { username: ["this username is taken"] } });
+    await expect(deleteUser(t.db, a.id, a.id)).rejects.toBeInstanceOf(ValidationError);
+    await expect(changeRole(t.db, a.id, a.id, "reviewer")).rejects.toBeInstanceOf(ValidationError);
+    // Another admin may demote the last one? No: someone must stay admin.
+    await expect(changeRole(t.db, r.id, a.id, "reviewer")).rejects.toThrow(/last admin/);
+    await changeRole(t.db, a.id, r.id, "admin");
+    await changeRole(t.db, r.id, a.id, "reviewer");
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: a.id } })).role).toBe("reviewer");
+    await expect(deleteUser(t.db, a.id, r.id)).rejects.toThrow(/last admin/);
+    await deleteUser(t.db, r.id, a.id);
+    expect(await t.db.user.count()).toBe(1);
+  });
+});
+
+describe("reviews", () => {
+  test.each([
+    ["confirm", '["exam","cheating"]', "exam"],
+    ["confirm", "[]", "on-topic"],
+    ["dismiss", '["exam"]', "off-topic"],
+  ] as const)("%s with labels %s → sample label %s", (decision, labels, expected) => {
+    expect(sampleLabel(decision, labels)).toBe(expected);
+  });
+
+  test("a decision sets the flag, records reviewer and note, and replaces the post's review sample", async () => {
+    const { db } = t;
+    const reviewer = await addUser(db, { username: "rev", password: "password-123", role: "reviewer" });
+    const account = await db.account.create({ data: { platform: "blog", entryUrl: "https://b.cn/", name: "b" } });
+    const topic = await db.topic.create({ data: { name: "考试", relevantLabels: '["exam"]' } });
+    const posts = await Promise.all(
+      [1, 2].map((i) => db.post.create({ data: { accountId: account.id, platformId: String(i), url: `u${i}`, title: `标题${i}`, publishedAt: new Date(), text: `作弊${i}`, sha1: String(i) } })),
+    );
+    const flags = await Promise.all(posts.map((p) => db.flag.create({ data: { postId: p.id, topicId: topic.id, reasons: "[]", score: 0.8 } })));
+    expect(await reviewFlags(db, { flagIds: flags.map((f) => f.id), decision: "confirm", note: "已处理" }, reviewer.id)).toBe(2);
+    expect(await db.flag.findMany({ select: { status: true, reviewedAt: true } })).toEqual([
+      { status: "confirmed", reviewedAt: expect.any(Date) },
+      { status: "confirmed", reviewedAt: expect.any(Date) },
+    ]);
+    expect(await db.review.findMany({ select: { decision: true, note: true, reviewerId: true } })).toEqual([
+      { decision: "confirm", note: "已处理", reviewerId: reviewer.id },
+      { decision: "confirm", note: "已处理", reviewerId: reviewer.id },
+    ]);
+    expect(await db.topicSample.findMany({ select: { label: true, source: true, text: true }, orderBy: { id: "asc" } })).toEqual([
+      { label: "exam", source: "review", text: "标题1\n作弊1" },
+      { label: "exam", source: "review", text: "标题2\n作弊2" },
+    ]);
+    // Changing one's mind: the flag is dismissed and its sample replaced, the first review kept.
+    await reviewFlags(db, { flagIds: [flags[0]!.id], decision: "dismiss", note: "" }, reviewer.id);
+    expect((await db.flag.findUniqueOrThrow({ where: { id: flags[0]!.id } })).status).toBe("dismissed");
+    expect(await db.review.count({ where: { flagId: flags[0]!.id } })).toBe(2);
+    expect(await db.topicSample.findMany({ where: { postId: posts[0]!.id }, select: { label: true } })).toEqual([{ label: "off-topic" }]);
+    expect(await reviewFlags(db, { flagIds: [999], decision: "confirm", note: "" }, reviewer.id)).toBe(0);
+  });
+});
