@@ -9,6 +9,7 @@ import { createFetcher, HostScheduler } from "./fetch";
 import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
+import { notifyNewFlags } from "../lib/notify";
 import type { WorkerServices } from "./worker";
 
 /** Options of {@link createServices}; unset values come from the environment (lib/config.ts). */
@@ -27,11 +28,23 @@ export interface RuntimeOptions {
   now?: () => Date;
 }
 
+/** Services for {@link crawlAccount}, plus `flush()` to wait for notifications still being delivered. */
+export type RuntimeServices = WorkerServices & { flush(): Promise<void> };
+
 /** Services for {@link crawlAccount}: every fetcher made here shares one per-host queue. */
-export function createServices(opts: RuntimeOptions): WorkerServices {
+export function createServices(opts: RuntimeOptions): RuntimeServices {
   const cfg = crawlerConfig();
   const scheduler = new HostScheduler();
+  const deliveries = new Set<Promise<unknown>>();
   return {
+    notify: (db, runId) => {
+      const p = notifyNewFlags(db, runId).finally(() => deliveries.delete(p));
+      deliveries.add(p);
+      return p;
+    },
+    flush: async () => {
+      await Promise.allSettled([...deliveries]);
+    },
     db: opts.db,
     createFetcher: (account, onRequest) =>
       createFetcher({

@@ -33,6 +33,11 @@ export interface WorkerServices {
   signal?: AbortSignal;
   /** Reads text in images for accounts with OCR on (crawler/ocr.ts). */
   ocr?: Ocr;
+  /**
+   * Deliver the run's new flags (lib/notify.ts), batched per run. Called after the run is
+   * recorded and not awaited by the crawl: a slow webhook never holds up crawling.
+   */
+  notify?: (db: Db, crawlRunId: number) => Promise<unknown>;
 }
 
 /** Counters of one crawl run (mirrors the CrawlRun columns). */
@@ -72,14 +77,17 @@ export async function crawlAccount(
   const clock = services.now ?? (() => new Date());
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) throw new FatalError(`no account with id ${accountId}`);
+  // `started` is the crawl's clock (dates are resolved against it); the run itself is recorded
+  // in wall-clock time, like everything else the database stamps (flags, reviews).
   const started = clock();
+  const wallStart = new Date();
   // One account never has two runs at once (the queue sees to that), so a run still marked
   // "running" belongs to a process that died mid-run: close it honestly.
   await db.crawlRun.updateMany({
     where: { accountId, status: "running" },
-    data: { status: "failed", finishedAt: started, note: "interrupted: the crawling process ended mid-run" },
+    data: { status: "failed", finishedAt: wallStart, note: "interrupted: the crawling process ended mid-run" },
   });
-  const run = await db.crawlRun.create({ data: { accountId, trigger, status: "running", startedAt: started } });
+  const run = await db.crawlRun.create({ data: { accountId, trigger, status: "running", startedAt: wallStart } });
   await db.account.update({ where: { id: accountId }, data: { status: "running" } });
 
   const s: RunSummary = {
@@ -108,7 +116,7 @@ export async function crawlAccount(
   const record = (e: unknown, url?: string) => {
     const err = e as Error;
     if (err instanceof BlockedError) s.blocks++;
-    s.errors.push({ at: clock().toISOString(), url: url ?? (err as { url?: string }).url, kind: err.name || "Error", reason: err.message });
+    s.errors.push({ at: new Date().toISOString(), url: url ?? (err as { url?: string }).url, kind: err.name || "Error", reason: err.message });
   };
 
   let listFailed = false;
@@ -130,8 +138,8 @@ export async function crawlAccount(
     await fetcher.close().catch(() => undefined);
   }
 
-  const finished = clock();
-  s.durationMs = finished.getTime() - started.getTime();
+  const finished = new Date();
+  s.durationMs = finished.getTime() - wallStart.getTime();
   s.status = listFailed ? (s.newPosts + s.changedPosts + s.unchangedPosts > 0 ? "partial" : "failed") : s.errors.length ? "partial" : "ok";
   await db.crawlRun.update({
     where: { id: run.id },
@@ -156,10 +164,11 @@ export async function crawlAccount(
     where: { id: accountId },
     data: {
       status: s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
-      lastRunAt: started,
+      lastRunAt: wallStart,
       lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
     },
   });
+  if (services.notify) void services.notify(db, run.id).catch(() => undefined);
   return s;
 }
 

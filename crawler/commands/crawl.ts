@@ -54,6 +54,7 @@ export function registerCrawlCommands(program: Command) {
         );
         for (const a of accounts) queue.enqueue({ accountId: a.id, trigger: "cli" });
         await queue.onIdle();
+        await services.flush();
         await closeSharedBrowser();
         await pruneArchiveNow();
       }),
@@ -103,6 +104,7 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
       clearInterval(pruneTimer);
       abort.abort();
       await queue.close();
+      await services.flush();
       await closeSharedBrowser();
       log("stopped");
       resolve();

@@ -116,3 +116,40 @@ describe("crawl faults", () => {
     await expectComplete(f, "weibo-1");
   });
 });
+
+describe("notifications after a crawl", () => {
+  it("sends the run's new flags to the topic's webhook in one batch, without holding up the crawl", async () => {
+    const http = await import("node:http");
+    const bodies: unknown[] = [];
+    const hook = http.createServer((req, res) => {
+      let b = "";
+      req.on("data", (d: Buffer) => (b += d.toString("utf8")));
+      req.on("end", () => {
+        bodies.push(JSON.parse(b));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    const { port } = hook.address() as import("node:net").AddressInfo;
+    const { classifyPosts } = await import("../../../crawler/classify");
+    const { notifyNewFlags } = await import("../../../lib/notify");
+    let delivered: Promise<unknown> = Promise.resolve();
+    f = await crawlFixture(
+      { seed: 7, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 1 }, postsPerAccount: 3 },
+      {
+        classify: (db, ids) => classifyPosts(db, ids),
+        notify: (db, runId) => (delivered = notifyNewFlags(db, runId)),
+      },
+    );
+    await f.t.db.topic.create({ data: { name: "考试", sensitiveWords: JSON.stringify(["作弊"]), webhookUrl: `http://127.0.0.1:${port}/hook` } });
+    f.site.addPost("blog-1", { title: "考场作弊", text: "有人在期末考试作弊被抓。" });
+    f.site.addPost("blog-1", { title: "作弊处分", text: "学校通报了两起作弊处分。" });
+    const run = await f.crawl("blog-1");
+    await delivered;
+    expect(bodies).toHaveLength(1);
+    expect(JSON.stringify(bodies[0])).toContain("作弊");
+    const n = await f.t.db.notification.findFirstOrThrow({ where: { crawlRunId: run.runId } });
+    expect(n.status).toBe("sent");
+    await new Promise((r) => hook.close(r));
+  });
+});
