@@ -11,7 +11,7 @@ import { registerTopicCommands } from "./commands/topics";
 import { registerCrawlCommands } from "./commands/crawl";
 import { registerPostCommands } from "./commands/posts";
 import { registerRunCommand } from "./commands/run";
-import { notImplemented } from "./commands/util";
+import { registerDiscoverCommand } from "./commands/discover";
 import { db } from "../lib/db";
 
 const program = new Command();
@@ -31,7 +31,7 @@ registerTopicCommands(program);
 registerCrawlCommands(program);
 registerPostCommands(program);
 registerRunCommand(program);
-program.command("discover").description("focused discovery crawl from seed URLs").action(notImplemented("discover"));
+registerDiscoverCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

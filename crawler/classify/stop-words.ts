@@ -7,10 +7,24 @@
  * header comment. It is normalised like cleaned text so a lookup needs no further work per token.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizeWord } from "./text-clean";
 
-const STOP_WORDS_FILE = new URL("./data/stopwords-zh.txt", import.meta.url);
+/**
+ * Where the list is. Under node/tsx it sits next to this module. Inside the Next.js server bundle
+ * `new URL(…, import.meta.url)` becomes an asset URL, not a file, so fall back to the project
+ * directory, which is where `next start` runs.
+ */
+function stopWordsFile(): string {
+  try {
+    const beside = fileURLToPath(new URL("./data/stopwords-zh.txt", import.meta.url));
+    if (fs.existsSync(beside)) return beside;
+  } catch {
+    // bundled: see below
+  }
+  return path.join(process.cwd(), "crawler", "classify", "data", "stopwords-zh.txt");
+}
 
 let cached: ReadonlySet<string> | undefined;
 
@@ -27,6 +41,6 @@ export function parseStopWords(text: string): Set<string> {
 
 /** The shipped stop-word set (read on first use, then shared). */
 export function stopWords(): ReadonlySet<string> {
-  cached ??= parseStopWords(fs.readFileSync(fileURLToPath(STOP_WORDS_FILE), "utf8"));
+  cached ??= parseStopWords(fs.readFileSync(stopWordsFile(), "utf8"));
   return cached;
 }

@@ -1,0 +1,26 @@
+"use client";
+
+import { useActionState } from "react";
+import { adoptCandidateAction } from "@/app/(dashboard)/discovery/actions";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+
+/** One click: register a discovered site or account as a monitored account. */
+export function AdoptButton({ candidateId, adoptedAccountId }: { candidateId: number; adoptedAccountId: number | null }) {
+  const [state, adopt, pending] = useActionState<FormState, FormData>(adoptCandidateAction, {});
+  if (adoptedAccountId !== null) {
+    return <a href={`/accounts/${adoptedAccountId}`}>account {adoptedAccountId}</a>;
+  }
+  return (
+    <form action={adopt} className="row-actions">
+      <input type="hidden" name="id" value={candidateId} />
+      <button type="submit" className="secondary" disabled={pending}>
+        Adopt
+      </button>
+      {state.message && (
+        <span className={state.ok ? "inline-ok" : "inline-error"} role="status">
+          {state.message}
+        </span>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { db } from "@/lib/db";
+import { comparisonGroups, harvestCurves } from "@/lib/queries/discovery";
+import { toHarvestChart } from "@/crawler/discover/metrics";
+import { DiscoveryHarvestChart } from "./harvest-chart";
+
+/** Per topic, the latest run of each strategy, their harvest curves in one chart. */
+export async function StrategyComparison() {
+  const groups = await comparisonGroups(db);
+  if (groups.length === 0) return <div className="panel empty">Harvest curves appear here once a run has crawled pages.</div>;
+  const charts = await Promise.all(
+    groups.map(async (g) => {
+      const curves = await harvestCurves(db, g.runIds);
+      return { ...g, keys: curves.map((c) => c.key), rows: toHarvestChart(curves) };
+    }),
+  );
+  return (
+    <div className="chart-grid">
+      {charts.map((c) => (
+        <section key={c.topicId} className="panel chart-panel" aria-label={`Harvest rate, topic ${c.topic}`}>
+          <h3>
+            Topic {c.topic} <span className="muted small">— harvest rate (relevant ÷ crawled) against pages crawled, latest run per strategy</span>
+          </h3>
+          <DiscoveryHarvestChart rows={c.rows} keys={c.keys} />
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { useActionState } from "react";
+import { pauseDiscoveryAction, resumeDiscoveryAction } from "@/app/(dashboard)/discovery/actions";
+import type { FormState } from "@/app/(dashboard)/_lib/form";
+
+/** Pause or resume a run (admins). Which button shows depends on the run's status. */
+export function RunControls({ runId, status, stale, finished }: { runId: number; status: string; stale: boolean; finished: boolean }) {
+  const [pauseState, pause, pausing] = useActionState<FormState, FormData>(pauseDiscoveryAction, {});
+  const [resumeState, resume, resuming] = useActionState<FormState, FormData>(resumeDiscoveryAction, {});
+  const message = resumeState.message ?? pauseState.message;
+  const ok = (resumeState.message ? resumeState.ok : pauseState.ok) === true;
+  return (
+    <div className="button-row">
+      {status === "running" && !stale && (
+        <form action={pause}>
+          <input type="hidden" name="id" value={runId} />
+          <button type="submit" className="secondary" disabled={pausing}>
+            Pause
+          </button>
+        </form>
+      )}
+      {(status === "paused" || status === "failed" || stale || (status === "done" && !finished)) && (
+        <form action={resume}>
+          <input type="hidden" name="id" value={runId} />
+          <button type="submit" disabled={resuming}>
+            {stale ? "Take over and resume" : "Resume"}
+          </button>
+        </form>
+      )}
+      {message && (
+        <span className={ok ? "inline-ok" : "inline-error"} role="status">
+          {message}
+        </span>
+      )}
+    </div>
+  );
+}

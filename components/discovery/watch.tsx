@@ -1,0 +1,23 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect } from "react";
+
+/**
+ * Watch a running discovery: re-render the page (its server components re-read the run) every
+ * `intervalMs` while `active`. Stops by itself when the page re-renders with `active` false.
+ */
+export function WatchRun({ active, intervalMs = 2000 }: { active: boolean; intervalMs?: number }) {
+  const router = useRouter();
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => router.refresh(), intervalMs);
+    return () => clearInterval(t);
+  }, [active, intervalMs, router]);
+  if (!active) return null;
+  return (
+    <span className="muted small" aria-live="polite">
+      <span className="live-dot" /> live — refreshing every {Math.round(intervalMs / 1000)} s
+    </span>
+  );
+}
