@@ -18,6 +18,18 @@ export {
   type NaiveBayesPrediction,
   type TermWeight,
 } from "./naive-bayes";
+export {
+  trainNbLogistic,
+  NbLogistic,
+  DEFAULT_NB_LOGISTIC_OPTIONS,
+  trainNbEnsemble,
+  NbEnsemble,
+  DEFAULT_NB_ENSEMBLE_OPTIONS,
+  type NbLogisticOptions,
+  type NbLogisticState,
+  type NbEnsembleOptions,
+  type NbEnsembleState,
+} from "./nbsvm";
 export { buildTopicVectors, TopicVector, DEFAULT_VECTOR_OPTIONS, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
 export { WordMatcher, type WordHit } from "./aho-corasick";
 export {
