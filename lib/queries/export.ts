@@ -59,28 +59,51 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
     after = rows.at(-1)!.id;
     let out = "";
     for (const p of rows) {
-      const rec = {
-        accountUrl: p.account.entryUrl,
-        platform: p.account.platform,
-        platformId: p.platformId,
-        parentPlatformId: p.parent?.platformId ?? null,
-        kind: p.kind,
-        url: p.url,
-        title: p.title,
-        author: p.author,
-        publishedAt: p.publishedAt.toISOString(),
-        text: p.text,
-        sha1: p.sha1,
-        version: p.version,
-        firstSeenAt: p.firstSeenAt.toISOString(),
-        lastSeenAt: p.lastSeenAt.toISOString(),
-        flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
-      };
-      if (filter.format === "jsonl") out += JSON.stringify(rec) + "\n";
-      else out += EXPORT_FIELDS.map((k) => csvField(k === "flags" ? JSON.stringify(rec.flags) : rec[k])).join(",") + "\r\n";
+      out += formatRecord(p, filter.format);
     }
     yield out;
   }
+}
+
+/** The post with what an export record needs (see the `include` of the export queries). */
+interface ExportRow {
+  platformId: string;
+  kind: string;
+  url: string;
+  title: string;
+  author: string;
+  publishedAt: Date;
+  text: string;
+  sha1: string;
+  version: number;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+  account: { entryUrl: string; platform: string };
+  parent: { platformId: string } | null;
+  flags: { status: string; reasons: string; score: number; topic: { name: string } }[];
+}
+
+/** One export record as a JSONL line or a CSV row. */
+function formatRecord(p: ExportRow, format: ExportFormat): string {
+  const rec = {
+    accountUrl: p.account.entryUrl,
+    platform: p.account.platform,
+    platformId: p.platformId,
+    parentPlatformId: p.parent?.platformId ?? null,
+    kind: p.kind,
+    url: p.url,
+    title: p.title,
+    author: p.author,
+    publishedAt: p.publishedAt.toISOString(),
+    text: p.text,
+    sha1: p.sha1,
+    version: p.version,
+    firstSeenAt: p.firstSeenAt.toISOString(),
+    lastSeenAt: p.lastSeenAt.toISOString(),
+    flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
+  };
+  if (format === "jsonl") return JSON.stringify(rec) + "\n";
+  return EXPORT_FIELDS.map((k) => csvField(k === "flags" ? JSON.stringify(rec.flags) : rec[k])).join(",") + "\r\n";
 }
 
 function safeJson(s: string): unknown {
@@ -114,25 +137,7 @@ export async function* exportFilteredPosts(db: Db, format: ExportFormat, filter:
     for (const { id } of page) {
       const p = byId.get(id);
       if (!p) continue;
-      const rec = {
-        accountUrl: p.account.entryUrl,
-        platform: p.account.platform,
-        platformId: p.platformId,
-        parentPlatformId: p.parent?.platformId ?? null,
-        kind: p.kind,
-        url: p.url,
-        title: p.title,
-        author: p.author,
-        publishedAt: p.publishedAt.toISOString(),
-        text: p.text,
-        sha1: p.sha1,
-        version: p.version,
-        firstSeenAt: p.firstSeenAt.toISOString(),
-        lastSeenAt: p.lastSeenAt.toISOString(),
-        flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
-      };
-      if (format === "jsonl") out += JSON.stringify(rec) + "\n";
-      else out += EXPORT_FIELDS.map((k) => csvField(k === "flags" ? JSON.stringify(rec.flags) : rec[k])).join(",") + "\r\n";
+      out += formatRecord(p, format);
     }
     yield out;
     if (!more) return;

@@ -4,22 +4,16 @@
  * give the same site (ids, texts, times) on every machine.
  */
 import type { Platform } from "../../../crawler/types";
+import { seededRandom } from "../../../crawler/classify/random";
 import { ACCOUNT_NAMES, BLOG_SLUGS, NICKNAMES, REPLY_OPENERS, SENTENCES, TITLES, TOPICS, type Topic } from "./text";
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-/** mulberry32: tiny, fast, and good enough to make test data look varied. */
+/** mulberry32 (the project's one seeded generator): tiny, fast, and good enough to make test data look varied. */
 export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
