@@ -48,6 +48,10 @@ site.addPost("blog-2", {
     '<a href="javascript:alert(\'xss-link\')">点我</a>' +
     `<img src="${site.origin}/tracker.png">`,
 });
+// A seed set for the discovery spec: the local blogs' home pages.
+await db.seedSet.create({
+  data: { name: "本地博客", urls: { create: [{ url: site.entryUrl("blog-1") }, { url: site.entryUrl("blog-2") }] } },
+});
 fs.writeFileSync(
   path.join(dir, "env.json"),
   JSON.stringify({
