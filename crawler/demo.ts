@@ -37,15 +37,18 @@ export async function startDemoSite(port: number, { activityMs = 120_000 } = {})
     repliesPerPost: [0, 6],
     weiboDates: "rfc",
   });
-  const timer = setInterval(() => {
-    site.clock.set(new Date());
-    site.simulateActivity({ posts: 3, replies: 8, withinMs: activityMs });
-  }, activityMs);
-  timer.unref();
+  // The site's clock follows the wall clock, as a real site's does: its relative dates
+  // ("5分钟前") must mean the same thing to the crawler a minute later.
+  const tick = setInterval(() => site.clock.set(new Date()), 1000);
+  tick.unref();
+  // New posts and replies trickle in over the next window, so every scheduled crawl finds some.
+  const activity = setInterval(() => site.simulateActivity({ posts: 3, replies: 8, withinMs: activityMs }), activityMs);
+  activity.unref();
   return {
     site,
     async close() {
-      clearInterval(timer);
+      clearInterval(tick);
+      clearInterval(activity);
       await site.close();
     },
   };
