@@ -39,6 +39,8 @@ const site = await startLocalPlatforms({
   repliesPerPost: [0, 3],
   weiboDates: "rfc",
 });
+// Like a real site, its relative dates follow the wall clock.
+setInterval(() => site.clock.set(new Date()), 1000).unref();
 site.addPost("blog-1", { title: "期末考试有人作弊被抓了", text: "听说昨天的高数期末考试有人作弊，被监考老师当场抓住。" });
 site.addPost("blog-2", {
   title: "含有恶意代码的帖子",
