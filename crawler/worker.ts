@@ -320,8 +320,14 @@ async function crawlThread(
 ): Promise<boolean> {
   let newest: Date | null = since;
   let headSeen = false;
+  let pages = 0;
   try {
     for await (const tp of adapter.replies!(ctx, thread, since)) {
+      // Weibo's comment flow is ordered by popularity, so it cannot stop at `since`: bound it.
+      if (++pages > MAX_THREAD_PAGES) {
+        ctx.log(`thread ${thread.platformId}: stopped after ${MAX_THREAD_PAGES} pages of replies`);
+        break;
+      }
       const batch: PreparedItem[] = [];
       if (tp.head) {
         headSeen = true;
@@ -398,6 +404,9 @@ async function readImages(
     if (ocrText) await services.db.post.update({ where: { id: row.id }, data: { ocrText } });
   }
 }
+
+/** Reply pages read per thread and run at most (a hot Weibo post has thousands of comments). */
+const MAX_THREAD_PAGES = 50;
 
 /** Images read per post at most: a gallery post should not stall the crawl. */
 const MAX_IMAGES_PER_POST = 6;
