@@ -228,7 +228,7 @@ async function walk(
         continue;
       }
       try {
-        const p = await prepareListItem(services, adapter, ctx, item, prev, recheckFrom, page.url);
+        const p = await prepareListItem(services, adapter, ctx, item, prev, recheckFrom);
         if (p) prepared.push(p);
       } catch (e) {
         record(e, item.url);
@@ -273,7 +273,6 @@ async function prepareListItem(
   item: ListItem,
   prev: KnownPost | undefined,
   recheckFrom: Date | null,
-  pageUrl: string,
 ): Promise<PreparedItem | null> {
   const extra = {
     replyCount: item.replyCount ?? null,
@@ -288,7 +287,6 @@ async function prepareListItem(
   const listSha1 = contentSha1(item.title, htmlToText(item.html));
   const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
   if (prev && prev.listSha1 === listSha1 && !recheck) return null;
-  void pageUrl;
   const full: CrawlItem = await adapter.complete(ctx, item);
   return prepareItem(full, {
     ...extra,
@@ -375,7 +373,14 @@ async function commit(
   const touched = [...out.created, ...out.changed];
   if (touched.length === 0) return;
   if (ocrFetch && services.ocr) await readImages(services, touched, prepared, ocrFetch, record);
-  if (services.classify) await services.classify(services.db, touched);
+  if (!services.classify) return;
+  try {
+    await services.classify(services.db, touched);
+  } catch (e) {
+    // The posts are stored; a classifier failure must not lose them or stop the crawl. They are
+    // judged again by the topic's "re-score" (dashboard or `topics train`).
+    record(new Error(`classification of ${touched.length} posts failed: ${(e as Error).message}`));
+  }
 }
 
 /** OCR the images of stored posts; a failed image is recorded and skipped, never fatal. */
