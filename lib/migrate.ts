@@ -21,6 +21,9 @@ export interface MigrateResult {
  * @throws Error with Prisma's message when a migration fails.
  */
 export async function migrateDatabase(url: string): Promise<MigrateResult> {
+  if (databaseKind(url) === "postgresql") {
+    throw new Error("PostgreSQL support lands with the scale-out issue; use a file: URL for now");
+  }
   if (databaseKind(url) === "sqlite") fs.mkdirSync(path.dirname(sqlitePath(url)), { recursive: true });
   const require = createRequire(import.meta.url);
   const prismaCli = require.resolve("prisma/build/index.js");
