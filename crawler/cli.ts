@@ -12,7 +12,7 @@ import { registerCrawlCommands } from "./commands/crawl";
 import { registerPostCommands } from "./commands/posts";
 import { registerRunCommand } from "./commands/run";
 import { registerDiscoverCommand } from "./commands/discover";
-import { db } from "../lib/db";
+import { disconnectDb } from "../lib/db";
 
 const program = new Command();
 program
@@ -42,5 +42,5 @@ program.exitOverride((err: CommanderError) => {
 try {
   await program.parseAsync(process.argv);
 } finally {
-  await db.$disconnect().catch(() => undefined);
+  await disconnectDb().catch(() => undefined);
 }

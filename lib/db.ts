@@ -44,3 +44,8 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
     return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(globalForDb.campuswatchDb) : value;
   },
 });
+
+/** Close the process-wide client if it was ever opened (CLI exit, graceful shutdown). */
+export async function disconnectDb(): Promise<void> {
+  await globalForDb.campuswatchDb?.$disconnect();
+}
