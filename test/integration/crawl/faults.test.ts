@@ -87,6 +87,35 @@ describe("crawl faults", () => {
     await expectComplete(f, "blog-2");
   });
 
+  it("a huge page is refused and recorded; the other posts are stored", async () => {
+    f = await crawlFixture(
+      { seed: 8, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 2 }, ...small },
+      {
+        createFetcher: (account, onRequest) =>
+          createFetcher({ mode: "http", scheduler: new HostScheduler(), hostDelayMs: 0, retries: 0, maxBodyBytes: 64 * 1024, onRequest, log: () => undefined }),
+      },
+    );
+    const post = f.site.account("blog-2").posts[2]!;
+    const articlePath = new URL(f.site.platformIdOf(post), f.site.origin).pathname;
+    f.site.fault((u) => u.pathname === articlePath, { type: "body", body: "<html><body>" + "大".repeat(200_000) + "</body></html>", contentType: "text/html; charset=utf-8" });
+    const run = await f.crawl("blog-2");
+    expect(run.status).toBe("partial");
+    expect(run.errors.map((e) => `${e.kind} ${e.reason}`).join(" ")).toMatch(/NonRetryableError .*larger than/);
+    expect((await f.stored("blog-2")).size).toBe(f.expected("blog-2").size - 1);
+  });
+
+  it("429 with a Retry-After beyond the cap blocks the host for this run, recorded, nothing lost", async () => {
+    f = await crawlFixture({ seed: 9, accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 }, ...small });
+    const fault = f.site.fault("/f?kw=", { type: "status", status: 429, retryAfterSeconds: 3600 });
+    const run = await f.crawl("tieba-1");
+    expect(run.status).toBe("failed");
+    expect(run.blocks).toBe(1);
+    expect((await f.t.db.account.findUniqueOrThrow({ where: { id: f.ids.get("tieba-1")! } })).status).toBe("blocked");
+    fault.clear();
+    await f.crawl("tieba-1");
+    await expectComplete(f, "tieba-1");
+  });
+
   it("a GBK board is decoded: every post and reply stored with its Chinese text", async () => {
     f = await crawlFixture({ seed: 5, accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, ...small, discuzEncoding: "gbk" });
     const run = await f.crawl("discuz-1");
