@@ -3,8 +3,19 @@ import { db } from "@/lib/db";
 import { filterOptions } from "@/lib/queries/overview";
 import type { PostFilter } from "@/lib/queries/posts";
 import { platformName } from "../platform-badge";
+import { FilterSelect } from "../filter-select";
 
 const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
+const REVIEW_OPTIONS = [
+  { value: "open", label: "Unreviewed" },
+  { value: "reviewed", label: "Reviewed" },
+  { value: "confirmed", label: "Confirmed" },
+  { value: "dismissed", label: "Dismissed" },
+];
+const KIND_OPTIONS = [
+  { value: "post", label: "Posts only" },
+  { value: "reply", label: "Replies only" },
+];
 
 /**
  * The filters of the flagged and posts lists: a plain GET form, so a filtered view is a URL
@@ -19,40 +30,16 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         <label htmlFor="f-q">Search title and text</label>
         <input id="f-q" name="q" type="search" defaultValue={filter.q ?? ""} placeholder="如：作弊 期末考试" />
       </div>
-      <div className="filter-field">
-        <label htmlFor="f-topic">Topic</label>
-        <select id="f-topic" name="topic" defaultValue={filter.topicId ?? ""}>
-          <option value="">All topics</option>
-          {topics.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-              {t.enabled ? "" : " (disabled)"}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="filter-field">
-        <label htmlFor="f-platform">Platform</label>
-        <select id="f-platform" name="platform" defaultValue={filter.platform ?? ""}>
-          <option value="">All platforms</option>
-          {PLATFORMS.map((p) => (
-            <option key={p} value={p}>
-              {platformName(p)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="filter-field">
-        <label htmlFor="f-account">Account</label>
-        <select id="f-account" name="account" defaultValue={filter.accountId ?? ""}>
-          <option value="">All accounts</option>
-          {accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id="f-topic"
+        name="topic"
+        label="Topic"
+        value={filter.topicId}
+        anyLabel="All topics"
+        options={topics.map((t) => ({ value: t.id, label: t.enabled ? t.name : `${t.name} (disabled)` }))}
+      />
+      <FilterSelect id="f-platform" name="platform" label="Platform" value={filter.platform} anyLabel="All platforms" options={PLATFORMS.map((p) => ({ value: p, label: platformName(p) }))} />
+      <FilterSelect id="f-account" name="account" label="Account" value={filter.accountId} anyLabel="All accounts" options={accounts.map((a) => ({ value: a.id, label: a.name }))} />
       <div className="filter-field">
         <label htmlFor="f-from">From</label>
         <input id="f-from" name="from" type="date" defaultValue={filter.from ?? ""} />
@@ -61,29 +48,13 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         <label htmlFor="f-to">To</label>
         <input id="f-to" name="to" type="date" defaultValue={filter.to ?? ""} />
       </div>
-      <div className="filter-field">
-        <label htmlFor="f-review">Review</label>
-        <select id="f-review" name="review" defaultValue={filter.review ?? ""}>
-          <option value="">{flagged ? "All flags" : "Any"}</option>
-          <option value="open">Unreviewed</option>
-          <option value="reviewed">Reviewed</option>
-          <option value="confirmed">Confirmed</option>
-          <option value="dismissed">Dismissed</option>
-        </select>
-      </div>
+      <FilterSelect id="f-review" name="review" label="Review" value={filter.review} anyLabel={flagged ? "All flags" : "Any"} options={REVIEW_OPTIONS} />
       <div className="filter-field narrow">
         <label htmlFor="f-min">Min score</label>
         <input id="f-min" name="minScore" type="number" min={0} max={1} step={0.05} defaultValue={filter.minScore ?? ""} placeholder="0–1" />
       </div>
       {!flagged && (
-        <div className="filter-field">
-          <label htmlFor="f-kind">Kind</label>
-          <select id="f-kind" name="kind" defaultValue={filter.kind ?? ""}>
-            <option value="">Posts and replies</option>
-            <option value="post">Posts only</option>
-            <option value="reply">Replies only</option>
-          </select>
-        </div>
+        <FilterSelect id="f-kind" name="kind" label="Kind" value={filter.kind} anyLabel="Posts and replies" options={KIND_OPTIONS} />
       )}
       <div className="filter-actions">
         <button type="submit">Apply</button>

@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/page-header";
 import { RunTable } from "@/components/runs/run-table";
 import { LiveCrawls } from "@/components/auto-refresh";
 import { TableSkeleton } from "@/components/skeletons";
+import { FilterSelect } from "@/components/filter-select";
 
 export const metadata = { title: "Crawl runs" };
 export const dynamic = "force-dynamic";
@@ -24,28 +25,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       </PageHeader>
       <LiveCrawls />
       <form className="filters panel" method="get" action="/runs">
-        <div className="filter-field">
-          <label htmlFor="r-account">Account</label>
-          <select id="r-account" name="account" defaultValue={filter.account ?? ""}>
-            <option value="">All accounts</option>
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter-field">
-          <label htmlFor="r-status">Status</label>
-          <select id="r-status" name="status" defaultValue={filter.status ?? ""}>
-            <option value="">Any status</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="r-account" name="account" label="Account" value={filter.account} anyLabel="All accounts" options={accounts.map((a) => ({ value: a.id, label: a.name }))} />
+        <FilterSelect id="r-status" name="status" label="Status" value={filter.status} anyLabel="Any status" options={RUN_STATUSES.map((st) => ({ value: st, label: st }))} />
         <div className="filter-actions">
           <button type="submit">Apply</button>
           <Link className="button secondary" href="/runs">
