@@ -1,7 +1,8 @@
 "use client";
 
-import { useActionState, useRef } from "react";
+import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { ConfirmDelete } from "../confirm-delete";
 import { crawlNowAction, deleteAccountAction, toggleAccountAction } from "@/app/(dashboard)/accounts/actions";
 
 /** Enable/disable, crawl now and delete (with a dialog saying what goes with the account). */
@@ -22,8 +23,6 @@ export function AccountActions({
 }) {
   const [toggleState, toggle, toggling] = useActionState<FormState, FormData>(toggleAccountAction, {});
   const [crawlState, crawl, crawling] = useActionState<FormState, FormData>(crawlNowAction, {});
-  const [deleteState, remove, deleting] = useActionState<FormState, FormData>(deleteAccountAction, {});
-  const dialog = useRef<HTMLDialogElement>(null);
   const n = (x: number) => x.toLocaleString("en-US");
   return (
     <div className="row-actions">
@@ -40,35 +39,24 @@ export function AccountActions({
           {enabled ? "Disable" : "Enable"}
         </button>
       </form>
-      <button type="button" className="small danger secondary" onClick={() => dialog.current?.showModal()} aria-label={`Delete ${name}`}>
-        Delete
-      </button>
-      <dialog ref={dialog} aria-labelledby={`del-${id}-h`}>
-        <form action={remove}>
-          <input type="hidden" name="id" value={id} />
-          <input type="hidden" name="confirm" value="delete" />
-          <h2 id={`del-${id}-h`}>Delete “{name}”?</h2>
-          <p>
-            This deletes the account <b>and everything crawled from it</b>: {n(impact.posts)} posts and {n(impact.replies)} replies with their earlier
-            versions, {n(impact.flags)} flags ({n(impact.reviewed)} already reviewed, with their review notes) and {n(impact.runs)} crawl runs. Exports
-            made earlier are not affected. This cannot be undone.
-          </p>
-          <p className="muted small">To keep the posts but stop crawling, disable the account instead.</p>
-          {deleteState.message && (
-            <div className="form-error" role="alert">
-              {deleteState.message}
-            </div>
-          )}
-          <div className="button-row">
-            <button type="submit" className="danger" disabled={deleting}>
-              {deleting ? "Deleting…" : "Delete account and its posts"}
-            </button>
-            <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
+      <ConfirmDelete
+        action={deleteAccountAction}
+        id={id}
+        dialogId={`del-${id}-h`}
+        title={<>Delete “{name}”?</>}
+        trigger="Delete"
+        triggerClassName="small danger secondary"
+        triggerAriaLabel={`Delete ${name}`}
+        submit="Delete account and its posts"
+        pendingLabel="Deleting…"
+      >
+        <p>
+          This deletes the account <b>and everything crawled from it</b>: {n(impact.posts)} posts and {n(impact.replies)} replies with their earlier
+          versions, {n(impact.flags)} flags ({n(impact.reviewed)} already reviewed, with their review notes) and {n(impact.runs)} crawl runs. Exports
+          made earlier are not affected. This cannot be undone.
+        </p>
+        <p className="muted small">To keep the posts but stop crawling, disable the account instead.</p>
+      </ConfirmDelete>
       {(toggleState.message && !toggleState.ok) || (crawlState.message && !crawlState.ok) ? (
         <span className="inline-error" role="alert">
           {toggleState.message ?? crawlState.message}

@@ -1,7 +1,8 @@
 "use client";
 
-import { useActionState, useRef } from "react";
+import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { ConfirmDelete } from "../confirm-delete";
 import { createSeedSetAction, deleteSeedSetAction, importSeedsAction, removeSeedUrlAction } from "@/app/(dashboard)/seeds/actions";
 
 function Report({ state }: { state: FormState }) {
@@ -96,30 +97,9 @@ export function RemoveSeedUrl({ id, urlId }: { id: number; urlId: number }) {
 }
 
 export function DeleteSeedSet({ id, name, urls }: { id: number; name: string; urls: number }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(deleteSeedSetAction, {});
-  const dialog = useRef<HTMLDialogElement>(null);
   return (
-    <>
-      <button type="button" className="danger secondary" onClick={() => dialog.current?.showModal()}>
-        Delete set
-      </button>
-      <dialog ref={dialog} aria-labelledby="del-seed-h">
-        <form action={action}>
-          <input type="hidden" name="id" value={id} />
-          <input type="hidden" name="confirm" value="delete" />
-          <h2 id="del-seed-h">Delete “{name}”?</h2>
-          <p>Its {urls} URLs are deleted. Discovery runs started from it are kept (without their seed set).</p>
-          {state.message && <div className="form-error">{state.message}</div>}
-          <div className="button-row">
-            <button type="submit" className="danger" disabled={pending}>
-              Delete set
-            </button>
-            <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
-    </>
+    <ConfirmDelete action={deleteSeedSetAction} id={id} dialogId="del-seed-h" title={<>Delete “{name}”?</>} trigger="Delete set" submit="Delete set">
+      <p>Its {urls} URLs are deleted. Discovery runs started from it are kept (without their seed set).</p>
+    </ConfirmDelete>
   );
 }
