@@ -346,16 +346,7 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
   const flush = async (final?: { status?: string; note: string; finishedAt?: Date | null }) => {
     const ops: Prisma.PrismaPromise<unknown>[] = frontierWrites(db, runId, frontier);
     if (points.length > 0) ops.push(db.harvestPoint.createMany({ data: points.map((p) => ({ runId, ...p })) }));
-    for (const c of tally.takeChanged()) {
-      const figures = { score: c.score, relevantPages: c.relevantPages, crawledPages: c.crawledPages };
-      ops.push(
-        db.candidateAccount.upsert({
-          where: { runId_url: { runId, url: c.url } },
-          create: { runId, url: c.url, platform: c.platform, name: c.name, ...figures },
-          update: figures,
-        }),
-      );
-    }
+    for (const c of tally.takeChanged()) ops.push(candidateWrite(db, runId, c));
     ops.push(db.discoveryRun.update({ where: { id: runId }, data: { crawled, relevant, ...(final ?? {}) } }));
     await db.$transaction(ops);
     points = [];
@@ -680,19 +671,24 @@ async function revisitClaimed(db: Db, run: RunRow, opts: Omit<RunDiscoveryOption
   const status = todo > 0 && run.crawled < run.maxPages ? "paused" : run.status === "running" ? "paused" : run.status;
   const note = `revisited ${summary.checked} pages: ${summary.notModified} not modified, ${summary.unchanged} unchanged, ${summary.changed} changed (${summary.newLinks} new links)`;
   const ops: Prisma.PrismaPromise<unknown>[] = frontierWrites(db, runId, frontier);
-  for (const c of tally.proposed()) {
-    const figures = { score: c.score, relevantPages: c.relevantPages, crawledPages: c.crawledPages };
-    ops.push(
-      db.candidateAccount.upsert({
-        where: { runId_url: { runId, url: c.url } },
-        create: { runId, url: c.url, platform: c.platform, name: c.name, ...figures },
-        update: figures,
-      }),
-    );
-  }
+  for (const c of tally.proposed()) ops.push(candidateWrite(db, runId, c));
   ops.push(db.discoveryRun.update({ where: { id: runId }, data: { status, note } }));
   await db.$transaction(ops);
   summary.status = status;
   log(`run ${runId}: ${note}`);
   return summary;
+}
+
+/** Insert or refresh one candidate account of a run. */
+function candidateWrite(
+  db: Db,
+  runId: number,
+  c: { url: string; platform: string; name: string; score: number; relevantPages: number; crawledPages: number },
+) {
+  const figures = { score: c.score, relevantPages: c.relevantPages, crawledPages: c.crawledPages };
+  return db.candidateAccount.upsert({
+    where: { runId_url: { runId, url: c.url } },
+    create: { runId, url: c.url, platform: c.platform, name: c.name, ...figures },
+    update: figures,
+  });
 }
