@@ -4,7 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
+import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
 import { databaseKind, databaseUrl, sqlitePath } from "./config";
 
 export type { Prisma } from "@/generated/prisma/client";
@@ -13,13 +15,32 @@ export type Db = PrismaClient;
 /** Milliseconds a writer waits for a lock before SQLite gives up (crawler and dashboard share the file). */
 const BUSY_TIMEOUT_MS = 10_000;
 
+/** Connections per process to PostgreSQL (dashboard, scheduler or worker each hold one pool). */
+const PG_POOL_SIZE = Number(process.env.CAMPUSWATCH_PG_POOL ?? 10);
+
+/** Which SQL dialect a client speaks, for the few hand-written queries that differ. */
+export function dialectOf(client: PrismaClient): Dialect {
+  return (client as unknown as { cwDialect?: Dialect }).cwDialect ?? "sqlite";
+}
+
+/** The two databases CampusWatch runs on. */
+export type Dialect = "sqlite" | "postgresql";
+
+function tagDialect(client: PrismaClient, dialect: Dialect): PrismaClient {
+  Object.defineProperty(client, "cwDialect", { value: dialect, enumerable: false });
+  return client;
+}
+
 /**
  * Create a Prisma client for a database URL. Most code wants the shared {@link db}; tests and the
  * CLI use this for a database of their own.
  */
 export function createDb(url = databaseUrl()): PrismaClient {
   if (databaseKind(url) === "postgresql") {
-    throw new Error("PostgreSQL support lands with the scale-out issue; use a file: URL for now");
+    // The PostgreSQL client is generated from the same schema (scripts/gen-pg-schema.mjs), so its
+    // model API is the SQLite client's; only the class differs, hence the cast.
+    const adapter = new PrismaPg({ connectionString: url, max: PG_POOL_SIZE, application_name: "campuswatch" });
+    return tagDialect(new PgPrismaClient({ adapter }) as unknown as PrismaClient, "postgresql");
   }
   const file = sqlitePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -27,7 +48,7 @@ export function createDb(url = databaseUrl()): PrismaClient {
   // instead of failing with SQLITE_BUSY.
   const adapter = new PrismaBetterSQLite3({ url: file, timeout: BUSY_TIMEOUT_MS });
   // WAL is switched on once by `db migrate` (it is a property of the file, not the connection).
-  return new PrismaClient({ adapter });
+  return tagDialect(new PrismaClient({ adapter }), "sqlite");
 }
 
 const globalForDb = globalThis as unknown as { campuswatchDb?: PrismaClient };

@@ -7,6 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import crypto from "node:crypto";
+import pg from "pg";
 import { databaseKind, sqlitePath } from "./config";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,9 +23,7 @@ export interface MigrateResult {
  * @throws Error with Prisma's message when a migration fails.
  */
 export async function migrateDatabase(url: string): Promise<MigrateResult> {
-  if (databaseKind(url) === "postgresql") {
-    throw new Error("PostgreSQL support lands with the scale-out issue; use a file: URL for now");
-  }
+  if (databaseKind(url) === "postgresql") return migratePostgres(url);
   if (databaseKind(url) === "sqlite") fs.mkdirSync(path.dirname(sqlitePath(url)), { recursive: true });
   const require = createRequire(import.meta.url);
   const prismaCli = require.resolve("prisma/build/index.js");
@@ -65,4 +65,71 @@ function enableWal(file: string) {
   } finally {
     conn.close();
   }
+}
+
+/** Arbitrary constant: the advisory lock that serialises concurrent `db migrate` runs. */
+const MIGRATE_LOCK = 72_707_001;
+
+/**
+ * Apply prisma/postgresql/migrations to a PostgreSQL database.
+ *
+ * Why not `prisma migrate deploy`: with the JavaScript schema engine and `@prisma/adapter-pg`
+ * (the only engine that works offline here) every migrate command fails with "Column type 'name'
+ * could not be deserialized" (prisma/orm#27403, open). So this applies the same migration files
+ * the same way Prisma would (in name order, each in a transaction) and records them in Prisma's
+ * own `_prisma_migrations` table with Prisma's checksum, so `prisma migrate status` and a later
+ * Prisma that fixes the bug agree with it. An advisory lock makes several workers starting at
+ * once migrate one after another. An applied migration whose file changed is refused.
+ */
+async function migratePostgres(url: string): Promise<MigrateResult> {
+  const dir = path.join(projectRoot, "prisma/postgresql/migrations");
+  const names = fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+  const client = new pg.Client({ connectionString: url, application_name: "campuswatch migrate" });
+  await client.connect();
+  const lines: string[] = [];
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATE_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL, "logs" TEXT, "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
+    const applied = new Map<string, string>(
+      (
+        await client.query<{ migration_name: string; checksum: string }>(
+          `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+        )
+      ).rows.map((r) => [r.migration_name, r.checksum]),
+    );
+    for (const name of names) {
+      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      const checksum = crypto.createHash("sha256").update(sql).digest("hex");
+      const known = applied.get(name);
+      if (known !== undefined) {
+        if (known !== checksum) throw new Error(`migration ${name} was changed after it was applied (checksum differs)`);
+        continue;
+      }
+      await client.query("BEGIN");
+      try {
+        await client.query(sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
+          [crypto.randomUUID(), checksum, name],
+        );
+        await client.query("COMMIT");
+      } catch (e) {
+        await client.query("ROLLBACK");
+        throw new Error(`migration failed: ${name}: ${(e as Error).message}`);
+      }
+      lines.push(`Applying migration \`${name}\``);
+    }
+    lines.push(lines.length ? "All migrations have been successfully applied." : "No pending migrations to apply.");
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATE_LOCK]).catch(() => {});
+    await client.end();
+  }
+  return { output: `${names.length} migrations found in prisma/postgresql/migrations\n${lines.join("\n")}` };
 }

@@ -1,23 +1,46 @@
 /**
- * A fresh, real SQLite database for a test: a copy of the migrated template made by
- * global-setup.ts, opened through the same Prisma client code the app uses.
+ * A fresh, real database for a test, opened through the same Prisma client code the app uses:
+ * a copy of the migrated template that global-setup.ts made. SQLite by default (a temp file);
+ * PostgreSQL when the suite runs with CAMPUSWATCH_TEST_DB=postgresql (a database of its own on
+ * the test server).
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../lib/db";
+import { createPgDatabaseFrom, dropPgDatabase, pgDatabaseUrl } from "./pg";
 
 export interface TestDb {
   db: Db;
+  /** DATABASE_URL of this database, for child processes. */
   url: string;
-  file: string;
+  /** Which database kind it is. */
+  kind: "sqlite" | "postgresql";
+  /** Drop it. Call in afterEach/afterAll. */
   cleanup: () => Promise<void>;
 }
 
-/** Copy the template database to a temp file and open it. Call `cleanup` in afterEach/afterAll. */
+/** Make a fresh copy of the template database and open it. Call `cleanup` in afterEach/afterAll. */
 export async function createTestDb(): Promise<TestDb> {
   const template = inject("templateDb");
+  if (/^postgres(ql)?:/.test(template)) {
+    const templateName = new URL(template).pathname.slice(1);
+    const name = `cw_test_${crypto.randomBytes(6).toString("hex")}`;
+    await createPgDatabaseFrom(templateName, name);
+    const url = pgDatabaseUrl(name);
+    const db = createDb(url);
+    return {
+      db,
+      url,
+      kind: "postgresql",
+      cleanup: async () => {
+        await db.$disconnect();
+        await dropPgDatabase(name);
+      },
+    };
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-test-"));
   const file = path.join(dir, "test.db");
   fs.copyFileSync(template, file);
@@ -26,7 +49,7 @@ export async function createTestDb(): Promise<TestDb> {
   return {
     db,
     url,
-    file,
+    kind: "sqlite",
     cleanup: async () => {
       await db.$disconnect();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * `campuswatch discover` as a user runs it: a real process and database file, against the
+ * `campuswatch discover` as a user runs it: a real process and database, against the
  * synthetic web served by this test (so the CLI runs asynchronously: the server must keep
  * answering while the child crawls).
  */
@@ -7,8 +7,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { createDb } from "../../../lib/db";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestDb, type TestDb } from "../../support/db";
 import type { SyntheticWeb } from "../../support/synthetic-web";
 import { createTestTopic, startTestWeb } from "./support";
 
@@ -16,6 +16,7 @@ const root = path.resolve(import.meta.dirname, "../../..");
 let dir = "";
 let env: NodeJS.ProcessEnv = { ...process.env };
 let web: SyntheticWeb;
+let tdb: TestDb | undefined;
 
 function cw(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
@@ -28,17 +29,16 @@ function cw(...args: string[]): Promise<{ code: number; out: string; err: string
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-discover-cli-"));
-  env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "cli.db")}`, CAMPUSWATCH_DATA_DIR: path.join(dir, "data") };
   web = await startTestWeb({ articlesPerLabel: 120 });
   // A copy of the migrated template database (test/support/global-setup.ts).
-  fs.copyFileSync(inject("templateDb"), path.join(dir, "cli.db"));
-  const db = createDb(`file:${path.join(dir, "cli.db")}`);
-  await createTestTopic(db);
-  await db.$disconnect();
+  tdb = await createTestDb();
+  env = { ...process.env, DATABASE_URL: tdb.url, CAMPUSWATCH_DATA_DIR: path.join(dir, "data") };
+  await createTestTopic(tdb.db);
   fs.writeFileSync(path.join(dir, "seeds.txt"), `# two home pages\n${web.homeUrl(0)}\n\n${web.homeUrl(1)}\n`);
 });
 afterAll(async () => {
   await web?.close();
+  await tdb?.cleanup();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
