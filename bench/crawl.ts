@@ -24,6 +24,8 @@ const { values } = parseArgs({
     "accounts-per-platform": { type: "string", default: "4" },
     posts: { type: "string", default: "100" },
     concurrency: { type: "string", default: "8" },
+    /** Another (empty, migrated or not) database, e.g. a postgresql:// URL. @default a temp SQLite file */
+    "db-url": { type: "string" },
   },
 });
 const perPlatform = Number(values["accounts-per-platform"]);
@@ -31,7 +33,7 @@ const postsPerAccount = Number(values.posts);
 const concurrency = Number(values.concurrency);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-bench-crawl-"));
-const url = `file:${path.join(dir, "bench.db")}`;
+const url = values["db-url"] ?? `file:${path.join(dir, "bench.db")}`;
 await migrateDatabase(url);
 const db = createDb(url);
 // One local site per account, so that accounts live on different hosts as they do in reality

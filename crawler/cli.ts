@@ -12,6 +12,7 @@ import { registerCrawlCommands } from "./commands/crawl";
 import { registerPostCommands } from "./commands/posts";
 import { registerRunCommand } from "./commands/run";
 import { registerDiscoverCommand } from "./commands/discover";
+import { registerWorkerCommand } from "./commands/worker";
 import { disconnectDb } from "../lib/db";
 
 const program = new Command();
@@ -31,6 +32,7 @@ registerTopicCommands(program);
 registerCrawlCommands(program);
 registerPostCommands(program);
 registerRunCommand(program);
+registerWorkerCommand(program);
 registerDiscoverCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Db } from "../lib/db";
 import { crawlerConfig, dataDir } from "../lib/config";
 import { createFetcher, HostScheduler } from "./fetch";
+import type { HostGate } from "./fetch/politeness";
 import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
@@ -23,6 +24,8 @@ export interface RuntimeOptions {
   respectRobots?: boolean;
   /** Archive raw pages under the data directory. @default true */
   archive?: boolean;
+  /** Per-host politeness shared by every fetcher made here. @default a new in-process HostScheduler */
+  hostGate?: HostGate;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
   now?: () => Date;
@@ -34,7 +37,7 @@ export type RuntimeServices = WorkerServices & { flush(): Promise<void> };
 /** Services for {@link crawlAccount}: every fetcher made here shares one per-host queue. */
 export function createServices(opts: RuntimeOptions): RuntimeServices {
   const cfg = crawlerConfig();
-  const scheduler = new HostScheduler();
+  const scheduler = opts.hostGate ?? new HostScheduler();
   const deliveries = new Set<Promise<unknown>>();
   return {
     notify: (db, runId) => {

@@ -104,7 +104,7 @@ export class Scheduler {
    * recorded as a "skipped" crawl run, so the dashboard shows that the interval is too short.
    */
   async submit(job: CrawlJob): Promise<boolean> {
-    if (this.opts.queue.enqueue(job)) return true;
+    if (await this.opts.queue.enqueue(job)) return true;
     const now = new Date();
     await this.opts.db.crawlRun.create({
       data: { accountId: job.accountId, trigger: job.trigger, status: "skipped", startedAt: now, finishedAt: now, note: "previous run still going" },

@@ -1,6 +1,9 @@
 import type { Command } from "commander";
-import { db } from "../../lib/db";
-import { crawlerConfig } from "../../lib/config";
+import { db, dialectOf } from "../../lib/db";
+import { crawlerConfig, databaseUrl } from "../../lib/config";
+import { createPgBossQueue, startBoss } from "../queue/pg-boss";
+import { startWorker, type RunningWorker } from "../queue/pg-worker";
+import { PgHostScheduler } from "../fetch/pg-politeness";
 import { createServices, pruneArchiveNow } from "../runtime";
 import { crawlAccount, type RunSummary } from "../worker";
 import { createInProcessQueue } from "../queue/in-process";
@@ -39,9 +42,12 @@ export function registerCrawlCommands(program: Command) {
           return;
         }
         const names = new Map(accounts.map((a) => [a.id, a.name]));
+        // On PostgreSQL, stay polite towards hosts that running workers are crawling too.
+        const hosts = dialectOf(db) === "postgresql" ? new PgHostScheduler(databaseUrl()) : undefined;
         const services = createServices({
           db,
           hostDelayMs: o.hostDelayMs,
+          hostGate: hosts,
           onProgress: o.quiet ? undefined : (m) => console.error(`  ${m}`),
         });
         const queue = createInProcessQueue(
@@ -55,8 +61,34 @@ export function registerCrawlCommands(program: Command) {
         for (const a of accounts) queue.enqueue({ accountId: a.id, trigger: "cli" });
         await queue.onIdle();
         await services.flush();
+        await hosts?.close();
         await closeSharedBrowser();
         await pruneArchiveNow();
+      }),
+    );
+
+  crawl
+    .command("enqueue")
+    .description("PostgreSQL: queue a crawl of every enabled account (or one) for the workers")
+    .option("--account <id>", "only this account (even if disabled)", intOption("--account", 1))
+    .action(
+      action(async (o: { account?: number }) => {
+        if (dialectOf(db) !== "postgresql") {
+          throw new UserInputError("crawl enqueue needs PostgreSQL (DATABASE_URL=postgresql://…); on SQLite use `campuswatch crawl once`");
+        }
+        const accounts = o.account
+          ? await db.account.findMany({ where: { id: o.account }, select: { id: true } })
+          : await db.account.findMany({ where: { enabled: true }, select: { id: true }, orderBy: { id: "asc" } });
+        if (o.account && accounts.length === 0) throw new UserInputError(`no account with id ${o.account}`);
+        const boss = await startBoss(databaseUrl(), { name: "campuswatch enqueue", supervise: false });
+        try {
+          const queue = createPgBossQueue(boss);
+          let queued = 0;
+          for (const a of accounts) if (await queue.enqueue({ accountId: a.id, trigger: "manual" })) queued++;
+          console.log(`queued ${queued} of ${accounts.length} accounts (the others were already queued and running)`);
+        } finally {
+          await boss.stop({ graceful: false, wait: true });
+        }
       }),
     );
 
@@ -66,8 +98,9 @@ export function registerCrawlCommands(program: Command) {
     .option("--host-delay-ms <n>", "minimum delay between requests to one host", intOption("--host-delay-ms", 0))
     .option("--concurrency <n>", "accounts crawled in parallel", intOption("--concurrency", 1))
     .option("--poll-ms <n>", "how often account changes are picked up", intOption("--poll-ms", 100), 5000)
+    .option("--workers <n>", "PostgreSQL: crawl workers to run inside this process too (0: only enqueue)", intOption("--workers", 0), 0)
     .action(
-      action(async (o: { hostDelayMs?: number; concurrency?: number; pollMs: number }) => {
+      action(async (o: { hostDelayMs?: number; concurrency?: number; pollMs: number; workers: number }) => {
         const running = await startScheduler(o);
         await running.done;
       }),
@@ -75,11 +108,14 @@ export function registerCrawlCommands(program: Command) {
 }
 
 /**
- * Start the scheduler with an in-process queue. Resolves `done` after SIGINT/SIGTERM once
- * in-flight page writes have finished.
+ * Start the scheduler. On SQLite crawl jobs run in this process (in-process queue); on
+ * PostgreSQL the scheduler only enqueues to pg-boss and `campuswatch worker` processes crawl
+ * (plus `workers` of them inside this process, if asked). Resolves `done` after SIGINT/SIGTERM
+ * once in-flight page writes have finished.
  */
-export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; log?: (m: string) => void }) {
+export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log?: (m: string) => void }) {
   const log = o.log ?? ((m: string) => console.log(`[scheduler] ${m}`));
+  if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log });
   const abort = new AbortController();
   const services = createServices({ db, hostDelayMs: o.hostDelayMs, signal: abort.signal });
   const queue = createInProcessQueue(
@@ -106,6 +142,34 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
       await queue.close();
       await services.flush();
       await closeSharedBrowser();
+      log("stopped");
+      resolve();
+    };
+    process.once("SIGINT", () => void stop("SIGINT"));
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+  });
+  return { scheduler, queue, done };
+}
+
+/** The PostgreSQL scheduler: enqueue only; optional embedded workers. */
+async function startPgScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log: (m: string) => void }) {
+  const { log } = o;
+  const url = databaseUrl();
+  const boss = await startBoss(url, { name: "campuswatch scheduler" });
+  const queue = createPgBossQueue(boss);
+  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log });
+  await scheduler.start();
+  const workers: RunningWorker[] = [];
+  for (let i = 0; i < (o.workers ?? 0); i++) {
+    workers.push(await startWorker({ db, url, concurrency: o.concurrency ?? crawlerConfig().concurrency, hostDelayMs: o.hostDelayMs, log: (m) => log(`worker: ${m}`) }));
+  }
+  log(`running ${scheduler.scheduled().length} accounts on PostgreSQL (pg-boss queue "crawl", ${workers.length} workers in this process); Ctrl-C to stop`);
+  const done = new Promise<void>((resolve) => {
+    const stop = async (signal: string) => {
+      log(`${signal}: stopping…`);
+      scheduler.stop();
+      await Promise.all(workers.map((w) => w.stop()));
+      await boss.stop({ graceful: true, wait: true });
       log("stopped");
       resolve();
     };

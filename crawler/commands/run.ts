@@ -21,7 +21,8 @@ export function registerRunCommand(program: Command) {
           await seedDemo(db, demo.site, (m) => console.log(m));
           console.log(`demo site: ${demo.site.origin}`);
         }
-        const { done } = await startScheduler({ hostDelayMs: o.hostDelayMs ?? (demo ? 200 : undefined) });
+        // On PostgreSQL the scheduler only enqueues: one worker runs here so `run` still crawls by itself.
+        const { done } = await startScheduler({ hostDelayMs: o.hostDelayMs ?? (demo ? 200 : undefined), workers: 1 });
         const dashboard = startDashboard(o.port);
         console.log(`dashboard: http://localhost:${o.port}${demo ? "  (sign in as admin / campuswatch)" : ""}`);
         dashboard.on("exit", (code) => {

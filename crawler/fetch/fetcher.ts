@@ -13,7 +13,7 @@ import { detectBlock, type BlockSignal } from "./captcha";
 import { CookieJar, type Cookie } from "./cookies";
 import { decodeBody } from "./decode";
 import { BodyTooLargeError, TimeoutError, httpGet } from "./http";
-import { HostScheduler, defaultHostScheduler, hostKey, sleep } from "./politeness";
+import { type HostGate, defaultHostScheduler, hostKey, sleep } from "./politeness";
 import { backoffDelay, parseRetryAfter } from "./retry";
 import { robotsCacheFor, type RobotsResponse } from "./robots";
 
@@ -76,7 +76,7 @@ export interface FetcherOptions {
   /** `http` never uses Chromium; `browser` renders every request; `auto` renders when `get()` asks with `browser: true`. @default "auto" */
   mode?: FetchMode;
   /** The per-host queue. Share one among all fetchers of a process (the default does); tests pass their own. @default defaultHostScheduler */
-  scheduler?: HostScheduler;
+  scheduler?: HostGate;
   /** Minimum gap between the end of one request to a host and the start of the next; a larger robots.txt Crawl-delay wins. 0 allowed. @default 1000 */
   hostDelayMs?: number;
   /** Fetch and obey robots.txt (Disallow and Crawl-delay). @default true */

@@ -4,6 +4,21 @@
  * not in the fetcher, and all fetchers of a process share {@link defaultHostScheduler}.
  */
 
+/**
+ * What a fetcher needs from per-host politeness: run a request when the host is free and the
+ * delay has passed, and spread a host's "leave me alone" to every other fetcher. One
+ * implementation per scope: {@link HostScheduler} within a process, `PgHostScheduler`
+ * (./pg-politeness.ts) across every worker process sharing a PostgreSQL database.
+ */
+export interface HostGate {
+  /** Run `task` once `host` is free and at least `delayMs` after the previous request there ended. */
+  run<T>(host: string, delayMs: number, task: () => Promise<T>): Promise<T>;
+  /** Keep everyone away from `host` for `ms` (Retry-After). Only ever extends a hold-off. */
+  holdOff(host: string, ms: number): void;
+  /** Milliseconds left of the hold-off on `host` as far as this process knows (0 when none). */
+  holdOffRemaining(host: string): number;
+}
+
 interface HostState {
   /** Settles when the last queued task for this host has finished (the queue's tail). */
   tail: Promise<void>;
@@ -20,7 +35,7 @@ interface HostState {
  * minimum gap between the end of one task and the start of the next. Waiting happens inside the
  * host's own queue, so a slow or throttled host never delays another host.
  */
-export class HostScheduler {
+export class HostScheduler implements HostGate {
   private readonly hosts = new Map<string, HostState>();
 
   /**

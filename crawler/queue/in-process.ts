@@ -13,7 +13,7 @@ export interface CrawlJob {
 /** What every queue offers. */
 export interface JobQueue {
   /** Queue a job; false (and nothing queued) when that account is already queued or running. */
-  enqueue(job: CrawlJob): boolean;
+  enqueue(job: CrawlJob): boolean | Promise<boolean>;
   /** Account ids now running. */
   running(): number[];
   /** Resolves when nothing is queued or running. */
@@ -26,7 +26,7 @@ export interface JobQueue {
 export function createInProcessQueue(
   handler: (job: CrawlJob) => Promise<void>,
   { concurrency = 4, onError = (e: unknown) => console.error(e) }: { concurrency?: number; onError?: (e: unknown, job: CrawlJob) => void } = {},
-): JobQueue {
+): JobQueue & { enqueue(job: CrawlJob): boolean } {
   const pending: CrawlJob[] = [];
   const active = new Map<number, Promise<void>>();
   let closed = false;

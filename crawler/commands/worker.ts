@@ -1,0 +1,34 @@
+import type { Command } from "commander";
+import { db, dialectOf } from "../../lib/db";
+import { crawlerConfig, databaseUrl } from "../../lib/config";
+import { startWorker } from "../queue/pg-worker";
+import { action, intOption, UserInputError } from "./util";
+
+/** `campuswatch worker`: claim and run crawl jobs from pg-boss until SIGINT/SIGTERM. */
+export function registerWorkerCommand(program: Command) {
+  program
+    .command("worker")
+    .description("PostgreSQL: run crawl jobs from the pg-boss queue (start any number, on any machine)")
+    .option("--concurrency <n>", "crawl jobs at once", intOption("--concurrency", 1))
+    .option("--host-delay-ms <n>", "minimum delay between requests to one host, across all workers", intOption("--host-delay-ms", 0))
+    .option("--poll-s <n>", "seconds between queue polls when idle (≥ 1)", intOption("--poll-s", 1))
+    .action(
+      action(async (o: { concurrency?: number; hostDelayMs?: number; pollS?: number }) => {
+        if (dialectOf(db) !== "postgresql") {
+          throw new UserInputError(
+            "workers need PostgreSQL (DATABASE_URL=postgresql://…); on SQLite `campuswatch start` crawls in-process",
+          );
+        }
+        const worker = await startWorker({
+          db,
+          url: databaseUrl(),
+          concurrency: o.concurrency ?? crawlerConfig().concurrency,
+          hostDelayMs: o.hostDelayMs,
+          pollSeconds: o.pollS,
+        });
+        process.once("SIGINT", () => void worker.stop());
+        process.once("SIGTERM", () => void worker.stop());
+        await worker.done;
+      }),
+    );
+}

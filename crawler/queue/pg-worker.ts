@@ -1,0 +1,193 @@
+/**
+ * A crawl worker on PostgreSQL (`campuswatch worker`): claims crawl jobs from pg-boss and runs
+ * them with the same {@link crawlAccount} the in-process queue uses. Run any number of them, on
+ * any machines, against one database.
+ *
+ * Guarantees and how they are kept:
+ * - One account is never crawled by two workers at once: pg-boss's "stately" policy lets one job
+ *   per account be active, and the worker also holds a PostgreSQL advisory lock on the account
+ *   for the whole crawl (released by PostgreSQL if the worker dies), so even a job handed out
+ *   twice (a worker declared dead that was only stalled) cannot crawl concurrently: the second
+ *   one finds the lock taken and is recorded as skipped.
+ * - Per-host politeness across all workers: {@link PgHostScheduler}.
+ * - A killed worker's job is retried by another: every worker heartbeats in "CrawlWorker" and
+ *   lists its running jobs in "WorkerJob". Every worker also watches the others: one whose
+ *   heartbeat is older than `deadAfterMs` is marked dead and its jobs are failed in pg-boss,
+ *   which queues them again (retryLimit). The retry starts a new crawl of the account; stored
+ *   posts are keyed by (account, platform id), so the retry neither duplicates nor loses one.
+ */
+import os from "node:os";
+import crypto from "node:crypto";
+import type PgBoss from "pg-boss";
+import pg from "pg";
+import type { Db } from "../../lib/db";
+import { crawlAccount, type RunSummary } from "../worker";
+import { createServices } from "../runtime";
+import { closeSharedBrowser } from "../fetch";
+import { PgHostScheduler } from "../fetch/pg-politeness";
+import { CRAWL_QUEUE, startBoss } from "./pg-boss";
+import type { CrawlJob } from "./in-process";
+
+/** Options of {@link startWorker}. */
+export interface WorkerOptions {
+  db: Db;
+  /** The postgresql:// URL `db` was opened with (pg-boss and the locks need their own connections). */
+  url: string;
+  /** Crawl jobs run at once by this worker. @default 2 */
+  concurrency?: number;
+  /** Minimum delay between requests to one host, across all workers. @default CAMPUSWATCH_HOST_DELAY_MS or 1000 */
+  hostDelayMs?: number;
+  /** How often the worker proves it is alive. @default CAMPUSWATCH_WORKER_HEARTBEAT_MS or 5000 */
+  heartbeatMs?: number;
+  /** A worker silent this long is dead and its jobs are retried elsewhere. @default CAMPUSWATCH_WORKER_DEAD_MS or 30000 */
+  deadAfterMs?: number;
+  /** How often an idle worker asks pg-boss for a job, in seconds (pg-boss's minimum is 0.5). @default 1 */
+  pollSeconds?: number;
+  log?: (message: string) => void;
+}
+
+/** A running worker. */
+export interface RunningWorker {
+  id: string;
+  /** Stop taking jobs, let running crawls stop at their next safe point, deregister. */
+  stop(): Promise<void>;
+  /** Resolves once stopped. */
+  done: Promise<void>;
+}
+
+const envInt = (name: string, fallback: number) => {
+  const raw = process.env[name]?.trim();
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer (got ${JSON.stringify(raw)})`);
+  return n;
+};
+
+/** Register a worker, start claiming crawl jobs, and keep the heartbeat and the dead-worker watch going. */
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const { db, url } = opts;
+  const log = opts.log ?? ((m: string) => console.log(`[worker] ${m}`));
+  const concurrency = opts.concurrency ?? 2;
+  const heartbeatMs = opts.heartbeatMs ?? envInt("CAMPUSWATCH_WORKER_HEARTBEAT_MS", 5000);
+  const deadAfterMs = opts.deadAfterMs ?? envInt("CAMPUSWATCH_WORKER_DEAD_MS", 30_000);
+  if (deadAfterMs < 2 * heartbeatMs) throw new Error("the dead-worker timeout must be at least two heartbeats");
+  const id = crypto.randomUUID();
+
+  // Account locks: one connection per running job, so each lock lives exactly as long as its crawl.
+  const lockPool = new pg.Pool({ connectionString: url, max: concurrency + 1, application_name: `campuswatch worker ${id}` });
+  lockPool.on("error", () => undefined);
+  const hosts = new PgHostScheduler(url, { maxConnections: Math.max(4, concurrency * 2) });
+  const abort = new AbortController();
+  const services = createServices({ db, hostDelayMs: opts.hostDelayMs, signal: abort.signal, hostGate: hosts, onProgress: undefined });
+
+  await db.$executeRaw`
+    INSERT INTO "CrawlWorker" ("id", "hostname", "pid", "concurrency", "status", "startedAt", "heartbeatAt", "jobsDone")
+    VALUES (${id}, ${os.hostname()}, ${process.pid}, ${concurrency}, 'running', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', 0)`;
+
+  const boss: PgBoss = await startBoss(url, { name: `campuswatch worker ${id}` });
+  let stopping = false;
+
+  const runJob = async (job: PgBoss.Job<CrawlJob>): Promise<RunSummary | { skipped: string }> => {
+    const { accountId, trigger } = job.data;
+    await db.$executeRaw`
+      INSERT INTO "WorkerJob" ("jobId", "workerId", "accountId", "startedAt") VALUES (${job.id}, ${id}, ${accountId}, now() AT TIME ZONE 'UTC')
+      ON CONFLICT ("jobId") DO UPDATE SET "workerId" = excluded."workerId", "startedAt" = excluded."startedAt"`;
+    const lock = await lockPool.connect();
+    let clean = false;
+    try {
+      const { rows } = await lock.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok", [`account:${accountId}`]);
+      if (!rows[0]!.ok) {
+        const now = new Date();
+        await db.crawlRun.create({
+          data: { accountId, trigger, status: "skipped", startedAt: now, finishedAt: now, note: "another worker is crawling this account" },
+        });
+        clean = true;
+        return { skipped: "another worker is crawling this account" };
+      }
+      try {
+        const exists = await db.account.count({ where: { id: accountId } });
+        if (!exists) return { skipped: "account was deleted" };
+        return await crawlAccount(services, accountId, trigger);
+      } finally {
+        await lock.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [`account:${accountId}`]);
+        clean = true;
+      }
+    } finally {
+      lock.release(!clean);
+      await db.$executeRaw`DELETE FROM "WorkerJob" WHERE "jobId" = ${job.id} AND "workerId" = ${id}`;
+      await db.$executeRaw`UPDATE "CrawlWorker" SET "jobsDone" = "jobsDone" + 1 WHERE "id" = ${id}`;
+    }
+  };
+
+  // pg-boss v10 runs one batch per work() registration at a time: register `concurrency` of them.
+  const workIds: string[] = [];
+  for (let i = 0; i < concurrency; i++) {
+    workIds.push(
+      await boss.work<CrawlJob>(CRAWL_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollSeconds ?? 1 }, async ([job]) => {
+        if (!job) return;
+        const r = await runJob(job);
+        if ("skipped" in r) log(`job ${job.id}: account ${job.data.accountId} skipped: ${r.skipped}`);
+        else log(`job ${job.id}: account ${r.accountId} ${r.status}: ${r.newPosts} new, ${r.changedPosts} changed, ${r.errors.length} errors`);
+        return "skipped" in r ? r : { runId: r.runId, status: r.status, newPosts: r.newPosts };
+      }),
+    );
+  }
+
+  /** Heartbeat, then fail the jobs of workers whose heartbeat stopped. */
+  const beat = async () => {
+    const alive = await db.$executeRaw`
+      UPDATE "CrawlWorker" SET "heartbeatAt" = now() AT TIME ZONE 'UTC' WHERE "id" = ${id} AND "status" = 'running'`;
+    if (alive === 0 && !stopping) {
+      // Others declared us dead (we stalled longer than the timeout) and our jobs are being
+      // retried elsewhere: stop crawling at once rather than race the retries.
+      log("this worker was declared dead by another (heartbeat too late); stopping");
+      void stop(1);
+      return;
+    }
+    const dead = await db.$queryRaw<{ id: string }[]>`
+      UPDATE "CrawlWorker" SET "status" = 'dead', "stoppedAt" = now() AT TIME ZONE 'UTC'
+      WHERE "status" = 'running' AND "heartbeatAt" < (now() AT TIME ZONE 'UTC') - ${deadAfterMs} * interval '1 millisecond'
+      RETURNING "id"`;
+    for (const w of dead) {
+      const jobs = await db.workerJob.findMany({ where: { workerId: w.id } });
+      if (jobs.length) await boss.fail(CRAWL_QUEUE, jobs.map((j) => j.jobId));
+      await db.workerJob.deleteMany({ where: { workerId: w.id } });
+      log(`worker ${w.id} stopped answering; ${jobs.length} of its jobs failed for retry`);
+    }
+    // A worker that died between claiming a job and listing it in "WorkerJob" leaves an active
+    // job nobody owns: fail those too once they are older than the timeout.
+    const orphans = await db.$queryRaw<{ id: string }[]>`
+      SELECT j.id::text AS id FROM pgboss.job j
+      WHERE j.name = ${CRAWL_QUEUE} AND j.state = 'active' AND j.started_on < now() - ${deadAfterMs} * interval '1 millisecond'
+        AND NOT EXISTS (SELECT 1 FROM "WorkerJob" w WHERE w."jobId" = j.id::text)`;
+    if (orphans.length) {
+      await boss.fail(CRAWL_QUEUE, orphans.map((o) => o.id));
+      log(`${orphans.length} claimed jobs had no live worker; failed for retry`);
+    }
+  };
+  const timer = setInterval(() => beat().catch((e: unknown) => log(`heartbeat failed: ${(e as Error).message}`)), heartbeatMs);
+  log(`worker ${id} on ${os.hostname()} pid ${process.pid}: ${concurrency} jobs at once, queue "${CRAWL_QUEUE}"`);
+
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  let stopped: Promise<void> | undefined;
+  const stop = (code = 0): Promise<void> =>
+    (stopped ??= (async () => {
+      stopping = true;
+      clearInterval(timer);
+      for (const w of workIds) await boss.offWork({ id: w }).catch(() => undefined);
+      // Running crawls stop at their next page boundary; pg-boss then completes their jobs.
+      abort.abort();
+      await boss.stop({ graceful: true, wait: true, timeout: 60_000 }).catch(() => undefined);
+      await services.flush();
+      await db.$executeRaw`
+        UPDATE "CrawlWorker" SET "status" = CASE WHEN "status" = 'running' THEN 'stopped' ELSE "status" END, "stoppedAt" = now() AT TIME ZONE 'UTC'
+        WHERE "id" = ${id}`.catch(() => undefined);
+      await hosts.close();
+      await lockPool.end();
+      await closeSharedBrowser();
+      if (code) process.exitCode = code;
+      log("stopped");
+      resolveDone();
+    })());
+  return { id, stop: () => stop(0), done };
+}

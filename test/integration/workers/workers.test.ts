@@ -1,0 +1,190 @@
+/**
+ * Scale-out on PostgreSQL: three `campuswatch worker` processes claim crawl jobs from pg-boss;
+ * one is killed (SIGKILL, no clean-up) in the middle of a crawl. Its job is retried by another
+ * worker, every post is stored exactly once, no account is crawled by two workers at once, and
+ * the one host every account lives on sees one polite crawler: one request at a time, at least
+ * the delay apart, measured by the server.
+ *
+ * Runs when the suite runs on PostgreSQL (CAMPUSWATCH_TEST_DB=postgresql, as `npm test` does in
+ * its second pass); workers do not exist on SQLite.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type PgBoss from "pg-boss";
+import { BOSS_SCHEMA, CRAWL_QUEUE, createPgBossQueue, startBoss } from "../../../crawler/queue/pg-boss";
+import { Scheduler } from "../../../crawler/scheduler";
+import { crawlFixture, type CrawlFixture } from "../crawl/support";
+import { testDbKind } from "../../support/pg";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const DELAY_MS = 25;
+const onPostgres = testDbKind() === "postgresql";
+if (!onPostgres) console.log("skipping worker tests: they need the PostgreSQL pass (CAMPUSWATCH_TEST_DB=postgresql)");
+
+const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
+  let f: CrawlFixture | undefined;
+  let boss: PgBoss | undefined;
+  const workers: ChildProcess[] = [];
+  let dataDir = "";
+  afterAll(async () => {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
+    await Promise.all(workers.map((w) => (w.exitCode !== null || w.signalCode !== null ? null : new Promise((r) => w.once("exit", r)))));
+    await boss?.stop({ graceful: false, wait: true });
+    await f?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("three workers, one killed mid-crawl: every post once, its job retried, politeness held per host", async () => {
+    // Workers crawl with the wall clock, so the site's clock follows it.
+    f = await crawlFixture({ seed: 77, now: new Date(), accounts: { weibo: 1, tieba: 2, discuz: 2, blog: 1 }, postsPerAccount: 14, repliesPerPost: [0, 6], weiboDates: "rfc" });
+    const fx = f;
+    // Slow thread pages, so that the kill lands in the middle of a crawl.
+    fx.site.fault((u) => u.searchParams.get("mod") === "viewthread" || u.pathname.startsWith("/p/"), { type: "slow", delayMs: 15 });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-workers-"));
+    const env = {
+      ...process.env,
+      DATABASE_URL: fx.t.url,
+      CAMPUSWATCH_DATA_DIR: dataDir,
+      CAMPUSWATCH_WORKER_HEARTBEAT_MS: "250",
+      CAMPUSWATCH_WORKER_DEAD_MS: "1500",
+      CAMPUSWATCH_JOB_RETRY_DELAY_S: "0",
+    };
+    for (let i = 0; i < 3; i++) {
+      workers.push(
+        spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "worker", "--concurrency", "2", "--host-delay-ms", String(DELAY_MS)], {
+          cwd: root,
+          env,
+          stdio: ["ignore", "ignore", "pipe"],
+        }),
+      );
+    }
+    const db = fx.t.db;
+    await until("three workers registered", async () => (await db.crawlWorker.count({ where: { status: "running" } })) === 3);
+
+    boss = await startBoss(fx.t.url, { name: "campuswatch test" });
+    const queue = createPgBossQueue(boss);
+    for (const id of fx.ids.values()) expect(await queue.enqueue({ accountId: id, trigger: "manual" })).toBe(true);
+
+    // Kill a worker once it has been crawling an account for a while (a few of its item pages served).
+    let victim: { workerId: string; pid: number; accountId: number } | undefined;
+    await until("a worker in the middle of a crawl", async () => {
+      const jobs = await db.workerJob.findMany({ include: { worker: true } });
+      for (const j of jobs) {
+        const key = [...fx.ids].find(([, id]) => id === j.accountId)![0];
+        if (fx.site.requests({ kind: "item" }).filter((r) => r.accountKey === key).length >= 3) {
+          victim = { workerId: j.workerId, pid: j.worker.pid, accountId: j.accountId };
+          return true;
+        }
+      }
+      return false;
+    });
+    const killedAt = Date.now();
+    const proc = workers.find((w) => w.pid === victim!.pid)!;
+    proc.kill("SIGKILL");
+    await new Promise((r) => proc.once("exit", r));
+    const victimKey = [...fx.ids].find(([, id]) => id === victim!.accountId)![0];
+    const partial = await fx.stored(victimKey);
+    expect(partial.size).toBeLessThan(fx.expected(victimKey).size);
+
+    await until("the queue to drain", async () => {
+      const { rows } = await boss!.getDb().executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
+      return rows[0].n === 0;
+    });
+
+    // The killed worker was noticed and its job retried by another, to completion.
+    expect(await db.crawlWorker.findUnique({ where: { id: victim!.workerId } })).toMatchObject({ status: "dead" });
+    const { rows: jobs } = await boss.getDb().executeSql(
+      `SELECT singleton_key, state, retry_count FROM ${BOSS_SCHEMA}.job WHERE name = $1 ORDER BY singleton_key`,
+      [CRAWL_QUEUE],
+    );
+    expect(jobs.every((j: { state: string }) => j.state === "completed")).toBe(true);
+    expect(jobs.find((j: { singleton_key: string }) => Number(j.singleton_key) === victim!.accountId)!.retry_count).toBeGreaterThanOrEqual(1);
+
+    // Every post and reply of every account stored exactly once, with its text, as version 1.
+    let total = 0;
+    for (const key of fx.ids.keys()) {
+      const stored = await fx.stored(key);
+      const expected = fx.expected(key);
+      expect([...stored.keys()].sort(), key).toEqual([...expected.keys()].sort());
+      for (const [id, row] of stored) {
+        expect(row.version, `${key} ${id}`).toBe(1);
+        expect(row.text, `${key} ${id}`).toBe(expected.get(id)!.text);
+      }
+      total += expected.size;
+    }
+    expect(await db.post.count()).toBe(total);
+    expect(await db.postVersion.count()).toBe(0);
+
+    // Runs: the killed one closed as interrupted, then one ok run per account; no two runs of
+    // one account ever overlapped in time.
+    const runs = await db.crawlRun.findMany({ orderBy: { id: "asc" } });
+    for (const id of fx.ids.values()) {
+      const mine = runs.filter((r) => r.accountId === id && r.status !== "skipped");
+      expect(mine.at(-1)!.status, `account ${id}`).toBe("ok");
+      for (let i = 1; i < mine.length; i++) expect(mine[i]!.startedAt.getTime()).toBeGreaterThanOrEqual(mine[i - 1]!.finishedAt!.getTime());
+    }
+    expect(runs.filter((r) => r.accountId === victim!.accountId).map((r) => r.status)).toEqual(["failed", "ok"]);
+    expect(runs.find((r) => r.accountId === victim!.accountId)!.note).toMatch(/interrupted/);
+
+    // Politeness, as the host saw it, across all three workers. The request the killed worker had
+    // in flight is the host's own business (the server finished it for a dead client, and its end
+    // was never recorded): it is left out, with the gap that follows it.
+    const log = fx.site.requests();
+    const orphan = (r: (typeof log)[number]) => r.accountKey === victimKey && r.startedMs <= killedAt && (r.endedMs ?? Infinity) >= killedAt;
+    const sorted = log.filter((r) => !orphan(r)).sort((a, b) => a.startedMs - b.startedMs);
+    expect(sorted.length).toBeGreaterThan(60);
+    expect(new Set(sorted.map((r) => r.accountKey).filter(Boolean)).size).toBe(fx.ids.size);
+    for (let i = 1; i < sorted.length; i++) {
+      const gap = sorted[i]!.startedMs - sorted[i - 1]!.endedMs!;
+      // 2 ms of slack for timer granularity between the database's clock and the server's.
+      expect(gap, `${sorted[i - 1]!.url} → ${sorted[i]!.url}`).toBeGreaterThanOrEqual(DELAY_MS - 2);
+    }
+  }, 180_000);
+
+  it("the scheduler only enqueues: crawl-now requests become pg-boss jobs, one waiting per account", async () => {
+    const fx = f!;
+    const queue = createPgBossQueue(boss!);
+    const scheduler = new Scheduler({ db: fx.t.db, queue, pollMs: 60_000 });
+    const ids = [...fx.ids.values()];
+    const before = await fx.t.db.crawlRun.count();
+    // Stop the workers first, so the jobs stay queued where the test can see them.
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
+    await Promise.all(workers.map((w) => (w.exitCode !== null || w.signalCode !== null ? null : new Promise((r) => w.once("exit", r)))));
+    expect(await fx.t.db.crawlWorker.count({ where: { status: "running" } })).toBe(0);
+
+    await fx.t.db.account.updateMany({ data: { crawlRequestedAt: new Date() } });
+    await scheduler.refresh();
+    scheduler.stop();
+    const { rows } = await boss!.getDb().executeSql(`SELECT singleton_key FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state = 'created'`, [CRAWL_QUEUE]);
+    expect(rows.map((r: { singleton_key: string }) => Number(r.singleton_key)).sort((a: number, b: number) => a - b)).toEqual(ids.sort((a, b) => a - b));
+    // Nothing crawled here: the scheduler process does not run jobs.
+    expect(await fx.t.db.crawlRun.count()).toBe(before);
+    // A second request while one is waiting is refused and recorded as a skipped tick.
+    expect(await scheduler.submit({ accountId: ids[0]!, trigger: "manual" })).toBe(false);
+    expect(await fx.t.db.crawlRun.count({ where: { status: "skipped" } })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe.runIf(!onPostgres)("crawl workers on SQLite", () => {
+  it("are refused with a message pointing to PostgreSQL", async () => {
+    const { execFile } = await import("node:child_process");
+    const out = await new Promise<{ code: number; err: string }>((resolve) =>
+      execFile(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "worker"], { cwd: root, env: { ...process.env, DATABASE_URL: `file:${path.join(os.tmpdir(), "cw-never.db")}` } }, (e, _o, err) =>
+        resolve({ code: e ? Number(e.code ?? 1) : 0, err }),
+      ),
+    );
+    expect(out.code).toBe(1);
+    expect(out.err).toMatch(/workers need PostgreSQL/);
+  });
+});
