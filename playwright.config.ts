@@ -14,7 +14,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
-  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.CW_PLAYWRIGHT_JSON ?? "test-results/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {

@@ -1,29 +1,50 @@
 #!/usr/bin/env bash
-# The whole test suite: type check, Vitest (unit + integration against local servers and real
-# SQLite files), a production build, then the browser tests in Debian Chromium.
-# Ends with one line "N passed, N failed, N skipped" summing every runner.
+# The whole test suite, on both databases: type check, a production build, then twice — once on
+# SQLite (the default) and once on PostgreSQL (a throwaway local server, scripts/pg-local.sh) —
+# Vitest (unit + integration against local servers and real databases) and the browser tests in
+# Debian Chromium. Ends with one line "N passed, N failed, N skipped" summing every run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 mkdir -p test-results
-rm -f test-results/vitest.json test-results/playwright.json
+rm -f test-results/vitest*.json test-results/playwright*.json
 status=0
 
 bash scripts/ensure-system-deps.sh
 
 echo "== type check"
 npx tsc --noEmit -p . || status=1
-
-echo "== vitest"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=1
+node scripts/gen-pg-schema.mjs --check || status=1
 
 echo "== build for browser tests"
-if NEXT_DIST_DIR=.next-test npx next build > test-results/next-build.log 2>&1; then
-  echo "== playwright (Chromium: ${CHROMIUM_PATH:-/usr/bin/chromium})"
-  npx playwright test || status=1
-else
+built=1
+if ! NEXT_DIST_DIR=.next-test npx next build > test-results/next-build.log 2>&1; then
   tail -40 test-results/next-build.log
   echo "next build failed: browser tests not run" >&2
+  built=0
+  status=1
+fi
+
+# run_suite NAME: Vitest then Playwright, reports in test-results/{vitest,playwright}NAME.json.
+run_suite() {
+  echo "== vitest$1"
+  npx vitest run --reporter=default --reporter=json --outputFile.json="test-results/vitest$1.json" || status=1
+  if [ "$built" = 1 ]; then
+    echo "== playwright$1 (Chromium: ${CHROMIUM_PATH:-/usr/bin/chromium})"
+    CW_PLAYWRIGHT_JSON="test-results/playwright$1.json" npx playwright test || status=1
+  fi
+}
+
+echo "==== on SQLite"
+run_suite ""
+
+echo "==== on PostgreSQL"
+if pg_url=$(bash scripts/pg-local.sh start); then
+  CAMPUSWATCH_TEST_DB=postgresql CAMPUSWATCH_TEST_PG_URL="$pg_url" run_suite "-pg"
+  bash scripts/pg-local.sh stop
+else
+  echo "PostgreSQL is not available here (see above): the PostgreSQL run was not done" >&2
+  echo "  (install it with: sudo apt-get install postgresql)" >&2
   status=1
 fi
 

@@ -5,6 +5,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
 import { discuzBoardFromUrl, getAdapter, recognisePlatform, weiboUidFromUrl } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
+import { toNumber, type SqlNumber } from "./sql";
 
 /** Default crawl interval per platform: fast-moving platforms are polled more often. */
 export const DEFAULT_CRON: Record<Platform, string> = {
@@ -159,16 +160,18 @@ export async function listAccountStatus(db: Db, now = new Date()) {
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
   const [accounts, posts, flags, runs7, lastRuns] = await Promise.all([
     db.account.findMany({ orderBy: [{ platform: "asc" }, { name: "asc" }] }),
-    db.$queryRaw<{ accountId: bigint; n: bigint }[]>`SELECT accountId, sum(n) AS n FROM post_day_stats GROUP BY accountId`,
-    db.$queryRaw<{ accountId: bigint; n: bigint }[]>`SELECT accountId, sum(n) AS n FROM flag_day_stats WHERE status = 'open' GROUP BY accountId`,
-    db.$queryRaw<{ accountId: bigint; runs: bigint; errors: bigint; blocks: bigint }[]>`
-      SELECT accountId, sum(runs) AS runs, sum(errors) AS errors, sum(blocks) AS blocks FROM run_day_stats WHERE day >= ${weekAgo} GROUP BY accountId`,
-    // One index seek per account on (accountId, startedAt), newest first.
-    db.$queryRaw<{ accountId: bigint; id: bigint; status: string }[]>`
-      SELECT r.accountId, r.id, r.status FROM "Account" a
-      JOIN "CrawlRun" r ON r.id = (SELECT x.id FROM "CrawlRun" x WHERE x.accountId = a.id ORDER BY x.startedAt DESC, x.id DESC LIMIT 1)`,
+    db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "post_day_stats" GROUP BY "accountId"`,
+    db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "flag_day_stats" WHERE "status" = 'open' GROUP BY "accountId"`,
+    db.$queryRaw<{ accountId: SqlNumber; runs: SqlNumber; errors: SqlNumber; blocks: SqlNumber }[]>`
+      SELECT "accountId", sum("runs") AS "runs", sum("errors") AS "errors", sum("blocks") AS "blocks" FROM "run_day_stats" WHERE "day" >= ${weekAgo} GROUP BY "accountId"`,
+    // One index seek per account on (accountId, startedAt), newest first. (PostgreSQL's planner
+    // may walk CrawlRun_startedAt_idx backwards instead: as quick while every account runs, but
+    // an account whose last run is old costs a walk over every run since.)
+    db.$queryRaw<{ accountId: SqlNumber; id: SqlNumber; status: string }[]>`
+      SELECT r."accountId", r."id", r."status" FROM "Account" a
+      JOIN "CrawlRun" r ON r."id" = (SELECT x."id" FROM "CrawlRun" x WHERE x."accountId" = a."id" ORDER BY x."startedAt" DESC, x."id" DESC LIMIT 1)`,
   ]);
-  const byId = <T extends { accountId: bigint }>(rows: T[]) => new Map(rows.map((r) => [Number(r.accountId), r]));
+  const byId = <T extends { accountId: SqlNumber }>(rows: T[]) => new Map(rows.map((r) => [toNumber(r.accountId), r]));
   const p = byId(posts);
   const f = byId(flags);
   const r = byId(runs7);
@@ -176,12 +179,12 @@ export async function listAccountStatus(db: Db, now = new Date()) {
   return accounts.map((a) => ({
     ...a,
     nextRunAt: a.enabled ? (a.nextRunAt && a.nextRunAt > now ? a.nextRunAt : safeNextRun(a.cron, now)) : null,
-    postCount: Number(p.get(a.id)?.n ?? 0),
-    openFlags: Number(f.get(a.id)?.n ?? 0),
-    runs7d: Number(r.get(a.id)?.runs ?? 0),
-    errors7d: Number(r.get(a.id)?.errors ?? 0),
-    blocks7d: Number(r.get(a.id)?.blocks ?? 0),
-    lastRun: last.get(a.id) ? { id: Number(last.get(a.id)!.id), status: last.get(a.id)!.status } : null,
+    postCount: toNumber(p.get(a.id)?.n),
+    openFlags: toNumber(f.get(a.id)?.n),
+    runs7d: toNumber(r.get(a.id)?.runs),
+    errors7d: toNumber(r.get(a.id)?.errors),
+    blocks7d: toNumber(r.get(a.id)?.blocks),
+    lastRun: last.get(a.id) ? { id: toNumber(last.get(a.id)!.id), status: last.get(a.id)!.status } : null,
   }));
 }
 export type AccountStatus = Awaited<ReturnType<typeof listAccountStatus>>[number];
@@ -227,16 +230,16 @@ export function setAccountEnabled(db: Db, id: number, enabled: boolean) {
 /** What deleting an account removes with it, for the confirmation dialog. */
 export async function deletionImpact(db: Db, id: number) {
   const [posts, flags, runs] = await Promise.all([
-    db.$queryRaw<{ kind: string; n: bigint }[]>`SELECT kind, sum(n) AS n FROM post_day_stats WHERE accountId = ${id} GROUP BY kind`,
-    db.$queryRaw<{ status: string; n: bigint }[]>`SELECT status, sum(n) AS n FROM flag_day_stats WHERE accountId = ${id} GROUP BY status`,
-    db.$queryRaw<{ n: bigint }[]>`SELECT sum(runs) AS n FROM run_day_stats WHERE accountId = ${id}`,
+    db.$queryRaw<{ kind: string; n: SqlNumber }[]>`SELECT "kind", sum("n") AS "n" FROM "post_day_stats" WHERE "accountId" = ${id} GROUP BY "kind"`,
+    db.$queryRaw<{ status: string; n: SqlNumber }[]>`SELECT "status", sum("n") AS "n" FROM "flag_day_stats" WHERE "accountId" = ${id} GROUP BY "status"`,
+    db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("runs") AS "n" FROM "run_day_stats" WHERE "accountId" = ${id}`,
   ]);
-  const count = (rows: { n: bigint }[]) => rows.reduce((s, r) => s + Number(r.n), 0);
+  const count = (rows: { n: SqlNumber }[]) => rows.reduce((s, r) => s + toNumber(r.n), 0);
   return {
-    posts: Number(posts.find((r) => r.kind === "post")?.n ?? 0),
-    replies: Number(posts.find((r) => r.kind === "reply")?.n ?? 0),
+    posts: toNumber(posts.find((r) => r.kind === "post")?.n),
+    replies: toNumber(posts.find((r) => r.kind === "reply")?.n),
     flags: count(flags),
     reviewed: count(flags.filter((f) => f.status !== "open")),
-    runs: Number(runs[0]?.n ?? 0),
+    runs: toNumber(runs[0]?.n),
   };
 }

@@ -5,6 +5,7 @@
 import type { Db } from "../db";
 import { shanghaiDay } from "./overview";
 import { addDays, dayList } from "../charts/series";
+import { toNumber, type SqlNumber } from "./sql";
 
 export const CHART_RANGES = [7, 30, 90, 365] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
@@ -14,64 +15,63 @@ export function rangeDays(range: number, now = new Date()): string[] {
   return dayList(shanghaiDay(now), range);
 }
 
-const num = (v: bigint | number | null) => Number(v ?? 0);
-
 /** Posts (and replies) per day and platform. */
 export async function postsPerDay(db: Db, fromDay: string) {
-  const rows = await db.$queryRaw<{ day: string; key: string; n: bigint }[]>`
-    SELECT s.day, a.platform AS key, sum(s.n) AS n FROM post_day_stats s JOIN "Account" a ON a.id = s.accountId
-    WHERE s.day >= ${fromDay} GROUP BY 1, 2`;
-  return rows.map((r) => ({ day: r.day, key: r.key, n: num(r.n) }));
+  const rows = await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
+    SELECT s."day", a."platform" AS "key", sum(s."n") AS "n" FROM "post_day_stats" s JOIN "Account" a ON a."id" = s."accountId"
+    WHERE s."day" >= ${fromDay} GROUP BY 1, 2`;
+  return rows.map((r) => ({ day: r.day, key: r.key, n: toNumber(r.n) }));
 }
 
 /** Flags per day (of their post) and platform. */
 export async function flagsPerDay(db: Db, fromDay: string) {
-  const rows = await db.$queryRaw<{ day: string; key: string; n: bigint }[]>`
-    SELECT s.day, a.platform AS key, sum(s.n) AS n FROM flag_day_stats s JOIN "Account" a ON a.id = s.accountId
-    WHERE s.day >= ${fromDay} GROUP BY 1, 2`;
-  return rows.map((r) => ({ day: r.day, key: r.key, n: num(r.n) }));
+  const rows = await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
+    SELECT s."day", a."platform" AS "key", sum(s."n") AS "n" FROM "flag_day_stats" s JOIN "Account" a ON a."id" = s."accountId"
+    WHERE s."day" >= ${fromDay} GROUP BY 1, 2`;
+  return rows.map((r) => ({ day: r.day, key: r.key, n: toNumber(r.n) }));
 }
 
 /** Flags per topic and status in the range, the topics, and the posts in the range (the rate's denominator). */
 export async function flagsByTopic(db: Db, fromDay: string) {
   const [rows, topics, posts] = await Promise.all([
-    db.$queryRaw<{ topicId: bigint; status: string; n: bigint }[]>`
-      SELECT topicId, status, sum(n) AS n FROM flag_day_stats WHERE day >= ${fromDay} GROUP BY 1, 2`,
+    db.$queryRaw<{ topicId: SqlNumber; status: string; n: SqlNumber }[]>`
+      SELECT "topicId", "status", sum("n") AS "n" FROM "flag_day_stats" WHERE "day" >= ${fromDay} GROUP BY 1, 2`,
     db.topic.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } }),
-    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM post_day_stats WHERE day >= ${fromDay}`,
+    db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("n") AS "n" FROM "post_day_stats" WHERE "day" >= ${fromDay}`,
   ]);
-  return { rows: rows.map((r) => ({ topicId: num(r.topicId), status: r.status, n: num(r.n) })), topics, posts: num(posts[0]?.n ?? 0) };
+  return { rows: rows.map((r) => ({ topicId: toNumber(r.topicId), status: r.status, n: toNumber(r.n) })), topics, posts: toNumber(posts[0]?.n) };
 }
 
 /** Top terms of the posts flagged in the last seven days (dismissed flags left out). */
 export async function weekFlagTerms(db: Db, now = new Date()) {
   const since = new Date(now.getTime() - 7 * 86_400_000);
   return db.$queryRaw<{ topTerms: string; sensitiveHits: string }[]>`
-    SELECT c.topTerms, c.sensitiveHits FROM "Flag" f
-    JOIN "Classification" c ON c.postId = f.postId AND c.topicId = f.topicId
-    WHERE f.status IN ('open', 'confirmed') AND f.createdAt >= ${since}`;
+    SELECT c."topTerms", c."sensitiveHits" FROM "Flag" f
+    JOIN "Classification" c ON c."postId" = f."postId" AND c."topicId" = f."topicId"
+    WHERE f."status" IN ('open', 'confirmed') AND f."createdAt" >= ${since}`;
 }
 
 /** Crawl runs per day (summed over accounts). */
 export async function runsPerDay(db: Db, fromDay: string) {
-  const rows = await db.$queryRaw<{ day: string; runs: bigint; failed: bigint; errors: bigint; blocks: bigint; pages: bigint; ms: bigint }[]>`
-    SELECT day, sum(runs) AS runs, sum(failed) AS failed, sum(errors) AS errors, sum(blocks) AS blocks, sum(pages) AS pages, sum(ms) AS ms
-    FROM run_day_stats WHERE day >= ${fromDay} GROUP BY day`;
-  return rows.map((r) => ({ day: r.day, runs: num(r.runs), failed: num(r.failed), errors: num(r.errors), blocks: num(r.blocks), pages: num(r.pages), ms: num(r.ms) }));
+  // On PostgreSQL "ms" is BIGINT, so its sum is NUMERIC (a Decimal here); the others are bigint.
+  const rows = await db.$queryRaw<{ day: string; runs: SqlNumber; failed: SqlNumber; errors: SqlNumber; blocks: SqlNumber; pages: SqlNumber; ms: SqlNumber }[]>`
+    SELECT "day", sum("runs") AS "runs", sum("failed") AS "failed", sum("errors") AS "errors", sum("blocks") AS "blocks", sum("pages") AS "pages", sum("ms") AS "ms"
+    FROM "run_day_stats" WHERE "day" >= ${fromDay} GROUP BY "day"`;
+  return rows.map((r) => ({ day: r.day, runs: toNumber(r.runs), failed: toNumber(r.failed), errors: toNumber(r.errors), blocks: toNumber(r.blocks), pages: toNumber(r.pages), ms: toNumber(r.ms) }));
 }
 
 /** Posts, replies and flags per account in the range. */
 export async function activityPerAccount(db: Db, fromDay: string) {
   const [posts, flags, accounts] = await Promise.all([
-    db.$queryRaw<{ accountId: bigint; kind: string; n: bigint }[]>`
-      SELECT accountId, kind, sum(n) AS n FROM post_day_stats WHERE day >= ${fromDay} GROUP BY 1, 2`,
-    db.$queryRaw<{ accountId: bigint; n: bigint }[]>`
-      SELECT accountId, sum(n) AS n FROM flag_day_stats WHERE day >= ${fromDay} GROUP BY 1`,
+    db.$queryRaw<{ accountId: SqlNumber; kind: string; n: SqlNumber }[]>`
+      SELECT "accountId", "kind", sum("n") AS "n" FROM "post_day_stats" WHERE "day" >= ${fromDay} GROUP BY 1, 2`,
+    db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`
+      SELECT "accountId", sum("n") AS "n" FROM "flag_day_stats" WHERE "day" >= ${fromDay} GROUP BY 1`,
     db.account.findMany({ select: { id: true, name: true, platform: true } }),
   ]);
   return {
-    posts: posts.map((r) => ({ accountId: num(r.accountId), kind: r.kind, n: num(r.n) })),
-    flags: flags.map((r) => ({ accountId: num(r.accountId), n: num(r.n) })),
+    posts: posts.map((r) => ({ accountId: toNumber(r.accountId), kind: r.kind, n: toNumber(r.n) })),
+    flags: flags.map((r) => ({ accountId: toNumber(r.accountId), n: toNumber(r.n) })),
     accounts,
   };
 }

@@ -1,5 +1,6 @@
 /** Read-only queries for the dashboard's headline figures (and the simple lists the CLI may use). */
 import type { Db } from "../db";
+import { toNumber, type SqlNumber } from "./sql";
 
 /** Newest open flags first, with their post, account and topic. */
 export function listFlags(db: Db, { take = 50, status }: { take?: number; status?: string } = {}) {
@@ -37,10 +38,10 @@ export function shanghaiDay(d: Date): string {
 export async function headlineCounts(db: Db, now = new Date()) {
   const today = shanghaiDay(now);
   const [posts, postsToday, openFlags, flagsToday, reviewedToday, accounts, topics, running] = await Promise.all([
-    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM post_day_stats`,
-    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM post_day_stats WHERE day = ${today}`,
+    db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("n") AS "n" FROM "post_day_stats"`,
+    db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("n") AS "n" FROM "post_day_stats" WHERE "day" = ${today}`,
     db.flag.count({ where: { status: "open" } }),
-    db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(n) AS n FROM flag_day_stats WHERE day = ${today}`,
+    db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("n") AS "n" FROM "flag_day_stats" WHERE "day" = ${today}`,
     db.flag.count({ where: { status: { in: ["confirmed", "dismissed"] }, reviewedAt: { gte: new Date(`${today}T00:00:00+08:00`) } } }),
     db.account.groupBy({ by: ["enabled", "status"], _count: { _all: true } }),
     db.topic.count(),
@@ -55,10 +56,10 @@ export async function headlineCounts(db: Db, now = new Date()) {
     if (g.enabled && (g.status === "error" || g.status === "blocked")) accountsFailing += g._count._all;
   }
   return {
-    posts: Number(posts[0]?.n ?? 0),
-    postsToday: Number(postsToday[0]?.n ?? 0),
+    posts: toNumber(posts[0]?.n),
+    postsToday: toNumber(postsToday[0]?.n),
     openFlags,
-    flagsToday: Number(flagsToday[0]?.n ?? 0),
+    flagsToday: toNumber(flagsToday[0]?.n),
     reviewedToday,
     accounts: accountsTotal,
     accountsEnabled,

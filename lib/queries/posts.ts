@@ -8,9 +8,10 @@
  */
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import type { Db } from "../db";
+import { dialectOf, type Db } from "../db";
 import { PLATFORMS, type Platform } from "@/crawler/types";
-import { likeContains, planSearch, queryWords, searchCondition } from "./search";
+import { planSearch, queryWords, searchCondition, wordProbe } from "./search";
+import { indexedBy, toBoolean } from "./sql";
 
 export const PAGE_SIZE = 50;
 export const REVIEW_STATES = ["open", "reviewed", "confirmed", "dismissed"] as const;
@@ -119,28 +120,29 @@ const FLAG_STATUS: Record<ReviewState, string[]> = {
 /** Conditions on the Post alias `p` that an index scan in date order checks row by row. */
 function cheapConditions(f: PostFilter): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
-  if (f.accountId) where.push(Prisma.sql`p.accountId = ${f.accountId}`);
-  else if (f.platform) where.push(Prisma.sql`p.accountId IN (SELECT id FROM "Account" WHERE platform = ${f.platform})`);
-  if (f.from) where.push(Prisma.sql`p.publishedAt >= ${shanghaiDayStart(f.from)}`);
-  if (f.to) where.push(Prisma.sql`p.publishedAt < ${new Date(shanghaiDayStart(f.to).getTime() + 86_400_000)}`);
-  if (f.kind) where.push(Prisma.sql`p.kind = ${f.kind}`);
+  if (f.accountId) where.push(Prisma.sql`p."accountId" = ${f.accountId}`);
+  else if (f.platform) where.push(Prisma.sql`p."accountId" IN (SELECT "id" FROM "Account" WHERE "platform" = ${f.platform})`);
+  if (f.from) where.push(Prisma.sql`p."publishedAt" >= ${shanghaiDayStart(f.from)}`);
+  if (f.to) where.push(Prisma.sql`p."publishedAt" < ${new Date(shanghaiDayStart(f.to).getTime() + 86_400_000)}`);
+  if (f.kind) where.push(Prisma.sql`p."kind" = ${f.kind}`);
   return where;
 }
 
 function flagConditions(f: PostFilter): Prisma.Sql[] {
   const c: Prisma.Sql[] = [];
-  if (f.review) c.push(Prisma.sql`f.status IN (${Prisma.join(FLAG_STATUS[f.review])})`);
-  if (f.flagged && f.topicId) c.push(Prisma.sql`f.topicId = ${f.topicId}`);
-  if (f.flagged && f.minScore !== undefined) c.push(Prisma.sql`f.score >= ${f.minScore}`);
+  if (f.review) c.push(Prisma.sql`f."status" IN (${Prisma.join(FLAG_STATUS[f.review])})`);
+  if (f.flagged && f.topicId) c.push(Prisma.sql`f."topicId" = ${f.topicId}`);
+  if (f.flagged && f.minScore !== undefined) c.push(Prisma.sql`f."score" >= ${f.minScore}`);
   return c;
 }
 
 /** Posts view with a topic or a minimum score: the post's classification decides. */
 function classificationCondition(f: PostFilter): Prisma.Sql | null {
   if (f.flagged || (!f.topicId && f.minScore === undefined)) return null;
-  const c: Prisma.Sql[] = [Prisma.sql`c.postId = p.id`, Prisma.sql`c.relevant = 1`];
-  if (f.topicId) c.push(Prisma.sql`c.topicId = ${f.topicId}`);
-  if (f.minScore !== undefined) c.push(Prisma.sql`c.score >= ${f.minScore}`);
+  // TRUE, not 1: the column is 0/1 on SQLite (where TRUE is 1) but a boolean on PostgreSQL.
+  const c: Prisma.Sql[] = [Prisma.sql`c."postId" = p."id"`, Prisma.sql`c."relevant" = TRUE`];
+  if (f.topicId) c.push(Prisma.sql`c."topicId" = ${f.topicId}`);
+  if (f.minScore !== undefined) c.push(Prisma.sql`c."score" >= ${f.minScore}`);
   return Prisma.sql`EXISTS (SELECT 1 FROM "Classification" c WHERE ${Prisma.join(c, " AND ")})`;
 }
 
@@ -154,7 +156,7 @@ const where = (conds: Prisma.Sql[]) => (conds.length ? Prisma.sql`WHERE ${Prisma
 /** Rows scanned newest-first before a selective filter switches to driving from its set. */
 const WINDOW = 5000;
 
-type IdRow = { id: number | bigint; publishedAt: Date };
+type IdRow = { id: number | bigint; publishedAt: Date | string };
 
 /**
  * Ids of one page of posts, newest first. `after` continues to older posts, `before` goes back to
@@ -167,8 +169,13 @@ type IdRow = { id: number | bigint; publishedAt: Date };
  *    each (flag by its unique key, words with LIKE). Usually that fills the page at once.
  * 3. Otherwise the filter is selective: drive from the flag ids, the full-text matches or the
  *    classification rows, and sort what they give (never more than the set itself).
+ *
+ * SQLite is told which index to walk (INDEXED BY) and when not to walk one (a unary + on the
+ * sort keys); PostgreSQL has neither hint, so its plan 1 and 2 are left to its planner (which
+ * walks the same indexes for ORDER BY … LIMIT) and plan 3 fences the set in a MATERIALIZED CTE.
  */
 export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor; before?: Cursor; take?: number } = {}) {
+  const dialect = dialectOf(db);
   const take = opts.take ?? PAGE_SIZE;
   const backwards = Boolean(opts.before && !opts.after);
   const cursor = opts.after ?? opts.before;
@@ -176,12 +183,13 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   if (cursor) {
     cheap.push(
       backwards
-        ? Prisma.sql`(p.publishedAt, p.id) > (${cursor.publishedAt}, ${cursor.id})`
-        : Prisma.sql`(p.publishedAt, p.id) < (${cursor.publishedAt}, ${cursor.id})`,
+        ? Prisma.sql`(p."publishedAt", p."id") > (${cursor.publishedAt}, ${cursor.id})`
+        : Prisma.sql`(p."publishedAt", p."id") < (${cursor.publishedAt}, ${cursor.id})`,
     );
   }
   const dir = backwards ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  const index = f.accountId ? Prisma.sql`"Post_accountId_publishedAt_idx"` : Prisma.sql`"Post_publishedAt_id_idx"`;
+  const index = indexedBy(dialect, f.accountId ? "Post_accountId_publishedAt_idx" : "Post_publishedAt_id_idx");
+  const order = Prisma.sql`ORDER BY p."publishedAt" ${dir}, p."id" ${dir}`;
   const finish = (rows: IdRow[]) => {
     const out = rows.map((r) => ({ id: Number(r.id), publishedAt: new Date(r.publishedAt) }));
     const sign = backwards ? -1 : 1;
@@ -195,8 +203,8 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   if (!needsProbe(f)) {
     return finish(
       await db.$queryRaw<IdRow[]>`
-        SELECT p.id, p.publishedAt FROM "Post" p INDEXED BY ${index} ${where(cheap)}
-        ORDER BY p.publishedAt ${dir}, p.id ${dir} LIMIT ${take + 1}`,
+        SELECT p."id", p."publishedAt" FROM "Post" p ${index} ${where(cheap)}
+        ${order} LIMIT ${take + 1}`,
     );
   }
 
@@ -204,49 +212,65 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   const probes: Prisma.Sql[] = [];
   const fc = flagConditions(f);
   if (f.flagged || fc.length) {
-    probes.push(Prisma.sql`EXISTS (SELECT 1 FROM "Flag" f WHERE f.postId = p.id ${fc.length ? Prisma.sql`AND ${Prisma.join(fc, " AND ")}` : Prisma.empty})`);
+    probes.push(Prisma.sql`EXISTS (SELECT 1 FROM "Flag" f WHERE f."postId" = p."id" ${fc.length ? Prisma.sql`AND ${Prisma.join(fc, " AND ")}` : Prisma.empty})`);
   }
   const cc = classificationCondition(f);
   if (cc) probes.push(cc);
   const plan = f.q ? await planSearch(db, f.q) : null;
   if (plan?.empty) return { page: [], more: false, backwards };
   const words = f.q ? queryWords(f.q) : [];
-  for (const w of words) {
-    const pattern = likeContains(w);
-    probes.push(Prisma.sql`(p.title LIKE ${pattern} ESCAPE '\\' OR p.text LIKE ${pattern} ESCAPE '\\' OR p.ocrText LIKE ${pattern} ESCAPE '\\')`);
-  }
+  for (const w of words) probes.push(wordProbe(dialect, w));
+  // SQLite keeps the window's order through the probes. PostgreSQL may not (it can turn an EXISTS
+  // into a join that reorders rows), and the LIMIT must keep the newest matches, so it is told.
   const windowed = await db.$queryRaw<IdRow[]>`
-    SELECT p.id, p.publishedAt FROM (
-      SELECT p.id, p.publishedAt ${words.length ? Prisma.sql`, p.title, p.text, p.ocrText` : Prisma.empty}
-      FROM "Post" p INDEXED BY ${index} ${where(cheap)}
-      ORDER BY p.publishedAt ${dir}, p.id ${dir} LIMIT ${WINDOW}
-    ) p ${where(probes)} LIMIT ${take + 1}`;
+    SELECT p."id", p."publishedAt" FROM (
+      SELECT p."id", p."publishedAt" ${words.length ? Prisma.sql`, p."title", p."text", p."ocrText"` : Prisma.empty}
+      FROM "Post" p ${index} ${where(cheap)}
+      ${order} LIMIT ${WINDOW}
+    ) p ${where(probes)} ${dialect === "postgresql" ? order : Prisma.empty} LIMIT ${take + 1}`;
   if (windowed.length > take) return finish(windowed);
 
   // 3. Drive from the selective set.
-  // With words, the full-text matches drive and flags are probed by key; else the flag ids drive.
+  // With indexed words, the full-text matches drive and flags are probed by key; else the flag ids drive.
+  const flagSet = f.flagged || fc.length > 0;
   const sets: Prisma.Sql[] = [];
-  if (plan?.match) {
+  if (plan?.indexed) {
     sets.push(...searchCondition(plan));
-    if (f.flagged || fc.length) sets.push(probes[0]!);
+    if (flagSet) sets.push(probes[0]!);
   } else {
-    if (f.flagged || fc.length) sets.push(Prisma.sql`p.id IN (SELECT f.postId FROM "Flag" f ${where(fc)})`);
+    if (flagSet) sets.push(Prisma.sql`p."id" IN (SELECT f."postId" FROM "Flag" f ${where(fc)})`);
     if (plan) sets.push(...searchCondition(plan));
   }
-  if (!(f.flagged || fc.length || plan?.match)) {
-    // Only classifications or one-character words: no set to drive from, so walk the date index
-    // to the end (relevant posts are common; single characters rarely searched).
+  // PostgreSQL words too short for the trigram index (most Chinese words have two characters)
+  // still make a set: one scan of the posts for them beats walking the whole date index and
+  // fetching every row in date order. SQLite's equivalents (one character, or two too common to
+  // expand) are rare and walk.
+  const shortWordsSet = dialect === "postgresql" && plan !== null && plan.like.length > 0;
+  if (!(flagSet || plan?.indexed || shortWordsSet)) {
+    // Only classifications or (SQLite) one-character words: no set to drive from, so walk the
+    // date index to the end (relevant posts are common; single characters rarely searched).
     return finish(
       await db.$queryRaw<IdRow[]>`
-        SELECT p.id, p.publishedAt FROM "Post" p INDEXED BY ${index} ${where([...cheap, ...probes])}
-        ORDER BY p.publishedAt ${dir}, p.id ${dir} LIMIT ${take + 1}`,
+        SELECT p."id", p."publishedAt" FROM "Post" p ${index} ${where([...cheap, ...probes])}
+        ${order} LIMIT ${take + 1}`,
+    );
+  }
+  const selective = where([...cheap, ...sets, ...(cc ? [cc] : [])]);
+  if (dialect === "postgresql") {
+    // PostgreSQL has no unary + on timestamps. The MATERIALIZED CTE is its fence: the set is found
+    // on its own (trigram index, flag ids) and then sorted, instead of the planner walking the
+    // date index on a bad estimate of how common a word is (ILIKE estimates are rough).
+    return finish(
+      await db.$queryRaw<IdRow[]>`
+        WITH matches AS MATERIALIZED (SELECT p."id", p."publishedAt" FROM "Post" p ${selective})
+        SELECT p."id", p."publishedAt" FROM matches p ${order} LIMIT ${take + 1}`,
     );
   }
   // The unary + keeps SQLite from walking the whole date index instead of sorting the set.
   return finish(
     await db.$queryRaw<IdRow[]>`
-      SELECT p.id, p.publishedAt FROM "Post" p ${where([...cheap, ...sets, ...(cc ? [cc] : [])])}
-      ORDER BY +p.publishedAt ${dir}, +p.id ${dir} LIMIT ${take + 1}`,
+      SELECT p."id", p."publishedAt" FROM "Post" p ${selective}
+      ORDER BY +p."publishedAt" ${dir}, +p."id" ${dir} LIMIT ${take + 1}`,
   );
 }
 
@@ -269,7 +293,9 @@ export interface PostRow {
   classifications: { topicId: number; topicName: string; score: number; cosine: number; relevant: boolean }[];
 }
 
-const num = (v: number | bigint | null) => (v === null ? null : Number(v));
+/** An integer column: bigint from SQLite, number from PostgreSQL (INTEGER). */
+type Int = number | bigint;
+const num = (v: Int | null) => (v === null ? null : Number(v));
 const idList = (ids: number[]) => Prisma.join(ids.map((id) => Prisma.sql`${id}`));
 
 /**
@@ -280,21 +306,21 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
   if (ids.length === 0) return [];
   const [posts, flags, classes, accounts, topics] = await Promise.all([
     db.$queryRaw<
-      { id: bigint; kind: string; title: string; excerpt: string; url: string; author: string; publishedAt: Date; version: bigint; replyCount: bigint | null; accountId: bigint; parentId: bigint | null }[]
-    >`SELECT id, kind, title, substr(text, 1, 240) AS excerpt, url, author, publishedAt, version, replyCount, accountId, parentId
-      FROM "Post" WHERE id IN (${idList(ids)})`,
-    db.$queryRaw<{ id: bigint; postId: bigint; topicId: bigint; score: number; status: string; reasons: string }[]>`
-      SELECT id, postId, topicId, score, status, reasons FROM "Flag" WHERE postId IN (${idList(ids)}) ORDER BY score DESC`,
-    db.$queryRaw<{ postId: bigint; topicId: bigint; score: number; cosine: number; relevant: bigint | boolean }[]>`
-      SELECT postId, topicId, score, cosine, relevant FROM "Classification"
-      WHERE postId IN (${idList(ids)}) AND (relevant = 1 OR score >= 0.3) ORDER BY score DESC`,
-    db.$queryRaw<{ id: bigint; name: string; platform: string }[]>`SELECT id, name, platform FROM "Account"`,
-    db.$queryRaw<{ id: bigint; name: string }[]>`SELECT id, name FROM "Topic"`,
+      { id: Int; kind: string; title: string; excerpt: string; url: string; author: string; publishedAt: Date; version: Int; replyCount: Int | null; accountId: Int; parentId: Int | null }[]
+    >`SELECT "id", "kind", "title", substr("text", 1, 240) AS "excerpt", "url", "author", "publishedAt", "version", "replyCount", "accountId", "parentId"
+      FROM "Post" WHERE "id" IN (${idList(ids)})`,
+    db.$queryRaw<{ id: Int; postId: Int; topicId: Int; score: number; status: string; reasons: string }[]>`
+      SELECT "id", "postId", "topicId", "score", "status", "reasons" FROM "Flag" WHERE "postId" IN (${idList(ids)}) ORDER BY "score" DESC`,
+    db.$queryRaw<{ postId: Int; topicId: Int; score: number; cosine: number; relevant: Int | boolean }[]>`
+      SELECT "postId", "topicId", "score", "cosine", "relevant" FROM "Classification"
+      WHERE "postId" IN (${idList(ids)}) AND ("relevant" = TRUE OR "score" >= 0.3) ORDER BY "score" DESC`,
+    db.$queryRaw<{ id: Int; name: string; platform: string }[]>`SELECT "id", "name", "platform" FROM "Account"`,
+    db.$queryRaw<{ id: Int; name: string }[]>`SELECT "id", "name" FROM "Topic"`,
   ]);
   const parentIds = [...new Set(posts.map((p) => num(p.parentId)).filter((x): x is number => x !== null))];
   const parents = parentIds.length
-    ? await db.$queryRaw<{ id: bigint; title: string; excerpt: string }[]>`
-        SELECT id, title, substr(text, 1, 80) AS excerpt FROM "Post" WHERE id IN (${idList(parentIds)})`
+    ? await db.$queryRaw<{ id: Int; title: string; excerpt: string }[]>`
+        SELECT "id", "title", substr("text", 1, 80) AS "excerpt" FROM "Post" WHERE "id" IN (${idList(parentIds)})`
     : [];
   const accountById = new Map(accounts.map((a) => [Number(a.id), { id: Number(a.id), name: a.name, platform: a.platform }]));
   const topicName = new Map(topics.map((t) => [Number(t.id), t.name]));
@@ -308,7 +334,7 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
   const classesBy = new Map<number, PostRow["classifications"]>();
   for (const c of classes) {
     const list = classesBy.get(Number(c.postId)) ?? [];
-    list.push({ topicId: Number(c.topicId), topicName: topicName.get(Number(c.topicId)) ?? "?", score: c.score, cosine: c.cosine, relevant: Boolean(Number(c.relevant)) });
+    list.push({ topicId: Number(c.topicId), topicName: topicName.get(Number(c.topicId)) ?? "?", score: c.score, cosine: c.cosine, relevant: toBoolean(c.relevant) });
     classesBy.set(Number(c.postId), list);
   }
   return posts.map((p) => {

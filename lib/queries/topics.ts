@@ -13,6 +13,7 @@ import type { Db } from "../db";
 import { jsonList } from "../format";
 import { ValidationError } from "../validation";
 import type { Sample } from "@/crawler/classify";
+import { toNumber, type SqlNumber } from "./sql";
 
 /** A list typed into a text box: one item per line or separated by commas (Chinese ones too). */
 export function parseWordList(text: string): string[] {
@@ -116,13 +117,13 @@ export async function listTopics(db: Db) {
   const [topics, samples, flags] = await Promise.all([
     db.topic.findMany({ orderBy: { name: "asc" }, omit: { model: true } }),
     db.topicSample.groupBy({ by: ["topicId"], _count: { _all: true } }),
-    db.$queryRaw<{ topicId: bigint; status: string; n: bigint }[]>`SELECT topicId, status, sum(n) AS n FROM flag_day_stats GROUP BY 1, 2`,
+    db.$queryRaw<{ topicId: SqlNumber; status: string; n: SqlNumber }[]>`SELECT "topicId", "status", sum("n") AS "n" FROM "flag_day_stats" GROUP BY 1, 2`,
   ]);
   return topics.map((t) => ({
     ...t,
     samples: samples.find((s) => s.topicId === t.id)?._count._all ?? 0,
-    openFlags: Number(flags.find((f) => Number(f.topicId) === t.id && f.status === "open")?.n ?? 0),
-    flags: flags.filter((f) => Number(f.topicId) === t.id).reduce((s, f) => s + Number(f.n), 0),
+    openFlags: toNumber(flags.find((f) => toNumber(f.topicId) === t.id && f.status === "open")?.n),
+    flags: flags.filter((f) => toNumber(f.topicId) === t.id).reduce((s, f) => s + toNumber(f.n), 0),
     evaluation: parseEvaluation(t.evaluation),
   }));
 }
@@ -166,14 +167,14 @@ export async function getTopic(db: Db, id: number) {
   if (!topic) return null;
   const [samples, flags, notifications] = await Promise.all([
     db.topicSample.groupBy({ by: ["source", "label"], where: { topicId: id }, _count: { _all: true }, orderBy: [{ source: "asc" }, { label: "asc" }] }),
-    db.$queryRaw<{ status: string; n: bigint }[]>`SELECT status, sum(n) AS n FROM flag_day_stats WHERE topicId = ${id} GROUP BY 1`,
+    db.$queryRaw<{ status: string; n: SqlNumber }[]>`SELECT "status", sum("n") AS "n" FROM "flag_day_stats" WHERE "topicId" = ${id} GROUP BY 1`,
     db.notification.findMany({ where: { topicId: id }, orderBy: { id: "desc" }, take: 20 }),
   ]);
   return {
     ...topic,
     evaluationFigures: parseEvaluation(topic.evaluation),
     sampleCounts: samples.map((s) => ({ source: s.source, label: s.label, n: s._count._all })),
-    flagCounts: Object.fromEntries(flags.map((f) => [f.status, Number(f.n)])) as Record<string, number>,
+    flagCounts: Object.fromEntries(flags.map((f) => [f.status, toNumber(f.n)])) as Record<string, number>,
     notifications,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The web server of the browser tests (Playwright's webServer): a fresh SQLite database (migrated,
+ * The web server of the browser tests (Playwright's webServer): a fresh database (SQLite, or a
+ * PostgreSQL database on CAMPUSWATCH_TEST_PG_URL when CAMPUSWATCH_TEST_DB=postgresql; migrated,
  * with one admin and one reviewer and the topic "考试"), a local platform site, the scheduler
  * (polling every 500 ms, no politeness delay) and `next start` on the production build in
  * NEXT_DIST_DIR. It writes test-results/e2e-data/env.json for the specs:
@@ -11,12 +12,20 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { migrateDatabase } from "../../lib/migrate";
 import { E2E_USERS } from "./users";
+import { pgAdmin, pgDatabaseUrl, testDbKind } from "../support/pg";
 
 const port = process.env.E2E_PORT ?? "3107";
 const dir = path.resolve("test-results/e2e-data");
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
-const url = `file:${path.join(dir, "e2e.db")}`;
+let url = `file:${path.join(dir, "e2e.db")}`;
+if (testDbKind() === "postgresql") {
+  await pgAdmin(async (c) => {
+    await c.query("DROP DATABASE IF EXISTS cw_e2e WITH (FORCE)");
+    await c.query("CREATE DATABASE cw_e2e");
+  });
+  url = pgDatabaseUrl("cw_e2e");
+}
 await migrateDatabase(url);
 // lib/db.ts reads DATABASE_URL when first imported: set it before importing anything that uses it.
 process.env.DATABASE_URL = url;
@@ -63,7 +72,8 @@ fs.writeFileSync(
   }),
 );
 
-const scheduler = await startScheduler({ hostDelayMs: 0, pollMs: 500, log: () => undefined });
+// On PostgreSQL the scheduler only enqueues; one worker in this process runs the jobs.
+const scheduler = await startScheduler({ hostDelayMs: 0, pollMs: 500, workers: 1, log: () => undefined });
 
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {

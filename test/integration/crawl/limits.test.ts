@@ -62,7 +62,9 @@ describe("crawl limits", () => {
     await f.t.db.account.update({ where: { id: f.ids.get("discuz-1")! }, data: { crawlRequestedAt: new Date() } });
     const root = path.resolve(import.meta.dirname, "../../..");
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-start-"));
-    const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "start", "--poll-ms", "200", "--host-delay-ms", "0"], {
+    // --workers 1: on PostgreSQL the scheduler only enqueues and this runs one worker beside it
+    // (SQLite crawls in-process and ignores it).
+    const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "start", "--poll-ms", "200", "--host-delay-ms", "0", "--workers", "1"], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: f.t.url, CAMPUSWATCH_DATA_DIR: dataDir },
       stdio: ["ignore", "pipe", "pipe"],

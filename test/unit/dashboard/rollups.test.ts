@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createTestDb, type TestDb } from "../../support/db";
-import type { Db } from "@/lib/db";
+import { dialectOf, type Db } from "@/lib/db";
+import { Prisma } from "@/generated/prisma/client";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -15,33 +16,46 @@ afterEach(async () => {
 });
 
 const n = (v: unknown) => Number(v);
+/** A raw row's values, numbers (number, bigint, or PostgreSQL's Decimal for sum(bigint)) as plain numbers. */
+const values = (r: Record<string, unknown>) => Object.values(r).map((v) => (typeof v === "string" || v === null ? v : n(v)));
+
+// The direct counts are written out per database rather than through the migration's helpers
+// (shanghai_day, run_ms on PostgreSQL), so that they check the triggers independently.
+/** The Asia/Shanghai calendar day of a stored instant, as "YYYY-MM-DD" text. */
+function dayOf(db: Db, column: Prisma.Sql): Prisma.Sql {
+  return dialectOf(db) === "postgresql" ? Prisma.sql`to_char(${column} + interval '8 hours', 'YYYY-MM-DD')` : Prisma.sql`date(${column}, '+8 hours')`;
+}
+/** The milliseconds from `startedAt` to `finishedAt` of a run, 0 while it runs. */
+function runMs(db: Db): Prisma.Sql {
+  return dialectOf(db) === "postgresql"
+    ? Prisma.sql`coalesce(round(extract(epoch FROM "finishedAt" - "startedAt") * 1000)::BIGINT, 0)`
+    : Prisma.sql`coalesce(CAST(round((unixepoch("finishedAt", 'subsec') - unixepoch("startedAt", 'subsec')) * 1000) AS INTEGER), 0)`;
+}
 
 async function postStats(db: Db) {
-  const rolled = await db.$queryRaw<{ day: string; accountId: bigint; kind: string; n: bigint }[]>`
-    SELECT day, accountId, kind, n FROM post_day_stats WHERE n <> 0 ORDER BY 1, 2, 3`;
-  const direct = await db.$queryRaw<{ day: string; accountId: bigint; kind: string; n: bigint }[]>`
-    SELECT date(publishedAt, '+8 hours') AS day, accountId, kind, count(*) AS n FROM Post GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
-  return { rolled: rolled.map((r) => [r.day, n(r.accountId), r.kind, n(r.n)]), direct: direct.map((r) => [r.day, n(r.accountId), r.kind, n(r.n)]) };
+  const rolled = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT "day", "accountId", "kind", "n" FROM "post_day_stats" WHERE "n" <> 0 ORDER BY 1, 2, 3`;
+  const direct = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT ${dayOf(db, Prisma.sql`"publishedAt"`)} AS "day", "accountId", "kind", count(*) AS "n" FROM "Post" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
+  return { rolled: rolled.map(values), direct: direct.map(values) };
 }
 async function flagStats(db: Db) {
-  const rolled = await db.$queryRaw<{ day: string; accountId: bigint; topicId: bigint; status: string; n: bigint }[]>`
-    SELECT day, accountId, topicId, status, n FROM flag_day_stats WHERE n <> 0 ORDER BY 1, 2, 3, 4`;
-  const direct = await db.$queryRaw<{ day: string; accountId: bigint; topicId: bigint; status: string; n: bigint }[]>`
-    SELECT date(p.publishedAt, '+8 hours') AS day, p.accountId, f.topicId, f.status, count(*) AS n
-    FROM Flag f JOIN Post p ON p.id = f.postId GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
-  const shape = (r: { day: string; accountId: bigint; topicId: bigint; status: string; n: bigint }) => [r.day, n(r.accountId), n(r.topicId), r.status, n(r.n)];
-  return { rolled: rolled.map(shape), direct: direct.map(shape) };
+  const rolled = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT "day", "accountId", "topicId", "status", "n" FROM "flag_day_stats" WHERE "n" <> 0 ORDER BY 1, 2, 3, 4`;
+  const direct = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT ${dayOf(db, Prisma.sql`p."publishedAt"`)} AS "day", p."accountId", f."topicId", f."status", count(*) AS "n"
+    FROM "Flag" f JOIN "Post" p ON p."id" = f."postId" GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+  return { rolled: rolled.map(values), direct: direct.map(values) };
 }
 async function runStats(db: Db) {
   const rolled = await db.$queryRaw<Record<string, unknown>[]>`
-    SELECT day, accountId, runs, failed, errors, blocks, pages, newPosts, ms FROM run_day_stats WHERE runs <> 0 ORDER BY 1, 2`;
+    SELECT "day", "accountId", "runs", "failed", "errors", "blocks", "pages", "newPosts", "ms" FROM "run_day_stats" WHERE "runs" <> 0 ORDER BY 1, 2`;
   const direct = await db.$queryRaw<Record<string, unknown>[]>`
-    SELECT date(startedAt, '+8 hours') AS day, accountId, count(*) AS runs, sum(status = 'failed') AS failed, sum(errorCount) AS errors,
-      sum(blocks) AS blocks, sum(pagesList + pagesItem + pagesOther) AS pages, sum(newPosts) AS newPosts,
-      sum(coalesce(CAST(round((unixepoch(finishedAt, 'subsec') - unixepoch(startedAt, 'subsec')) * 1000) AS INTEGER), 0)) AS ms
-    FROM CrawlRun GROUP BY 1, 2 ORDER BY 1, 2`;
-  const shape = (r: Record<string, unknown>) => Object.values(r).map((v) => (typeof v === "bigint" ? Number(v) : v));
-  return { rolled: rolled.map(shape), direct: direct.map(shape) };
+    SELECT ${dayOf(db, Prisma.sql`"startedAt"`)} AS "day", "accountId", count(*) AS "runs", sum(CASE WHEN "status" = 'failed' THEN 1 ELSE 0 END) AS "failed",
+      sum("errorCount") AS "errors", sum("blocks") AS "blocks", sum("pagesList" + "pagesItem" + "pagesOther") AS "pages", sum("newPosts") AS "newPosts",
+      sum(${runMs(db)}) AS "ms"
+    FROM "CrawlRun" GROUP BY 1, 2 ORDER BY 1, 2`;
+  return { rolled: rolled.map(values), direct: direct.map(values) };
 }
 
 async function fixture(db: Db) {
