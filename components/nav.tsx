@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 
 const SECTIONS: { title: string; links: { href: string; label: string; adminOnly?: boolean }[] }[] = [
   { title: "Review", links: [{ href: "/", label: "Flagged posts" }, { href: "/posts", label: "Posts" }] },
-  { title: "Sources", links: [{ href: "/accounts", label: "Accounts" }, { href: "/runs", label: "Crawl runs" }, { href: "/seeds", label: "Seeds" }, { href: "/discovery", label: "Discovery" }] },
+  { title: "Sources", links: [{ href: "/accounts", label: "Accounts" }, { href: "/runs", label: "Crawl runs" }, { href: "/workers", label: "Workers" }, { href: "/seeds", label: "Seeds" }, { href: "/discovery", label: "Discovery" }] },
   { title: "Analysis", links: [{ href: "/topics", label: "Topics" }, { href: "/charts", label: "Charts" }] },
   { title: "Admin", links: [{ href: "/users", label: "Users", adminOnly: true }] },
 ];

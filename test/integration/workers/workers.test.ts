@@ -18,6 +18,8 @@ import { BOSS_SCHEMA, CRAWL_QUEUE, createPgBossQueue, startBoss } from "../../..
 import { Scheduler } from "../../../crawler/scheduler";
 import { crawlFixture, type CrawlFixture } from "../crawl/support";
 import { testDbKind } from "../../support/pg";
+import { createTestDb } from "../../support/db";
+import { getWorkerOverview } from "../../../lib/queries/workers";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const DELAY_MS = 25;
@@ -111,6 +113,15 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     expect(jobs.every((j: { state: string }) => j.state === "completed")).toBe(true);
     expect(jobs.find((j: { singleton_key: string }) => Number(j.singleton_key) === victim!.accountId)!.retry_count).toBeGreaterThanOrEqual(1);
 
+    // What the dashboard's Workers page shows: two live workers, the dead one, an empty queue,
+    // and the retried job.
+    const overview = await getWorkerOverview(db);
+    if (overview.dialect !== "postgresql") throw new Error("expected the PostgreSQL overview");
+    expect(overview.workers.map((w) => w.status).sort()).toEqual(["dead", "running", "running"]);
+    expect(overview.queue).toMatchObject({ waiting: 0, active: 0, completedLastHour: fx.ids.size });
+    expect(overview.recentJobs.find((j) => j.accountId === victim!.accountId)).toMatchObject({ state: "completed", accountName: expect.any(String) });
+    expect(overview.recentJobs.find((j) => j.accountId === victim!.accountId)!.retryCount).toBeGreaterThanOrEqual(1);
+
     // Every post and reply of every account stored exactly once, with its text, as version 1.
     let total = 0;
     for (const key of fx.ids.keys()) {
@@ -177,6 +188,18 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
 });
 
 describe.runIf(!onPostgres)("crawl workers on SQLite", () => {
+  it("the Workers page says crawls run in-process and lists the running ones", async () => {
+    const t = await createTestDb();
+    try {
+      const a = await t.db.account.create({ data: { name: "板块", platform: "discuz", entryUrl: "http://127.0.0.1:9/bbs/forum.php?mod=forumdisplay&fid=2", cron: "*/10 * * * *" } });
+      await t.db.crawlRun.create({ data: { accountId: a.id, trigger: "manual", status: "running", startedAt: new Date() } });
+      const overview = await getWorkerOverview(t.db);
+      expect(overview).toMatchObject({ dialect: "sqlite", running: [{ accountId: a.id, accountName: "板块" }] });
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it("are refused with a message pointing to PostgreSQL", async () => {
     const { execFile } = await import("node:child_process");
     const out = await new Promise<{ code: number; err: string }>((resolve) =>

@@ -1,0 +1,156 @@
+import Link from "next/link";
+import type { WorkerOverview } from "@/lib/queries/workers";
+import { Time, relativeTime } from "../time";
+
+const STATUS_CLASS: Record<string, string> = { running: "ok", stale: "warn", dead: "danger", stopped: "" };
+const JOB_CLASS: Record<string, string> = { completed: "ok", active: "info", created: "", retry: "warn", failed: "danger", cancelled: "" };
+
+/** Workers, their jobs and the crawl queue (PostgreSQL), or the in-process note (SQLite). */
+export function WorkerOverviewView({ overview, now = new Date() }: { overview: WorkerOverview; now?: Date }) {
+  if (overview.dialect === "sqlite") {
+    return (
+      <>
+        <div className="panel" data-testid="workers-sqlite">
+          <p>
+            This installation runs on SQLite: crawls run inside the scheduler process (<code>campuswatch start</code> or <code>npm start</code>), up to{" "}
+            <code>CAMPUSWATCH_CONCURRENCY</code> accounts at once. Separate workers on several machines need PostgreSQL; see “Running several workers” in the
+            README.
+          </p>
+        </div>
+        <h2>Crawling now</h2>
+        {overview.running.length === 0 ? (
+          <div className="panel empty">No crawl is running.</div>
+        ) : (
+          <ul className="panel">
+            {overview.running.map((r) => (
+              <li key={r.runId}>
+                <Link href={`/runs/${r.runId}`}>#{r.runId}</Link> {r.accountName}, since <Time date={r.startedAt} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    );
+  }
+  const { workers, queue, recentJobs } = overview;
+  const alive = workers.filter((w) => w.status === "running");
+  return (
+    <>
+      <div className="stats" data-testid="queue-stats">
+        <div className="stat">
+          <b data-testid="workers-alive">{alive.length}</b>
+          workers alive ({alive.reduce((n, w) => n + w.concurrency, 0)} job slots)
+        </div>
+        <div className="stat">
+          <b data-testid="queue-waiting">{queue.waiting}</b>
+          jobs waiting{queue.retry ? ` (${queue.retry} to retry)` : ""}
+        </div>
+        <div className="stat">
+          <b data-testid="queue-active">{queue.active}</b>
+          jobs running
+        </div>
+        <div className="stat">
+          <b>{queue.completedLastHour}</b>
+          done in the last hour{queue.failedLastHour ? `, ${queue.failedLastHour} failed` : ""}
+        </div>
+      </div>
+      {!overview.queueInstalled && <div className="panel empty">The queue is created when the first scheduler or worker starts.</div>}
+      <h2>Workers</h2>
+      {workers.length === 0 ? (
+        <div className="panel empty">
+          No worker has run in the last day. Start one with <code>campuswatch worker</code> (same <code>DATABASE_URL</code>).
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="worker-table">
+            <thead>
+              <tr>
+                <th>Worker</th>
+                <th>Host</th>
+                <th>Status</th>
+                <th>Started</th>
+                <th>Last heartbeat</th>
+                <th className="num">Slots</th>
+                <th className="num">Jobs done</th>
+                <th>Crawling now</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workers.map((w) => (
+                <tr key={w.id} data-status={w.status}>
+                  <td>
+                    <code title={w.id}>{w.id.slice(0, 8)}</code>
+                  </td>
+                  <td>
+                    {w.hostname} <span className="muted">pid {w.pid}</span>
+                  </td>
+                  <td>
+                    <span className={`badge ${STATUS_CLASS[w.status] ?? ""}`}>{w.status}</span>
+                  </td>
+                  <td>
+                    <Time date={w.startedAt} />
+                  </td>
+                  <td>{w.stoppedAt ? <Time date={w.stoppedAt} /> : relativeTime(w.heartbeatAt, now)}</td>
+                  <td className="num">{w.concurrency}</td>
+                  <td className="num">{w.jobsDone}</td>
+                  <td>
+                    {w.jobs.length === 0 ? (
+                      <span className="muted">idle</span>
+                    ) : (
+                      w.jobs.map((j) => (
+                        <div key={j.jobId}>
+                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link> <span className="muted">since {relativeTime(j.startedAt, now)}</span>
+                        </div>
+                      ))
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Recent crawl jobs</h2>
+      {recentJobs.length === 0 ? (
+        <div className="panel empty">No crawl job yet.</div>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="job-table">
+            <thead>
+              <tr>
+                <th>Account</th>
+                <th>State</th>
+                <th className="num">Retries</th>
+                <th>Queued</th>
+                <th>Started</th>
+                <th>Finished</th>
+              </tr>
+            </thead>
+            <tbody>
+              {recentJobs.map((j) => (
+                <tr key={j.id}>
+                  <td>
+                    <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link>
+                  </td>
+                  <td>
+                    <span className={`badge ${JOB_CLASS[j.state] ?? ""}`}>{j.state}</span>
+                  </td>
+                  <td className="num">{j.retryCount}</td>
+                  <td>
+                    <Time date={j.createdOn} />
+                  </td>
+                  <td>
+                    <Time date={j.startedOn} />
+                  </td>
+                  <td>
+                    <Time date={j.completedOn} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
