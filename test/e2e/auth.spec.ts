@@ -1,17 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_USERS } from "./users";
-
-async function signIn(page: Page, user: { username: string; password: string }) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Username").fill(user.username);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+import { E2E_USERS, submitSignIn } from "./users";
 
 test("an admin made by the CLI signs in and sees the dashboard", async ({ page, context }) => {
-  await signIn(page, E2E_USERS.admin);
+  await submitSignIn(page, E2E_USERS.admin);
   await expect(page.getByRole("heading", { name: "Flagged posts" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" })).toContainText("Crawl runs");
   const cookie = (await context.cookies()).find((c) => c.name === "cw_session");
@@ -21,14 +14,14 @@ test("an admin made by the CLI signs in and sees the dashboard", async ({ page, 
 });
 
 test("a wrong password is refused with a message and the username is kept", async ({ page }) => {
-  await signIn(page, { username: E2E_USERS.admin.username, password: "not-the-password" });
+  await submitSignIn(page, { username: E2E_USERS.admin.username, password: "not-the-password" });
   await expect(page.locator(".form-error[role=alert]")).toHaveText("Wrong username or password.");
   await expect(page.getByLabel("Username")).toHaveValue(E2E_USERS.admin.username);
   await expect(page).toHaveURL(/\/sign-in/);
 });
 
 test("a reviewer cannot open the users page", async ({ page }) => {
-  await signIn(page, E2E_USERS.reviewer);
+  await submitSignIn(page, E2E_USERS.reviewer);
   await expect(page.getByRole("heading", { name: "Flagged posts" })).toBeVisible();
   await page.goto("/users");
   await expect(page).toHaveURL(/denied=manage-users/);

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { E2E_USERS } from "./users";
+import { E2E_USERS, signIn } from "./users";
 
 interface E2EEnv {
   platformOrigin: string;
@@ -21,14 +21,6 @@ const SHOTS = "test-results/screenshots";
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 900 } });
 test.setTimeout(120_000);
-
-async function signIn(page: Page, user: { username: string; password: string }) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Username").fill(user.username);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Flagged posts" })).toBeVisible();
-}
 
 async function newSession(browser: Browser, user: { username: string; password: string }) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -6,17 +6,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { E2E_USERS } from "./users";
+import { E2E_USERS, signIn } from "./users";
 
 const onPostgres = process.env.CAMPUSWATCH_TEST_DB === "postgresql";
 
 test("the Workers page shows the workers, their jobs and the queue depth", async ({ page }) => {
   const env = JSON.parse(fs.readFileSync(path.resolve("test-results/e2e-data/env.json"), "utf8")) as { platformOrigin: string; accounts: { discuz: string } };
-  await page.goto("/sign-in");
-  await page.getByLabel("Username").fill(E2E_USERS.admin.username);
-  await page.getByLabel("Password").fill(E2E_USERS.admin.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Flagged posts" })).toBeVisible();
+  await signIn(page, E2E_USERS.admin);
 
   await page.goto("/workers");
   await expect(page.getByRole("heading", { name: "Workers", level: 1 })).toBeVisible();
