@@ -7,7 +7,10 @@
  * account queued at once; timed from the enqueue until the queue is empty. Every stored post is
  * classified against one topic (the whole pipeline).
  *
- *   npm run bench:workers [-- --workers 1,2,4 --concurrency 2 --accounts-per-platform 4 --posts 60]
+ *   npm run bench:workers [-- --workers 1,2,4 --concurrency 2 --accounts-per-platform 4 --posts 60 --latency-ms 0]
+ *
+ * With --latency-ms 0 the crawl is CPU-bound (parsing, storing, classifying), so workers scale
+ * with free cores; a latency like a real network's shows how workers overlap waiting.
  *
  * PostgreSQL: CAMPUSWATCH_BENCH_PG_URL (a server URL; databases are created on it), else the
  * throwaway local server of scripts/pg-local.sh is started.
@@ -30,12 +33,15 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "2" },
     "accounts-per-platform": { type: "string", default: "4" },
     posts: { type: "string", default: "60" },
+    /** Added to every response, like a real network's round trip (0: CPU-bound). */
+    "latency-ms": { type: "string", default: "0" },
   },
 });
 const workerCounts = values.workers.split(",").map(Number);
 const concurrency = Number(values.concurrency);
 const perPlatform = Number(values["accounts-per-platform"]);
 const postsPerAccount = Number(values.posts);
+const latencyMs = Number(values["latency-ms"]);
 
 const serverUrl = process.env.CAMPUSWATCH_BENCH_PG_URL ?? execFileSync("bash", [path.join(root, "scripts/pg-local.sh"), "start"], { encoding: "utf8" }).trim();
 const dbUrl = (name: string) => Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
@@ -76,6 +82,7 @@ async function runOnce(workers: number) {
       );
     }
   }
+  if (latencyMs > 0) for (const site of sites) site.fault(() => true, { type: "slow", delayMs: latencyMs });
   const ids: number[] = [];
   for (const site of sites) for (const a of site.accounts) ids.push((await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" })).id);
   await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊", "期末"]), sensitiveWords: JSON.stringify(["作弊", "代考"]) } });
@@ -119,7 +126,7 @@ async function runOnce(workers: number) {
 
 console.log(
   `bench:workers — ${perPlatform * 4} accounts (${perPlatform} per platform, one local site each), ${postsPerAccount} posts each with 0–12 replies, ` +
-    `delay 0, ${concurrency} jobs per worker, PostgreSQL ${serverUrl.replace(/\/[^/]*$/, "")}, ${os.cpus().length} CPUs`,
+    `delay 0, ${latencyMs} ms response latency, ${concurrency} jobs per worker, PostgreSQL ${serverUrl.replace(/\/[^/]*$/, "")}, ${os.cpus().length} CPUs`,
 );
 const rows = [];
 for (const n of workerCounts) {
