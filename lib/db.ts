@@ -1,5 +1,8 @@
 /**
  * The one Prisma client of the process. Both the dashboard and the crawler import `db` from here.
+ * DATABASE_URL picks the database: `file:` is SQLite (better-sqlite3 driver adapter), and
+ * `postgresql://` is PostgreSQL (pg driver adapter, with the client generated from the PostgreSQL
+ * copy of the schema).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,6 +29,7 @@ export function dialectOf(client: PrismaClient): Dialect {
 /** The two databases CampusWatch runs on. */
 export type Dialect = "sqlite" | "postgresql";
 
+/** Remember which database a client talks to (read back by {@link dialectOf}, through the lazy proxy too). */
 function tagDialect(client: PrismaClient, dialect: Dialect): PrismaClient {
   Object.defineProperty(client, "cwDialect", { value: dialect, enumerable: false });
   return client;
