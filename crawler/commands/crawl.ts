@@ -85,7 +85,7 @@ export function registerCrawlCommands(program: Command) {
           const queue = createPgBossQueue(boss);
           let queued = 0;
           for (const a of accounts) if (await queue.enqueue({ accountId: a.id, trigger: "manual" })) queued++;
-          console.log(`queued ${queued} of ${accounts.length} accounts (the others were already queued and running)`);
+          console.log(`queued ${queued} of ${accounts.length} accounts${queued < accounts.length ? " (the others already have a crawl waiting)" : ""}`);
         } finally {
           await boss.stop({ graceful: false, wait: true });
         }

@@ -8,7 +8,7 @@
  * Runs when the suite runs on PostgreSQL (CAMPUSWATCH_TEST_DB=postgresql, as `npm test` does in
  * its second pass); workers do not exist on SQLite.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,15 +22,23 @@ import { createTestDb } from "../../support/db";
 import { getWorkerOverview } from "../../../lib/queries/workers";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const DELAY_MS = 25;
+const DELAY_MS = 40;
 const onPostgres = testDbKind() === "postgresql";
 if (!onPostgres) console.log("skipping worker tests: they need the PostgreSQL pass (CAMPUSWATCH_TEST_DB=postgresql)");
 
-const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000) => {
+/** Run the CLI as a user would, against the database at `url`. */
+const cli = (args: string[], url: string) =>
+  new Promise<{ code: number; out: string; err: string }>((resolve) =>
+    execFile(process.execPath, [path.join(root, "bin/campuswatch.mjs"), ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url } }, (e, out, err) =>
+      resolve({ code: e ? Number(e.code ?? 1) : 0, out, err }),
+    ),
+  );
+
+const until = async (what: string, check: () => Promise<boolean> | boolean, { timeoutMs = 90_000, everyMs = 25 } = {}) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 };
 
@@ -99,10 +107,15 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     const partial = await fx.stored(victimKey);
     expect(partial.size).toBeLessThan(fx.expected(victimKey).size);
 
-    await until("the queue to drain", async () => {
-      const { rows } = await boss!.getDb().executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
-      return rows[0].n === 0;
-    });
+    // Polled gently: this process is also the platform server whose clock measures politeness.
+    await until(
+      "the queue to drain",
+      async () => {
+        const { rows } = await boss!.getDb().executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
+        return rows[0].n === 0;
+      },
+      { everyMs: 250 },
+    );
 
     // The killed worker was noticed and its job retried by another, to completion.
     expect(await db.crawlWorker.findUnique({ where: { id: victim!.workerId } })).toMatchObject({ status: "dead" });
@@ -158,8 +171,11 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     expect(new Set(sorted.map((r) => r.accountKey).filter(Boolean)).size).toBe(fx.ids.size);
     for (let i = 1; i < sorted.length; i++) {
       const gap = sorted[i]!.startedMs - sorted[i - 1]!.endedMs!;
-      // 2 ms of slack for timer granularity between the database's clock and the server's.
-      expect(gap, `${sorted[i - 1]!.url} → ${sorted[i]!.url}`).toBeGreaterThanOrEqual(DELAY_MS - 2);
+      // The gap is never negative (never two requests at once). 5 ms of slack below the delay:
+      // the server notes a request's end on the response's "close" event, which this busy test
+      // process may run a few milliseconds after the worker has read the response and started
+      // its delay (the workers time the delay from the database's clock, after the read).
+      expect(gap, `${sorted[i - 1]!.url} → ${sorted[i]!.url}`).toBeGreaterThanOrEqual(DELAY_MS - 5);
     }
   }, 180_000);
 
@@ -184,6 +200,9 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     // A second request while one is waiting is refused and recorded as a skipped tick.
     expect(await scheduler.submit({ accountId: ids[0]!, trigger: "manual" })).toBe(false);
     expect(await fx.t.db.crawlRun.count({ where: { status: "skipped" } })).toBeGreaterThanOrEqual(1);
+    // So is `campuswatch crawl enqueue`, which says so.
+    const out = await cli(["crawl", "enqueue"], fx.t.url);
+    expect(out).toMatchObject({ code: 0, out: `queued 0 of ${ids.length} accounts (the others already have a crawl waiting)\n` });
   });
 });
 
@@ -200,14 +219,17 @@ describe.runIf(!onPostgres)("crawl workers on SQLite", () => {
     }
   });
 
-  it("are refused with a message pointing to PostgreSQL", async () => {
-    const { execFile } = await import("node:child_process");
-    const out = await new Promise<{ code: number; err: string }>((resolve) =>
-      execFile(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "worker"], { cwd: root, env: { ...process.env, DATABASE_URL: `file:${path.join(os.tmpdir(), "cw-never.db")}` } }, (e, _o, err) =>
-        resolve({ code: e ? Number(e.code ?? 1) : 0, err }),
-      ),
-    );
-    expect(out.code).toBe(1);
-    expect(out.err).toMatch(/workers need PostgreSQL/);
+  it("are refused with a message pointing to PostgreSQL, and so is crawl enqueue", async () => {
+    const t = await createTestDb();
+    try {
+      const worker = await cli(["worker"], t.url);
+      expect(worker.code).toBe(1);
+      expect(worker.err).toMatch(/workers need PostgreSQL/);
+      const enqueue = await cli(["crawl", "enqueue"], t.url);
+      expect(enqueue.code).toBe(1);
+      expect(enqueue.err).toMatch(/crawl enqueue needs PostgreSQL/);
+    } finally {
+      await t.cleanup();
+    }
   });
 });
