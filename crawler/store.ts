@@ -141,7 +141,11 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
       });
       outcome.changed.push(prev.id);
     }
-  });
+    // Prisma's default limits (5 s, 2 s to get a connection) are too tight for a 50-item page on
+    // a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard
+    // started beside it. A page that runs out of time is still rolled back whole and re-read on
+    // the next run, but it costs the run.
+  }, { timeout: 60_000, maxWait: 30_000 });
   return outcome;
 }
 
