@@ -26,6 +26,7 @@ import { createServices } from "../runtime";
 import { closeSharedBrowser } from "../fetch";
 import { PgHostScheduler } from "../fetch/pg-politeness";
 import { CRAWL_QUEUE, startBoss } from "./pg-boss";
+import { segment } from "../classify/tokenizer";
 import type { CrawlJob } from "./in-process";
 
 /** Options of {@link startWorker}. */
@@ -78,6 +79,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const hosts = new PgHostScheduler(url, { maxConnections: Math.max(4, concurrency * 2) });
   const abort = new AbortController();
   const services = createServices({ db, hostDelayMs: opts.hostDelayMs, signal: abort.signal, hostGate: hosts, onProgress: undefined });
+
+  // Load jieba's dictionaries now (about a second of synchronous work): done during the first
+  // crawl instead, it would hold up the heartbeat when the worker has just registered.
+  segment("预热");
 
   await db.$executeRaw`
     INSERT INTO "CrawlWorker" ("id", "hostname", "pid", "concurrency", "status", "startedAt", "heartbeatAt", "jobsDone")

@@ -66,8 +66,11 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
       ...process.env,
       DATABASE_URL: fx.t.url,
       CAMPUSWATCH_DATA_DIR: dataDir,
-      CAMPUSWATCH_WORKER_HEARTBEAT_MS: "250",
-      CAMPUSWATCH_WORKER_DEAD_MS: "1500",
+      // Short, so the test does not wait long for the retry; but well above the event-loop stalls
+      // a worker can have on a 2-core machine running the rest of the suite (a full CI run once
+      // saw a live worker declared dead with 1.5 s).
+      CAMPUSWATCH_WORKER_HEARTBEAT_MS: "400",
+      CAMPUSWATCH_WORKER_DEAD_MS: "6000",
       CAMPUSWATCH_JOB_RETRY_DELAY_S: "0",
     };
     for (let i = 0; i < 3; i++) {
