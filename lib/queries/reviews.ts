@@ -24,6 +24,8 @@ export function sampleLabel(decision: "confirm" | "dismiss", relevantLabels: str
 export async function reviewFlags(db: Db, input: ReviewInput, reviewerId: number): Promise<number> {
   const flags = await db.flag.findMany({
     where: { id: { in: input.flagIds } },
+    // In id order, so the samples (and reviews) are written in a stable order on every database.
+    orderBy: { id: "asc" },
     select: { id: true, postId: true, topicId: true, topic: { select: { relevantLabels: true } }, post: { select: { title: true, text: true } } },
   });
   if (flags.length === 0) return 0;

@@ -44,10 +44,14 @@ describe("reviews", () => {
     const reviewer = await addUser(db, { username: "rev", password: "password-123", role: "reviewer" });
     const account = await db.account.create({ data: { platform: "blog", entryUrl: "https://b.cn/", name: "b" } });
     const topic = await db.topic.create({ data: { name: "考试", relevantLabels: '["exam"]' } });
-    const posts = await Promise.all(
-      [1, 2].map((i) => db.post.create({ data: { accountId: account.id, platformId: String(i), url: `u${i}`, title: `标题${i}`, publishedAt: new Date(), text: `作弊${i}`, sha1: String(i) } })),
-    );
-    const flags = await Promise.all(posts.map((p) => db.flag.create({ data: { postId: p.id, topicId: topic.id, reasons: "[]", score: 0.8 } })));
+    // One after the other: on PostgreSQL, parallel creates may take their ids in any order.
+    const posts = [];
+    const flags = [];
+    for (const i of [1, 2]) {
+      const p = await db.post.create({ data: { accountId: account.id, platformId: String(i), url: `u${i}`, title: `标题${i}`, publishedAt: new Date(), text: `作弊${i}`, sha1: String(i) } });
+      posts.push(p);
+      flags.push(await db.flag.create({ data: { postId: p.id, topicId: topic.id, reasons: "[]", score: 0.8 } }));
+    }
     expect(await reviewFlags(db, { flagIds: flags.map((f) => f.id), decision: "confirm", note: "已处理" }, reviewer.id)).toBe(2);
     expect(await db.flag.findMany({ select: { status: true, reviewedAt: true } })).toEqual([
       { status: "confirmed", reviewedAt: expect.any(Date) },
