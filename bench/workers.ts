@@ -19,12 +19,12 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { migrateDatabase } from "../lib/migrate";
 import { createDb, type Db } from "../lib/db";
 import { createAccount } from "../lib/queries/accounts";
 import { createPgBossQueue, startBoss } from "../crawler/queue/pg-boss";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+import { pgAdmin } from "../test/support/pg";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -45,15 +45,7 @@ const latencyMs = Number(values["latency-ms"]);
 
 const serverUrl = process.env.CAMPUSWATCH_BENCH_PG_URL ?? execFileSync("bash", [path.join(root, "scripts/pg-local.sh"), "start"], { encoding: "utf8" }).trim();
 const dbUrl = (name: string) => Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const admin = (sql: string) => pgAdmin((c) => c.query(sql), serverUrl);
 
 const platforms = ["weibo", "tieba", "discuz", "blog"] as const;
 

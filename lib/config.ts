@@ -66,6 +66,24 @@ export function crawlerConfig() {
   };
 }
 
+/** Scale-out settings (PostgreSQL, pg-boss workers) from the environment; see the README. */
+export function scaleOutConfig() {
+  return {
+    /** Connections each process's Prisma client may open to PostgreSQL. @default 10 */
+    pgPoolSize: intFromEnv("CAMPUSWATCH_PG_POOL", 10, 1),
+    /** How often a worker proves it is alive. @default 5000 */
+    heartbeatMs: intFromEnv("CAMPUSWATCH_WORKER_HEARTBEAT_MS", 5000, 1),
+    /** A worker silent this long is dead and its jobs are retried elsewhere. @default 30000 */
+    deadAfterMs: intFromEnv("CAMPUSWATCH_WORKER_DEAD_MS", 30_000, 1),
+    /** Times a failed or abandoned job is tried again. @default 3 */
+    jobRetries: intFromEnv("CAMPUSWATCH_JOB_RETRIES", 3, 0),
+    /** Seconds before a retry. @default 10 */
+    jobRetryDelaySeconds: intFromEnv("CAMPUSWATCH_JOB_RETRY_DELAY_S", 10, 0),
+    /** A job running longer than this is failed by pg-boss itself (the last resort). @default 3600 */
+    jobExpireSeconds: intFromEnv("CAMPUSWATCH_JOB_EXPIRE_S", 3600, 60),
+  };
+}
+
 let cachedSecret: Uint8Array | undefined;
 
 /**

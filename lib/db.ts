@@ -10,16 +10,13 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
-import { databaseKind, databaseUrl, sqlitePath } from "./config";
+import { databaseKind, databaseUrl, scaleOutConfig, sqlitePath } from "./config";
 
 export type { Prisma } from "@/generated/prisma/client";
 export type Db = PrismaClient;
 
 /** Milliseconds a writer waits for a lock before SQLite gives up (crawler and dashboard share the file). */
 const BUSY_TIMEOUT_MS = 10_000;
-
-/** Connections per process to PostgreSQL (dashboard, scheduler or worker each hold one pool). */
-const PG_POOL_SIZE = Number(process.env.CAMPUSWATCH_PG_POOL ?? 10);
 
 /** Which SQL dialect a client speaks, for the few hand-written queries that differ. */
 export function dialectOf(client: PrismaClient): Dialect {
@@ -43,7 +40,7 @@ export function createDb(url = databaseUrl()): PrismaClient {
   if (databaseKind(url) === "postgresql") {
     // The PostgreSQL client is generated from the same schema (scripts/gen-pg-schema.mjs), so its
     // model API is the SQLite client's; only the class differs, hence the cast.
-    const adapter = new PrismaPg({ connectionString: url, max: PG_POOL_SIZE, application_name: "campuswatch" });
+    const adapter = new PrismaPg({ connectionString: url, max: scaleOutConfig().pgPoolSize, application_name: "campuswatch" });
     return tagDialect(new PgPrismaClient({ adapter }) as unknown as PrismaClient, "postgresql");
   }
   const file = sqlitePath(url);

@@ -8,6 +8,7 @@
  * skipped, like the in-process queue does.
  */
 import PgBoss from "pg-boss";
+import { scaleOutConfig } from "../../lib/config";
 import type { CrawlJob, JobQueue } from "./in-process";
 
 /** The pg-boss queue crawl jobs go through. */
@@ -15,32 +16,6 @@ export const CRAWL_QUEUE = "crawl";
 
 /** The PostgreSQL schema pg-boss keeps its tables in. */
 export const BOSS_SCHEMA = "pgboss";
-
-/** Tunables of the crawl queue (environment: see README "Running several workers"). */
-export interface CrawlQueueSettings {
-  /** Times a failed or abandoned job is tried again. @default 3 */
-  retryLimit: number;
-  /** Seconds before a retry. @default 10 */
-  retryDelaySeconds: number;
-  /** A job running longer than this is failed by pg-boss itself (the last resort if no worker notices a dead one). @default 3600 */
-  expireInSeconds: number;
-}
-
-/** Queue settings from the environment. */
-export function crawlQueueSettings(env: NodeJS.ProcessEnv = process.env): CrawlQueueSettings {
-  const int = (name: string, fallback: number, min: number) => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got ${JSON.stringify(raw)})`);
-    return n;
-  };
-  return {
-    retryLimit: int("CAMPUSWATCH_JOB_RETRIES", 3, 0),
-    retryDelaySeconds: int("CAMPUSWATCH_JOB_RETRY_DELAY_S", 10, 0),
-    expireInSeconds: int("CAMPUSWATCH_JOB_EXPIRE_S", 3600, 60),
-  };
-}
 
 /**
  * Connect pg-boss to the database at `url` (creating its schema on first use) and make sure the
@@ -59,13 +34,13 @@ export async function startBoss(url: string, { name = "campuswatch", supervise =
   });
   boss.on("error", (e: Error) => console.error(`[pg-boss] ${e.message}`));
   await boss.start();
-  const s = crawlQueueSettings();
+  const s = scaleOutConfig();
   await boss.createQueue(CRAWL_QUEUE, {
     name: CRAWL_QUEUE,
     policy: "stately",
-    retryLimit: s.retryLimit,
-    retryDelay: s.retryDelaySeconds,
-    expireInSeconds: s.expireInSeconds,
+    retryLimit: s.jobRetries,
+    retryDelay: s.jobRetryDelaySeconds,
+    expireInSeconds: s.jobExpireSeconds,
     // Finished jobs stay visible on the dashboard for a week.
     retentionMinutes: 7 * 24 * 60,
   });

@@ -21,6 +21,7 @@ import crypto from "node:crypto";
 import type PgBoss from "pg-boss";
 import pg from "pg";
 import type { Db } from "../../lib/db";
+import { scaleOutConfig } from "../../lib/config";
 import { crawlAccount, type RunSummary } from "../worker";
 import { createServices } from "../runtime";
 import { closeSharedBrowser } from "../fetch";
@@ -56,20 +57,14 @@ export interface RunningWorker {
   done: Promise<void>;
 }
 
-const envInt = (name: string, fallback: number) => {
-  const raw = process.env[name]?.trim();
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer (got ${JSON.stringify(raw)})`);
-  return n;
-};
-
 /** Register a worker, start claiming crawl jobs, and keep the heartbeat and the dead-worker watch going. */
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const { db, url } = opts;
   const log = opts.log ?? ((m: string) => console.log(`[worker] ${m}`));
   const concurrency = opts.concurrency ?? 2;
-  const heartbeatMs = opts.heartbeatMs ?? envInt("CAMPUSWATCH_WORKER_HEARTBEAT_MS", 5000);
-  const deadAfterMs = opts.deadAfterMs ?? envInt("CAMPUSWATCH_WORKER_DEAD_MS", 30_000);
+  const settings = scaleOutConfig();
+  const heartbeatMs = opts.heartbeatMs ?? settings.heartbeatMs;
+  const deadAfterMs = opts.deadAfterMs ?? settings.deadAfterMs;
   if (deadAfterMs < 2 * heartbeatMs) throw new Error("the dead-worker timeout must be at least two heartbeats");
   const id = crypto.randomUUID();
 

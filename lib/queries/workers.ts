@@ -5,6 +5,7 @@
  */
 import type { Db } from "../db";
 import { dialectOf } from "../db";
+import { scaleOutConfig } from "../config";
 import { toNumber, type SqlNumber } from "./sql";
 
 /** A worker as the dashboard shows it. `stale`: still registered as running but silent too long. */
@@ -45,11 +46,6 @@ export type WorkerOverview =
       queueInstalled: boolean;
     };
 
-/** A worker silent for longer than this is shown as stale (CAMPUSWATCH_WORKER_DEAD_MS). */
-export function staleAfterMs(): number {
-  return Number(process.env.CAMPUSWATCH_WORKER_DEAD_MS ?? 30_000);
-}
-
 /** Everything the Workers page shows. Stopped and dead workers are listed for a day. */
 export async function getWorkerOverview(db: Db, now = new Date()): Promise<WorkerOverview> {
   const accounts = new Map((await db.account.findMany({ select: { id: true, name: true } })).map((a) => [a.id, a.name]));
@@ -64,7 +60,8 @@ export async function getWorkerOverview(db: Db, now = new Date()): Promise<Worke
     include: { jobs: { orderBy: { startedAt: "asc" } } },
     orderBy: [{ status: "asc" }, { startedAt: "desc" }],
   });
-  const stale = staleAfterMs();
+  // Silent for longer than the dead-worker timeout, but no live worker has noticed yet.
+  const stale = scaleOutConfig().deadAfterMs;
   const workers: WorkerRow[] = rows.map((w) => ({
     id: w.id,
     hostname: w.hostname,

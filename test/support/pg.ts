@@ -23,9 +23,9 @@ export function pgDatabaseUrl(name: string): string {
   return u.toString();
 }
 
-/** Run `fn` with a connection to the test server's maintenance database. */
-export async function pgAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: pgServerUrl(), application_name: "campuswatch tests" });
+/** Run `fn` with a connection to the test server's maintenance database (or the server at `url`). */
+export async function pgAdmin<T>(fn: (c: pg.Client) => Promise<T>, url = pgServerUrl()): Promise<T> {
+  const c = new pg.Client({ connectionString: url, application_name: "campuswatch tests" });
   await c.connect();
   try {
     return await fn(c);

@@ -34,6 +34,12 @@ const cli = (args: string[], url: string) =>
     ),
   );
 
+/** SIGTERM the workers still running and wait for them to exit. */
+const stopWorkers = async (procs: ChildProcess[]) => {
+  const running = procs.filter((w) => w.exitCode === null && w.signalCode === null);
+  await Promise.all(running.map((w) => new Promise((r) => (w.once("exit", r), w.kill("SIGTERM")))));
+};
+
 const until = async (what: string, check: () => Promise<boolean> | boolean, { timeoutMs = 90_000, everyMs = 25 } = {}) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -48,8 +54,7 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
   const workers: ChildProcess[] = [];
   let dataDir = "";
   afterAll(async () => {
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
-    await Promise.all(workers.map((w) => (w.exitCode !== null || w.signalCode !== null ? null : new Promise((r) => w.once("exit", r)))));
+    await stopWorkers(workers);
     await boss?.stop({ graceful: false, wait: true });
     await f?.close();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -189,8 +194,7 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     const ids = [...fx.ids.values()];
     const before = await fx.t.db.crawlRun.count();
     // Stop the workers first, so the jobs stay queued where the test can see them.
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
-    await Promise.all(workers.map((w) => (w.exitCode !== null || w.signalCode !== null ? null : new Promise((r) => w.once("exit", r)))));
+    await stopWorkers(workers);
     expect(await fx.t.db.crawlWorker.count({ where: { status: "running" } })).toBe(0);
 
     await fx.t.db.account.updateMany({ data: { crawlRequestedAt: new Date() } });
