@@ -1,12 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { E2E_USERS } from "./users";
+import { E2E_USERS, signIn } from "./users";
 
 test("an admin starts a discovery run from the dashboard and watches it finish", async ({ page }) => {
-  await page.goto("/sign-in");
-  await page.getByLabel("Username").fill(E2E_USERS.admin.username);
-  await page.getByLabel("Password").fill(E2E_USERS.admin.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Flagged posts" })).toBeVisible();
+  await signIn(page, E2E_USERS.admin);
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Discovery" }).click();
   const form = page.getByRole("form", { name: "Start a discovery run" });

@@ -177,14 +177,17 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     const sorted = log.filter((r) => !orphan(r)).sort((a, b) => a.startedMs - b.startedMs);
     expect(sorted.length).toBeGreaterThan(60);
     expect(new Set(sorted.map((r) => r.accountKey).filter(Boolean)).size).toBe(fx.ids.size);
-    for (let i = 1; i < sorted.length; i++) {
-      const gap = sorted[i]!.startedMs - sorted[i - 1]!.endedMs!;
-      // The gap is never negative (never two requests at once). 5 ms of slack below the delay:
-      // the server notes a request's end on the response's "close" event, which this busy test
-      // process may run a few milliseconds after the worker has read the response and started
-      // its delay (the workers time the delay from the database's clock, after the read).
-      expect(gap, `${sorted[i - 1]!.url} → ${sorted[i]!.url}`).toBeGreaterThanOrEqual(DELAY_MS - 5);
-    }
+    const gaps = sorted.slice(1).map((r, i) => ({ gap: r.startedMs - sorted[i]!.endedMs!, at: `${sorted[i]!.url} → ${r.url}` }));
+    const median = [...gaps].sort((a, b) => a.gap - b.gap)[gaps.length >> 1]!.gap;
+    console.log(`politeness on the host: ${gaps.length} gaps, min ${Math.min(...gaps.map((g) => g.gap))} ms, median ${median} ms, delay ${DELAY_MS} ms`);
+    // Never two requests at once, and every gap close to the delay. The server stamps a request's
+    // end when its "close" event runs in this process, which on a 2-core machine busy with the
+    // rest of the suite (three workers, PostgreSQL, other test files) can come several
+    // milliseconds after the worker read the response and started timing the delay from the
+    // database's clock: hence 15 ms of slack on single gaps, while the typical gap must be the
+    // full delay. Without shared politeness the gaps are ~0 ms and requests overlap.
+    for (const { gap, at } of gaps) expect(gap, at).toBeGreaterThanOrEqual(DELAY_MS - 15);
+    expect(median).toBeGreaterThanOrEqual(DELAY_MS);
   }, 180_000);
 
   it("the scheduler only enqueues: crawl-now requests become pg-boss jobs, one waiting per account", async () => {
