@@ -10,6 +10,8 @@ import { runDiscovery, type DiscoverySummary } from "./run";
 
 interface Running {
   controller: AbortController;
+  /** Settles once the loop has claimed the run (status "running") or has stopped without it. */
+  claimed: Promise<void>;
   done: Promise<DiscoverySummary | null>;
 }
 
@@ -43,14 +45,28 @@ export function startInBackground(db: Db, runId: number, options: BackgroundOpti
   if (registry.has(runId)) return false;
   const log = options.log ?? ((m: string) => console.error(`[discover ${runId}] ${m}`));
   const controller = new AbortController();
-  const done = runDiscovery(db, runId, { signal: controller.signal, force: options.force, log })
+  let onClaimed!: () => void;
+  const claimed = new Promise<void>((resolve) => (onClaimed = resolve));
+  const done = runDiscovery(db, runId, { signal: controller.signal, force: options.force, log, onClaimed })
     .catch((e: unknown) => {
       log(`could not run: ${e instanceof Error ? e.message : String(e)}`);
       return null;
     })
-    .finally(() => registry.delete(runId));
-  registry.set(runId, { controller, done });
+    .finally(() => {
+      registry.delete(runId);
+      onClaimed();
+    });
+  registry.set(runId, { controller, claimed, done });
   return true;
+}
+
+/**
+ * Resolves once this process's loop of a run has claimed it (or stopped without doing so). The
+ * dashboard waits for it before showing the run, so the page shows it "running" and watches it,
+ * rather than the "not started" state of a moment before, which a page would never refresh from.
+ */
+export async function started(runId: number): Promise<void> {
+  await registry.get(runId)?.claimed;
 }
 
 /** Ask this process's loop of a run to stop after the current page (no-op when not running here). */

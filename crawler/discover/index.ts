@@ -71,4 +71,4 @@ export {
 export { candidateKeyOf, CandidateTally, type CandidateKey, type CandidateOptions, type CandidateRow } from "./candidates";
 export { harvestAt, harvestReport, toHarvestChart, REPORT_PAGE_COUNTS, type HarvestChartRow, type HarvestCurve, type HarvestRow, type HarvestSample } from "./metrics";
 export { normalizeUrl, siteOf, onSites } from "./url";
-export { startInBackground, isRunningHere, runningHere, abortHere, settled, type BackgroundOptions } from "./background";
+export { startInBackground, started, isRunningHere, runningHere, abortHere, settled, type BackgroundOptions } from "./background";

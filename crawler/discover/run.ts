@@ -115,6 +115,8 @@ export interface RunDiscoveryOptions {
   pollStatus?: boolean;
   /** Take over a run marked "running" (its process died). @default false */
   force?: boolean;
+  /** Called once the run is claimed (its status is "running"), before the first page. */
+  onClaimed?: () => void;
   /** @default systemClock */
   clock?: Clock;
   /** Progress messages. @default none */
@@ -301,6 +303,7 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
   if (claim.count === 0) {
     throw new DiscoveryBusyError(`discovery run ${runId} is already running (if its process died, resume with --force)`);
   }
+  opts.onClaimed?.();
 
   const log = opts.log ?? (() => undefined);
   const clock = opts.clock ?? systemClock;

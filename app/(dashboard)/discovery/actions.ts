@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { abortHere, createDiscoveryRun, isRunningHere, startInBackground } from "@/crawler/discover";
+import { abortHere, createDiscoveryRun, isRunningHere, startInBackground, started } from "@/crawler/discover";
 import { adoptCandidate, isStale, requestPause, startDiscoverySchema } from "@/lib/queries/discovery";
 import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
 
@@ -39,6 +39,9 @@ export async function startDiscoveryAction(_prev: FormState, formData: FormData)
     throw e;
   }
   startInBackground(db, runId);
+  // Show the run once it is "running": a page rendered a moment earlier says "not started" and,
+  // not being live, would never refresh (seen on a loaded machine).
+  await started(runId);
   revalidatePath("/discovery");
   redirect(`/discovery/${runId}`);
 }
@@ -69,6 +72,7 @@ export async function resumeDiscoveryAction(_prev: FormState, formData: FormData
   if (run.status === "running" && !isStale(run)) return { message: "The run is running in another process." };
   if (run.status === "done" && run.crawled >= run.maxPages) return { message: "The run reached its page limit; start a new run to crawl further." };
   startInBackground(db, id, { force: run.status === "running" });
+  await started(id);
   revalidatePath("/discovery");
   revalidatePath(`/discovery/${id}`);
   return { ok: true, message: "Resumed." };

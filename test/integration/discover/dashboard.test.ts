@@ -3,7 +3,7 @@
  * through the run's status, resumed; the queries behind its pages.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDiscoveryRun, isRunningHere, runDiscovery, settled, startInBackground } from "../../../crawler/discover";
+import { createDiscoveryRun, isRunningHere, runDiscovery, settled, startInBackground, started } from "../../../crawler/discover";
 import type { Db } from "../../../lib/db";
 import { comparisonGroups, dropReasons, getDiscoveryRun, harvestCurves, isStale, listDiscoveryRuns, nextInFrontier, recentPages, requestPause } from "../../../lib/queries/discovery";
 import { createTestDb, type TestDb } from "../../support/db";
@@ -34,6 +34,16 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 }
 
 describe("background runs", () => {
+  test("started() resolves once the run is claimed, so a page shown then sees it running", async () => {
+    const run = await newRun("bfs", 10);
+    expect(startInBackground(db, run.id)).toBe(true);
+    await started(run.id);
+    expect((await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id } })).status).toMatch(/^(running|done)$/);
+    await settled(run.id);
+    // Not running here: nothing to wait for.
+    await started(run.id);
+  });
+
   test("start in the background, pause through the status, resume to the end", async () => {
     const run = await newRun("focused", 150);
     expect(startInBackground(db, run.id)).toBe(true);
