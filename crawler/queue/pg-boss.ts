@@ -7,6 +7,7 @@
  * waiting and one running. A tick that finds both already there is refused and recorded as
  * skipped, like the in-process queue does.
  */
+import pg from "pg";
 import PgBoss from "pg-boss";
 import { scaleOutConfig } from "../../lib/config";
 import type { CrawlJob, JobQueue } from "./in-process";
@@ -17,9 +18,44 @@ export const CRAWL_QUEUE = "crawl";
 /** The PostgreSQL schema pg-boss keeps its tables in. */
 export const BOSS_SCHEMA = "pgboss";
 
+/** The crawl queue's settings, from {@link scaleOutConfig}. */
+function crawlQueueOptions(): PgBoss.Queue {
+  const s = scaleOutConfig();
+  return {
+    name: CRAWL_QUEUE,
+    policy: "stately",
+    retryLimit: s.jobRetries,
+    retryDelay: s.jobRetryDelaySeconds,
+    expireInSeconds: s.jobExpireSeconds,
+    // Finished jobs stay visible on the dashboard for a week.
+    retentionMinutes: 7 * 24 * 60,
+  };
+}
+
+/**
+ * Run `fn` while holding a session advisory lock that every CampusWatch process takes for
+ * setting up pg-boss. Why: pg-boss's `create_queue` is not safe to run from several processes at
+ * once. Two workers starting together on a new database both insert the queue row and attach
+ * its partition, and PostgreSQL aborts one with "deadlock detected" (seen in the worker test
+ * under load). The lock lives on its own connection; closing it releases the lock, even when
+ * `fn` throws.
+ */
+async function withSetupLock<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: "campuswatch queue setup" });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtextextended('campuswatch:pg-boss setup', 0))");
+    return await fn();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /**
  * Connect pg-boss to the database at `url` (creating its schema on first use) and make sure the
- * crawl queue exists. `application_name` shows who holds each connection in pg_stat_activity.
+ * crawl queue exists with the current settings (CAMPUSWATCH_JOB_RETRIES and the like: a changed
+ * setting is applied to the queue when a process starts). Safe to call from many processes at
+ * once. `application_name` shows who holds each connection in pg_stat_activity.
  */
 export async function startBoss(url: string, { name = "campuswatch", supervise = true }: { name?: string; supervise?: boolean } = {}): Promise<PgBoss> {
   const boss = new PgBoss({
@@ -33,16 +69,17 @@ export async function startBoss(url: string, { name = "campuswatch", supervise =
     schedule: false,
   });
   boss.on("error", (e: Error) => console.error(`[pg-boss] ${e.message}`));
-  await boss.start();
-  const s = scaleOutConfig();
-  await boss.createQueue(CRAWL_QUEUE, {
-    name: CRAWL_QUEUE,
-    policy: "stately",
-    retryLimit: s.jobRetries,
-    retryDelay: s.jobRetryDelaySeconds,
-    expireInSeconds: s.jobExpireSeconds,
-    // Finished jobs stay visible on the dashboard for a week.
-    retentionMinutes: 7 * 24 * 60,
+  const wanted = crawlQueueOptions();
+  await withSetupLock(url, async () => {
+    await boss.start();
+    const current = await boss.getQueue(CRAWL_QUEUE);
+    if (!current) await boss.createQueue(CRAWL_QUEUE, wanted);
+    else if ((["policy", "retryLimit", "retryDelay", "expireInSeconds", "retentionMinutes"] as const).some((k) => current[k] !== wanted[k])) {
+      await boss.updateQueue(CRAWL_QUEUE, wanted);
+    }
+  }).catch(async (e: unknown) => {
+    await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    throw e;
   });
   return boss;
 }

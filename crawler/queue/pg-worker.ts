@@ -164,7 +164,16 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       log(`${orphans.length} claimed jobs had no live worker; failed for retry`);
     }
   };
-  const timer = setInterval(() => beat().catch((e: unknown) => log(`heartbeat failed: ${(e as Error).message}`)), heartbeatMs);
+  // A heartbeat that fires late means this process's event loop was blocked (long synchronous
+  // work, or a starved machine). Said in the log: enough of it gets a live worker declared dead.
+  let lastTick = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const lateMs = Math.round(now - lastTick - heartbeatMs);
+    lastTick = now;
+    if (lateMs > deadAfterMs / 4) log(`heartbeat ${lateMs} ms late: the event loop was blocked (a worker silent for ${deadAfterMs} ms is declared dead)`);
+    beat().catch((e: unknown) => log(`heartbeat failed: ${(e as Error).message}`));
+  }, heartbeatMs);
   log(`worker ${id} on ${os.hostname()} pid ${process.pid}: ${concurrency} jobs at once, queue "${CRAWL_QUEUE}"`);
 
   let resolveDone!: () => void;

@@ -12,7 +12,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFailed } from "vitest";
 import type PgBoss from "pg-boss";
 import { BOSS_SCHEMA, CRAWL_QUEUE, createPgBossQueue, startBoss } from "../../../crawler/queue/pg-boss";
 import { Scheduler } from "../../../crawler/scheduler";
@@ -67,6 +67,12 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     // Slow thread pages, so that the kill lands in the middle of a crawl.
     fx.site.fault((u) => u.searchParams.get("mod") === "viewthread" || u.pathname.startsWith("/p/"), { type: "slow", delayMs: 15 });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-workers-"));
+    onTestFailed(() => {
+      for (let i = 0; i < 3; i++) {
+        const file = path.join(dataDir, `worker-${i}.log`);
+        if (fs.existsSync(file)) console.log(`--- worker ${i} (pid ${workers[i]?.pid}) log:\n${fs.readFileSync(file, "utf8").split("\n").slice(-60).join("\n")}`);
+      }
+    });
     const env = {
       ...process.env,
       DATABASE_URL: fx.t.url,
@@ -78,14 +84,18 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
       CAMPUSWATCH_WORKER_DEAD_MS: "6000",
       CAMPUSWATCH_JOB_RETRY_DELAY_S: "0",
     };
+    // Each worker's output goes to a file: an unread pipe would block a worker once it filled
+    // (writes to pipes are synchronous on Linux), and the files tell what happened on failure.
     for (let i = 0; i < 3; i++) {
+      const out = fs.openSync(path.join(dataDir, `worker-${i}.log`), "w");
       workers.push(
         spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "worker", "--concurrency", "2", "--host-delay-ms", String(DELAY_MS)], {
           cwd: root,
           env,
-          stdio: ["ignore", "ignore", "pipe"],
+          stdio: ["ignore", out, out],
         }),
       );
+      fs.closeSync(out);
     }
     const db = fx.t.db;
     await until("three workers registered", async () => (await db.crawlWorker.count({ where: { status: "running" } })) === 3);
@@ -125,6 +135,9 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
       { everyMs: 250 },
     );
 
+    // The other two workers are still up (a worker that exits on its own would be declared dead
+    // too; its log is printed when this fails).
+    expect(workers.filter((w) => w !== proc).map((w) => w.exitCode ?? w.signalCode)).toEqual([null, null]);
     // The killed worker was noticed and its job retried by another, to completion.
     expect(await db.crawlWorker.findUnique({ where: { id: victim!.workerId } })).toMatchObject({ status: "dead" });
     const { rows: jobs } = await boss.getDb().executeSql(
