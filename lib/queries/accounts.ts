@@ -6,6 +6,7 @@ import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, Validat
 import { discuzBoardFromUrl, getAdapter, recognisePlatform, weiboUidFromUrl } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
+import { shanghaiDay } from "./overview";
 
 /** Default crawl interval per platform: fast-moving platforms are polled more often. */
 export const DEFAULT_CRON: Record<Platform, string> = {
@@ -157,7 +158,9 @@ export type AccountForm = z.output<typeof accountFormSchema>;
 
 /** Accounts with what the accounts page shows: counts from the daily roll-ups, last run, errors this week. */
 export async function listAccountStatus(db: Db, now = new Date()) {
-  const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
+  // "This week" is today and the six days before it, as Shanghai calendar days: the roll-ups are
+  // kept per Shanghai day, like every chart on the dashboard.
+  const weekAgo = shanghaiDay(new Date(now.getTime() - 6 * 86_400_000));
   const [accounts, posts, flags, runs7, lastRuns] = await Promise.all([
     db.account.findMany({ orderBy: [{ platform: "asc" }, { name: "asc" }] }),
     db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "post_day_stats" GROUP BY "accountId"`,

@@ -67,4 +67,18 @@ describe("account status", () => {
     expect(s!.nextRunAt!.getTime()).toBeGreaterThan(now.getTime());
     expect(await deletionImpact(db, a.id)).toEqual({ posts: 1, replies: 1, flags: 1, reviewed: 0, runs: 1 });
   });
+
+  test("runs and errors count over the last 7 Shanghai days, today included", async () => {
+    const { db } = t;
+    const a = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=测试", cron: "*/15 * * * *" });
+    // 04:00 on 1 December in Shanghai; the week is 25 November to 1 December, Shanghai days.
+    const now = new Date("2026-11-30T20:00:00Z");
+    const run = (at: string, errorCount: number) =>
+      db.crawlRun.create({ data: { accountId: a.id, status: "partial", startedAt: new Date(at), finishedAt: new Date(at), errorCount } });
+    await run("2026-11-24T15:59:00Z", 100); // 24 November 23:59 in Shanghai: a day too old
+    await run("2026-11-24T16:00:00Z", 1); // 25 November 00:00 in Shanghai: the first day of the week
+    await run("2026-11-30T19:00:00Z", 2); // today
+    const [s] = await listAccountStatus(db, now);
+    expect(s).toMatchObject({ runs7d: 2, errors7d: 3 });
+  });
 });
