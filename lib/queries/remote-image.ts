@@ -1,10 +1,12 @@
 /**
  * Fetching a crawled post's image for an admin who chose to see it. The URL comes from hostile
  * HTML, so: http(s) only, no private or local addresses (checked after DNS, and again on every
- * redirect), a size and time cap, raster image types only (an SVG served from this origin could
+ * redirect; the connection goes to the address that was checked), a size and time cap, raster image types only (an SVG served from this origin could
  * run script if opened directly).
  */
 import dns from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
 import net from "node:net";
 import * as cheerio from "cheerio";
 import type { Db } from "../db";
@@ -39,45 +41,86 @@ export async function postImageUrl(db: Db, postId: number, n: number): Promise<s
 
 export class ImageFetchError extends Error {}
 
-/** Fetch an image with the checks above. */
-export async function fetchRemoteImage(url: string): Promise<{ body: Uint8Array; contentType: string }> {
+/** A resolved address of a host. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Options of {@link fetchRemoteImage}; the defaults are what the dashboard uses. */
+export interface ImageFetchOptions {
+  /** Resolve a host name to its addresses. @default dns.lookup (all addresses) */
+  resolve?: (host: string) => Promise<ResolvedAddress[]>;
+  /** Whether an address may be contacted. @default not {@link isPrivateAddress} */
+  allowAddress?: (ip: string) => boolean;
+  /** Largest image accepted. @default 5 MiB */
+  maxBytes?: number;
+  /** Time allowed for the whole fetch, redirects included. @default 10000 */
+  timeoutMs?: number;
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: http.IncomingMessage;
+}
+
+/**
+ * One request to `u`, connected to `address` (already checked) whatever the host name resolves
+ * to by then: resolving again at connect time would let a DNS answer that changes between the
+ * check and the connection (DNS rebinding) reach a private address.
+ */
+function requestPinned(u: URL, address: ResolvedAddress, signal: AbortSignal): Promise<Answer> {
+  const lookup: net.LookupFunction = (_host, opts, cb) =>
+    opts.all ? cb(null, [address]) : (cb as (e: Error | null, a: string, f: number) => void)(null, address.address, address.family);
+  return new Promise((resolve, reject) => {
+    const req = (u.protocol === "https:" ? https : http).request(
+      u,
+      // For https the certificate is still checked against the host name (servername).
+      { method: "GET", lookup, signal, headers: { accept: "image/*" }, servername: net.isIP(u.hostname) ? undefined : u.hostname },
+      (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Fetch an image with the checks described at the top of this module. */
+export async function fetchRemoteImage(url: string, options: ImageFetchOptions = {}): Promise<{ body: Uint8Array; contentType: string }> {
+  const resolveHost = options.resolve ?? (async (host: string) => dns.lookup(host, { all: true }));
+  const allowed = options.allowAddress ?? ((ip: string) => !isPrivateAddress(ip));
+  const maxBytes = options.maxBytes ?? MAX_BYTES;
+  const signal = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS);
   let current = url;
   for (let hop = 0; hop < 4; hop++) {
     const u = new URL(current);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new ImageFetchError("not an http(s) URL");
     const host = u.hostname.replace(/^\[|\]$/g, "");
-    const addresses = net.isIP(host) ? [{ address: host }] : await dns.lookup(host, { all: true });
-    if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) throw new ImageFetchError("the image host is a private or local address");
-    const res = await fetch(u, { redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: "image/*" } });
-    if (res.status >= 300 && res.status < 400 && res.headers.get("location")) {
-      current = new URL(res.headers.get("location")!, u).toString();
+    const addresses: ResolvedAddress[] = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await resolveHost(host);
+    // Every address must be allowed, not just the first: which one a client would use is not ours to pick.
+    if (addresses.length === 0 || addresses.some((a) => !allowed(a.address))) throw new ImageFetchError("the image host is a private or local address");
+    const res = await requestPinned(u, addresses[0]!, signal);
+    if (res.status >= 300 && res.status < 400 && res.headers.location) {
+      res.body.resume();
+      current = new URL(res.headers.location, u).toString();
       continue;
     }
-    if (!res.ok) throw new ImageFetchError(`the image host answered ${res.status}`);
-    const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (!ALLOWED_TYPES.test(contentType)) throw new ImageFetchError(`not a raster image (${contentType || "no type"})`);
-    const length = Number(res.headers.get("content-length") ?? 0);
-    if (length > MAX_BYTES) throw new ImageFetchError("image too large");
-    const reader = res.body?.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    while (reader) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BYTES) {
-        await reader.cancel();
-        throw new ImageFetchError("image too large");
+    try {
+      if (res.status < 200 || res.status >= 300) throw new ImageFetchError(`the image host answered ${res.status}`);
+      const contentType = (res.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+      if (!ALLOWED_TYPES.test(contentType)) throw new ImageFetchError(`not a raster image (${contentType || "no type"})`);
+      if (Number(res.headers["content-length"] ?? 0) > maxBytes) throw new ImageFetchError("image too large");
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new ImageFetchError("image too large");
+        chunks.push(chunk);
       }
-      chunks.push(value);
+      return { body: new Uint8Array(Buffer.concat(chunks, size)), contentType };
+    } finally {
+      res.body.destroy();
     }
-    const body = new Uint8Array(size);
-    let off = 0;
-    for (const c of chunks) {
-      body.set(c, off);
-      off += c.byteLength;
-    }
-    return { body, contentType };
   }
   throw new ImageFetchError("too many redirects");
 }
