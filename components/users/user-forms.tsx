@@ -2,7 +2,7 @@
 
 import { useActionState, useRef } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
-import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction } from "@/app/(dashboard)/users/actions";
+import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
 
 export function NewUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
@@ -45,14 +45,15 @@ export function NewUserForm() {
   );
 }
 
-/** Role, password and delete for one user row. */
-export function UserRowActions({ id, username, role, self }: { id: number; username: string; role: string; self: boolean }) {
+/** Role, password, disable/enable and delete for one user row. */
+export function UserRowActions({ id, username, role, self, disabled }: { id: number; username: string; role: string; self: boolean; disabled: boolean }) {
   const [roleState, roleAction, rolePending] = useActionState<FormState, FormData>(changeRoleAction, {});
+  const [disState, disAction, disPending] = useActionState<FormState, FormData>(setUserDisabledAction, {});
   const [pwState, pwAction, pwPending] = useActionState<FormState, FormData>(resetPasswordAction, {});
   const [delState, delAction, delPending] = useActionState<FormState, FormData>(deleteUserAction, {});
   const pwDialog = useRef<HTMLDialogElement>(null);
   const delDialog = useRef<HTMLDialogElement>(null);
-  const message = [roleState, pwState, delState].find((s) => s.message);
+  const message = [roleState, disState, pwState, delState].find((s) => s.message);
   return (
     <div className="row-actions">
       <form action={roleAction} className="field-inline">
@@ -71,6 +72,15 @@ export function UserRowActions({ id, username, role, self }: { id: number; usern
       <button type="button" className="small secondary" onClick={() => pwDialog.current?.showModal()}>
         Reset password
       </button>
+      {!self && (
+        <form action={disAction}>
+          <input type="hidden" name="id" value={id} />
+          <input type="hidden" name="disabled" value={disabled ? "false" : "true"} />
+          <button type="submit" className="small secondary" disabled={disPending} aria-label={`${disabled ? "Enable" : "Disable"} ${username}`}>
+            {disabled ? "Enable" : "Disable"}
+          </button>
+        </form>
+      )}
       {!self && (
         <button type="button" className="small danger secondary" onClick={() => delDialog.current?.showModal()}>
           Delete
@@ -117,7 +127,7 @@ export function UserRowActions({ id, username, role, self }: { id: number; usern
           {message.message}
         </span>
       )}
-      {roleState.ok && <span className="inline-ok">{roleState.message}</span>}
+      {[roleState, disState].map((st, i) => st.ok && <span key={i} className="inline-ok">{st.message}</span>)}
     </div>
   );
 }

@@ -23,7 +23,12 @@ export async function UserTable({ me }: { me: { id: number } }) {
           {users.map((u) => (
             <tr key={u.id}>
               <td>
-                <b>{u.username}</b> {u.id === me.id && <span className="badge">you</span>}
+                <b>{u.username}</b> {u.id === me.id && <span className="badge">you</span>}{" "}
+                {u.disabledAt && (
+                  <span className="badge warn" title="Cannot sign in; their review decisions keep their name">
+                    disabled
+                  </span>
+                )}
               </td>
               <td>
                 <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{u.role}</span>
@@ -36,7 +41,7 @@ export async function UserTable({ me }: { me: { id: number } }) {
                 <Time date={u.lastSignInAt} />
               </td>
               <td>
-                <UserRowActions id={u.id} username={u.username} role={u.role} self={u.id === me.id} />
+                <UserRowActions id={u.id} username={u.username} role={u.role} self={u.id === me.id} disabled={Boolean(u.disabledAt)} />
               </td>
             </tr>
           ))}

@@ -1,9 +1,11 @@
 import type { Command } from "commander";
 import { db } from "../../lib/db";
 import { createUser } from "../../lib/users";
-import { action } from "./util";
+import { setUserDisabled } from "../../lib/queries/users";
+import { ValidationError } from "../../lib/validation";
+import { action, UserInputError } from "./util";
 
-/** `campuswatch user add|list`. */
+/** `campuswatch user add|list|disable|enable`. */
 export function registerUserCommands(program: Command) {
   const user = program.command("user").description("dashboard users");
   user
@@ -25,8 +27,26 @@ export function registerUserCommands(program: Command) {
       action(async () => {
         const users = await db.user.findMany({ orderBy: { id: "asc" } });
         for (const u of users) {
-          console.log(`${u.id}\t${u.username}\t${u.role}\tlast sign-in ${u.lastSignInAt?.toISOString() ?? "never"}`);
+          const state = u.disabledAt ? `\tdisabled since ${u.disabledAt.toISOString()}` : "";
+          console.log(`${u.id}\t${u.username}\t${u.role}\tlast sign-in ${u.lastSignInAt?.toISOString() ?? "never"}${state}`);
         }
       }),
     );
+  for (const disabled of [true, false]) {
+    user
+      .command(disabled ? "disable" : "enable")
+      .description(disabled ? "stop a user signing in (their sessions end at once; their reviews keep their name)" : "let a disabled user sign in again")
+      .argument("<username>", "the user's sign-in name")
+      .action(
+        action(async (username: string) => {
+          const u = await db.user.findUnique({ where: { username } });
+          if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
+          // Actor 0: the command line is nobody's session, so the only rule left is the last admin.
+          await setUserDisabled(db, 0, u.id, disabled).catch((e: unknown) => {
+            throw e instanceof ValidationError ? new UserInputError(e.fieldErrors._?.join(" ") ?? e.message) : e;
+          });
+          console.log(`${disabled ? "disabled" : "enabled"} ${u.role} ${u.username}`);
+        }),
+      );
+  }
 }

@@ -15,13 +15,13 @@ export interface CurrentUser {
   role: Role;
 }
 
-/** The user behind the request's session cookie, re-read from the database; null when anonymous. */
+/** The user behind the request's session cookie, re-read from the database; null when anonymous or disabled. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const claims = await verifySession(token);
   if (!claims) return null;
-  const user = await db.user.findUnique({ where: { id: claims.userId }, select: { id: true, username: true, role: true } });
-  if (!user || (user.role !== "admin" && user.role !== "reviewer")) return null;
+  const user = await db.user.findUnique({ where: { id: claims.userId }, select: { id: true, username: true, role: true, disabledAt: true } });
+  if (!user || user.disabledAt || (user.role !== "admin" && user.role !== "reviewer")) return null;
   return { id: user.id, username: user.username, role: user.role };
 }
 

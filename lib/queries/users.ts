@@ -1,6 +1,6 @@
 /**
- * Dashboard user management. Two rules the server enforces whatever the UI shows: nobody deletes
- * or demotes themselves, and there is always at least one admin left.
+ * Dashboard user management. Two rules the server enforces whatever the UI shows: nobody deletes,
+ * disables or demotes themselves, and there is always at least one enabled admin left.
  */
 import { z } from "zod";
 import type { Db } from "../db";
@@ -15,7 +15,7 @@ export const roleSchema = z.object({ role: z.enum(["admin", "reviewer"], { error
 export function listUsers(db: Db) {
   return db.user.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, username: true, role: true, createdAt: true, lastSignInAt: true, _count: { select: { reviews: true } } },
+    select: { id: true, username: true, role: true, createdAt: true, lastSignInAt: true, disabledAt: true, _count: { select: { reviews: true } } },
   });
 }
 
@@ -30,7 +30,8 @@ export async function addUser(db: Db, input: z.infer<typeof newUserSchema>) {
 }
 
 async function assertAnotherAdmin(db: Db, userId: number, what: string) {
-  const admins = await db.user.count({ where: { role: "admin", id: { not: userId } } });
+  // A disabled admin cannot sign in, so does not count.
+  const admins = await db.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
   if (admins === 0) throw new ValidationError(`${what}: last admin`, { _: [`This is the last admin: ${what} would leave nobody able to manage CampusWatch.`] });
 }
 
@@ -63,8 +64,24 @@ export async function deleteUser(db: Db, actorId: number, userId: number) {
   if (user.role === "admin") await assertAnotherAdmin(db, userId, "deleting them");
   if (user._count.reviews > 0) {
     throw new ValidationError("has reviews", {
-      _: [`${user.username} made ${user._count.reviews} review decisions; deleting the account would erase who decided. Change their password or role instead.`],
+      _: [`${user.username} made ${user._count.reviews} review decisions; deleting the account would erase who decided. Disable the user instead.`],
     });
   }
   return db.user.delete({ where: { id: userId } });
+}
+
+/**
+ * Disable or re-enable a user. A disabled user cannot sign in, and the sessions they hold stop
+ * working at their next request (every request re-reads the user). Refuses yourself and the last
+ * enabled admin.
+ */
+export async function setUserDisabled(db: Db, actorId: number, userId: number, disabled: boolean) {
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
+  if (Boolean(user.disabledAt) === disabled) return user;
+  if (disabled) {
+    if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] });
+    if (user.role === "admin") await assertAnotherAdmin(db, userId, "disabling them");
+  }
+  return db.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null } });
 }

@@ -34,6 +34,8 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
   if (!user || !ok || (user.role !== "admin" && user.role !== "reviewer")) {
     return { message: "Wrong username or password.", username };
   }
+  // Said only after the password matched, so it tells nothing to someone guessing names.
+  if (user.disabledAt) return { message: "This account is disabled. Ask an administrator to enable it.", username };
   const token = await signSession({ userId: user.id, username: user.username, role: user.role });
   const proto = (await headers()).get("x-forwarded-proto") ?? "http";
   (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(proto === "https"));

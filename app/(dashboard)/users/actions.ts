@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema } from "@/lib/queries/users";
+import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema, setUserDisabled } from "@/lib/queries/users";
 import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -74,4 +74,22 @@ export async function deleteUserAction(_prev: FormState, formData: FormData): Pr
   }
   revalidatePath("/users");
   redirect("/users?deleted=1");
+}
+
+const disableSchema = z.object({ disabled: z.enum(["true", "false"], { error: "disabled must be true or false" }) });
+
+export async function setUserDisabledAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const values = formValues(formData);
+  const parsed = idSchema.and(disableSchema).safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, values);
+  const { user, state } = await guard("manage-users");
+  if (state) return state;
+  const disabled = parsed.data.disabled === "true";
+  try {
+    await setUserDisabled(db, user.id, parsed.data.id, disabled);
+  } catch (e) {
+    return failure(e, values);
+  }
+  revalidatePath("/users");
+  return { ok: true, message: disabled ? "User disabled: they are signed out and cannot sign in." : "User enabled." };
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { addUser, changeRole, deleteUser } from "@/lib/queries/users";
+import { addUser, changeRole, deleteUser, setUserDisabled } from "@/lib/queries/users";
 import { reviewFlags, sampleLabel } from "@/lib/queries/reviews";
 import { ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
@@ -27,6 +27,40 @@ describe("user rules", () => {
     await expect(deleteUser(t.db, a.id, r.id)).rejects.toThrow(/last admin/);
     await deleteUser(t.db, r.id, a.id);
     expect(await t.db.user.count()).toBe(1);
+  });
+});
+
+describe("disabling users", () => {
+  test("never yourself, never the last enabled admin; a disabled admin does not count as one", async () => {
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
+    const b = await addUser(t.db, { username: "second", password: "password-123", role: "admin" });
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
+    await expect(setUserDisabled(t.db, a.id, a.id, true)).rejects.toMatchObject({ fieldErrors: { _: ["You cannot disable yourself; ask another admin."] } });
+    expect((await setUserDisabled(t.db, a.id, r.id, true)).disabledAt).toBeInstanceOf(Date);
+    // Already disabled: nothing changes, the first date stays.
+    const since = (await t.db.user.findUniqueOrThrow({ where: { id: r.id } })).disabledAt;
+    expect((await setUserDisabled(t.db, a.id, r.id, true)).disabledAt).toEqual(since);
+    await setUserDisabled(t.db, a.id, b.id, true);
+    // b is disabled, so a is the last admin who can sign in: not to be disabled, demoted or deleted.
+    await expect(setUserDisabled(t.db, b.id, a.id, true)).rejects.toThrow(/last admin/);
+    await expect(changeRole(t.db, b.id, a.id, "reviewer")).rejects.toThrow(/last admin/);
+    await expect(deleteUser(t.db, b.id, a.id)).rejects.toThrow(/last admin/);
+    expect((await setUserDisabled(t.db, a.id, b.id, false)).disabledAt).toBeNull();
+    await setUserDisabled(t.db, b.id, a.id, true);
+    await expect(setUserDisabled(t.db, a.id, 9999, true)).rejects.toMatchObject({ fieldErrors: { _: ["That user no longer exists."] } });
+  });
+
+  test("a user with review decisions cannot be deleted; the message says to disable them", async () => {
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
+    const account = await t.db.account.create({ data: { platform: "blog", entryUrl: "https://blog.example/", name: "b", cron: "0 * * * *" } });
+    const post = await t.db.post.create({ data: { accountId: account.id, platformId: "1", url: "u", publishedAt: new Date(), text: "x", sha1: "x" } });
+    const topic = await t.db.topic.create({ data: { name: "t" } });
+    const flag = await t.db.flag.create({ data: { postId: post.id, topicId: topic.id, reasons: "[]", score: 1 } });
+    await t.db.review.create({ data: { flagId: flag.id, reviewerId: r.id, decision: "confirm" } });
+    await expect(deleteUser(t.db, a.id, r.id)).rejects.toMatchObject({ fieldErrors: { _: [expect.stringMatching(/made 1 review decisions.*Disable the user instead/)] } });
+    await setUserDisabled(t.db, a.id, r.id, true);
+    expect(await t.db.review.count({ where: { reviewerId: r.id } })).toBe(1);
   });
 });
 
