@@ -57,6 +57,18 @@ describe("campuswatch CLI", async () => {
     expect(dup.err).toMatch(/already exists/);
   });
 
+  it("user disable/enable: the last admin is kept, an unknown name is refused, list shows who is disabled", async () => {
+    const last = await cw("user", "disable", "alice");
+    expect(last.code).toBe(1);
+    expect(last.err.trim()).toBe("campuswatch: This is the last admin: disabling them would leave nobody able to manage CampusWatch.");
+    expect((await cw("user", "disable", "nobody")).err).toMatch(/no user named "nobody"/);
+    expect((await cw("user", "add", "--username", "carol", "--password", "password-1", "--role", "reviewer")).code).toBe(0);
+    expect((await cw("user", "disable", "carol")).out.trim()).toBe("disabled reviewer carol");
+    expect((await cw("user", "list")).out).toMatch(/\tcarol\treviewer\tlast sign-in never\tdisabled since \d{4}-/);
+    expect((await cw("user", "enable", "carol")).out.trim()).toBe("enabled reviewer carol");
+    expect((await cw("user", "list")).out).not.toMatch(/disabled/);
+  });
+
   it("wrong arguments exit non-zero with a one-line reason", async () => {
     for (const args of [["nonsense"], ["accounts", "add"], ["crawl", "once", "--account", "x"], ["posts", "export", "--format", "xml"]]) {
       const r = await cw(...args);
