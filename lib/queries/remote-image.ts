@@ -1,8 +1,8 @@
 /**
  * Fetching a crawled post's image for an admin who chose to see it. The URL comes from hostile
- * HTML, so: http(s) only, no private or local addresses (checked after DNS, and again on every
- * redirect; the connection goes to the address that was checked), a size and time cap, raster image types only (an SVG served from this origin could
- * run script if opened directly).
+ * HTML, so: http(s) only; no private or local addresses (checked after DNS, and again on every
+ * redirect; the connection goes to the address that was checked); a size and time cap; raster
+ * image types only (an SVG served from this origin could run script if opened directly).
  */
 import dns from "node:dns/promises";
 import http from "node:http";
@@ -73,11 +73,12 @@ interface Answer {
 function requestPinned(u: URL, address: ResolvedAddress, signal: AbortSignal): Promise<Answer> {
   const lookup: net.LookupFunction = (_host, opts, cb) =>
     opts.all ? cb(null, [address]) : (cb as (e: Error | null, a: string, f: number) => void)(null, address.address, address.family);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
   return new Promise((resolve, reject) => {
     const req = (u.protocol === "https:" ? https : http).request(
       u,
       // For https the certificate is still checked against the host name (servername).
-      { method: "GET", lookup, signal, headers: { accept: "image/*" }, servername: net.isIP(u.hostname) ? undefined : u.hostname },
+      { method: "GET", lookup, signal, headers: { accept: "image/*" }, servername: net.isIP(host) ? undefined : host },
       (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
     );
     req.on("error", reject);
