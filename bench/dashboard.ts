@@ -5,6 +5,9 @@
  *   npm run build                           # or NEXT_DIST_DIR=.next-test npx next build
  *   npm run bench:dashboard -- [--db file:./data/large.db] [--runs 15] [--port 3211]
  *
+ * On PostgreSQL: `npm run seed:large -- --db postgresql://…/large` (or `campuswatch db copy` of a
+ * seeded SQLite file), then `npm run bench:dashboard -- --db postgresql://…/large`.
+ *
  * Starts `next start` on the production build (NEXT_DIST_DIR, default .next) against the database,
  * signs a session for its first admin, and times complete responses (the whole streamed HTML,
  * every Suspense section included) over loopback: a few warm-up requests per page, then `runs`
@@ -18,8 +21,9 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import Database from "better-sqlite3";
-import { sqlitePath } from "../lib/config";
+import { databaseKind, sqlitePath } from "../lib/config";
+import { createDb } from "../lib/db";
+import { toNumber, type SqlNumber } from "../lib/queries/sql";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,9 +35,11 @@ const { values: args } = parseArgs({
 });
 const runs = Number(args.runs);
 const warmup = Number(args.warmup);
-const file = sqlitePath(args.db!);
-if (!fs.existsSync(file)) {
-  console.error(`no database at ${file}: run \`npm run seed:large\` first`);
+const kind = databaseKind(args.db!);
+// The server gets an absolute path for SQLite, so its working directory does not matter.
+const dbUrl = kind === "sqlite" ? `file:${sqlitePath(args.db!)}` : args.db!;
+if (kind === "sqlite" && !fs.existsSync(sqlitePath(args.db!))) {
+  console.error(`no database at ${sqlitePath(args.db!)}: run \`npm run seed:large\` first`);
   process.exit(1);
 }
 const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -47,12 +53,12 @@ const secret = crypto.randomBytes(32).toString("hex");
 process.env.CAMPUSWATCH_SECRET = secret;
 const { signSession } = await import("../lib/auth/session");
 
-const sqlite = new Database(file, { readonly: true });
-const admin = sqlite.prepare(`SELECT id, username FROM "User" WHERE role = 'admin' ORDER BY id LIMIT 1`).get() as { id: number | bigint; username: string } | undefined;
-const posts = (sqlite.prepare(`SELECT sum(n) AS n FROM post_day_stats`).get() as { n: number }).n;
-const flags = (sqlite.prepare(`SELECT count(*) AS n FROM "Flag"`).get() as { n: number }).n;
-const days = sqlite.prepare(`SELECT min(day) AS first, max(day) AS last FROM post_day_stats WHERE n > 0`).get() as { first: string; last: string };
-sqlite.close();
+const db = createDb(dbUrl);
+const admin = await db.user.findFirst({ where: { role: "admin", disabledAt: null }, orderBy: { id: "asc" }, select: { id: true, username: true } });
+const posts = toNumber((await db.$queryRaw<{ n: SqlNumber }[]>`SELECT sum("n") AS "n" FROM "post_day_stats"`)[0]?.n);
+const flags = await db.flag.count();
+const [days] = await db.$queryRaw<{ first: string; last: string }[]>`SELECT min("day") AS "first", max("day") AS "last" FROM "post_day_stats" WHERE "n" > 0`;
+await db.$disconnect();
 if (!admin) {
   console.error("the database has no admin user; create one with `npx campuswatch users add --role admin`");
   process.exit(1);
@@ -64,7 +70,7 @@ const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-bench-"));
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-  env: { ...process.env, DATABASE_URL: `file:${file}`, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_SECRET: secret, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  env: { ...process.env, DATABASE_URL: dbUrl, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_SECRET: secret, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let serverLog = "";
@@ -120,8 +126,8 @@ const PAGES: { name: string; url: string; target?: boolean }[] = [
 ];
 
 await waitForServer();
-console.log(`database: ${file}`);
-console.log(`          ${posts.toLocaleString("en-US")} posts and replies, ${flags.toLocaleString("en-US")} flags, ${days.first} – ${days.last}`);
+console.log(`database: ${kind === "sqlite" ? sqlitePath(args.db!) : args.db} (${kind})`);
+console.log(`          ${posts.toLocaleString("en-US")} posts and replies, ${flags.toLocaleString("en-US")} flags, ${days!.first} – ${days!.last}`);
 console.log(`server:   next start (${distDir}), ${runs} timed requests per page after ${warmup} warm-up\n`);
 
 // A deeper page of the flagged list, reached the way a user does (its "Older" link).

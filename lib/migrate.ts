@@ -13,6 +13,16 @@ import { databaseKind, sqlitePath } from "./config";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The committed migrations for a database kind, oldest first (the same names on both). */
+export function migrationNames(kind: "sqlite" | "postgresql"): string[] {
+  const dir = path.join(projectRoot, kind === "postgresql" ? "prisma/postgresql/migrations" : "prisma/migrations");
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
 /** Result of a migration: Prisma's output, for the CLI to show. */
 export interface MigrateResult {
   output: string;
@@ -83,11 +93,7 @@ const MIGRATE_LOCK = 72_707_001;
  */
 async function migratePostgres(url: string): Promise<MigrateResult> {
   const dir = path.join(projectRoot, "prisma/postgresql/migrations");
-  const names = fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
+  const names = migrationNames("postgresql");
   const client = new pg.Client({ connectionString: url, application_name: "campuswatch migrate" });
   await client.connect();
   const lines: string[] = [];

@@ -5,6 +5,7 @@
  * every two hours per account, notifications and three discovery runs with harvest curves.
  *
  *   npm run seed:large -- [--db file:./data/large.db] [--posts 1000000] [--days 365] [--force]
+ *   npm run seed:large -- --db postgresql://…/large      # an empty PostgreSQL database
  *
  * Rows are written straight through better-sqlite3 in the exact formats the Prisma driver
  * adapter uses (ISO-8601 text dates, 0/1 booleans), so the triggers of the post_search migration
@@ -15,7 +16,10 @@ import crypto from "node:crypto";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { migrateDatabase } from "../lib/migrate";
-import { sqlitePath } from "../lib/config";
+import os from "node:os";
+import path from "node:path";
+import { databaseKind, sqlitePath } from "../lib/config";
+import { copySqliteToPostgres } from "../lib/db-copy";
 import { hashPassword } from "../lib/auth/password";
 
 const { values: args } = parseArgs({
@@ -34,8 +38,11 @@ if (!Number.isInteger(TOTAL) || TOTAL < 1000) throw new Error("--posts must be a
 if (!Number.isInteger(DAYS) || DAYS < 1) throw new Error("--days must be a positive integer");
 
 const url = args.db!;
-const file = sqlitePath(url);
-if (fs.existsSync(file)) {
+// PostgreSQL: seed a temporary SQLite file the same way, then copy it over (`campuswatch db copy`),
+// so both databases get exactly the same data for the same seed.
+const pgTarget = databaseKind(url) === "postgresql" ? url : undefined;
+const file = pgTarget ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-seed-")), "large.db") : sqlitePath(url);
+if (!pgTarget && fs.existsSync(file)) {
   if (!args.force) {
     console.error(`${file} exists; pass --force to replace it`);
     process.exit(1);
@@ -487,4 +494,12 @@ console.log(
     `${counts.flags.toLocaleString("en")} flags (${counts.reviews.toLocaleString("en")} reviewed), ${counts.versions.toLocaleString("en")} edited, ` +
     `${runs.toLocaleString("en")} crawl runs; ${(size / 1e9).toFixed(2)} GB at ${file}`,
 );
+if (pgTarget) {
+  // The target must be empty (the copy refuses otherwise); --force does not drop PostgreSQL data.
+  console.log(`copying into ${pgTarget} …`);
+  const t = Date.now();
+  await copySqliteToPostgres(`file:${file}`, pgTarget, { log: (l) => console.log(`  ${l}`) });
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  console.log(`copied in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+}
 console.log(`users: admin / reviewer, password ${password}`);

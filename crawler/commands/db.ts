@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { databaseUrl } from "../../lib/config";
+import { copySqliteToPostgres } from "../../lib/db-copy";
 import { migrateDatabase } from "../../lib/migrate";
 import { action } from "./util";
 
-/** `campuswatch db migrate`. */
+/** `campuswatch db migrate`, `campuswatch db copy`. */
 export function registerDbCommands(program: Command) {
   const db = program.command("db").description("database maintenance");
   db.command("migrate")
@@ -14,6 +15,18 @@ export function registerDbCommands(program: Command) {
         const { output } = await migrateDatabase(url);
         const applied = /No pending migrations/.test(output) ? "already up to date" : "migrated";
         console.log(`database ${url}: ${applied}`);
+      }),
+    );
+  db.command("copy")
+    .description("copy a SQLite database into a new, empty PostgreSQL database (moving to PostgreSQL to scale out)")
+    .requiredOption("--from <url>", "the SQLite database, e.g. file:./data/campuswatch.db")
+    .requiredOption("--to <url>", "the PostgreSQL database, e.g. postgresql://user:pass@host:5432/campuswatch (must be empty)")
+    .action(
+      action(async (o: { from: string; to: string }) => {
+        const started = performance.now();
+        const copied = await copySqliteToPostgres(o.from, o.to, { log: (l) => console.log(`  ${l}`) });
+        const rows = copied.reduce((n, t) => n + t.rows, 0);
+        console.log(`copied ${rows.toLocaleString("en-US")} rows in ${copied.length} tables in ${((performance.now() - started) / 1000).toFixed(1)} s; set DATABASE_URL to the PostgreSQL URL to use it`);
       }),
     );
 }
