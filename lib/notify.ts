@@ -7,10 +7,13 @@
  * retries are bounded. The crawler calls `void notifyNewFlags(db, runId)` after a run.
  *
  * Webhooks: POST application/json, retried on network errors, 408, 429 and 5xx.
- * E-mail: needs SMTP settings (SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM) and an SMTP
- * client; none is installed in this project, so e-mail deliveries are recorded as failed with the
- * reason rather than pretending to be sent.
+ * E-mail: plain text through the SMTP server of SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS,
+ * SMTP_FROM (nodemailer; STARTTLS when the server offers it, TLS from the start on port 465).
+ * Plain text on purpose: the message quotes crawled posts, and text cannot carry their markup.
+ * Retried on connection errors and 4xx replies; a 5xx reply or a refused login is final. Without
+ * SMTP settings an e-mail delivery is recorded as failed with that reason.
  */
+import nodemailer from "nodemailer";
 import type { Db } from "./db";
 
 export interface NotifyOptions {
@@ -23,6 +26,20 @@ export interface NotifyOptions {
   /** The dashboard's public URL for links in messages. @default CAMPUSWATCH_PUBLIC_URL */
   baseUrl?: string;
   fetch?: typeof fetch;
+  /** Where e-mail goes. @default {@link smtpConfig} of the environment */
+  smtp?: SmtpSettings | null;
+}
+
+/** How to reach the SMTP server that sends e-mail notifications. */
+export interface SmtpSettings {
+  host: string;
+  /** @default 587 */
+  port: number;
+  /** Login name; empty for a server that needs none. */
+  user: string;
+  pass: string;
+  /** The From address. @default the login name */
+  from: string;
 }
 
 export interface FlagSummary {
@@ -54,10 +71,11 @@ export interface NotifyResult {
 const MAX_FLAGS_PER_MESSAGE = 200;
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
-export function smtpConfig(env = process.env) {
+export function smtpConfig(env = process.env): SmtpSettings | null {
   const host = env.SMTP_HOST?.trim();
   if (!host) return null;
-  return { host, port: Number(env.SMTP_PORT ?? 587), user: env.SMTP_USER ?? "", from: env.SMTP_FROM ?? env.SMTP_USER ?? "" };
+  const user = env.SMTP_USER?.trim() ?? "";
+  return { host, port: Number(env.SMTP_PORT?.trim() || 587), user, pass: env.SMTP_PASS ?? "", from: env.SMTP_FROM?.trim() || user };
 }
 
 /**
@@ -148,7 +166,10 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   for (let i = 0; i < attempts; i++) {
     if (i > 0) await sleep(backoff(i));
     made++;
-    const outcome = n.channel === "webhook" ? await postWebhook(n.target, n.payload, timeoutMs, options.fetch ?? fetch) : sendEmail();
+    const outcome =
+      n.channel === "webhook"
+        ? await postWebhook(n.target, n.payload, timeoutMs, options.fetch ?? fetch)
+        : await sendEmail(n.target, n.payload, options.smtp === undefined ? smtpConfig() : options.smtp, timeoutMs);
     if (outcome.ok) {
       await db.notification.update({ where: { id }, data: { status: "sent", attempts: made, sentAt: new Date(), lastError: null } });
       return "sent";
@@ -163,7 +184,7 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
 
 /** Retry every failed notification (for a periodic job or the dashboard). */
 export async function retryFailedNotifications(db: Db, options: NotifyOptions = {}): Promise<NotifyResult> {
-  const failed = await db.notification.findMany({ where: { status: "failed", channel: "webhook" }, select: { id: true }, take: 100 });
+  const failed = await db.notification.findMany({ where: { status: "failed" }, select: { id: true }, take: 100 });
   const result: NotifyResult = { notifications: failed.length, sent: 0, failed: 0 };
   for (const f of failed) {
     await db.notification.update({ where: { id: f.id }, data: { status: "pending" } });
@@ -196,9 +217,59 @@ async function postWebhook(url: string, payload: string, timeoutMs: number, doFe
   }
 }
 
-function sendEmail(): Outcome {
-  if (!smtpConfig()) return { ok: false, retry: false, error: "failed: SMTP not configured (set SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM)" };
-  return { ok: false, retry: false, error: "failed: no SMTP client is installed in this deployment; e-mail cannot be sent" };
+/** The plain-text message of a notification (see the module comment for why text). */
+export function emailMessage(payload: NotificationPayload): { subject: string; text: string } {
+  const { topic, crawlRun: run, flags } = payload;
+  const n = flags.length;
+  const subject = `[CampusWatch] ${n} new flag${n === 1 ? "" : "s"} for "${topic.name}" on ${run.account}`;
+  const reasons = (r: unknown) =>
+    Array.isArray(r)
+      ? r.map((x: { kind?: string; detail?: string; word?: string }) => [x.kind, x.detail ?? x.word].filter(Boolean).join(": ")).join("; ")
+      : String(r ?? "");
+  const lines = [
+    `CampusWatch flagged ${n} new post${n === 1 ? "" : "s"} for the topic "${topic.name}" while crawling ${run.account} (${run.platform}), run ${run.id}, ${run.finishedAt ?? run.startedAt}.`,
+    "",
+    ...flags.flatMap((f, i) => [
+      `${i + 1}. ${f.title || "(no title)"} — score ${f.score.toFixed(2)}`,
+      `   why: ${reasons(f.reasons)}`,
+      `   by ${f.author || "unknown"}, ${f.publishedAt}`,
+      `   ${f.excerpt}`,
+      `   post: ${f.url}`,
+      ...(f.dashboardUrl ? [`   review: ${f.dashboardUrl}`] : []),
+      "",
+    ]),
+    "You receive this because this address is set for the topic in CampusWatch.",
+  ];
+  return { subject, text: lines.join("\n") };
+}
+
+async function sendEmail(to: string, payload: string, smtp: SmtpSettings | null, timeoutMs: number): Promise<Outcome> {
+  if (!smtp) return { ok: false, retry: false, error: "failed: SMTP not configured (set SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM)" };
+  if (!Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535) return { ok: false, retry: false, error: `failed: SMTP_PORT must be a port number (got ${smtp.port})` };
+  if (!smtp.from) return { ok: false, retry: false, error: "failed: set SMTP_FROM (or SMTP_USER) for the From address" };
+  const transport = nodemailer.createTransport({
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.port === 465,
+    auth: smtp.user ? { user: smtp.user, pass: smtp.pass } : undefined,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  try {
+    await transport.sendMail({ from: smtp.from, to, ...emailMessage(JSON.parse(payload) as NotificationPayload) });
+    return { ok: true };
+  } catch (e) {
+    const err = e as Error & { code?: string; responseCode?: number; response?: string };
+    if (err.responseCode) {
+      // 4xx: try again later (greylisting, busy); 5xx: the server refuses for good.
+      return { ok: false, retry: err.responseCode < 500, error: `SMTP ${err.responseCode}: ${(err.response ?? err.message).slice(0, 300)}` };
+    }
+    if (err.code === "EAUTH") return { ok: false, retry: false, error: `SMTP login refused: ${err.message.slice(0, 300)}` };
+    return { ok: false, retry: true, error: `network error: ${err.code ? `${err.code} ` : ""}${err.message.slice(0, 300)}` };
+  } finally {
+    transport.close();
+  }
 }
 
 function safeJson(s: string): unknown {

@@ -151,7 +151,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
                   </td>
                   <td className="num">{n.attempts}</td>
                   <td className="small">{n.lastError}</td>
-                  {admin && <td>{n.status === "failed" && n.channel === "webhook" && <RetryNotification topicId={t.id} notificationId={n.id} />}</td>}
+                  {admin && <td>{n.status === "failed" && <RetryNotification topicId={t.id} notificationId={n.id} />}</td>}
                 </tr>
               ))}
             </tbody>

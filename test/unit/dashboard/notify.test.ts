@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { deliverNotification, notifyNewFlags } from "@/lib/notify";
+import { SMTPServer } from "smtp-server";
+import { deliverNotification, notifyNewFlags, retryFailedNotifications, type SmtpSettings } from "@/lib/notify";
 import { createTestDb, type TestDb } from "../../support/db";
 
 let t: TestDb;
@@ -113,5 +114,134 @@ describe("notifyNewFlags", () => {
     expect(await notifyNewFlags(t.db, 999, fast)).toEqual({ notifications: 0, sent: 0, failed: 0 });
     const { run } = await runWithFlags();
     expect(await notifyNewFlags(t.db, run.id, fast)).toEqual({ notifications: 0, sent: 0, failed: 0 });
+  });
+});
+
+/**
+ * E-mail through a real SMTP server on 127.0.0.1 (smtp-server, the server half of nodemailer's
+ * project): what arrives, login, and which SMTP replies are retried.
+ */
+describe("e-mail notifications", () => {
+  interface Received {
+    from: string;
+    to: string[];
+    raw: string;
+  }
+  let smtp: SMTPServer;
+  let port = 0;
+  let mails: Received[];
+  let rcptReplies: number[];
+  let requireLogin: boolean;
+
+  beforeEach(async () => {
+    mails = [];
+    rcptReplies = [];
+    requireLogin = false;
+    smtp = new SMTPServer({
+      disabledCommands: ["STARTTLS"],
+      allowInsecureAuth: true,
+      authOptional: true,
+      logger: false,
+      onAuth(auth, _session, cb) {
+        if (auth.username === "cw" && auth.password === "secret-pass") return cb(null, { user: auth.username });
+        cb(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
+      },
+      onMailFrom(_address, session, cb) {
+        if (requireLogin && !session.user) return cb(Object.assign(new Error("Authentication required"), { responseCode: 530 }));
+        cb();
+      },
+      onRcptTo(_address, _session, cb) {
+        const code = rcptReplies.shift();
+        if (code) return cb(Object.assign(new Error(code < 500 ? "Try again later" : "No such user here"), { responseCode: code }));
+        cb();
+      },
+      onData(stream, session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
+    port = (smtp.server.address() as AddressInfo).port;
+  });
+  afterEach(async () => {
+    await new Promise<void>((r) => smtp.close(() => r()));
+  });
+
+  const settings = (over: Partial<SmtpSettings> = {}): SmtpSettings => ({ host: "127.0.0.1", port, user: "", pass: "", from: "campuswatch@example.edu.cn", ...over });
+
+  /** The decoded subject and text body of a raw message. */
+  function decode(raw: string) {
+    const [head, ...rest] = raw.split("\r\n\r\n");
+    const headers = head!.replace(/\r\n[ \t]+/g, " ");
+    const header = (name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(headers)?.[1] ?? "";
+    const words = (v: string) =>
+      v.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, enc: string, data: string) =>
+        enc.toLowerCase() === "b" ? Buffer.from(data, "base64").toString("utf8") : Buffer.from(data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
+      );
+    const body = rest.join("\r\n\r\n");
+    const encoding = header("Content-Transfer-Encoding").toLowerCase();
+    const text =
+      encoding === "base64"
+        ? Buffer.from(body, "base64").toString("utf8")
+        : encoding === "quoted-printable"
+          ? Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8")
+          : body;
+    return { subject: words(header("Subject")), contentType: header("Content-Type"), text: text.replace(/\r\n/g, "\n") };
+  }
+
+  test("one plain-text message per run and topic: the flags, why, and links; crawled markup stays text", async () => {
+    const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
+    await t.db.post.updateMany({ where: { platformId: "1" }, data: { title: `<b onmouseover="alert(1)">标题1</b>` } });
+    const r = await notifyNewFlags(t.db, run.id, { ...fast, smtp: settings(), baseUrl: "https://cw.example.edu.cn" });
+    expect(r).toEqual({ notifications: 1, sent: 1, failed: 0 });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ from: "campuswatch@example.edu.cn", to: ["it-office@example.edu.cn"] });
+    const m = decode(mails[0]!.raw);
+    expect(m.contentType).toMatch(/^text\/plain; charset=utf-8/i);
+    expect(m.subject).toBe('[CampusWatch] 2 new flags for "考试" on x吧');
+    expect(m.text).toContain(`1. <b onmouseover="alert(1)">标题1</b> — score 0.90\n   why: sensitive: 作弊\n`);
+    expect(m.text).toContain("   有人作弊 1\n   post: https://x/1\n   review: https://cw.example.edu.cn/posts/");
+    expect(m.text).toContain("2. 标题2");
+    expect(m.text).not.toContain("标题4"); // another account's flag
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ channel: "email", status: "sent", attempts: 1, lastError: null });
+  });
+
+  test("a 4xx reply is retried; a 5xx reply is final", async () => {
+    const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
+    rcptReplies = [451];
+    expect(await notifyNewFlags(t.db, run.id, { ...fast, smtp: settings() })).toMatchObject({ sent: 1 });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "sent", attempts: 2 });
+
+    const n = await t.db.notification.create({
+      data: { topicId: (await t.db.topic.findFirstOrThrow()).id, channel: "email", target: "nobody@example.edu.cn", payload: (await t.db.notification.findFirstOrThrow()).payload, status: "pending" },
+    });
+    rcptReplies = [550];
+    expect(await deliverNotification(t.db, n.id, { ...fast, smtp: settings() })).toBe("failed");
+    expect(await t.db.notification.findUniqueOrThrow({ where: { id: n.id } })).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^SMTP 550: .*No such user here/) });
+    expect(mails).toHaveLength(1);
+  });
+
+  test("login: a wrong password is final and says so; the right one sends; failed e-mail can be retried", async () => {
+    const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
+    requireLogin = true;
+    expect(await notifyNewFlags(t.db, run.id, { ...fast, smtp: settings({ user: "cw", pass: "wrong" }) })).toMatchObject({ failed: 1 });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^SMTP 535: .*Invalid username or password/) });
+    expect(await retryFailedNotifications(t.db, { ...fast, smtp: settings({ user: "cw", pass: "secret-pass" }) })).toEqual({ notifications: 1, sent: 1, failed: 0 });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "sent", attempts: 2 });
+    expect(mails).toHaveLength(1);
+  });
+
+  test("an unreachable server is retried, then recorded with the network reason", async () => {
+    const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
+    expect(await notifyNewFlags(t.db, run.id, { ...fast, attempts: 2, smtp: settings({ port: 9 }) })).toMatchObject({ failed: 1 });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "failed", attempts: 2, lastError: expect.stringMatching(/^network error: ESOCKET connect ECONNREFUSED/) });
   });
 });
