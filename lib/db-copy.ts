@@ -48,7 +48,11 @@ function convert(value: unknown, type: string): unknown {
   if (type.startsWith("timestamp")) {
     // "timestamp without time zone" holds UTC (as Prisma writes it): send UTC without an offset,
     // or the server would shift it by the offset and then drop it.
-    const d = typeof value === "number" || typeof value === "bigint" ? new Date(Number(value)) : new Date(String(value));
+    // SQLite's CURRENT_TIMESTAMP writes "YYYY-MM-DD HH:MM:SS" in UTC without saying so; Date would
+    // read that as local time.
+    const text = String(value);
+    const zoneless = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
+    const d = typeof value === "number" || typeof value === "bigint" ? new Date(Number(value)) : new Date(zoneless ? `${text.replace(" ", "T")}Z` : text);
     if (Number.isNaN(d.getTime())) throw new Error(`not a date: ${JSON.stringify(value)}`);
     return d.toISOString().replace("Z", "");
   }

@@ -25,9 +25,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 const onPostgres = testDbKind() === "postgresql";
 if (!onPostgres) console.log("skipping db copy tests: they need the PostgreSQL pass (CAMPUSWATCH_TEST_DB=postgresql)");
 
-const run = (args: string[]) =>
+const run = (args: string[], env: Record<string, string> = {}) =>
   new Promise<{ code: number; out: string; err: string }>((resolve) =>
-    execFile(process.execPath, args, { cwd: root, env: { ...process.env, BCRYPT_COST: "4" }, maxBuffer: 16 << 20 }, (e, out, err) =>
+    execFile(process.execPath, args, { cwd: root, env: { ...process.env, BCRYPT_COST: "4", ...env }, maxBuffer: 16 << 20 }, (e, out, err) =>
       resolve({ code: e ? Number(e.code ?? 1) : 0, out, err }),
     ),
   );
@@ -83,8 +83,13 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
     });
     await source.candidateAccount.create({ data: { runId: run0.id, url: "https://weibo.com/u/1234567890", platform: "weibo", name: "某某", score: 0.7 } });
     await source.hostPoliteness.create({ data: { host: "a.example:80", lastEndAt: new Date("2026-11-02T00:00:00Z") } });
+    // A date as SQLite's CURRENT_TIMESTAMP writes it (UTC, no zone), copied by a process in
+    // another time zone: it must not move.
+    const raw = new Database(new URL(sourceUrl.replace(/^file:/, "file://")).pathname);
+    raw.prepare(`UPDATE "Notification" SET "createdAt" = '2026-11-02 03:04:05' WHERE "id" = (SELECT min("id") FROM "Notification")`).run();
+    raw.close();
     target = await createTestDb();
-    const copied = await run([path.join(root, "bin/campuswatch.mjs"), "db", "copy", "--from", sourceUrl, "--to", target.url]);
+    const copied = await run([path.join(root, "bin/campuswatch.mjs"), "db", "copy", "--from", sourceUrl, "--to", target.url], { TZ: "Asia/Shanghai" });
     expect(copied.code, copied.err).toBe(0);
     copyOut = copied.out;
   }, 120_000);
@@ -106,6 +111,8 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
       if (a.length > 0) tablesWithRows++;
     }
     expect(tablesWithRows).toBe(MODELS.length);
+    const first = await target.db.notification.findFirstOrThrow({ orderBy: { id: "asc" } });
+    expect(first.createdAt.toISOString()).toBe("2026-11-02T03:04:05.000Z");
     // Replies point at their threads (filled in a second pass).
     expect(await target.db.post.count({ where: { parentId: { not: null } } })).toBeGreaterThan(500);
   });
