@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
+import { ToggleForm } from "../toggle-form";
 import { crawlNowAction, deleteAccountAction, toggleAccountAction } from "@/app/(dashboard)/accounts/actions";
 
 /** Enable/disable, crawl now and delete (with a dialog saying what goes with the account). */
@@ -32,13 +33,7 @@ export function AccountActions({
           {running ? "Running…" : queued ? "Queued…" : "Crawl now"}
         </button>
       </form>
-      <form action={toggle}>
-        <input type="hidden" name="id" value={id} />
-        <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
-        <button type="submit" className="small secondary" disabled={toggling} aria-label={`${enabled ? "Disable" : "Enable"} ${name}`}>
-          {enabled ? "Disable" : "Enable"}
-        </button>
-      </form>
+      <ToggleForm action={toggle} id={id} field="enabled" next={!enabled} label={enabled ? "Disable" : "Enable"} name={name} pending={toggling} />
       <ConfirmDelete
         action={deleteAccountAction}
         id={id}

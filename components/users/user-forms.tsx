@@ -2,6 +2,7 @@
 
 import { useActionState, useRef } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { ToggleForm } from "../toggle-form";
 import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
 
 export function NewUserForm() {
@@ -72,15 +73,7 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
       <button type="button" className="small secondary" onClick={() => pwDialog.current?.showModal()}>
         Reset password
       </button>
-      {!self && (
-        <form action={disAction}>
-          <input type="hidden" name="id" value={id} />
-          <input type="hidden" name="disabled" value={disabled ? "false" : "true"} />
-          <button type="submit" className="small secondary" disabled={disPending} aria-label={`${disabled ? "Enable" : "Disable"} ${username}`}>
-            {disabled ? "Enable" : "Disable"}
-          </button>
-        </form>
-      )}
+      {!self && <ToggleForm action={disAction} id={id} field="disabled" next={!disabled} label={disabled ? "Enable" : "Disable"} name={username} pending={disPending} />}
       {!self && (
         <button type="button" className="small danger secondary" onClick={() => delDialog.current?.showModal()}>
           Delete
