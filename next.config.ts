@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SERVER_ACTION_BODY_LIMIT_BYTES } from "./lib/limits";
 
 // Crawled HTML is hostile: the CSP is a second wall behind the sanitizer. No remote scripts,
 // frames or objects; images only from this origin (remote ones only when an admin allows them,
@@ -25,7 +26,10 @@ const nextConfig: NextConfig = {
   // again inside every build only doubles the time.
   typescript: { ignoreBuildErrors: true },
   // Native addons and Prisma's driver adapter are loaded by Node at run time, not bundled.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "nodejieba", "playwright-core"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "nodejieba", "playwright-core", "@node-rs/bcrypt", "rate-limiter-flexible"],
+  // Uploads (topic samples, seed lists) go through server actions: their body limit is the largest
+  // upload the forms state plus room for the other fields (lib/limits.ts), not Next's 1 MB default.
+  experimental: { serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES } },
   async headers() {
     return [
       {

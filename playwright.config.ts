@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3107);
+const freshPort = Number(process.env.E2E_FRESH_PORT ?? 3108);
 
 /**
  * Browser tests run Debian's Chromium (no Playwright browser download) against a production
@@ -24,12 +25,23 @@ export default defineConfig({
     trace: "off",
     screenshot: "only-on-failure",
   },
-  webServer: {
-    command: `node bin/tsx.mjs test/e2e/server.ts`,
-    url: `http://127.0.0.1:${port}/sign-in`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: { E2E_PORT: String(port), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test" },
-  },
+  webServer: [
+    {
+      command: `node bin/tsx.mjs test/e2e/server.ts`,
+      url: `http://127.0.0.1:${port}/sign-in`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { E2E_PORT: String(port), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test" },
+    },
+    {
+      // `campuswatch serve` on a database with no user: the first-admin setup spec.
+      command: `node bin/tsx.mjs test/e2e/fresh-server.ts`,
+      url: `http://127.0.0.1:${freshPort}/sign-in`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { E2E_FRESH_PORT: String(freshPort), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test" },
+    },
+  ],
 });

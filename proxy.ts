@@ -6,7 +6,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIE, verifySession } from "./lib/auth/session";
 
-const PUBLIC_PATHS = new Set(["/sign-in"]);
+// /setup is the one-time first-admin link: there is nobody to sign in yet (it checks its token itself).
+const PUBLIC_PATHS = new Set(["/sign-in", "/setup"]);
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

@@ -54,7 +54,7 @@ process.env.CAMPUSWATCH_SECRET = secret;
 const { signSession } = await import("../lib/auth/session");
 
 const db = createDb(dbUrl);
-const admin = await db.user.findFirst({ where: { role: "admin", disabledAt: null }, orderBy: { id: "asc" }, select: { id: true, username: true } });
+const admin = await db.user.findFirst({ where: { role: "admin", disabledAt: null }, orderBy: { id: "asc" }, select: { id: true, username: true, sessionVersion: true } });
 const posts = toNumber((await db.$queryRaw<{ n: SqlNumber }[]>`SELECT sum("n") AS "n" FROM "post_day_stats"`)[0]?.n);
 const flags = await db.flag.count();
 const [days] = await db.$queryRaw<{ first: string; last: string }[]>`SELECT min("day") AS "first", max("day") AS "last" FROM "post_day_stats" WHERE "n" > 0`;
@@ -63,7 +63,7 @@ if (!admin) {
   console.error("the database has no admin user; create one with `npx campuswatch users add --role admin`");
   process.exit(1);
 }
-const token = await signSession({ userId: Number(admin.id), username: admin.username, role: "admin" });
+const token = await signSession({ userId: Number(admin.id), username: admin.username, role: "admin", sessionVersion: admin.sessionVersion });
 
 const port = Number(args.port);
 const base = `http://127.0.0.1:${port}`;

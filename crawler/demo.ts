@@ -3,13 +3,17 @@
  * by CampusWatch itself so a fresh install crawls something real without internet, plus the demo
  * data that points at it (an admin, a topic, one account per platform).
  */
+import crypto from "node:crypto";
 import type { Db } from "../lib/db";
 import { createUser } from "../lib/users";
 import { createAccount } from "../lib/queries/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 
-/** The demo admin; the README states this sign-in. */
-export const DEMO_ADMIN = { username: "admin", password: "campuswatch", role: "admin" as const };
+/**
+ * The demo admin's name. Its password is random, made when the demo creates it and printed once:
+ * a demo left running on a reachable machine must not open with a password anyone can read here.
+ */
+export const DEMO_ADMIN_USERNAME = "admin";
 
 /** The demo topic: flags posts about exams and cheating even before any model is trained. */
 export const DEMO_TOPIC = {
@@ -60,8 +64,12 @@ export async function startDemoSite(port: number, { activityMs = 120_000 } = {})
  */
 export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) => void = console.log): Promise<void> {
   if ((await db.user.count()) === 0) {
-    await createUser(db, DEMO_ADMIN);
-    log(`demo: created admin "${DEMO_ADMIN.username}" with password "${DEMO_ADMIN.password}"`);
+    const password = crypto.randomBytes(12).toString("base64url");
+    await createUser(db, { username: DEMO_ADMIN_USERNAME, password, role: "admin" });
+    log(
+      `demo: created admin "${DEMO_ADMIN_USERNAME}" with password "${password}"\n` +
+        "      (shown this once; change it on the Users page, or: npx campuswatch user password admin --password '…')",
+    );
   }
   if (!(await db.topic.findUnique({ where: { name: DEMO_TOPIC.name } }))) {
     await db.topic.create({

@@ -1,7 +1,7 @@
 /** User accounts: creation with validation, shared by the CLI and the dashboard. */
 import { z } from "zod";
 import type { Db } from "./db";
-import { hashPassword } from "./auth/password";
+import { hashPassword, newPasswordSchema } from "./auth/password";
 import { ROLES } from "./auth/session";
 import { parseInput } from "./validation";
 
@@ -12,7 +12,7 @@ export const newUserSchema = z.object({
     .min(2, "username must be at least 2 characters")
     .max(64, "username must be at most 64 characters")
     .regex(/^[\p{L}\p{N}_.@-]+$/u, "username may contain letters, digits, _ . @ - only"),
-  password: z.string().min(8, "password must be at least 8 characters").max(200),
+  password: newPasswordSchema,
   role: z.enum(ROLES as unknown as ["admin", "reviewer"], {
     error: (issue) => `role must be admin or reviewer (got ${JSON.stringify(issue.input)})`,
   }),

@@ -3,6 +3,8 @@
 import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
+import { UPLOAD_LIMITS, formatLimit } from "@/lib/limits";
+import { useFileLimit } from "../use-file-limit";
 import { createSeedSetAction, deleteSeedSetAction, importSeedsAction, removeSeedUrlAction } from "@/app/(dashboard)/seeds/actions";
 
 function Report({ state }: { state: FormState }) {
@@ -20,14 +22,15 @@ function Report({ state }: { state: FormState }) {
   );
 }
 
-function UrlInputs({ state, prefix }: { state: FormState; prefix: string }) {
+function UrlInputs({ state, prefix, fileError }: { state: FormState; prefix: string; fileError: string | null }) {
+  const err = fileError ?? state.errors?.file?.join(" ");
   return (
     <>
       <div className="field">
-        <label htmlFor={`${prefix}-file`}>Text file (one URL per line)</label>
-        <input id={`${prefix}-file`} name="file" type="file" accept=".txt,text/plain" aria-describedby={`${prefix}-file-error`} aria-invalid={Boolean(state.errors?.file)} />
+        <label htmlFor={`${prefix}-file`}>Text file (one URL per line, up to {formatLimit(UPLOAD_LIMITS.seedsBytes)})</label>
+        <input id={`${prefix}-file`} name="file" type="file" accept=".txt,text/plain" aria-describedby={`${prefix}-file-error`} aria-invalid={Boolean(err)} />
         <div id={`${prefix}-file-error`} className="field-error" aria-live="polite">
-          {state.errors?.file?.join(" ")}
+          {err}
         </div>
       </div>
       <div className="field wide">
@@ -43,8 +46,9 @@ function UrlInputs({ state, prefix }: { state: FormState; prefix: string }) {
 
 export function NewSeedSetForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createSeedSetAction, {});
+  const limit = useFileLimit(UPLOAD_LIMITS.seedsBytes);
   return (
-    <form action={action} noValidate aria-label="New seed set">
+    <form action={action} onSubmit={limit.onSubmit} noValidate aria-label="New seed set">
       <div className="form-grid">
         <div className="field">
           <label htmlFor="seed-name">Name</label>
@@ -53,7 +57,7 @@ export function NewSeedSetForm() {
             {state.errors?.name?.join(" ")}
           </div>
         </div>
-        <UrlInputs state={state} prefix="new" />
+        <UrlInputs state={state} prefix="new" fileError={limit.error} />
       </div>
       <Report state={state.ok ? {} : { message: state.message }} />
       <div className="button-row">
@@ -67,11 +71,12 @@ export function NewSeedSetForm() {
 
 export function ImportSeedsForm({ id }: { id: number }) {
   const [state, action, pending] = useActionState<FormState, FormData>(importSeedsAction, {});
+  const limit = useFileLimit(UPLOAD_LIMITS.seedsBytes);
   return (
-    <form action={action} noValidate aria-label="Import URLs">
+    <form action={action} onSubmit={limit.onSubmit} noValidate aria-label="Import URLs">
       <input type="hidden" name="id" value={id} />
       <div className="form-grid">
-        <UrlInputs state={state} prefix="imp" />
+        <UrlInputs state={state} prefix="imp" fileError={limit.error} />
       </div>
       <Report state={state} />
       <div className="button-row">

@@ -3,22 +3,25 @@
 import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { clearSamplesAction, uploadSamplesAction } from "@/app/(dashboard)/topics/actions";
+import { UPLOAD_LIMITS, formatLimit } from "@/lib/limits";
+import { useFileLimit } from "../use-file-limit";
 
 /** Upload labelled samples (JSONL or CSV); the bad rows are listed with their line numbers. */
 export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded: number }) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(uploadSamplesAction, {});
   const [clearState, clearAction, clearing] = useActionState<FormState, FormData>(clearSamplesAction, {});
-  const err = state.errors?.file?.join(" ");
+  const limit = useFileLimit(UPLOAD_LIMITS.samplesBytes);
+  const err = limit.error ?? state.errors?.file?.join(" ");
   return (
     <>
-      <form action={formAction} aria-label="Upload samples">
+      <form action={formAction} onSubmit={limit.onSubmit} aria-label="Upload samples">
         <input type="hidden" name="id" value={topicId} />
         <div className="form-grid">
           <div className="field">
             <label htmlFor="samples-file">Samples file</label>
             <input id="samples-file" name="file" type="file" accept=".jsonl,.json,.ndjson,.csv,.txt,text/csv,application/json" aria-invalid={Boolean(err)} aria-describedby="samples-file-error samples-file-help" />
             <div id="samples-file-help" className="help">
-              JSONL: <code>{'{"label":"on-topic","text":"…"}'}</code> per line · CSV: a <code>label,text</code> header
+              JSONL: <code>{'{"label":"on-topic","text":"…"}'}</code> per line · CSV: a <code>label,text</code> header · up to {formatLimit(UPLOAD_LIMITS.samplesBytes)}
             </div>
             <div id="samples-file-error" className="field-error" aria-live="polite">
               {err}

@@ -9,6 +9,7 @@ import { SampleUpload } from "./sample-upload";
 import { TopicJobPanel } from "./topic-job";
 import { DeleteTopic, RetryNotification } from "./topic-misc";
 import { Time } from "../time";
+import { maskUrl, maskUrlsIn } from "@/lib/mask";
 import { updateTopicAction } from "@/app/(dashboard)/topics/actions";
 
 /** A topic: its flags, model and evaluation, samples, settings and notifications. */
@@ -123,7 +124,10 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
       <section className="panel" aria-labelledby="notif-h">
         <h2 id="notif-h">Notifications</h2>
         <p className="small muted">
-          {t.webhookUrl || t.notifyEmail ? `New flags go to ${[t.webhookUrl, t.notifyEmail].filter(Boolean).join(" and ")}, one message per crawl run.` : "No webhook or e-mail set: nothing is sent."}
+          {/* The webhook URL holds its secret: only admins (who can edit it) see it whole. */}
+          {t.webhookUrl || t.notifyEmail
+            ? `New flags go to ${[t.webhookUrl && (admin ? t.webhookUrl : maskUrl(t.webhookUrl)), t.notifyEmail].filter(Boolean).join(" and ")}, one message per crawl run.`
+            : "No webhook or e-mail set: nothing is sent."}
         </p>
         {t.notifications.length > 0 && (
           <table className="data compact">
@@ -150,7 +154,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
                     <span className={`badge ${n.status === "sent" ? "ok" : n.status === "failed" ? "danger" : "info"}`}>{n.status}</span>
                   </td>
                   <td className="num">{n.attempts}</td>
-                  <td className="small">{n.lastError}</td>
+                  <td className="small">{n.lastError && (admin ? n.lastError : maskUrlsIn(n.lastError))}</td>
                   {admin && <td>{n.status === "failed" && <RetryNotification topicId={t.id} notificationId={n.id} />}</td>}
                 </tr>
               ))}

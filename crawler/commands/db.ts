@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { databaseUrl } from "../../lib/config";
+import { databaseUrl, redactUrl } from "../../lib/config";
 import { copySqliteToPostgres } from "../../lib/db-copy";
 import { migrateDatabase } from "../../lib/migrate";
 import { action } from "./util";
@@ -14,7 +14,7 @@ export function registerDbCommands(program: Command) {
         const url = databaseUrl();
         const { output } = await migrateDatabase(url);
         const applied = /No pending migrations/.test(output) ? "already up to date" : "migrated";
-        console.log(`database ${url}: ${applied}`);
+        console.log(`database ${redactUrl(url)}: ${applied}`);
       }),
     );
   db.command("copy")

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { db } from "../../lib/db";
 import { startDemoSite, seedDemo } from "../demo";
 import { startScheduler } from "./crawl";
-import { startDashboard } from "./serve";
+import { printSetupLinkIfNeeded, startDashboard } from "./serve";
 import { action, intOption } from "./util";
 
 /** `campuswatch run`: dashboard + scheduler (+ the demo site) in one foreground process. */
@@ -23,8 +23,9 @@ export function registerRunCommand(program: Command) {
         }
         // On PostgreSQL the scheduler only enqueues: one worker runs here so `run` still crawls by itself.
         const { done } = await startScheduler({ hostDelayMs: o.hostDelayMs ?? (demo ? 200 : undefined), workers: 1 });
+        await printSetupLinkIfNeeded(o.port);
         const dashboard = startDashboard(o.port);
-        console.log(`dashboard: http://localhost:${o.port}${demo ? "  (sign in as admin / campuswatch)" : ""}`);
+        console.log(`dashboard: http://localhost:${o.port}`);
         dashboard.on("exit", (code) => {
           if (code) console.error(`dashboard exited with code ${code}`);
           process.kill(process.pid, "SIGTERM");

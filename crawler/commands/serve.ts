@@ -1,24 +1,34 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import { db } from "../../lib/db";
+import { publicUrl } from "../../lib/config";
+import { setupLinkMessage } from "../../lib/auth/setup";
 import { action, intOption } from "./util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
- * Start the production dashboard (`next start`) as a child process; resolves when it exits.
- * The build must exist (`npm run build`).
+ * Start the production dashboard (bin/dashboard-server.mjs: Next.js's request handler behind a
+ * server that knows each client's address) as a child process. The build must exist (`npm run build`).
  */
 export function startDashboard(port: number, host = "0.0.0.0") {
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", host], {
+  const child = spawn(process.execPath, [path.join(root, "bin", "dashboard-server.mjs"), "--port", String(port), "--host", host], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
   });
   return child;
+}
+
+/**
+ * On a database without users, print the one-time link that creates the first admin (there is no
+ * default login). The link's address is CAMPUSWATCH_PUBLIC_URL, else this machine on `port`.
+ */
+export async function printSetupLinkIfNeeded(port: number): Promise<void> {
+  const message = await setupLinkMessage(db, publicUrl() ?? `http://localhost:${port}`);
+  if (message) console.log(message);
 }
 
 /** `campuswatch serve --port P`. */
@@ -30,6 +40,7 @@ export function registerServeCommand(program: Command) {
     .option("--host <host>", "interface to listen on", "0.0.0.0")
     .action(
       action(async (o: { port: number; host: string }) => {
+        await printSetupLinkIfNeeded(o.port);
         const child = startDashboard(o.port, o.host);
         const stop = () => child.kill("SIGTERM");
         process.once("SIGINT", stop);

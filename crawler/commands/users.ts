@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { db } from "../../lib/db";
 import { createUser } from "../../lib/users";
-import { setUserDisabled } from "../../lib/queries/users";
+import { resetPassword, setUserDisabled } from "../../lib/queries/users";
+import { newPasswordSchema } from "../../lib/auth/password";
 import { ValidationError } from "../../lib/validation";
 import { action, UserInputError } from "./util";
 
@@ -18,6 +19,21 @@ export function registerUserCommands(program: Command) {
       action(async (opts: { username: string; password: string; role: string }) => {
         const u = await createUser(db, { username: opts.username, password: opts.password, role: opts.role as "admin" });
         console.log(`created ${u.role} ${u.username} (id ${u.id})`);
+      }),
+    );
+  user
+    .command("password")
+    .description("set a user's password (their sessions end; the demo admin's password is set this way)")
+    .argument("<username>", "the user's sign-in name")
+    .requiredOption("--password <password>", "the new password (8 characters to 72 bytes)")
+    .action(
+      action(async (username: string, opts: { password: string }) => {
+        const checked = newPasswordSchema.safeParse(opts.password);
+        if (!checked.success) throw new UserInputError(checked.error.issues.map((i) => i.message).join("; "));
+        const u = await db.user.findUnique({ where: { username } });
+        if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
+        await resetPassword(db, u.id, checked.data);
+        console.log(`password of ${u.role} ${u.username} changed; their sessions have ended`);
       }),
     );
   user

@@ -15,13 +15,18 @@ export interface CurrentUser {
   role: Role;
 }
 
-/** The user behind the request's session cookie, re-read from the database; null when anonymous or disabled. */
+/** The user behind the request's session cookie, re-read from the database; null when anonymous, disabled or revoked. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const claims = await verifySession(token);
   if (!claims) return null;
-  const user = await db.user.findUnique({ where: { id: claims.userId }, select: { id: true, username: true, role: true, disabledAt: true } });
+  const user = await db.user.findUnique({
+    where: { id: claims.userId },
+    select: { id: true, username: true, role: true, disabledAt: true, sessionVersion: true },
+  });
   if (!user || user.disabledAt || (user.role !== "admin" && user.role !== "reviewer")) return null;
+  // Revoked: the user signed out, or their password, role or enabled state changed since sign-in.
+  if (claims.sessionVersion !== user.sessionVersion) return null;
   return { id: user.id, username: user.username, role: user.role };
 }
 

@@ -1,10 +1,11 @@
 /**
- * Signed session tokens carried in an httpOnly, SameSite=Lax cookie. The token holds only the user
- * id, name and role; every request re-reads the user from the database (see current-user.ts), so a
- * deleted or demoted user loses access at once.
+ * Signed session tokens carried in an httpOnly, SameSite=Lax cookie. The token holds the user id,
+ * name, role and the user's session version at sign-in; every request re-reads the user from the
+ * database (see current-user.ts) and refuses a token whose version is older than the user's, so
+ * sign-out, a password reset, a role change and disabling end every session of that user.
  */
 import { SignJWT, jwtVerify } from "jose";
-import { sessionSecret } from "../config";
+import { publicUrl, sessionSecret } from "../config";
 
 export const SESSION_COOKIE = "cw_session";
 /** Sessions last 12 hours. */
@@ -17,11 +18,13 @@ export interface SessionClaims {
   userId: number;
   username: string;
   role: Role;
+  /** The user's `sessionVersion` when the session was signed. */
+  sessionVersion: number;
 }
 
 /** Sign a session token for a user. */
 export async function signSession(claims: SessionClaims): Promise<string> {
-  return new SignJWT({ username: claims.username, role: claims.role })
+  return new SignJWT({ username: claims.username, role: claims.role, sv: claims.sessionVersion })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.userId))
     .setIssuedAt()
@@ -36,14 +39,26 @@ export async function verifySession(token: string | undefined): Promise<SessionC
     const { payload } = await jwtVerify(token, sessionSecret(), { algorithms: ["HS256"] });
     const userId = Number(payload.sub);
     const role = payload.role;
+    const sessionVersion = payload.sv;
     if (!Number.isInteger(userId) || (role !== "admin" && role !== "reviewer")) return null;
-    return { userId, username: String(payload.username ?? ""), role };
+    // Tokens signed before session versions existed carry none: they are refused like revoked ones.
+    if (typeof sessionVersion !== "number" || !Number.isInteger(sessionVersion)) return null;
+    return { userId, username: String(payload.username ?? ""), role, sessionVersion };
   } catch {
     return null;
   }
 }
 
-/** Cookie attributes for the session cookie. `secure` follows the request's scheme. */
+/**
+ * Whether the session cookie gets the Secure flag: when the dashboard's public URL is https, or the
+ * request came over https (`x-forwarded-proto` from a reverse proxy that terminates TLS).
+ */
+export function secureCookie(forwardedProto: string | null | undefined): boolean {
+  if (publicUrl()?.toLowerCase().startsWith("https:")) return true;
+  return (forwardedProto ?? "").split(",")[0]!.trim().toLowerCase() === "https";
+}
+
+/** Cookie attributes for the session cookie (see {@link secureCookie} for `secure`). */
 export function sessionCookieOptions(secure: boolean) {
   return {
     httpOnly: true,

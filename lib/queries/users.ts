@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import type { Db } from "../db";
-import { hashPassword } from "../auth/password";
+import { hashPassword, newPasswordSchema } from "../auth/password";
 import { createUser, DuplicateUserError, newUserSchema } from "../users";
 import { ValidationError } from "../validation";
 
 export { newUserSchema };
-export const passwordSchema = z.object({ password: z.string().min(8, "password must be at least 8 characters").max(200) });
+export const passwordSchema = z.object({ password: newPasswordSchema });
 export const roleSchema = z.object({ role: z.enum(["admin", "reviewer"], { error: "role must be admin or reviewer" }) });
 
 export function listUsers(db: Db) {
@@ -29,59 +29,93 @@ export async function addUser(db: Db, input: z.infer<typeof newUserSchema>) {
   }
 }
 
-async function assertAnotherAdmin(db: Db, userId: number, what: string) {
+/** Prisma's error code for a transaction that lost a serialization conflict and may be retried. */
+const WRITE_CONFLICT = "P2034";
+
+/**
+ * Run `fn` in one serializable transaction, retried a few times when it loses a conflict. The
+ * last-admin rule reads the other admins and then changes one user: two admins disabling each
+ * other at the same moment must not both see "another admin is left". Serializable isolation makes
+ * PostgreSQL fail one of them (SQLite takes a write lock), and the retry then sees the other's change.
+ */
+async function inUserTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.$transaction(fn, { isolationLevel: "Serializable", maxWait: 10_000, timeout: 20_000 });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      const busy = code === WRITE_CONFLICT || /could not serialize|database is locked|SQLITE_BUSY/i.test((e as Error).message);
+      if (!busy || attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 20 * (attempt + 1) + Math.random() * 30));
+    }
+  }
+}
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+async function assertAnotherAdmin(tx: Tx, userId: number, what: string) {
   // A disabled admin cannot sign in, so does not count.
-  const admins = await db.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
+  const admins = await tx.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
   if (admins === 0) throw new ValidationError(`${what}: last admin`, { _: [`This is the last admin: ${what} would leave nobody able to manage CampusWatch.`] });
 }
 
-/** Change a user's role. Refuses to demote yourself or the last admin. */
+/** Change a user's role (their sessions end). Refuses to demote yourself or the last admin. */
 export async function changeRole(db: Db, actorId: number, userId: number, role: "admin" | "reviewer") {
-  const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
-  if (user.role === role) return user;
-  if (role !== "admin") {
-    if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] });
-    await assertAnotherAdmin(db, userId, "demoting them");
-  }
-  return db.user.update({ where: { id: userId }, data: { role } });
+  return inUserTransaction(db, async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId } });
+    if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
+    if (user.role === role) return user;
+    if (role !== "admin") {
+      if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] });
+      await assertAnotherAdmin(tx, userId, "demoting them");
+    }
+    return tx.user.update({ where: { id: userId }, data: { role, sessionVersion: { increment: 1 } } });
+  });
 }
 
-/** Set a new password. */
+/** Set a new password; every session of the user ends (they sign in again with the new one). */
 export async function resetPassword(db: Db, userId: number, password: string) {
-  return db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(password) } });
+  const passwordHash = await hashPassword(newPasswordSchema.parse(password));
+  return db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+}
+
+/** End every session of a user (sign-out does this: a copied cookie stops working too). */
+export async function revokeSessions(db: Db, userId: number): Promise<void> {
+  await db.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
 }
 
 /**
  * Delete a user. Refuses yourself and the last admin. Review rows must keep who decided (the
  * schema restricts deleting a reviewer with reviews), so a user who has reviewed is refused with a
- * message suggesting a password reset or a role change instead.
+ * message suggesting to disable them instead.
  */
 export async function deleteUser(db: Db, actorId: number, userId: number) {
   if (userId === actorId) throw new ValidationError("self", { _: ["You cannot delete yourself."] });
-  const user = await db.user.findUnique({ where: { id: userId }, include: { _count: { select: { reviews: true } } } });
-  if (!user) return null;
-  if (user.role === "admin") await assertAnotherAdmin(db, userId, "deleting them");
-  if (user._count.reviews > 0) {
-    throw new ValidationError("has reviews", {
-      _: [`${user.username} made ${user._count.reviews} review decisions; deleting the account would erase who decided. Disable the user instead.`],
-    });
-  }
-  return db.user.delete({ where: { id: userId } });
+  return inUserTransaction(db, async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, include: { _count: { select: { reviews: true } } } });
+    if (!user) return null;
+    if (user.role === "admin") await assertAnotherAdmin(tx, userId, "deleting them");
+    if (user._count.reviews > 0) {
+      throw new ValidationError("has reviews", {
+        _: [`${user.username} made ${user._count.reviews} review decisions; deleting the account would erase who decided. Disable the user instead.`],
+      });
+    }
+    return tx.user.delete({ where: { id: userId } });
+  });
 }
 
 /**
  * Disable or re-enable a user. A disabled user cannot sign in, and the sessions they hold stop
- * working at their next request (every request re-reads the user). Refuses yourself and the last
- * enabled admin.
+ * working at their next request. Refuses yourself and the last enabled admin.
  */
 export async function setUserDisabled(db: Db, actorId: number, userId: number, disabled: boolean) {
-  const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
-  if (Boolean(user.disabledAt) === disabled) return user;
-  if (disabled) {
-    if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] });
-    if (user.role === "admin") await assertAnotherAdmin(db, userId, "disabling them");
-  }
-  return db.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null } });
+  return inUserTransaction(db, async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId } });
+    if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
+    if (Boolean(user.disabledAt) === disabled) return user;
+    if (disabled) {
+      if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] });
+      if (user.role === "admin") await assertAnotherAdmin(tx, userId, "disabling them");
+    }
+    return tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null, sessionVersion: { increment: 1 } } });
+  });
 }

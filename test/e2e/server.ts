@@ -9,24 +9,12 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { migrateDatabase } from "../../lib/migrate";
 import { E2E_USERS } from "./users";
-import { pgAdmin, pgDatabaseUrl, testDbKind } from "../support/pg";
+import { freshE2eDatabase } from "./database";
 
 const port = process.env.E2E_PORT ?? "3107";
 const dir = path.resolve("test-results/e2e-data");
-fs.rmSync(dir, { recursive: true, force: true });
-fs.mkdirSync(dir, { recursive: true });
-let url = `file:${path.join(dir, "e2e.db")}`;
-if (testDbKind() === "postgresql") {
-  await pgAdmin(async (c) => {
-    await c.query("DROP DATABASE IF EXISTS cw_e2e WITH (FORCE)");
-    await c.query("CREATE DATABASE cw_e2e");
-  });
-  url = pgDatabaseUrl("cw_e2e");
-}
-await migrateDatabase(url);
+const url = await freshE2eDatabase(dir, "cw_e2e");
 // lib/db.ts reads DATABASE_URL when first imported: set it before importing anything that uses it.
 process.env.DATABASE_URL = url;
 process.env.CAMPUSWATCH_DATA_DIR = dir;
@@ -75,10 +63,12 @@ fs.writeFileSync(
 // On PostgreSQL the scheduler only enqueues; one worker in this process runs the jobs.
 const scheduler = await startScheduler({ hostDelayMs: 0, pollMs: 500, workers: 1, log: () => undefined });
 
-const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {
+// The dashboard server `campuswatch serve` runs, with the test clock on (bin/test-clock.mjs): the
+// throttle spec moves the server's time past the sign-in cool-off by writing this file.
+fs.writeFileSync(path.join(dir, "clock-offset-ms"), "0");
+const child = spawn(process.execPath, ["bin/dashboard-server.mjs", "--port", port, "--host", "127.0.0.1"], {
   stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", CAMPUSWATCH_TEST_CLOCK_FILE: path.join(dir, "clock-offset-ms") },
 });
 const stop = () => {
   child.kill("SIGTERM");

@@ -4,6 +4,10 @@ import { expect, type Page } from "@playwright/test";
 export const E2E_USERS = {
   admin: { username: "admin", password: "admin-password-1", role: "admin" as const },
   reviewer: { username: "reviewer", password: "reviewer-password-1", role: "reviewer" as const },
+  /** Only for the sign-in throttle spec (its failures must not lock anyone else out). */
+  lockout: { username: "lockout", password: "lockout-password-1", role: "reviewer" as const },
+  /** Only for the session revocation spec (signing out ends all of a user's sessions). */
+  leaver: { username: "leaver", password: "leaver-password-1", role: "reviewer" as const },
 };
 
 /** Fill in and submit the sign-in form (whatever the outcome). */

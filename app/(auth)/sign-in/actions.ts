@@ -5,7 +5,11 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { DUMMY_HASH, verifyPassword } from "@/lib/auth/password";
-import { SESSION_COOKIE, sessionCookieOptions, signSession } from "@/lib/auth/session";
+import { SESSION_COOKIE, secureCookie, sessionCookieOptions, signSession } from "@/lib/auth/session";
+import { clientAddressOf, recordFailedSignIn, recordSuccessfulSignIn, signInRefusal, throttleMessage } from "@/lib/auth/throttle";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { revokeSessions } from "@/lib/queries/users";
+import { safeLocalPath } from "@/lib/safe-path";
 
 export interface SignInState {
   message?: string;
@@ -19,32 +23,38 @@ const schema = z.object({
   next: z.string().optional(),
 });
 
-/** Only same-site paths: `next=//evil.example` or `next=https://…` must not redirect away. */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
-
-/** Sign in: parse → verify the password (same cost whether or not the user exists) → set the cookie. */
+/**
+ * Sign in: parse → throttle (before the password is looked at) → verify the password (same cost
+ * whether or not the user exists) → set the cookie, carrying the user's session version.
+ */
 export async function signIn(_prev: SignInState, formData: FormData): Promise<SignInState> {
   const parsed = schema.safeParse(Object.fromEntries(formData));
   const username = String(formData.get("username") ?? "");
   if (!parsed.success) return { errors: z.flattenError(parsed.error).fieldErrors, username };
+  const requestHeaders = await headers();
+  const address = clientAddressOf(requestHeaders);
+  const refusal = await signInRefusal(db, parsed.data.username, address);
+  if (refusal) return { message: throttleMessage(refusal), username };
+
   const user = await db.user.findUnique({ where: { username: parsed.data.username } });
   const ok = await verifyPassword(parsed.data.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || (user.role !== "admin" && user.role !== "reviewer")) {
+    await recordFailedSignIn(db, parsed.data.username, address);
     return { message: "Wrong username or password.", username };
   }
   // Said only after the password matched, so it tells nothing to someone guessing names.
   if (user.disabledAt) return { message: "This account is disabled. Ask an administrator to enable it.", username };
-  const token = await signSession({ userId: user.id, username: user.username, role: user.role });
-  const proto = (await headers()).get("x-forwarded-proto") ?? "http";
-  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(proto === "https"));
+  await recordSuccessfulSignIn(db, parsed.data.username);
+  const token = await signSession({ userId: user.id, username: user.username, role: user.role, sessionVersion: user.sessionVersion });
+  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(secureCookie(requestHeaders.get("x-forwarded-proto"))));
   await db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
-  redirect(safeNext(parsed.data.next));
+  redirect(safeLocalPath(parsed.data.next));
 }
 
-/** Sign out: drop the cookie. */
+/** Sign out: end every session of this user (a copied cookie stops working too), then drop the cookie. */
 export async function signOut(): Promise<void> {
+  const user = await getCurrentUser();
+  if (user) await revokeSessions(db, user.id);
   (await cookies()).delete(SESSION_COOKIE);
   redirect("/sign-in");
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { AuthError, authorize, type CurrentUser } from "@/lib/auth/current-user";
 import type { Permission } from "@/lib/permissions";
 import { ValidationError } from "@/lib/validation";
+import { safeLocalPath } from "@/lib/safe-path";
 
 export interface FormState {
   /** Messages per field name ("_" for the form as a whole). */
@@ -65,5 +66,5 @@ export async function requireAction(permission: Permission): Promise<CurrentUser
 
 /** A same-site path to go back to after an action ("/posts?topic=1"), else the fallback. */
 export function safeReturnPath(value: unknown, fallback: string): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : fallback;
+  return safeLocalPath(value, fallback);
 }

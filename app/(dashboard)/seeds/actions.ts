@@ -5,16 +5,17 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
+import { fileTooLarge, UPLOAD_LIMITS } from "@/lib/limits";
 import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema } from "@/lib/queries/seeds";
 import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
 
-const MAX_BYTES = 2 * 1024 * 1024;
 
 /** The text of the import: the uploaded file, else the pasted lines. */
 async function importText(formData: FormData): Promise<string> {
   const file = formData.get("file");
   if (file instanceof File && file.size > 0) {
-    if (file.size > MAX_BYTES) throw new ValidationError("file: too large", { file: ["The file is larger than 2 MB; split it"] });
+    const tooLarge = fileTooLarge(file, UPLOAD_LIMITS.seedsBytes);
+    if (tooLarge) throw new ValidationError("file: too large", { file: [tooLarge] });
     return file.text();
   }
   return String(formData.get("urls") ?? "");

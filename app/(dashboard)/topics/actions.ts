@@ -1,5 +1,6 @@
 "use server";
 
+import { fileTooLarge, formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -65,7 +66,7 @@ const uploadSchema = z.object({
   file: z
     .instanceof(File, { error: "Choose a file" })
     .refine((f) => f.size > 0, "The file is empty")
-    .refine((f) => f.size <= 5 * 1024 * 1024, "The file is larger than 5 MB; split it"),
+    .refine((f) => !fileTooLarge(f, UPLOAD_LIMITS.samplesBytes), `The file is larger than ${formatLimit(UPLOAD_LIMITS.samplesBytes)}; split it`),
 });
 
 /** Upload labelled samples: bad rows are reported with their line, good rows kept. */

@@ -1,0 +1,39 @@
+"use server";
+
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { completeSetup } from "@/lib/auth/setup";
+import { SESSION_COOKIE, secureCookie, sessionCookieOptions, signSession } from "@/lib/auth/session";
+import { ValidationError } from "@/lib/validation";
+
+export interface SetupState {
+  message?: string;
+  errors?: Record<string, string[]>;
+  username?: string;
+}
+
+const schema = z
+  .object({ token: z.string().min(1), username: z.string(), password: z.string(), confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { message: "the two passwords differ", path: ["confirm"] });
+
+/**
+ * Create the first admin from a one-time setup link (lib/auth/setup.ts), then sign them in. The
+ * link itself is the credential: it is checked and used up in one transaction.
+ */
+export async function completeSetupAction(_prev: SetupState, formData: FormData): Promise<SetupState> {
+  const username = String(formData.get("username") ?? "");
+  const parsed = schema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) return { errors: z.flattenError(parsed.error).fieldErrors, message: "Please correct the marked fields.", username };
+  let user;
+  try {
+    user = await completeSetup(db, parsed.data.token, { username: parsed.data.username, password: parsed.data.password });
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return { errors: e.fieldErrors, message: e.fieldErrors._?.join(" ") ?? "Please correct the marked fields.", username };
+  }
+  const token = await signSession({ userId: user.id, username: user.username, role: "admin", sessionVersion: 0 });
+  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(secureCookie((await headers()).get("x-forwarded-proto"))));
+  redirect("/");
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { useActionState } from "react";
+import { completeSetupAction, type SetupState } from "@/app/(auth)/setup/actions";
+
+/** The first-admin form of the one-time setup link. */
+export function SetupForm({ token }: { token: string }) {
+  const [state, formAction, pending] = useActionState<SetupState, FormData>(completeSetupAction, {});
+  const err = (k: string) => state.errors?.[k]?.join(" ");
+  return (
+    <form action={formAction} noValidate aria-label="First admin">
+      <input type="hidden" name="token" value={token} />
+      <label htmlFor="setup-username">Username</label>
+      <input id="setup-username" name="username" type="text" autoComplete="username" defaultValue={state.username} aria-invalid={Boolean(err("username"))} aria-describedby="setup-username-error" autoFocus />
+      <div id="setup-username-error" className="field-error" aria-live="polite">
+        {err("username")}
+      </div>
+      <label htmlFor="setup-password">Password</label>
+      <input id="setup-password" name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(err("password"))} aria-describedby="setup-password-error" />
+      <div id="setup-password-error" className="field-error" aria-live="polite">
+        {err("password")}
+      </div>
+      <label htmlFor="setup-confirm">Password again</label>
+      <input id="setup-confirm" name="confirm" type="password" autoComplete="new-password" aria-invalid={Boolean(err("confirm"))} aria-describedby="setup-confirm-error" />
+      <div id="setup-confirm-error" className="field-error" aria-live="polite">
+        {err("confirm")}
+      </div>
+      {state.message && (
+        <div className="form-error" role="alert">
+          {state.message}
+        </div>
+      )}
+      <button type="submit" disabled={pending}>
+        Create admin and sign in
+      </button>
+    </form>
+  );
+}

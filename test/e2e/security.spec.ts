@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { E2E_USERS, signIn, submitSignIn } from "./users";
+
+/** The test server's clock file (bin/test-clock.mjs): milliseconds added to the server's time. */
+const clockFile = path.resolve("test-results/e2e-data/clock-offset-ms");
+function shiftServerClock(ms: number) {
+  fs.writeFileSync(clockFile, String(ms));
+}
+
+test("11 wrong passwords lock a username for the cool-off, even with the right password; after it, sign-in works", async ({ page }) => {
+  const user = E2E_USERS.lockout;
+  try {
+    for (let i = 1; i <= 10; i++) {
+      await submitSignIn(page, { username: user.username, password: `wrong-password-${i}` });
+      await expect(page.locator(".form-error[role=alert]")).toHaveText("Wrong username or password.");
+    }
+    await submitSignIn(page, { username: user.username, password: "wrong-password-11" });
+    await expect(page.locator(".form-error[role=alert]")).toContainText("Too many failed sign-ins for this username");
+    // The right password is refused too while the cool-off lasts.
+    await submitSignIn(page, user);
+    await expect(page.locator(".form-error[role=alert]")).toContainText("Sign-in is paused for 15 minutes");
+    await expect(page).toHaveURL(/\/sign-in/);
+    // Sixteen minutes later (server clock), the right password works.
+    shiftServerClock(16 * 60_000);
+    await signIn(page, user);
+  } finally {
+    shiftServerClock(0);
+  }
+});
+
+test("a session cookie captured before sign-out is refused after it, by pages and API routes", async ({ page, context, playwright }) => {
+  await signIn(page, E2E_USERS.leaver);
+  const captured = (await context.cookies()).find((c) => c.name === "cw_session");
+  expect(captured).toBeTruthy();
+  const baseURL = test.info().project.use.baseURL!;
+  const replay = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { cookie: `cw_session=${captured!.value}` } });
+  // Before sign-out the copy works.
+  expect((await replay.get("/api/runs/live", { maxRedirects: 0 })).status()).toBe(200);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  const api = await replay.get("/api/runs/live", { maxRedirects: 0 });
+  expect(api.status()).toBe(401);
+  const pageRes = await replay.get("/posts", { maxRedirects: 0 });
+  expect(pageRes.status()).toBeGreaterThanOrEqual(300);
+  expect(pageRes.headers()["location"]).toMatch(/\/sign-in/);
+  await replay.dispose();
+});
+
+test("after sign-in, `next` only leads to a path on this site", async ({ browser }) => {
+  const baseURL = test.info().project.use.baseURL!;
+  for (const next of ["/\t/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/"]) {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+    await page.getByLabel("Username").fill(E2E_USERS.reviewer.username);
+    await page.getByLabel("Password").fill(E2E_USERS.reviewer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Flagged posts" }), next).toBeVisible();
+    expect(new URL(page.url()).origin, next).toBe(new URL(baseURL).origin);
+    await context.close();
+  }
+});
+
+test("an upload within the limit the form states reaches the action (above Next's 1 MB default); a larger one gets the form's message", async ({ page }) => {
+  await signIn(page, E2E_USERS.admin);
+  await page.goto("/topics");
+  await page.getByRole("link", { name: "考试" }).first().click();
+  const form = page.getByRole("form", { name: "Upload samples" });
+  // 3 MB of rows without a label: every row is refused by the parser, so nothing is stored, but the
+  // answer proves the whole body reached the server action.
+  const rows = `${JSON.stringify({ text: "没有标签的一行".repeat(20) })}\n`;
+  const body = rows.repeat(Math.ceil((3 * 1024 * 1024) / Buffer.byteLength(rows)));
+  await form.getByLabel("Samples file").setInputFiles({ name: "big.jsonl", mimeType: "application/json", buffer: Buffer.from(body) });
+  await form.getByRole("button", { name: "Upload samples" }).click();
+  await expect(form.getByRole("alert")).toContainText("bad rows, none kept");
+  await form.getByLabel("Samples file").setInputFiles({ name: "huge.jsonl", mimeType: "application/json", buffer: Buffer.alloc(5 * 1024 * 1024 + 10, "a") });
+  await form.getByRole("button", { name: "Upload samples" }).click();
+  await expect(form.locator("#samples-file-error")).toHaveText("The file is larger than 5 MB; split it");
+});
