@@ -143,15 +143,17 @@ interface Result {
 }
 const results: Result[] = [];
 for (const strategy of STRATEGIES) {
-  const run = await createDiscoveryRun(db, { topic: topic.id, seeds: { urls: seeds }, strategy, maxPages, options: { hostDelayMs: 0 } });
-  const scheduler = new HostScheduler();
-  const fetcher = createFetcher({ mode: "http", scheduler, hostDelayMs: 0, retries: 0, log: () => undefined });
+  // The web's other loopback hosts are not seeds: trusted explicitly, as an operator would, so the
+  // run's address policy (crawler/fetch/address-policy.ts) is in force as in production.
+  const trustedHosts = [...web.origins.sites, web.origins.farm].filter(Boolean);
+  const run = await createDiscoveryRun(db, { topic: topic.id, seeds: { urls: seeds }, strategy, maxPages, options: { hostDelayMs: 0, trustedHosts } });
   const at = new Map<number, { classifier: number; truth: number }>();
   let truth = 0;
   let agree = 0;
   const t0 = performance.now();
   const summary = await runDiscovery(db, run.id, {
-    fetcher,
+    scheduler: new HostScheduler(),
+    fetcherFactory: ({ scheduler, addressPolicy }) => createFetcher({ mode: "http", scheduler, hostDelayMs: 0, retries: 0, addressPolicy, log: () => undefined }),
     flushEvery: 50,
     onPage: (e) => {
       const isTarget = web.labelOf(e.url) === target;
@@ -161,7 +163,6 @@ for (const strategy of STRATEGIES) {
     },
   });
   const seconds = (performance.now() - t0) / 1000;
-  await fetcher.close();
   // How precise were the block rules (pass 1) on this web? Judged by the generator's labels.
   const dropped = await db.frontierUrl.findMany({ where: { runId: run.id, reason: { contains: ": rule " } }, select: { url: true } });
   const offTopic = dropped.filter((d) => web.labelOf(d.url) !== target).length;

@@ -4,13 +4,14 @@
  */
 import path from "node:path";
 import type { Db } from "../lib/db";
-import { crawlerConfig, dataDir } from "../lib/config";
-import { createFetcher, HostScheduler } from "./fetch";
+import { crawlerConfig, dataDir, trustedHostsFromEnv } from "../lib/config";
+import { createAddressPolicy, createFetcher, HostScheduler, type AddressPolicy, type Resolver } from "./fetch";
 import type { HostGate } from "./fetch/politeness";
 import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { notifyNewFlags } from "../lib/notify";
+import type { FetchMode } from "./types";
 import type { WorkerServices } from "./worker";
 
 /** Options of {@link createServices}; unset values come from the environment (lib/config.ts). */
@@ -26,6 +27,13 @@ export interface RuntimeOptions {
   archive?: boolean;
   /** Per-host politeness shared by every fetcher made here. @default a new in-process HostScheduler */
   hostGate?: HostGate;
+  /**
+   * Hosts trusted on internal addresses for every account, on top of each account's own entry
+   * URL host and `CAMPUSWATCH_TRUSTED_HOSTS` (see crawler/fetch/address-policy.ts).
+   */
+  trustedHosts?: readonly string[];
+  /** Host name resolver of the address policy. @default the system resolver */
+  resolve?: Resolver;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
   now?: () => Date;
@@ -38,6 +46,9 @@ export type RuntimeServices = WorkerServices & { flush(): Promise<void> };
 export function createServices(opts: RuntimeOptions): RuntimeServices {
   const cfg = crawlerConfig();
   const scheduler = opts.hostGate ?? new HostScheduler();
+  // Read (and validated) once: a malformed CAMPUSWATCH_TRUSTED_HOSTS stops the process at start.
+  const trusted = [...trustedHostsFromEnv(), ...(opts.trustedHosts ?? [])];
+  const policyFor = (entryUrl: string) => createAddressPolicy({ trustedHosts: [entryUrl, ...trusted], resolve: opts.resolve });
   const deliveries = new Set<Promise<unknown>>();
   return {
     notify: (db, runId) => {
@@ -49,8 +60,14 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
       await Promise.allSettled([...deliveries]);
     },
     db: opts.db,
-    createFetcher: (account, onRequest) =>
+    // The account's entry URL is the host its administrator registered: trusted wherever it is.
+    // The worker may pass it; otherwise it is read from the database before the first request.
+    createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string }, onRequest) =>
       createFetcher({
+        addressPolicy:
+          account.entryUrl !== undefined
+            ? policyFor(account.entryUrl)
+            : deferredPolicy(opts.db.account.findUniqueOrThrow({ where: { id: account.id }, select: { entryUrl: true } }).then((a) => policyFor(a.entryUrl))),
         mode: account.fetchMode,
         scheduler,
         hostDelayMs: opts.hostDelayMs ?? cfg.hostDelayMs,
@@ -75,4 +92,21 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
 export async function pruneArchiveNow(): Promise<number> {
   const cfg = crawlerConfig();
   return pruneArchive(path.join(dataDir(), "archive"), { maxAgeDays: cfg.archiveMaxDays, maxBytes: cfg.archiveMaxMb * 1024 * 1024 });
+}
+
+/**
+ * A policy whose trusted hosts are still being loaded. Until then nothing is trusted (fail
+ * closed); `check` and `resolveHost` wait for the load, and the fetcher checks every URL before
+ * it connects, so in practice the real policy is always in force.
+ */
+function deferredPolicy(load: Promise<AddressPolicy>): AddressPolicy {
+  let ready: AddressPolicy | undefined;
+  const loading = load.then((p) => (ready = p));
+  // A failed load surfaces through check(); it must not also be an unhandled rejection.
+  loading.catch(() => undefined);
+  return {
+    isTrusted: (url) => ready?.isTrusted(url) ?? false,
+    check: async (url) => (await loading).check(url),
+    resolveHost: async (hostname, o) => (await loading).resolveHost(hostname, o),
+  };
 }

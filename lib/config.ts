@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import { parseTrustedEntry } from "./net/address";
 
 /** Default SQLite database, relative to the working directory. */
 export const DEFAULT_DATABASE_URL = "file:./data/campuswatch.db";
@@ -18,7 +19,7 @@ export function databaseUrl(): string {
 export function databaseKind(url = databaseUrl()): "sqlite" | "postgresql" {
   if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
   if (/^file:/i.test(url)) return "sqlite";
-  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (got ${JSON.stringify(url)})`);
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (got ${JSON.stringify(redactUrl(url))})`);
 }
 
 /** The file path of a `file:` SQLite URL, resolved against the working directory. */
@@ -114,4 +115,60 @@ export function sessionSecret(): Uint8Array {
   }
   cachedSecret = new TextEncoder().encode(secret);
   return cachedSecret;
+}
+
+/**
+ * The dashboard's public address (`CAMPUSWATCH_PUBLIC_URL`), without a trailing slash, or null.
+ * Links in notifications and the first-admin setup link use it; an https address also turns on
+ * the session cookie's Secure flag.
+ */
+export function publicUrl(): string | null {
+  const raw = process.env.CAMPUSWATCH_PUBLIC_URL?.trim();
+  return raw ? raw.replace(/\/+$/, "") : null;
+}
+
+/**
+ * A URL fit for a log line: any password (and a `password=` query parameter, which PostgreSQL
+ * connection strings accept) replaced by `***`. Text that is not a URL is returned unchanged.
+ */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  let changed = false;
+  if (u.password) {
+    u.password = "***";
+    changed = true;
+  }
+  for (const key of [...u.searchParams.keys()]) {
+    if (/^(password|pass|pwd|secret|token|sslpassword)$/i.test(key)) {
+      u.searchParams.set(key, "***");
+      changed = true;
+    }
+  }
+  // Unchanged URLs are returned as written (URL would rewrite `file:./x` as `file:///x`).
+  return changed ? u.toString().replace(/%2A%2A%2A/g, "***") : url;
+}
+
+/**
+ * `CAMPUSWATCH_TRUSTED_HOSTS`: comma-separated hosts (`bbs.intranet.edu`, `10.1.2.3:8080`) and
+ * CIDR ranges (`10.20.0.0/16`) the crawler may contact on internal addresses although no account
+ * or seed registers them — the way out for intranet boards reached through links or redirects.
+ * Registered hosts (account entry URLs, discovery seeds) are trusted without being listed here.
+ * @throws Error naming the variable and the entry when an entry is malformed.
+ */
+export function trustedHostsFromEnv(): string[] {
+  const raw = process.env.CAMPUSWATCH_TRUSTED_HOSTS ?? "";
+  const entries = raw.split(",").map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    try {
+      parseTrustedEntry(entry);
+    } catch (err) {
+      throw new Error(`CAMPUSWATCH_TRUSTED_HOSTS: ${(err as Error).message}`);
+    }
+  }
+  return entries;
 }

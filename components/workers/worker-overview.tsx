@@ -1,15 +1,51 @@
 import Link from "next/link";
+import type { BrowserSandboxNote } from "@/lib/browser-sandbox";
 import type { WorkerOverview } from "@/lib/queries/workers";
 import { Time, relativeTime } from "../time";
 
 const STATUS_CLASS: Record<string, string> = { running: "ok", stale: "warn", dead: "danger", stopped: "" };
 const JOB_CLASS: Record<string, string> = { completed: "ok", active: "info", created: "", retry: "warn", failed: "danger", cancelled: "" };
 
-/** Workers, their jobs and the crawl queue (PostgreSQL), or the in-process note (SQLite). */
+/**
+ * How the crawler's Chromium is confined on this machine. A browser without its sandbox is said
+ * plainly (crawled pages run scripts); a sandboxed one in one quiet line.
+ */
+function BrowserSandbox({ note, dialect }: { note: BrowserSandboxNote | null; dialect: WorkerOverview["dialect"] }) {
+  if (!note) return null;
+  const where = (
+    <>
+      {note.hostname} <span className="muted">pid {note.pid}</span>, as user <code>{note.user}</code> (uid {note.uid}), since <Time date={new Date(note.at)} />
+    </>
+  );
+  // Only this machine's crawling processes write the note; say so where workers may run elsewhere.
+  const elsewhere = dialect === "postgresql" ? " Workers on other machines report theirs in their own log." : "";
+  if (note.sandbox) {
+    return (
+      <p className="muted" data-testid="browser-sandbox" data-sandbox="yes">
+        Chromium runs with its sandbox on {where}.{elsewhere}
+      </p>
+    );
+  }
+  return (
+    <div className="panel" role="status" data-testid="browser-sandbox" data-sandbox="no">
+      <p>
+        <span className="badge warn">no sandbox</span> Chromium runs <b>without its sandbox</b> (<code>--no-sandbox</code>) on {where}: crawled pages&apos;
+        scripts are confined only by that user&apos;s rights.{elsewhere}
+      </p>
+      <p className="muted">
+        Why: {(note.reason ?? "unknown").replace(/\.$/, "")}. Chromium&apos;s sandbox needs unprivileged user namespaces (<code>/proc/sys/user/max_user_namespaces</code> above 0, and
+        not restricted by AppArmor) or Debian&apos;s <code>chromium-sandbox</code> package; see &ldquo;How the browser is confined&rdquo; in the README.
+      </p>
+    </div>
+  );
+}
+
+/** Workers, their jobs and the crawl queue (PostgreSQL), or the in-process note (SQLite); and how Chromium is confined. */
 export function WorkerOverviewView({ overview, now = new Date() }: { overview: WorkerOverview; now?: Date }) {
   if (overview.dialect === "sqlite") {
     return (
       <>
+        <BrowserSandbox note={overview.browser} dialect={overview.dialect} />
         <div className="panel" data-testid="workers-sqlite">
           <p>
             This installation runs on SQLite: crawls run inside the scheduler process (<code>campuswatch start</code> or <code>npm start</code>), up to{" "}
@@ -36,6 +72,7 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
   const alive = workers.filter((w) => w.status === "running");
   return (
     <>
+      <BrowserSandbox note={overview.browser} dialect={overview.dialect} />
       <div className="stats" data-testid="queue-stats">
         <div className="stat">
           <b data-testid="workers-alive">{alive.length}</b>

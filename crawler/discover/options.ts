@@ -3,6 +3,7 @@
  * read back, so a run resumes with exactly the settings it started with.
  */
 import { z } from "zod";
+import { parseTrustedEntry } from "../../lib/net/address";
 import { DEFAULT_FOCUSED_OPTIONS, type FocusedOptions } from "./strategies";
 
 /**
@@ -33,6 +34,13 @@ export interface DiscoveryOptions {
   candidateMinPages: number;
   /** Focused-strategy thresholds; missing values take {@link DEFAULT_FOCUSED_OPTIONS}. @default {} */
   focused: Partial<FocusedOptions>;
+  /**
+   * Hosts (`URL.host`, a URL, or a CIDR range) this run may reach on internal addresses besides
+   * its seeds' hosts and `CAMPUSWATCH_TRUSTED_HOSTS`: every other link that resolves to a
+   * loopback, private or otherwise non-public address is refused (crawler/fetch/address-policy.ts).
+   * @default []
+   */
+  trustedHosts: string[];
 }
 
 const nonNegative = z.number().finite().min(0);
@@ -76,7 +84,19 @@ export const discoveryOptionsSchema = z.object({
   sensitiveWords: z.array(z.string()).default([...DEFAULT_SENSITIVE_WORDS]),
   candidateMinPages: z.number().int().min(1).default(3),
   focused: focusedSchema.default({}),
+  trustedHosts: z
+    .array(z.string().refine(isTrustedEntry, { message: "not a host, host:port, URL or CIDR range" }))
+    .default([]),
 });
+
+function isTrustedEntry(entry: string): boolean {
+  try {
+    parseTrustedEntry(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Read stored options (JSON text), filling defaults; throws on a damaged value. */
 export function parseDiscoveryOptions(json: string | null | undefined): DiscoveryOptions {

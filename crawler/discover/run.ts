@@ -14,11 +14,12 @@
  */
 import crypto from "node:crypto";
 import type { Db, Prisma } from "../../lib/db";
-import { crawlerConfig } from "../../lib/config";
+import { crawlerConfig, trustedHostsFromEnv } from "../../lib/config";
+import { parseTrustedEntry } from "../../lib/net/address";
 import { ValidationError } from "../../lib/validation";
 import { cleanText, WordMatcher } from "../classify";
 import { FatalError } from "../errors";
-import { createFetcher, defaultHostScheduler, type HostScheduler, type PoliteFetcher } from "../fetch";
+import { AddressRefusedError, createAddressPolicy, createFetcher, defaultHostScheduler, type AddressPolicy, type HostScheduler, type PoliteFetcher } from "../fetch";
 import type { Fetcher, FetchResult } from "../types";
 import { CandidateTally } from "./candidates";
 import { Frontier, frontierWrites, loadFrontierEntries, type FrontierEntry, type FrontierState } from "./frontier";
@@ -95,10 +96,19 @@ export interface DiscoverySummary {
 
 /** Options of one session of a run. */
 export interface RunDiscoveryOptions {
-  /** Fetch through this fetcher (not closed afterwards). @default a fetcher from fetcherFactory */
+  /**
+   * Fetch through this fetcher (not closed afterwards). Its owner chose its address policy (none:
+   * every address reachable), so the run's trusted hosts do not apply to it.
+   * @default a fetcher from fetcherFactory
+   */
   fetcher?: Fetcher;
-  /** Make the session's fetcher from the run's politeness settings. @default createFetcher */
-  fetcherFactory?: (options: { hostDelayMs: number; scheduler: HostScheduler }) => PoliteFetcher;
+  /**
+   * Make the session's fetcher from the run's politeness settings and its address policy (the
+   * seeds' hosts, the run's `trustedHosts` and CAMPUSWATCH_TRUSTED_HOSTS are trusted; other
+   * internal addresses refused): pass `addressPolicy` on to createFetcher.
+   * @default createFetcher
+   */
+  fetcherFactory?: (options: { hostDelayMs: number; scheduler: HostScheduler; addressPolicy: AddressPolicy }) => PoliteFetcher;
   /** Per-host queue shared with other crawls in the process. @default defaultHostScheduler */
   scheduler?: HostScheduler;
   /** Stop (status "paused") after this many pages in this session. @default no limit */
@@ -155,7 +165,7 @@ export interface NewDiscoveryRun {
  * Validate and store a new run (status "paused", note "not started": {@link runDiscovery}
  * claims it). The seed URLs are normalized and snapshotted in the run's options, so later edits
  * of the seed set do not change what a resumed run does.
- * @throws ValidationError naming the field (topic, seeds, strategy, maxPages).
+ * @throws ValidationError naming the field (topic, seeds, strategy, maxPages, trustedHosts).
  */
 export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
   const strategy = input.strategy ?? "focused";
@@ -188,6 +198,13 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
     if (!seeds.includes(n)) seeds.push(n);
   }
   if (seeds.length === 0) invalid("seeds", "no seed URLs");
+  for (const entry of input.options?.trustedHosts ?? []) {
+    try {
+      parseTrustedEntry(entry);
+    } catch (e) {
+      invalid("trustedHosts", errorMessage(e));
+    }
+  }
   const options = parseDiscoveryOptions(JSON.stringify({ ...input.options, seeds }));
   return db.discoveryRun.create({
     data: { topicId: topic.id, seedSetId, strategy, maxPages, options: JSON.stringify(options), status: "paused", note: "not started" },
@@ -329,9 +346,10 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
     if (opts.fetcher) fetcher = opts.fetcher;
     else {
       const scheduler = opts.scheduler ?? defaultHostScheduler;
+      const addressPolicy = runPolicy(options);
       ownFetcher = opts.fetcherFactory
-        ? opts.fetcherFactory({ hostDelayMs: options.hostDelayMs, scheduler })
-        : defaultFetcher(options.hostDelayMs, scheduler, log);
+        ? opts.fetcherFactory({ hostDelayMs: options.hostDelayMs, scheduler, addressPolicy })
+        : defaultFetcher(options.hostDelayMs, scheduler, addressPolicy, log);
       fetcher = ownFetcher;
     }
   } catch (e) {
@@ -416,8 +434,9 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
         res = await fetcher.get(entry.url, { kind: "other" });
       } catch (e) {
         if (e instanceof FatalError) throw e;
-        // Unreachable (method.md §4). fetchedAt marks the attempt, so no later link revives it.
-        frontier.update(entry, { state: "irrelevant", reason: `unreachable: ${errorMessage(e)}`, fetchedAt: new Date() });
+        // Unreachable (method.md §4), or refused as internal. fetchedAt marks the attempt, so no later link revives it.
+        const reason = e instanceof AddressRefusedError ? e.message : `unreachable: ${errorMessage(e)}`;
+        frontier.update(entry, { state: "irrelevant", reason, fetchedAt: new Date() });
         log(`  ${entry.url}: ${errorMessage(e)}`);
         continue;
       }
@@ -534,9 +553,19 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
   };
 }
 
-function defaultFetcher(hostDelayMs: number, scheduler: HostScheduler, log: (m: string) => void): PoliteFetcher {
+/**
+ * The run's address policy: its seeds' hosts were registered by an administrator and may be
+ * anywhere (an intranet portal, loopback); links found on pages may not reach internal
+ * addresses unless the run or CAMPUSWATCH_TRUSTED_HOSTS trusts them.
+ */
+function runPolicy(options: DiscoveryOptions): AddressPolicy {
+  return createAddressPolicy({ trustedHosts: [...options.seeds, ...options.trustedHosts, ...trustedHostsFromEnv()] });
+}
+
+function defaultFetcher(hostDelayMs: number, scheduler: HostScheduler, addressPolicy: AddressPolicy, log: (m: string) => void): PoliteFetcher {
   const cfg = crawlerConfig();
   return createFetcher({
+    addressPolicy,
     mode: "http",
     scheduler,
     hostDelayMs,
@@ -612,8 +641,8 @@ async function revisitClaimed(db: Db, run: RunRow, opts: Omit<RunDiscoveryOption
   const ownFetcher = opts.fetcher
     ? null
     : opts.fetcherFactory
-      ? opts.fetcherFactory({ hostDelayMs: options.hostDelayMs, scheduler: opts.scheduler ?? defaultHostScheduler })
-      : defaultFetcher(options.hostDelayMs, opts.scheduler ?? defaultHostScheduler, log);
+      ? opts.fetcherFactory({ hostDelayMs: options.hostDelayMs, scheduler: opts.scheduler ?? defaultHostScheduler, addressPolicy: runPolicy(options) })
+      : defaultFetcher(options.hostDelayMs, opts.scheduler ?? defaultHostScheduler, runPolicy(options), log);
   const fetcher: Fetcher = opts.fetcher ?? (ownFetcher as PoliteFetcher);
   const summary: RevisitSummary = { runId, checked: 0, notModified: 0, unchanged: 0, changed: 0, failed: 0, newLinks: 0, status: run.status };
   const { frontier } = state;

@@ -8,6 +8,7 @@ import { Agent } from "undici";
 import type { BrowserContext, Page } from "playwright-core";
 import { BlockedError, FatalError, NonRetryableError, RetryableError } from "../errors";
 import type { FetchMode, FetchOptions, FetchResult, Fetcher, PageKind } from "../types";
+import { AddressRefusedError, createGuardedAgent, type AddressPolicy } from "./address-policy";
 import { BrowserSession, chromiumAvailable, chromiumPath } from "./browser";
 import { detectBlock, type BlockSignal } from "./captcha";
 import { CookieJar, type Cookie } from "./cookies";
@@ -97,6 +98,13 @@ export interface FetcherOptions {
   chromiumPath?: string;
   /** Close the shared browser after this long without any fetcher using it. @default 60000 */
   browserIdleMs?: number;
+  /**
+   * Which hosts may be contacted (SSRF protection, see ./address-policy): every request — the
+   * first, each redirect hop, robots.txt, binary image downloads — is checked before it is sent
+   * and again when its connection opens, and a refusal is an AddressRefusedError (never retried).
+   * @default none: every address is allowed (tests and benchmarks that build fetchers directly)
+   */
+  addressPolicy?: AddressPolicy;
   /** Called once per `get()` when it settles, e.g. for the worker to count list/item pages on its crawl run. */
   onRequest?: (info: RequestInfo) => void;
   /** Where notable events go (robots.txt unreachable, throttling, cookie refresh). @default console.warn */
@@ -159,9 +167,21 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
 
   const robots = robotsCacheFor(scheduler);
   const jar = new CookieJar();
+  const policy = options.addressPolicy;
   // Keep-alive: with one request at a time per host, one warm connection per host is all we need.
-  const agent = new Agent({ keepAliveTimeout: 10_000 });
-  const browser = new BrowserSession({ executablePath, userAgent, idleMs: options.browserIdleMs ?? 60_000 });
+  // With a policy, the agent checks addresses when it connects (no DNS rebinding past the check).
+  const agent = policy ? createGuardedAgent(policy, { keepAliveTimeout: 10_000 }) : new Agent({ keepAliveTimeout: 10_000 });
+  // Chromium's own connections (sub-resources, redirects it follows) obey the same policy.
+  const browser = new BrowserSession({
+    executablePath,
+    userAgent,
+    idleMs: options.browserIdleMs ?? 60_000,
+    // Chromium's connections obey the same policy: every request, redirect hop, iframe and worker.
+    addressPolicy: policy,
+    // Everything one rendered page receives (HTML, scripts, XHR) together; the HTML alone is still checked against maxBodyBytes.
+    maxPageBytes: maxBodyBytes * 4,
+    log,
+  });
   const counters: FetcherStats = {
     requests: 0,
     bytes: 0,
@@ -211,7 +231,14 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     const seen = new Set<string>([loopKey(url)]);
     let current = url;
     for (;;) {
-      const ex = await withRetries(current, opts, trace, (u) => httpExchange(u, opts, trace));
+      let ex: Exchange;
+      try {
+        ex = await withRetries(current, opts, trace, (u) => httpExchange(u, opts, trace));
+      } catch (err) {
+        // Say where a refused redirect came from: the run records the URL the crawl asked for.
+        if (err instanceof AddressRefusedError && current !== url && !err.redirectedFrom) throw err.viaRedirect(chain.at(-2) ?? url);
+        throw err;
+      }
       const location = redirectTarget(ex);
       if (!location) return toResult(ex);
       if (chain.length > maxRedirects) {
@@ -371,14 +398,29 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     }
   }
 
+  /**
+   * Refuse a URL whose host is internal and not registered, before robots.txt or the host queue
+   * are involved. The guarded agent checks again at connect time; this check gives the refusal
+   * its full URL.
+   */
+  async function guard(url: string): Promise<void> {
+    if (policy && !policy.isTrusted(url)) await policy.check(url);
+  }
+
   async function httpExchange(url: string, opts: FetchOptions, trace: Trace): Promise<Exchange> {
     const target = new URL(url);
+    await guard(url);
     const delay = await politeDelay(target);
-    const raw = await scheduler.run(hostKey(target), delay, () => {
-      counters.requests++;
-      // Headers are built at the last moment: a response queued ahead of us may have set cookies.
-      return httpGet(url, { headers: requestHeaders(url, opts), timeoutMs, maxBodyBytes, dispatcher: agent });
-    });
+    const raw = await scheduler
+      .run(hostKey(target), delay, () => {
+        counters.requests++;
+        // Headers are built at the last moment: a response queued ahead of us may have set cookies.
+        return httpGet(url, { headers: requestHeaders(url, opts), timeoutMs, maxBodyBytes, dispatcher: agent });
+      })
+      .catch((err: unknown) => {
+        // Refused when connecting (DNS changed since the check): name the URL, not just its origin.
+        throw err instanceof AddressRefusedError ? err.forUrl(url) : err;
+      });
     jar.setFromResponse(url, raw.setCookies);
     counters.bytes += raw.body.length;
     trace.bytes += raw.body.length;
@@ -414,6 +456,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
   /** One navigation in Chromium, in the host queue like an HTTP request. */
   async function browserExchange(url: string, opts: FetchOptions, trace: Trace): Promise<Exchange> {
     const target = new URL(url);
+    await guard(url);
     const delay = await politeDelay(target);
     // The browser (and this fetcher's context) is made ready before taking the host slot, so a
     // cold launch does not count against the host.
@@ -451,6 +494,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
   async function refreshCookiesViaBrowser(url: string): Promise<number> {
     if (closed) throw new FatalError("fetcher used after close()");
     const target = new URL(httpUrl(url));
+    await guard(target.href);
     const delay = await politeDelay(target);
     return browser.withPage(async (page, context) => {
       await syncCookiesInto(context);

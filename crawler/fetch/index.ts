@@ -23,3 +23,5 @@ export type { DecodedBody } from "./decode";
 export { detectBlock } from "./captcha";
 export type { BlockProbe, BlockSignal } from "./captcha";
 export { closeSharedBrowser } from "./browser";
+export { AddressRefusedError, createAddressPolicy, createGuardedAgent, parseTrustedEntry, systemResolver } from "./address-policy";
+export type { AddressPolicy, AddressPolicyOptions, GuardedAgentOptions, Resolver } from "./address-policy";

@@ -15,6 +15,12 @@ import ipaddr from "ipaddr.js";
 /** IPv4-compatible IPv6 (`::a.b.c.d`, deprecated by RFC 4291): ipaddr.js files it under unicast. */
 const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 
+/** One address a host name resolves to (the shape of `dns.lookup(host, { all: true })`). */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
 /** What an address is, for people and for refusal messages (e.g. "loopback", "private", "uniqueLocal"). */
 export function addressRange(ip: string): string {
   const bare = stripBrackets(ip);
@@ -44,4 +50,32 @@ export function isIpLiteral(host: string): boolean {
 /** `[::1]` → `::1`: URL.hostname keeps the brackets of an IPv6 literal. */
 export function stripBrackets(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+/**
+ * Parse one trusted-host entry (CAMPUSWATCH_TRUSTED_HOSTS, a registered URL): a CIDR range
+ * (`10.20.0.0/16`, `fd00::/8`), a whole URL (its host is taken) or a host as `URL.host` writes it
+ * (`bbs.example.edu`, `127.0.0.1:3999`, `[::1]:8080`; a bare IPv6 address is bracketed). Hosts
+ * come back normalised as `URL.host` (lower case, default port dropped, IPv4 in dotted form).
+ * Throws a TypeError naming the entry when it is none of these: a typo must not pass silently.
+ */
+export function parseTrustedEntry(entry: string): { host: string } | { range: [ipaddr.IPv4 | ipaddr.IPv6, number] } {
+  const raw = entry.trim();
+  const isUrl = raw.includes("://");
+  if (raw.includes("/") && !isUrl) {
+    try {
+      return { range: ipaddr.parseCIDR(raw) };
+    } catch {
+      throw new TypeError(`trusted host ${JSON.stringify(entry)} is not a valid CIDR range`);
+    }
+  }
+  // A bare IPv6 address has no port; URL syntax wants it in brackets.
+  const hostPart = !isUrl && !raw.startsWith("[") && ipaddr.IPv6.isValid(raw) ? `[${raw}]` : raw;
+  try {
+    const u = new URL(isUrl ? hostPart : `http://${hostPart}`);
+    if (!u.hostname) throw new Error("no host");
+    return { host: u.host };
+  } catch {
+    throw new TypeError(`trusted host ${JSON.stringify(entry)} is neither a host, host:port, URL nor CIDR range`);
+  }
 }

@@ -70,6 +70,7 @@ export function reasonGroup(reason: string | null): string {
   const word = /^sensitive word "([^"]*)"/.exec(r);
   if (word) return `sensitive word “${word[1]}”`;
   if (/robots\.txt/.test(r)) return "disallowed by robots.txt";
+  if (r.startsWith("refused ")) return "internal address refused";
   if (r.startsWith("unreachable")) return "unreachable";
   if (r === "found on an off-topic page") return "found on an off-topic page";
   if (r.startsWith("off-topic page")) return "off-topic page (crawled)";

@@ -1,8 +1,10 @@
 /**
  * Fetching a crawled post's image for an admin who chose to see it. The URL comes from hostile
- * HTML, so: http(s) only; no private or local addresses (checked after DNS, and again on every
- * redirect; the connection goes to the address that was checked); a size and time cap; raster
- * image types only (an SVG served from this origin could run script if opened directly).
+ * HTML, so: http(s) only; public addresses only, as lib/net/address.ts classifies them (every
+ * spelling the URL parser accepts, IPv4-mapped and IPv4-embedding IPv6 included; checked after
+ * DNS, and again on every redirect; the connection goes to the address that was checked); a size
+ * and time cap; raster image types only (an SVG served from this origin could run script if
+ * opened directly).
  */
 import dns from "node:dns/promises";
 import http from "node:http";
@@ -10,25 +12,12 @@ import https from "node:https";
 import net from "node:net";
 import * as cheerio from "cheerio";
 import type { Db } from "../db";
+import { addressRange, isPublicAddress, stripBrackets, type ResolvedAddress } from "../net/address";
 import { safeHttpUrl } from "../sanitize";
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 const ALLOWED_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp)$/;
-
-/** True for loopback, private, link-local, CGNAT, multicast and reserved addresses (v4 and v6). */
-export function isPrivateAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split(".").map(Number) as [number, number];
-    return (
-      a === 0 || a === 10 || a === 127 || a >= 224 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || (a === 198 && (b === 18 || b === 19))
-    );
-  }
-  const v6 = ip.toLowerCase();
-  if (v6.startsWith("::ffff:")) return isPrivateAddress(v6.slice(7));
-  return v6 === "::" || v6 === "::1" || v6.startsWith("fc") || v6.startsWith("fd") || v6.startsWith("fe8") || v6.startsWith("fe9") || v6.startsWith("fea") || v6.startsWith("feb") || v6.startsWith("ff");
-}
 
 /** The absolute source of the n-th image of a post's HTML, or null. */
 export async function postImageUrl(db: Db, postId: number, n: number): Promise<string | null> {
@@ -41,17 +30,13 @@ export async function postImageUrl(db: Db, postId: number, n: number): Promise<s
 
 export class ImageFetchError extends Error {}
 
-/** A resolved address of a host. */
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export type { ResolvedAddress } from "../net/address";
 
 /** Options of {@link fetchRemoteImage}; the defaults are what the dashboard uses. */
 export interface ImageFetchOptions {
   /** Resolve a host name to its addresses. @default dns.lookup (all addresses) */
   resolve?: (host: string) => Promise<ResolvedAddress[]>;
-  /** Whether an address may be contacted. @default not {@link isPrivateAddress} */
+  /** Whether an address may be contacted. @default {@link isPublicAddress} (lib/net/address.ts) */
   allowAddress?: (ip: string) => boolean;
   /** Largest image accepted. @default 5 MiB */
   maxBytes?: number;
@@ -73,7 +58,7 @@ interface Answer {
 function requestPinned(u: URL, address: ResolvedAddress, signal: AbortSignal): Promise<Answer> {
   const lookup: net.LookupFunction = (_host, opts, cb) =>
     opts.all ? cb(null, [address]) : (cb as (e: Error | null, a: string, f: number) => void)(null, address.address, address.family);
-  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const host = stripBrackets(u.hostname);
   return new Promise((resolve, reject) => {
     const req = (u.protocol === "https:" ? https : http).request(
       u,
@@ -89,17 +74,22 @@ function requestPinned(u: URL, address: ResolvedAddress, signal: AbortSignal): P
 /** Fetch an image with the checks described at the top of this module. */
 export async function fetchRemoteImage(url: string, options: ImageFetchOptions = {}): Promise<{ body: Uint8Array; contentType: string }> {
   const resolveHost = options.resolve ?? (async (host: string) => dns.lookup(host, { all: true }));
-  const allowed = options.allowAddress ?? ((ip: string) => !isPrivateAddress(ip));
+  const allowed = options.allowAddress ?? isPublicAddress;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const signal = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS);
   let current = url;
   for (let hop = 0; hop < 4; hop++) {
     const u = new URL(current);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new ImageFetchError("not an http(s) URL");
-    const host = u.hostname.replace(/^\[|\]$/g, "");
+    // The WHATWG parser already turned 2130706433, 0177.0.0.1 and 0x7f.1 into 127.0.0.1.
+    const host = stripBrackets(u.hostname);
     const addresses: ResolvedAddress[] = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await resolveHost(host);
+    if (addresses.length === 0) throw new ImageFetchError("the image host has no address");
     // Every address must be allowed, not just the first: which one a client would use is not ours to pick.
-    if (addresses.length === 0 || addresses.some((a) => !allowed(a.address))) throw new ImageFetchError("the image host is a private or local address");
+    const refused = addresses.find((a) => !allowed(a.address));
+    if (refused) {
+      throw new ImageFetchError(`the image host is a private or local address (${refused.address}: ${addressRange(refused.address)})`);
+    }
     const res = await requestPinned(u, addresses[0]!, signal);
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
       res.body.resume();

@@ -1,11 +1,14 @@
 /**
  * What the Workers page shows: on PostgreSQL, the `campuswatch worker` processes (alive, stale or
  * gone), the jobs each is running, and the pg-boss crawl queue (depth, recent jobs); on SQLite,
- * that crawls run inside the scheduler process, with the crawls running now.
+ * that crawls run inside the scheduler process, with the crawls running now. On both, how the
+ * crawler's Chromium on this machine is confined (sandboxed or not), as the crawling process
+ * recorded it in the data dir.
  */
 import type { Db } from "../db";
 import { dialectOf } from "../db";
 import { scaleOutConfig } from "../config";
+import { readBrowserSandboxNote, type BrowserSandboxNote } from "../browser-sandbox";
 import { toNumber, type SqlNumber } from "./sql";
 
 /** A worker as the dashboard shows it. `stale`: still registered as running but silent too long. */
@@ -34,7 +37,7 @@ export interface QueueJobRow {
   completedOn: Date | null;
 }
 
-export type WorkerOverview =
+export type WorkerOverview = (
   | { dialect: "sqlite"; running: { runId: number; accountId: number; accountName: string; startedAt: Date }[] }
   | {
       dialect: "postgresql";
@@ -44,15 +47,23 @@ export type WorkerOverview =
       recentJobs: QueueJobRow[];
       /** False until a scheduler or worker has started pg-boss on this database. */
       queueInstalled: boolean;
-    };
+    }
+) & {
+  /**
+   * How Chromium was confined when a crawling process on this machine last launched it
+   * (lib/browser-sandbox.ts); null when none has yet. Workers on other machines keep theirs.
+   */
+  browser: BrowserSandboxNote | null;
+};
 
 /** Everything the Workers page shows. Stopped and dead workers are listed for a day. */
 export async function getWorkerOverview(db: Db, now = new Date()): Promise<WorkerOverview> {
+  const browser = readBrowserSandboxNote();
   const accounts = new Map((await db.account.findMany({ select: { id: true, name: true } })).map((a) => [a.id, a.name]));
   const nameOf = (id: number) => accounts.get(id) ?? `#${id} (deleted)`;
   if (dialectOf(db) === "sqlite") {
     const runs = await db.crawlRun.findMany({ where: { status: "running" }, orderBy: { startedAt: "asc" } });
-    return { dialect: "sqlite", running: runs.map((r) => ({ runId: r.id, accountId: r.accountId, accountName: nameOf(r.accountId), startedAt: r.startedAt })) };
+    return { dialect: "sqlite", browser, running: runs.map((r) => ({ runId: r.id, accountId: r.accountId, accountName: nameOf(r.accountId), startedAt: r.startedAt })) };
   }
   const since = new Date(now.getTime() - 86_400_000);
   const rows = await db.crawlWorker.findMany({
@@ -77,7 +88,7 @@ export async function getWorkerOverview(db: Db, now = new Date()): Promise<Worke
 
   const [probe] = await db.$queryRaw<{ installed: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS "installed"`;
   if (!probe?.installed) {
-    return { dialect: "postgresql", workers, queue: { waiting: 0, retry: 0, active: 0, completedLastHour: 0, failedLastHour: 0 }, recentJobs: [], queueInstalled: false };
+    return { dialect: "postgresql", browser, workers, queue: { waiting: 0, retry: 0, active: 0, completedLastHour: 0, failedLastHour: 0 }, recentJobs: [], queueInstalled: false };
   }
   // pg-boss's own columns: enum and uuid values are cast to text (the driver adapter reads text).
   const counts = await db.$queryRaw<{ state: string; n: SqlNumber; lastHour: SqlNumber }[]>`
@@ -93,6 +104,7 @@ export async function getWorkerOverview(db: Db, now = new Date()): Promise<Worke
     FROM pgboss.job j WHERE j.name = 'crawl' ORDER BY j.created_on DESC LIMIT 30`;
   return {
     dialect: "postgresql",
+    browser,
     workers,
     queue: {
       waiting: (by.get("created")?.n ?? 0) + (by.get("retry")?.n ?? 0),

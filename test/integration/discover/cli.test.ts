@@ -32,7 +32,10 @@ beforeAll(async () => {
   web = await startTestWeb({ articlesPerLabel: 120 });
   // A copy of the migrated template database (test/support/global-setup.ts).
   tdb = await createTestDb();
-  env = { ...process.env, DATABASE_URL: tdb.url, CAMPUSWATCH_DATA_DIR: path.join(dir, "data") };
+  // The synthetic web spans several loopback hosts; only the seeds' two are registered. The
+  // operator's way to admit the others is CAMPUSWATCH_TRUSTED_HOSTS (host:port entries here).
+  const hosts = [...web.origins.sites, web.origins.farm].filter(Boolean).map((o) => new URL(o).host);
+  env = { ...process.env, DATABASE_URL: tdb.url, CAMPUSWATCH_DATA_DIR: path.join(dir, "data"), CAMPUSWATCH_TRUSTED_HOSTS: hosts.join(",") };
   await createTestTopic(tdb.db);
   fs.writeFileSync(path.join(dir, "seeds.txt"), `# two home pages\n${web.homeUrl(0)}\n\n${web.homeUrl(1)}\n`);
 });

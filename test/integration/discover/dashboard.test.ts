@@ -26,8 +26,16 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
+// The synthetic web's other loopback hosts are not seeds: the run trusts them explicitly, or
+// its address policy would refuse them as internal.
 const newRun = (strategy: "bfs" | "best-first" | "focused", maxPages: number) =>
-  createDiscoveryRun(db, { topic: topicId, seeds: { urls: [web.homeUrl(1), web.homeUrl(2)] }, strategy, maxPages, options: { hostDelayMs: 0 } });
+  createDiscoveryRun(db, {
+    topic: topicId,
+    seeds: { urls: [web.homeUrl(1), web.homeUrl(2)] },
+    strategy,
+    maxPages,
+    options: { hostDelayMs: 0, trustedHosts: [...web.origins.sites, web.origins.farm].filter(Boolean) },
+  });
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 2000 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));

@@ -1,28 +1,41 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { fetchRemoteImage, ImageFetchError, isPrivateAddress } from "@/lib/queries/remote-image";
+import { fetchRemoteImage, ImageFetchError } from "@/lib/queries/remote-image";
+import { addressRange, isPublicAddress } from "@/lib/net/address";
 
-describe("isPrivateAddress", () => {
+describe("isPublicAddress (lib/net/address.ts, ipaddr.js ranges)", () => {
   test.each([
-    ["127.0.0.1", true],
-    ["10.1.2.3", true],
-    ["172.16.0.1", true],
-    ["172.32.0.1", false],
-    ["192.168.1.1", true],
-    ["169.254.169.254", true],
-    ["100.64.0.1", true],
-    ["0.0.0.0", true],
-    ["224.0.0.1", true],
-    ["8.8.8.8", false],
-    ["202.112.0.1", false],
-    ["::1", true],
-    ["fd00::1", true],
-    ["fe80::1", true],
-    ["::ffff:127.0.0.1", true],
-    ["2001:da8::1", false],
-  ])("%s → %s", (ip, expected) => {
-    expect(isPrivateAddress(ip)).toBe(expected);
+    ["127.0.0.1", "loopback"],
+    ["10.1.2.3", "private"],
+    ["172.16.0.1", "private"],
+    ["172.31.255.255", "private"],
+    ["192.168.1.1", "private"],
+    ["169.254.169.254", "linkLocal"],
+    ["100.64.0.1", "carrierGradeNat"],
+    ["0.0.0.0", "unspecified"],
+    ["224.0.0.1", "multicast"],
+    ["255.255.255.255", "broadcast"],
+    ["::1", "loopback"],
+    ["::", "unspecified"],
+    ["fc00::1", "uniqueLocal"],
+    ["fd00::1", "uniqueLocal"],
+    ["fe80::1", "linkLocal"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["::ffff:7f00:1", "loopback"],
+    ["::ffff:10.0.0.1", "private"],
+    ["64:ff9b::7f00:1", "rfc6052"],
+    ["2002:7f00:1::", "6to4"],
+    ["2001::1", "teredo"],
+    ["::7f00:1", "ipv4Compatible"],
+    ["[::1]", "loopback"],
+    ["localhost", "invalid"],
+  ])("%s is %s, not public", (ip, range) => {
+    expect(addressRange(ip)).toBe(range);
+    expect(isPublicAddress(ip)).toBe(false);
+  });
+  test.each([["8.8.8.8"], ["172.32.0.1"], ["202.112.0.1"], ["2001:da8::1"], ["::ffff:8.8.8.8"]])("%s is public", (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
   });
 });
 
@@ -111,6 +124,56 @@ describe("fetchRemoteImage against local hosts", () => {
     await expect(fetchRemoteImage(`http://img.example:${port}/to-internal`, { resolve, allowAddress })).rejects.toThrow(/private or local/);
     expect(internalHits).toEqual([]);
     expect((await fetchRemoteImage(`http://img.example:${port}/to-named`, { resolve, allowAddress })).contentType).toBe("image/png");
+  });
+
+  /**
+   * The production policy (no allowAddress override) against every spelling of an internal
+   * address the URL parser accepts; the internal server on 127.0.0.1:port must see none of them.
+   */
+  test.each([
+    ["decimal", "http://2130706433:PORT/a.png"],
+    ["octal", "http://0177.0.0.1:PORT/a.png"],
+    ["hex", "http://0x7f.1:PORT/a.png"],
+    ["hex, dotted", "http://0x7f.0x0.0x0.0x1:PORT/a.png"],
+    ["short", "http://127.1:PORT/a.png"],
+    ["plain loopback", "http://127.0.0.1:PORT/a.png"],
+    ["IPv4-mapped, dotted", "http://[::ffff:127.0.0.1]:PORT/a.png"],
+    ["IPv4-mapped, hex", "http://[::ffff:7f00:1]:PORT/a.png"],
+    ["NAT64", "http://[64:ff9b::7f00:1]:PORT/a.png"],
+    ["6to4", "http://[2002:7f00:1::]:PORT/a.png"],
+    ["IPv4-compatible ::/96", "http://[::7f00:1]:PORT/a.png"],
+    ["IPv6 loopback", "http://[::1]:PORT/a.png"],
+    ["IPv6 unspecified", "http://[::]:PORT/a.png"],
+    ["IPv4 unspecified", "http://0.0.0.0:PORT/a.png"],
+    ["unique-local fc00::/8", "http://[fc00::1]:PORT/a.png"],
+    ["unique-local fd00::/8", "http://[fd00::1]:PORT/a.png"],
+    ["link-local fe80::/10", "http://[fe80::1]:PORT/a.png"],
+    ["10/8", "http://10.0.0.1:PORT/a.png"],
+    ["172.16/12", "http://172.16.0.1:PORT/a.png"],
+    ["172.16/12, top", "http://172.31.255.255:PORT/a.png"],
+    ["192.168/16", "http://192.168.0.1:PORT/a.png"],
+    ["cloud metadata", "http://169.254.169.254/latest/meta-data/"],
+    ["100.64/10", "http://100.64.0.1:PORT/a.png"],
+  ])("%s (%s) is refused and never requested", async (_form, template) => {
+    const url = template.replace("PORT", String(port));
+    await expect(fetchRemoteImage(url)).rejects.toThrow(/^the image host is a private or local address \(.+: (?!unicast).+\)$/);
+    expect(internalHits).toEqual([]);
+  });
+
+  test("a host name resolving to 127.0.0.1 is refused by the production policy", async () => {
+    const { resolve } = resolveTo(["127.0.0.1"]);
+    await expect(fetchRemoteImage(`http://images.example:${port}/a.png`, { resolve })).rejects.toThrow("(127.0.0.1: loopback)");
+    expect(internalHits).toEqual([]);
+  });
+
+  test("a redirect from an allowed host to 127.0.0.1 is refused by the production policy", async () => {
+    const { resolve } = resolveTo(["127.0.0.2"]);
+    // Only the stand-in public host is added to the real classification.
+    const productionPlus = (ip: string) => ip === "127.0.0.2" || isPublicAddress(ip);
+    await expect(fetchRemoteImage(`http://img.example:${port}/to-internal`, { resolve, allowAddress: productionPlus })).rejects.toThrow(
+      "(127.0.0.1: loopback)",
+    );
+    expect(internalHits).toEqual([]);
   });
 
   test.each([
