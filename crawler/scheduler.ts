@@ -3,11 +3,15 @@
  * expression (Asia/Shanghai) and hands `{ accountId }` to a queue. It re-reads the accounts every
  * `pollMs`, so changes made in the dashboard or the CLI (another process) apply without a restart,
  * and picks up "crawl now" requests the same way.
+ *
+ * Nothing it starts may reject unhandled (Node would end the process): every promise is caught
+ * where it starts, logged, and when it concerns a crawl, written on the account's runs.
  */
 import cron, { type ScheduledTask } from "node-cron";
 import type { Db } from "../lib/db";
 import { TIME_ZONE, cronProblem, nextRunTimes } from "../lib/validation";
 import type { CrawlJob, JobQueue } from "./queue/in-process";
+import { reasonOf, recordSkippedRun } from "./runs";
 
 export interface SchedulerOptions {
   db: Db;
@@ -37,9 +41,7 @@ export class Scheduler {
   /** Schedule every enabled account and start watching for changes. */
   async start(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => {
-      this.refresh().catch((e: unknown) => this.log(`scheduler refresh failed: ${(e as Error).message}`));
-    }, this.opts.pollMs ?? 5000);
+    this.timer = setInterval(() => this.background("scheduler refresh", this.refresh()), this.opts.pollMs ?? 5000);
   }
 
   /** Reconcile cron tasks with the accounts table and enqueue "crawl now" requests. */
@@ -49,19 +51,28 @@ export class Scheduler {
     const seen = new Set<number>();
     for (const a of accounts) {
       seen.add(a.id);
-      const current = this.entries.get(a.id);
-      if (!a.enabled) {
-        if (current) this.unschedule(a.id, "disabled");
-      } else if (!current || current.cron !== a.cron) {
-        if (current) this.unschedule(a.id, "interval changed");
-        await this.schedule(a.id, a.cron, a.name);
-      }
-      if (a.crawlRequestedAt) {
-        await db.account.update({ where: { id: a.id }, data: { crawlRequestedAt: null } });
-        await this.submit({ accountId: a.id, trigger: "manual" });
+      // One account's failure (a row deleted meanwhile, a refused enqueue) must not stop the others.
+      try {
+        await this.reconcile(a);
+      } catch (e) {
+        this.log(`account ${a.id}: ${reasonOf(e)}`);
       }
     }
     for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.unschedule(id, "removed");
+  }
+
+  private async reconcile(a: { id: number; cron: string; enabled: boolean; crawlRequestedAt: Date | null; name: string }) {
+    const current = this.entries.get(a.id);
+    if (!a.enabled) {
+      if (current) this.unschedule(a.id, "disabled");
+    } else if (!current || current.cron !== a.cron) {
+      if (current) this.unschedule(a.id, "interval changed");
+      await this.schedule(a.id, a.cron, a.name);
+    }
+    if (a.crawlRequestedAt) {
+      await this.opts.db.account.update({ where: { id: a.id }, data: { crawlRequestedAt: null } });
+      await this.submitOrRecord({ accountId: a.id, trigger: "manual" });
+    }
   }
 
   private async schedule(accountId: number, expr: string, name: string) {
@@ -76,9 +87,12 @@ export class Scheduler {
     }
     this.invalid.delete(accountId);
     try {
-      const task = cron.schedule(expr, () => void this.tick(accountId, expr), { timezone: TIME_ZONE, name: `account-${accountId}` });
+      const task = cron.schedule(expr, () => this.background(`account ${accountId}: tick`, this.tick(accountId, expr)), {
+        timezone: TIME_ZONE,
+        name: `account-${accountId}`,
+      });
       this.entries.set(accountId, { cron: expr, task });
-      void this.updateNextRun(accountId, expr);
+      this.background(`account ${accountId}: next run time`, this.updateNextRun(accountId, expr));
       this.log(`scheduled account ${accountId} (${name}) at "${expr}"`);
     } catch (e) {
       this.log(`account ${accountId}: cannot schedule "${expr}": ${(e as Error).message}`);
@@ -89,14 +103,35 @@ export class Scheduler {
   private unschedule(accountId: number, why: string) {
     const e = this.entries.get(accountId);
     if (!e) return;
-    void e.task.destroy();
+    this.background(`account ${accountId}: removing its cron task`, Promise.resolve().then(() => e.task.destroy()));
     this.entries.delete(accountId);
     this.log(`unscheduled account ${accountId} (${why})`);
   }
 
   private async tick(accountId: number, expr: string) {
-    await this.submit({ accountId, trigger: "schedule" }).catch((e: unknown) => this.log(`tick failed: ${(e as Error).message}`));
-    await this.updateNextRun(accountId, expr).catch(() => undefined);
+    await this.submitOrRecord({ accountId, trigger: "schedule" });
+    await this.updateNextRun(accountId, expr);
+  }
+
+  /** {@link submit}, and when the queue itself fails, a skipped run saying why. Never throws. */
+  private async submitOrRecord(job: CrawlJob): Promise<void> {
+    try {
+      await this.submit(job);
+    } catch (e) {
+      this.log(`account ${job.accountId}: could not queue the crawl: ${reasonOf(e)}`);
+      await recordSkippedRun(this.opts.db, job.accountId, job.trigger, `could not queue the crawl: ${reasonOf(e)}`, this.log);
+    }
+  }
+
+  /** Let `p` run on its own, logging its failure: nothing the scheduler starts may reject unhandled. */
+  private background(what: string, p: Promise<unknown>): void {
+    p.catch((e: unknown) => {
+      try {
+        this.log(`${what} failed: ${reasonOf(e)}`);
+      } catch {
+        // A failing logger must not turn a handled failure into an unhandled one.
+      }
+    });
   }
 
   /**

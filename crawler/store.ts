@@ -57,7 +57,8 @@ export interface KnownPost {
  * Write one page of items in one transaction. New items are created; an item whose SHA-1 changed
  * gets its old content copied to PostVersion and the new content stored as the next version;
  * an unchanged item only has `lastSeenAt` moved. Replies are linked to their parent by
- * `parentPlatformId` (the parent must be stored already, or earlier in the same page).
+ * `parentPlatformId` (the parent must be stored already, or earlier in the same page). Created and
+ * changed posts are listed in UnclassifiedPost until the classifier has judged them.
  */
 export async function storePage(db: Db, accountId: number, items: PreparedItem[], now: Date): Promise<StoreOutcome> {
   const outcome: StoreOutcome = { created: [], changed: [], unchanged: 0 };
@@ -140,6 +141,16 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
         },
       });
       outcome.changed.push(prev.id);
+    }
+    // Queue what this page created or changed for classification, in the same transaction as the
+    // posts: a process killed after this commit leaves the rows, and the next crawl of the account
+    // (or the next start) classifies those posts. queuedAt is this store's `now`, the post's
+    // lastSeenAt: the classifier removes a row only when queuedAt ≤ the lastSeenAt it read with the
+    // text it judged, so a post changed again meanwhile (a later `now`) stays queued.
+    const queued = [...outcome.created, ...outcome.changed];
+    if (queued.length > 0) {
+      if (outcome.changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: outcome.changed } } });
+      await tx.unclassifiedPost.createMany({ data: queued.map((postId) => ({ postId, queuedAt: now })) });
     }
     // Prisma's default limits (5 s, 2 s to get a connection) are too tight for a 50-item page on
     // a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard

@@ -15,13 +15,15 @@ import { contentSha1, htmlToText } from "./text";
 import type { PoliteFetcher, RequestInfo } from "./fetch";
 import { archiveSource } from "./archive";
 import type { Ocr } from "./ocr";
+import { classifyPending } from "./classify/pending";
+import { appendRunError } from "./runs";
 
 /** Services a crawl needs; the caller owns their lifetime. */
 export interface WorkerServices {
   db: Db;
   /** Creates the fetcher for one account (one browser context per account). */
-  createFetcher: (account: { id: number; fetchMode: FetchMode }, onRequest: (r: RequestInfo) => void) => PoliteFetcher;
-  /** Classify new or changed posts (crawler/classify); omitted in tests that only check storage. */
+  createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string }, onRequest: (r: RequestInfo) => void) => PoliteFetcher;
+  /** Classify new or changed posts and dequeue them from UnclassifiedPost (classifyPosts); omitted in storage-only tests. */
   classify?: (db: Db, postIds: number[]) => Promise<unknown>;
   /** The crawl's clock. @default () => new Date() */
   now?: () => Date;
@@ -106,7 +108,8 @@ export async function crawlAccount(
     errors: [],
     durationMs: 0,
   };
-  const fetcher = services.createFetcher({ id: account.id, fetchMode: account.fetchMode as FetchMode }, (r) => {
+  // The entry URL's host is the one host this account's fetcher trusts on an internal address.
+  const fetcher = services.createFetcher({ id: account.id, fetchMode: account.fetchMode as FetchMode, entryUrl: account.entryUrl }, (r) => {
     if (r.kind === "list") s.pagesList++;
     else if (r.kind === "item") s.pagesItem++;
     else s.pagesOther++;
@@ -118,6 +121,13 @@ export async function crawlAccount(
     if (err instanceof BlockedError) s.blocks++;
     s.errors.push({ at: new Date().toISOString(), url: url ?? (err as { url?: string }).url, kind: err.name || "Error", reason: err.message });
   };
+
+  // Posts an earlier run stored but never classified (killed, or the classifier failed) go first.
+  if (services.classify) {
+    await classifyPending(db, { accountId, classify: services.classify }).catch((e: unknown) =>
+      record(new Error(`classification of posts left by an earlier run failed: ${(e as Error).message}`)),
+    );
+  }
 
   let listFailed = false;
   try {
@@ -168,7 +178,9 @@ export async function crawlAccount(
       lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
     },
   });
-  if (services.notify) void services.notify(db, run.id).catch(() => undefined);
+  // Not awaited (a slow webhook must not hold up crawling), so a failure is caught here and written on the run.
+  const notify = services.notify;
+  if (notify) void Promise.resolve().then(() => notify(db, run.id)).catch((e: unknown) => appendRunError(db, run.id, "NotifyError", e, services.onProgress));
   return s;
 }
 
@@ -370,6 +382,9 @@ async function commit(
   s.newPosts += out.created.length;
   s.changedPosts += out.changed.length;
   s.unchangedPosts += out.unchanged;
+  // Exists for test/integration/crawl/kill-classify.test.ts only: die like a killed process right
+  // after the first commit that created posts, before they are classified. Inert unless set.
+  if (out.created.length > 0 && process.env.CAMPUSWATCH_TEST_EXIT_AFTER_STORE === "1") process.kill(process.pid, "SIGKILL");
   const touched = [...out.created, ...out.changed];
   if (touched.length === 0) return;
   if (ocrFetch && services.ocr) await readImages(services, touched, prepared, ocrFetch, record);
@@ -377,8 +392,8 @@ async function commit(
   try {
     await services.classify(services.db, touched);
   } catch (e) {
-    // The posts are stored; a classifier failure must not lose them or stop the crawl. They are
-    // judged again by the topic's "re-score" (dashboard or `topics train`).
+    // The posts are stored; a classifier failure must not lose them or stop the crawl. They stay
+    // in UnclassifiedPost and are classified at the start of the account's next crawl.
     record(new Error(`classification of ${touched.length} posts failed: ${(e as Error).message}`));
   }
 }

@@ -64,3 +64,4 @@ export {
   type TrainTopicResult,
   type RescoreOptions,
 } from "./topic-service";
+export { classifyPending, type PendingOptions } from "./pending";

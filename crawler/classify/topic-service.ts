@@ -20,6 +20,7 @@ import { WordMatcher, type WordHit } from "./aho-corasick";
 import { TrainingError } from "./naive-bayes";
 import { splitRandom } from "./random";
 import { useUserDictionary } from "./tokenizer";
+import { dequeueJudged, lockPosts } from "./unclassified";
 
 /** Why a post was flagged. */
 export interface FlagReason {
@@ -152,17 +153,21 @@ async function loadDictionary(db: Db): Promise<void> {
   useUserDictionary(rows.flatMap((r) => parseStringList(r.userDict)));
 }
 
-async function loadTopics(db: Db, ids?: readonly number[]): Promise<LoadedTopic[]> {
-  const rows: TopicRow[] = await db.topic.findMany({
-    where: { enabled: true, ...(ids ? { id: { in: [...ids] } } : {}) },
-    select: TOPIC_FIELDS,
-    orderBy: { id: "asc" },
-  });
-  const out: LoadedTopic[] = [];
-  for (const row of rows) {
-    out.push({ row, model: await modelFor(db, row), sensitive: matcherFor(row.sensitiveWords), keywords: matcherFor(row.keywords) });
+/**
+ * The enabled topics to judge against (only `ids`, when given), and whether they are all the
+ * enabled topics. When there is any, the segmenter's dictionary is loaded as {@link loadDictionary}
+ * does, from the same rows: this runs for every stored page, so it is one query, not two.
+ */
+async function loadTopics(db: Db, ids?: readonly number[]): Promise<{ topics: LoadedTopic[]; complete: boolean }> {
+  const rows = await db.topic.findMany({ select: { ...TOPIC_FIELDS, enabled: true, userDict: true }, orderBy: { id: "asc" } });
+  const wanted: TopicRow[] = rows.filter((r) => r.enabled && (!ids || ids.includes(r.id)));
+  const complete = wanted.length === rows.filter((r) => r.enabled).length;
+  if (wanted.length > 0) useUserDictionary(rows.flatMap((r) => parseStringList(r.userDict)));
+  const topics: LoadedTopic[] = [];
+  for (const row of wanted) {
+    topics.push({ row, model: await modelFor(db, row), sensitive: matcherFor(row.sensitiveWords), keywords: matcherFor(row.keywords) });
   }
-  return out;
+  return { topics, complete };
 }
 
 function fmt(x: number): string {
@@ -217,24 +222,32 @@ function postText(p: { title: string; text: string; ocrText: string | null }): s
 
 /**
  * Classify posts against enabled topics: upsert one Classification per post × topic, and open,
- * update or close the post's open Flag for that topic. One transaction per batch of posts.
- * The crawler calls this after each committed page of new or changed posts.
+ * update or close the post's open Flag for that topic. One transaction per batch of posts, which
+ * also removes the posts from UnclassifiedPost when every enabled topic was judged (also when
+ * there is no enabled topic). The crawler calls this after each committed page of new or changed
+ * posts, and for posts left queued by a killed process (./pending.ts).
  */
 export async function classifyPosts(db: Db, postIds: readonly number[], options: ClassifyOptions = {}): Promise<ClassifyResult> {
   const result: ClassifyResult = { posts: 0, classifications: 0, flagsOpened: 0, flagsUpdated: 0, flagsClosed: 0 };
   const ids = [...new Set(postIds)];
   if (ids.length === 0) return result;
-  const topics = await loadTopics(db, options.topics);
-  if (topics.length === 0) return result;
-  await loadDictionary(db);
+  // A post is done (its UnclassifiedPost row may go) only when judged against every enabled topic:
+  // a re-score of one topic among several leaves the queue alone.
+  const { topics, complete } = await loadTopics(db, options.topics);
   const topicIds = topics.map((t) => t.row.id);
+  if (topics.length === 0) {
+    // Nothing to judge against: the posts are as classified as they can be.
+    if (complete) await db.unclassifiedPost.deleteMany({ where: { postId: { in: ids } } });
+    return result;
+  }
   const batchSize = Math.max(1, options.batchSize ?? 200);
 
   for (let i = 0; i < ids.length; i += batchSize) {
     const batchIds = ids.slice(i, i + batchSize);
     const posts = await db.post.findMany({
       where: { id: { in: batchIds } },
-      select: { id: true, title: true, text: true, ocrText: true },
+      // lastSeenAt says which stored version this text is (see dequeueJudged).
+      select: { id: true, title: true, text: true, ocrText: true, lastSeenAt: true },
     });
     // Segment each post once for every topic (the expensive step).
     const rows: {
@@ -250,6 +263,7 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
     const presentIds = posts.map((p) => p.id);
     await db.$transaction(
       async (tx) => {
+        await lockPosts(db, tx, presentIds);
         // Replace rather than upsert row by row: two statements per batch instead of one per pair.
         await tx.classification.deleteMany({ where: { postId: { in: presentIds }, topicId: { in: topicIds } } });
         await tx.classification.createMany({
@@ -289,6 +303,7 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
         }
         if (create.length > 0) await tx.flag.createMany({ data: create });
         if (close.length > 0) await tx.flag.deleteMany({ where: { id: { in: close }, status: "open" } });
+        if (complete) await dequeueJudged(tx, posts);
         result.flagsOpened += create.length;
         result.flagsClosed += close.length;
       },

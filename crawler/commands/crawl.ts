@@ -7,6 +7,8 @@ import { PgHostScheduler } from "../fetch/pg-politeness";
 import { createServices, pruneArchiveNow } from "../runtime";
 import { crawlAccount, type RunSummary } from "../worker";
 import { createInProcessQueue } from "../queue/in-process";
+import { catchUpClassification, createCrawlQueue, logUnhandledRejections } from "../queue/crawl-jobs";
+import { recordCrawlFailure, reasonOf } from "../runs";
 import { Scheduler } from "../scheduler";
 import { closeSharedBrowser } from "../fetch";
 import { action, intOption, UserInputError } from "./util";
@@ -56,7 +58,14 @@ export function registerCrawlCommands(program: Command) {
             const s = await crawlAccount(services, job.accountId, "cli");
             console.log(formatSummary(names.get(job.accountId) ?? "", s));
           },
-          { concurrency: o.concurrency ?? crawlerConfig().concurrency },
+          {
+            concurrency: o.concurrency ?? crawlerConfig().concurrency,
+            onError: async (e, job) => {
+              console.error(`account ${job.accountId} ${names.get(job.accountId)}: crashed: ${reasonOf(e)}`);
+              process.exitCode = 1;
+              await recordCrawlFailure(db, job.accountId, "cli", e);
+            },
+          },
         );
         for (const a of accounts) queue.enqueue({ accountId: a.id, trigger: "cli" });
         await queue.onIdle();
@@ -112,21 +121,25 @@ export function registerCrawlCommands(program: Command) {
  * PostgreSQL the scheduler only enqueues to pg-boss and `campuswatch worker` processes crawl
  * (plus `workers` of them inside this process, if asked). Resolves `done` after SIGINT/SIGTERM
  * once in-flight page writes have finished.
+ *
+ * Posts an earlier process stored but never classified are classified in the background from
+ * start, and a promise rejection nobody caught is logged instead of ending the process.
  */
 export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log?: (m: string) => void }) {
   const log = o.log ?? ((m: string) => console.log(`[scheduler] ${m}`));
+  // Always to stderr, even when the caller silences the log: it means a bug to fix.
+  logUnhandledRejections((m) => console.error(`[scheduler] ${m}`));
   if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log });
   const abort = new AbortController();
   const services = createServices({ db, hostDelayMs: o.hostDelayMs, signal: abort.signal });
-  const queue = createInProcessQueue(
-    async (job) => {
-      const s = await crawlAccount(services, job.accountId, job.trigger);
-      log(formatSummary(`(${job.trigger})`, s));
-    },
-    { concurrency: o.concurrency ?? crawlerConfig().concurrency, onError: (e, job) => log(`account ${job.accountId} crashed: ${(e as Error).message}`) },
-  );
+  const queue = createCrawlQueue(services, {
+    concurrency: o.concurrency ?? crawlerConfig().concurrency,
+    log,
+    onSummary: (job, s) => log(formatSummary(`(${job.trigger})`, s)),
+  });
   const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log });
   await scheduler.start();
+  const catchUp = catchUpClassification(db, { log, signal: abort.signal });
   // The archive's retention is applied at start and then hourly.
   const prune = () => pruneArchiveNow().then((n) => n && log(`archive: removed ${n} old files`)).catch(() => undefined);
   void prune();
@@ -140,13 +153,12 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
       clearInterval(pruneTimer);
       abort.abort();
       await queue.close();
+      await catchUp;
       await services.flush();
       await closeSharedBrowser();
       log("stopped");
-      resolve();
     };
-    process.once("SIGINT", () => void stop("SIGINT"));
-    process.once("SIGTERM", () => void stop("SIGTERM"));
+    stopOnSignals(stop, log, resolve);
   });
   return { scheduler, queue, done };
 }
@@ -163,18 +175,30 @@ async function startPgScheduler(o: { hostDelayMs?: number; concurrency?: number;
   for (let i = 0; i < (o.workers ?? 0); i++) {
     workers.push(await startWorker({ db, url, concurrency: o.concurrency ?? crawlerConfig().concurrency, hostDelayMs: o.hostDelayMs, log: (m) => log(`worker: ${m}`) }));
   }
+  const abort = new AbortController();
+  const catchUp = catchUpClassification(db, { log, signal: abort.signal });
   log(`running ${scheduler.scheduled().length} accounts on PostgreSQL (pg-boss queue "crawl", ${workers.length} workers in this process); Ctrl-C to stop`);
   const done = new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       log(`${signal}: stopping…`);
       scheduler.stop();
+      abort.abort();
       await Promise.all(workers.map((w) => w.stop()));
+      await catchUp;
       await boss.stop({ graceful: true, wait: true });
       log("stopped");
-      resolve();
     };
-    process.once("SIGINT", () => void stop("SIGINT"));
-    process.once("SIGTERM", () => void stop("SIGTERM"));
+    stopOnSignals(stop, log, resolve);
   });
   return { scheduler, queue, done };
+}
+
+/** On SIGINT or SIGTERM run `stop` once, log a failure of it instead of crashing, then `resolve`. */
+function stopOnSignals(stop: (signal: string) => Promise<void>, log: (m: string) => void, resolve: () => void): void {
+  const onSignal = (signal: string) =>
+    void stop(signal)
+      .catch((e: unknown) => log(`stopping failed: ${reasonOf(e)}`))
+      .finally(resolve);
+  process.once("SIGINT", () => onSignal("SIGINT"));
+  process.once("SIGTERM", () => onSignal("SIGTERM"));
 }

@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { db, dialectOf } from "../../lib/db";
 import { crawlerConfig, databaseUrl } from "../../lib/config";
 import { startWorker } from "../queue/pg-worker";
+import { catchUpClassification, logUnhandledRejections } from "../queue/crawl-jobs";
+import { reasonOf } from "../runs";
 import { action, intOption, UserInputError } from "./util";
 
 /** `campuswatch worker`: claim and run crawl jobs from pg-boss until SIGINT/SIGTERM. */
@@ -19,6 +21,8 @@ export function registerWorkerCommand(program: Command) {
             "workers need PostgreSQL (DATABASE_URL=postgresql://…); on SQLite `campuswatch start` crawls in-process",
           );
         }
+        const log = (m: string) => console.log(`[worker] ${m}`);
+        logUnhandledRejections((m) => console.error(`[worker] ${m}`));
         const worker = await startWorker({
           db,
           url: databaseUrl(),
@@ -26,9 +30,18 @@ export function registerWorkerCommand(program: Command) {
           hostDelayMs: o.hostDelayMs,
           pollSeconds: o.pollS,
         });
-        process.once("SIGINT", () => void worker.stop());
-        process.once("SIGTERM", () => void worker.stop());
+        // Posts a killed process stored but never classified: caught up in the background.
+        const abort = new AbortController();
+        const catchUp = catchUpClassification(db, { log, signal: abort.signal });
+        const stop = () => {
+          abort.abort();
+          void worker.stop().catch((e: unknown) => log(`stopping failed: ${reasonOf(e)}`));
+        };
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
         await worker.done;
+        abort.abort();
+        await catchUp;
       }),
     );
 }

@@ -22,10 +22,14 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
-/** Create the in-process queue. `handler` errors are reported through `onError` and never escape. */
+/**
+ * Create the in-process queue. `handler` errors, thrown or rejected, are reported through
+ * `onError` and never escape (an error thrown by `onError` itself is printed and dropped): one
+ * failing job must not take the scheduler's process down.
+ */
 export function createInProcessQueue(
   handler: (job: CrawlJob) => Promise<void>,
-  { concurrency = 4, onError = (e: unknown) => console.error(e) }: { concurrency?: number; onError?: (e: unknown, job: CrawlJob) => void } = {},
+  { concurrency = 4, onError = (e: unknown) => console.error(e) }: { concurrency?: number; onError?: (e: unknown, job: CrawlJob) => unknown } = {},
 ): JobQueue & { enqueue(job: CrawlJob): boolean } {
   const pending: CrawlJob[] = [];
   const active = new Map<number, Promise<void>>();
@@ -35,8 +39,14 @@ export function createInProcessQueue(
   const pump = () => {
     while (!closed && active.size < concurrency && pending.length > 0) {
       const job = pending.shift()!;
-      const p = handler(job)
-        .catch((e: unknown) => onError(e, job))
+      // Started inside a promise chain so that a handler throwing synchronously is caught too.
+      const p = Promise.resolve()
+        .then(() => handler(job))
+        .then(
+          () => undefined,
+          async (e: unknown) => void (await onError(e, job)),
+        )
+        .catch((e: unknown) => console.error(`crawl queue: the error handler of account ${job.accountId} failed:`, e))
         .finally(() => {
           active.delete(job.accountId);
           pump();

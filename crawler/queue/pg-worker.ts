@@ -29,6 +29,7 @@ import { PgHostScheduler } from "../fetch/pg-politeness";
 import { CRAWL_QUEUE, startBoss } from "./pg-boss";
 import { segment } from "../classify/tokenizer";
 import type { CrawlJob } from "./in-process";
+import { reasonOf, recordCrawlFailure } from "../runs";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -124,7 +125,16 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     workIds.push(
       await boss.work<CrawlJob>(CRAWL_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollSeconds ?? 1 }, async ([job]) => {
         if (!job) return;
-        const r = await runJob(job);
+        let r: RunSummary | { skipped: string };
+        try {
+          r = await runJob(job);
+        } catch (e) {
+          // A crawl that threw instead of returning a summary: said on the account's run, then
+          // failed in pg-boss, which retries it (CAMPUSWATCH_JOB_RETRIES).
+          log(`job ${job.id}: account ${job.data.accountId} crashed: ${reasonOf(e)}`);
+          await recordCrawlFailure(db, job.data.accountId, job.data.trigger, e, log);
+          throw e;
+        }
         if ("skipped" in r) log(`job ${job.id}: account ${job.data.accountId} skipped: ${r.skipped}`);
         else log(`job ${job.id}: account ${r.accountId} ${r.status}: ${r.newPosts} new, ${r.changedPosts} changed, ${r.errors.length} errors`);
         return "skipped" in r ? r : { runId: r.runId, status: r.status, newPosts: r.newPosts };
@@ -140,7 +150,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       // Others declared us dead (we stalled longer than the timeout) and our jobs are being
       // retried elsewhere: stop crawling at once rather than race the retries.
       log("this worker was declared dead by another (heartbeat too late); stopping");
-      void stop(1);
+      void stop(1).catch((e: unknown) => log(`stopping failed: ${reasonOf(e)}`));
       return;
     }
     const dead = await db.$queryRaw<{ id: string }[]>`
@@ -183,20 +193,25 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     (stopped ??= (async () => {
       stopping = true;
       clearInterval(timer);
-      for (const w of workIds) await boss.offWork({ id: w }).catch(() => undefined);
-      // Running crawls stop at their next page boundary; pg-boss then completes their jobs.
-      abort.abort();
-      await boss.stop({ graceful: true, wait: true, timeout: 60_000 }).catch(() => undefined);
-      await services.flush();
-      await db.$executeRaw`
-        UPDATE "CrawlWorker" SET "status" = CASE WHEN "status" = 'running' THEN 'stopped' ELSE "status" END, "stoppedAt" = now() AT TIME ZONE 'UTC'
-        WHERE "id" = ${id}`.catch(() => undefined);
-      await hosts.close();
-      await lockPool.end();
-      await closeSharedBrowser();
-      if (code) process.exitCode = code;
-      log("stopped");
-      resolveDone();
+      try {
+        for (const w of workIds) await boss.offWork({ id: w }).catch(() => undefined);
+        // Running crawls stop at their next page boundary; pg-boss then completes their jobs.
+        abort.abort();
+        await boss.stop({ graceful: true, wait: true, timeout: 60_000 }).catch(() => undefined);
+        await services.flush();
+        await db.$executeRaw`
+          UPDATE "CrawlWorker" SET "status" = CASE WHEN "status" = 'running' THEN 'stopped' ELSE "status" END, "stoppedAt" = now() AT TIME ZONE 'UTC'
+          WHERE "id" = ${id}`.catch(() => undefined);
+        await hosts.close();
+        await lockPool.end();
+        await closeSharedBrowser();
+      } finally {
+        // Even when a clean-up step failed, the worker has stopped: `done` must resolve, or the
+        // process would wait forever with nothing running.
+        if (code) process.exitCode = code;
+        log("stopped");
+        resolveDone();
+      }
     })());
   return { id, stop: () => stop(0), done };
 }

@@ -53,6 +53,9 @@ const MODELS = [
   ["HarvestPoint", "harvestPoint", "id"],
   ["CandidateAccount", "candidateAccount", "id"],
   ["HostPoliteness", "hostPoliteness", "host"],
+  ["SetupToken", "setupToken", "id"],
+  ["SignInThrottle", "signInThrottle", "key"],
+  ["UnclassifiedPost", "unclassifiedPost", "postId"],
 ] as const;
 
 type Delegate = { findMany(args: object): Promise<Record<string, unknown>[]>; count(): Promise<number> };
@@ -83,6 +86,10 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
     });
     await source.candidateAccount.create({ data: { runId: run0.id, url: "https://weibo.com/u/1234567890", platform: "weibo", name: "某某", score: 0.7 } });
     await source.hostPoliteness.create({ data: { host: "a.example:80", lastEndAt: new Date("2026-11-02T00:00:00Z") } });
+    await source.setupToken.create({ data: { tokenHash: "a".repeat(64), usedAt: new Date("2026-11-03T00:00:00Z") } });
+    await source.signInThrottle.create({ data: { key: "user:alice", points: 3, expire: new Date("2026-11-03T00:15:00Z") } });
+    const post = await source.post.findFirstOrThrow({ orderBy: { id: "desc" } });
+    await source.unclassifiedPost.create({ data: { postId: post.id } });
     // A date as SQLite's CURRENT_TIMESTAMP writes it (UTC, no zone), copied by a process in
     // another time zone: it must not move.
     const raw = new Database(new URL(sourceUrl.replace(/^file:/, "file://")).pathname);
@@ -101,7 +108,7 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
 
   it("copies every row of every table as it was", async () => {
     expect(copyOut).toMatch(/^ {2}Post: 2,000 rows in [\d.]+ s$/m);
-    expect(copyOut).toMatch(/^copied [\d,]+ rows in 21 tables in [\d.]+ s; set DATABASE_URL/m);
+    expect(copyOut).toMatch(/^copied [\d,]+ rows in 24 tables in [\d.]+ s; set DATABASE_URL/m);
     let tablesWithRows = 0;
     for (const [table, model, key] of MODELS) {
       const read = (db: Db) => delegate(db, model).findMany({ orderBy: { [key]: "asc" } });
