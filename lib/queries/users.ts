@@ -3,7 +3,7 @@
  * disables or demotes themselves, and there is always at least one enabled admin left.
  */
 import { z } from "zod";
-import type { Db } from "../db";
+import { dialectOf, type Db } from "../db";
 import { hashPassword, newPasswordSchema } from "../auth/password";
 import { createUser, DuplicateUserError, newUserSchema } from "../users";
 import { ValidationError } from "../validation";
@@ -24,27 +24,32 @@ export async function addUser(db: Db, input: z.infer<typeof newUserSchema>) {
   try {
     return await createUser(db, input);
   } catch (e) {
-    if (e instanceof DuplicateUserError) throw new ValidationError("username: taken", { username: ["this username is taken"] });
+    if (e instanceof DuplicateUserError) throw new ValidationError("username: taken", { username: ["this username is taken"] }, { code: "usernameTaken" });
     throw e;
   }
 }
 
-/** Prisma's error code for a transaction that lost a serialization conflict and may be retried. */
-const WRITE_CONFLICT = "P2034";
-
 /**
- * Run `fn` in one serializable transaction, retried a few times when it loses a conflict. The
- * last-admin rule reads the other admins and then changes one user: two admins disabling each
- * other at the same moment must not both see "another admin is left". Serializable isolation makes
- * PostgreSQL fail one of them (SQLite takes a write lock), and the retry then sees the other's change.
+ * Run `fn` in one transaction that holds the admin rows while it runs. The last-admin rule reads
+ * the other admins and then changes one user: two admins disabling each other at the same moment
+ * must not both see "another admin is left". On PostgreSQL the admins' rows are locked first
+ * (`SELECT … FOR UPDATE`), so such changes run one after the other and the second sees the first's
+ * result; SQLite has one writer at a time anyway, and a writer from another process that finds the
+ * file busy is retried.
  */
 async function inUserTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const postgres = dialectOf(db) === "postgresql";
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.$transaction(fn, { isolationLevel: "Serializable", maxWait: 10_000, timeout: 20_000 });
+      return await db.$transaction(
+        async (tx) => {
+          if (postgres) await tx.$queryRaw`SELECT "id" FROM "User" WHERE "role" = 'admin' ORDER BY "id" FOR UPDATE`;
+          return fn(tx);
+        },
+        { maxWait: 10_000, timeout: 20_000 },
+      );
     } catch (e) {
-      const code = (e as { code?: string }).code;
-      const busy = code === WRITE_CONFLICT || /could not serialize|database is locked|SQLITE_BUSY/i.test((e as Error).message);
+      const busy = /database is locked|SQLITE_BUSY/i.test(String((e as Error).message));
       if (!busy || attempt >= 5) throw e;
       await new Promise((r) => setTimeout(r, 20 * (attempt + 1) + Math.random() * 30));
     }
@@ -52,21 +57,30 @@ async function inUserTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise
 }
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-async function assertAnotherAdmin(tx: Tx, userId: number, what: string) {
+/** What would take away the last admin (the `action` of the "lastAdmin" message). */
+type AdminLoss = "demote" | "delete" | "disable";
+const ADMIN_LOSS_WORDS: Record<AdminLoss, string> = { demote: "demoting them", delete: "deleting them", disable: "disabling them" };
+
+async function assertAnotherAdmin(tx: Tx, userId: number, action: AdminLoss) {
   // A disabled admin cannot sign in, so does not count.
   const admins = await tx.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
-  if (admins === 0) throw new ValidationError(`${what}: last admin`, { _: [`This is the last admin: ${what} would leave nobody able to manage CampusWatch.`] });
+  const what = ADMIN_LOSS_WORDS[action];
+  if (admins === 0) {
+    throw new ValidationError(`${what}: last admin`, { _: [`This is the last admin: ${what} would leave nobody able to manage CampusWatch.`] }, { code: "lastAdmin", values: { action } });
+  }
 }
+
+const USER_GONE = () => new ValidationError("no such user", { _: ["That user no longer exists."] }, { code: "userGone" });
 
 /** Change a user's role (their sessions end). Refuses to demote yourself or the last admin. */
 export async function changeRole(db: Db, actorId: number, userId: number, role: "admin" | "reviewer") {
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId } });
-    if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
+    if (!user) throw USER_GONE();
     if (user.role === role) return user;
     if (role !== "admin") {
-      if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] });
-      await assertAnotherAdmin(tx, userId, "demoting them");
+      if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] }, { code: "selfRole" });
+      await assertAnotherAdmin(tx, userId, "demote");
     }
     return tx.user.update({ where: { id: userId }, data: { role, sessionVersion: { increment: 1 } } });
   });
@@ -89,15 +103,17 @@ export async function revokeSessions(db: Db, userId: number): Promise<void> {
  * message suggesting to disable them instead.
  */
 export async function deleteUser(db: Db, actorId: number, userId: number) {
-  if (userId === actorId) throw new ValidationError("self", { _: ["You cannot delete yourself."] });
+  if (userId === actorId) throw new ValidationError("self", { _: ["You cannot delete yourself."] }, { code: "selfDelete" });
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, include: { _count: { select: { reviews: true } } } });
     if (!user) return null;
-    if (user.role === "admin") await assertAnotherAdmin(tx, userId, "deleting them");
+    if (user.role === "admin") await assertAnotherAdmin(tx, userId, "delete");
     if (user._count.reviews > 0) {
-      throw new ValidationError("has reviews", {
-        _: [`${user.username} made ${user._count.reviews} review decisions; deleting the account would erase who decided. Disable the user instead.`],
-      });
+      throw new ValidationError(
+        "has reviews",
+        { _: [`${user.username} made ${user._count.reviews} review decisions; deleting the account would erase who decided. Disable the user instead.`] },
+        { code: "hasReviews", values: { username: user.username, count: user._count.reviews } },
+      );
     }
     return tx.user.delete({ where: { id: userId } });
   });
@@ -110,11 +126,11 @@ export async function deleteUser(db: Db, actorId: number, userId: number) {
 export async function setUserDisabled(db: Db, actorId: number, userId: number, disabled: boolean) {
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId } });
-    if (!user) throw new ValidationError("no such user", { _: ["That user no longer exists."] });
+    if (!user) throw USER_GONE();
     if (Boolean(user.disabledAt) === disabled) return user;
     if (disabled) {
-      if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] });
-      if (user.role === "admin") await assertAnotherAdmin(tx, userId, "disabling them");
+      if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] }, { code: "selfDisable" });
+      if (user.role === "admin") await assertAnotherAdmin(tx, userId, "disable");
     }
     return tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null, sessionVersion: { increment: 1 } } });
   });
