@@ -258,7 +258,8 @@ function setuidSandbox(chromium: string): string | null {
   }
   for (const candidate of candidates) {
     try {
-      const stat = fs.statSync(candidate);
+      // Not a project file: keep the dashboard build from tracing the whole tree for it.
+      const stat = fs.statSync(/*turbopackIgnore: true*/ candidate);
       if (stat.uid === 0 && (stat.mode & 0o4000) !== 0) return candidate;
     } catch {
       // not installed there
