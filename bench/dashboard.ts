@@ -21,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { databaseKind, sqlitePath } from "../lib/config";
+import { databaseKind, redactUrl, sqlitePath } from "../lib/config";
 import { createDb } from "../lib/db";
 import { toNumber, type SqlNumber } from "../lib/queries/sql";
 
@@ -126,7 +126,7 @@ const PAGES: { name: string; url: string; target?: boolean }[] = [
 ];
 
 await waitForServer();
-console.log(`database: ${kind === "sqlite" ? sqlitePath(args.db!) : args.db} (${kind})`);
+console.log(`database: ${kind === "sqlite" ? sqlitePath(args.db!) : redactUrl(args.db!)} (${kind})`);
 console.log(`          ${posts.toLocaleString("en-US")} posts and replies, ${flags.toLocaleString("en-US")} flags, ${days!.first} – ${days!.last}`);
 console.log(`server:   next start (${distDir}), ${runs} timed requests per page after ${warmup} warm-up\n`);
 

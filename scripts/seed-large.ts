@@ -18,7 +18,7 @@ import Database from "better-sqlite3";
 import { migrateDatabase } from "../lib/migrate";
 import os from "node:os";
 import path from "node:path";
-import { databaseKind, sqlitePath } from "../lib/config";
+import { databaseKind, redactUrl, sqlitePath } from "../lib/config";
 import { copySqliteToPostgres } from "../lib/db-copy";
 import { hashPassword } from "../lib/auth/password";
 
@@ -496,7 +496,7 @@ console.log(
 );
 if (pgTarget) {
   // The target must be empty (the copy refuses otherwise); --force does not drop PostgreSQL data.
-  console.log(`copying into ${pgTarget} …`);
+  console.log(`copying into ${redactUrl(pgTarget)} …`);
   const t = Date.now();
   await copySqliteToPostgres(`file:${file}`, pgTarget, { log: (l) => console.log(`  ${l}`) });
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
