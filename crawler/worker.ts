@@ -36,7 +36,7 @@ export interface WorkerServices {
   /** Reads text in images for accounts with OCR on (crawler/ocr.ts). */
   ocr?: Ocr;
   /**
-   * Deliver the run's new flags (lib/notify.ts), batched per run. Called after the run is
+   * Deliver the run's new flags (lib/notify), batched per run. Called after the run is
    * recorded and not awaited by the crawl: a slow webhook never holds up crawling.
    */
   notify?: (db: Db, crawlRunId: number) => Promise<unknown>;

@@ -2,14 +2,15 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db";
 import { jsonList } from "@/lib/format";
-import { getTopic, topicJob, topicToForm, type EvaluationFigures } from "@/lib/queries/topics";
+import { getTopic, notificationChannels, topicJob, topicToForm, type EvaluationFigures } from "@/lib/queries/topics";
+import { CHANNEL_LABELS, type Channel } from "@/lib/notify/types";
 import { PageHeader, Notice } from "../page-header";
 import { TopicForm } from "./topic-form";
 import { SampleUpload } from "./sample-upload";
 import { TopicJobPanel } from "./topic-job";
 import { DeleteTopic, RetryNotification } from "./topic-misc";
 import { Time } from "../time";
-import { maskUrl, maskUrlsIn } from "@/lib/mask";
+import { maskUrlsIn } from "@/lib/mask";
 import { updateTopicAction } from "@/app/(dashboard)/topics/actions";
 
 /** A topic: its flags, model and evaluation, samples, settings and notifications. */
@@ -19,6 +20,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
   const uploaded = t.sampleCounts.filter((s) => s.source === "upload").reduce((s, x) => s + x.n, 0);
   const fromReviews = t.sampleCounts.filter((s) => s.source === "review").reduce((s, x) => s + x.n, 0);
   const flags = Object.values(t.flagCounts).reduce((s, n) => s + n, 0);
+  const channels = notificationChannels(t);
   return (
     <>
       <p className="crumbs">
@@ -123,12 +125,23 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
       </section>
       <section className="panel" aria-labelledby="notif-h">
         <h2 id="notif-h">Notifications</h2>
-        <p className="small muted">
-          {/* The webhook URL holds its secret: only admins (who can edit it) see it whole. */}
-          {t.webhookUrl || t.notifyEmail
-            ? `New flags go to ${[t.webhookUrl && (admin ? t.webhookUrl : maskUrl(t.webhookUrl)), t.notifyEmail].filter(Boolean).join(" and ")}, one message per crawl run.`
-            : "No webhook or e-mail set: nothing is sent."}
-        </p>
+        {/* Robot and webhook URLs hold their tokens: only their origins are shown here (admins see
+            the whole URL in the settings form), and secrets never leave the server. */}
+        {channels.length > 0 ? (
+          <>
+            <p className="small muted">New flags go to these channels, one message per crawl run:</p>
+            <ul className="small" aria-label="Notification channels">
+              {channels.map((c) => (
+                <li key={c.channel}>
+                  <b>{c.label}</b> — {c.where}
+                  {c.signed === true && " (signed)"}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="small muted">No notification channel set: nothing is sent.</p>
+        )}
         {t.notifications.length > 0 && (
           <table className="data compact">
             <thead>
@@ -149,7 +162,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
                     <Time date={n.createdAt} />
                   </td>
                   <td>{n.crawlRunId ? <Link href={`/runs/${n.crawlRunId}`}>#{n.crawlRunId}</Link> : "—"}</td>
-                  <td>{n.channel}</td>
+                  <td>{CHANNEL_LABELS[n.channel as Channel] ?? n.channel}</td>
                   <td>
                     <span className={`badge ${n.status === "sent" ? "ok" : n.status === "failed" ? "danger" : "info"}`}>{n.status}</span>
                   </td>

@@ -42,6 +42,48 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
       </div>
     );
   };
+  /**
+   * A write-only secret: the stored value is never sent to the browser (the page only knows
+   * whether one is set, `<name>Set`); an empty field keeps it, the checkbox removes it.
+   */
+  const secret = (name: string, label: string, placeholder: string, help: string) => {
+    const err = state.errors?.[name]?.join(" ");
+    const isSet = v[`${name}Set`] === "1";
+    const typedBefore = Boolean(state.values?.[name]) && Boolean(state.errors);
+    const id = `${p}-${name}`;
+    return (
+      <div className="field span2" key={`${name}-${state.values ? "s" : "i"}`}>
+        <label htmlFor={id}>{label}</label>
+        <input type="hidden" name={`${name}Set`} value={isSet ? "1" : ""} />
+        <input
+          id={id}
+          name={name}
+          type="password"
+          // new-password: browsers must not fill in the admin's saved sign-in password here.
+          autoComplete="new-password"
+          defaultValue=""
+          placeholder={isSet ? "secret set — leave empty to keep it" : placeholder}
+          aria-invalid={Boolean(err)}
+          aria-describedby={`${id}-error ${id}-help`}
+        />
+        {isSet && (
+          <div className="field-inline">
+            <input id={`${id}-clear`} type="checkbox" name={`${name}Clear`} defaultChecked={v[`${name}Clear`] === "on"} />
+            <label htmlFor={`${id}-clear`} style={{ margin: 0, fontWeight: 400 }}>
+              Remove the stored secret
+            </label>
+          </div>
+        )}
+        <div id={`${id}-help`} className="help">
+          {help}
+          {typedBefore && " Type the secret again: secret fields are never refilled."}
+        </div>
+        <div id={`${id}-error`} className="field-error" aria-live="polite">
+          {err}
+        </div>
+      </div>
+    );
+  };
   return (
     <form action={formAction} noValidate aria-label={id ? "Topic settings" : "New topic"}>
       {id && <input type="hidden" name="id" value={id} />}
@@ -63,8 +105,37 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
         {!compact && field("relevantLabels", "On-topic labels", { textarea: true, help: "Sample labels that count as on-topic (default on-topic).", placeholder: "on-topic" })}
         {!compact && field("nbThreshold", "Classifier threshold", { type: "number", step: "0.05", help: "Flag when P(on-topic) ≥ this (0–1)." })}
         {!compact && field("cosineThreshold", "Relevance threshold", { type: "number", step: "0.05", help: "Flag when TF-IDF cosine ≥ this (0–1)." })}
-        {!compact && field("webhookUrl", "Webhook URL", { type: "url", help: "New flags are POSTed as JSON after each crawl run.", placeholder: "https://hooks.example.edu.cn/…" })}
-        {!compact && field("notifyEmail", "Notification e-mail", { type: "email", help: "Needs SMTP settings on the server.", placeholder: "it-office@example.edu.cn" })}
+        {!compact && (
+          <h3 className="wide" style={{ marginBottom: 0 }}>
+            Notifications
+          </h3>
+        )}
+        {!compact && field("webhookUrl", "Webhook URL", { type: "url", span2: true, help: "New flags are POSTed as JSON after each crawl run.", placeholder: "https://hooks.example.edu.cn/…" })}
+        {!compact && secret("webhookSecret", "Webhook signing secret", "a long random string", "Signs each POST: X-CampusWatch-Signature: sha256=HMAC-SHA256(secret, timestamp + \".\" + body).")}
+        {!compact &&
+          field("dingtalkWebhook", "钉钉 DingTalk robot webhook", {
+            type: "url",
+            span2: true,
+            help: "In the DingTalk group: 群设置 → 机器人 → 添加机器人 → 自定义; copy its Webhook.",
+            placeholder: "https://oapi.dingtalk.com/robot/send?access_token=…",
+          })}
+        {!compact && secret("dingtalkSecret", "DingTalk 加签 secret", "SEC…", "The robot's security setting 加签 (starts with SEC).")}
+        {!compact &&
+          field("feishuWebhook", "飞书 Feishu bot webhook", {
+            type: "url",
+            span2: true,
+            help: "In the Feishu group: 设置 → 群机器人 → 添加机器人 → 自定义机器人; copy its webhook address (Lark: open.larksuite.com).",
+            placeholder: "https://open.feishu.cn/open-apis/bot/v2/hook/…",
+          })}
+        {!compact && secret("feishuSecret", "Feishu 签名校验 secret", "the bot's signing secret", "The bot's security setting 签名校验.")}
+        {!compact &&
+          field("wecomWebhook", "企业微信 WeCom robot webhook", {
+            // Not type="url": the key may be pasted alone.
+            span2: true,
+            help: "In the WeCom group chat: ··· → 添加群机器人 → 新创建一个机器人; copy its Webhook address (or just the key).",
+            placeholder: "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…",
+          })}
+        {!compact && field("notifyEmail", "Notification e-mail", { type: "email", span2: true, help: "Needs SMTP settings on the server.", placeholder: "it-office@example.edu.cn" })}
       </div>
       {state.message && (
         <div className="form-error" role="alert">

@@ -60,7 +60,11 @@ export async function TopicTable() {
                   <Link href={`/?topic=${t.id}&review=open`}>{t.openFlags.toLocaleString("en-US")}</Link>
                 </td>
                 <td className="num">{t.flags.toLocaleString("en-US")}</td>
-                <td className="small">{[t.webhookUrl && "webhook", t.notifyEmail && "e-mail"].filter(Boolean).join(", ") || <span className="muted">—</span>}</td>
+                <td className="small">
+                  {[t.webhookUrl && "webhook", t.notifyEmail && "e-mail", t.dingtalkWebhook && "钉钉", t.wecomWebhook && "企业微信", t.feishuWebhook && "飞书"].filter(Boolean).join(", ") || (
+                    <span className="muted">—</span>
+                  )}
+                </td>
               </tr>
             );
           })}

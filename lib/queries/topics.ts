@@ -12,8 +12,11 @@ import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../db";
 import { jsonList } from "../format";
 import { ValidationError } from "../validation";
+import { channelData, channelFormFields, checkChannelSecrets, SECRET_COLUMNS, type SecretsSet } from "./topic-channels";
 import type { Sample } from "@/crawler/classify";
 import { toNumber, type SqlNumber } from "./sql";
+
+export { notificationChannels, type SecretsSet } from "./topic-channels";
 
 /** A list typed into a text box: one item per line or separated by commas (Chinese ones too). */
 export function parseWordList(text: string): string[] {
@@ -28,32 +31,46 @@ export function parseWordList(text: string): string[] {
 }
 
 const words = (max: number) => z.string().default("").transform(parseWordList).pipe(z.array(z.string().max(50, "each word at most 50 characters")).max(max, `at most ${max} entries`));
-const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
 const threshold = (label: string) => z.coerce.number({ error: `${label} must be a number` }).min(0, `${label} is between 0 and 1`).max(1, `${label} is between 0 and 1`);
 
-export const topicFormSchema = z.object({
-  name: z.string().trim().min(1, "a topic needs a name").max(60, "at most 60 characters"),
-  description: z.string().trim().max(500).default(""),
-  enabled: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
-  keywords: words(200),
-  userDict: words(2000),
-  sensitiveWords: words(500),
-  relevantLabels: words(20),
-  nbThreshold: threshold("the classifier threshold").default(0.5),
-  cosineThreshold: threshold("the relevance threshold").default(0.35),
-  webhookUrl: optionalText.pipe(
-    z
-      .string()
-      .url("enter a full http(s) URL")
-      .refine((u) => /^https?:\/\//i.test(u), "only http and https webhooks")
-      .optional(),
-  ),
-  notifyEmail: optionalText.pipe(z.email("enter an e-mail address").optional()),
-});
+/** The topic settings form; the notification channels' fields are in ./topic-channels.ts. */
+export const topicFormSchema = z
+  .object({
+    name: z.string().trim().min(1, "a topic needs a name").max(60, "at most 60 characters"),
+    description: z.string().trim().max(500).default(""),
+    enabled: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
+    keywords: words(200),
+    userDict: words(2000),
+    sensitiveWords: words(500),
+    relevantLabels: words(20),
+    nbThreshold: threshold("the classifier threshold").default(0.5),
+    cosineThreshold: threshold("the relevance threshold").default(0.35),
+    ...channelFormFields,
+  })
+  .superRefine(checkChannelSecrets);
 export type TopicForm = z.output<typeof topicFormSchema>;
 
-/** The form values of a stored topic (lists one per line). */
-export function topicToForm(t: { name: string; description: string; enabled: boolean; keywords: string; userDict: string; sensitiveWords: string; relevantLabels: string; nbThreshold: number; cosineThreshold: number; webhookUrl: string | null; notifyEmail: string | null }) {
+/** A topic's settings as the form needs them: secrets only as "set or not", never their values. */
+export interface TopicSettings {
+  name: string;
+  description: string;
+  enabled: boolean;
+  keywords: string;
+  userDict: string;
+  sensitiveWords: string;
+  relevantLabels: string;
+  nbThreshold: number;
+  cosineThreshold: number;
+  webhookUrl: string | null;
+  notifyEmail: string | null;
+  dingtalkWebhook: string | null;
+  wecomWebhook: string | null;
+  feishuWebhook: string | null;
+  secretsSet: SecretsSet;
+}
+
+/** The form values of a stored topic (lists one per line). Secrets appear only as `…SecretSet: "1"`. */
+export function topicToForm(t: TopicSettings): Record<string, string> {
   return {
     name: t.name,
     description: t.description,
@@ -66,10 +83,16 @@ export function topicToForm(t: { name: string; description: string; enabled: boo
     cosineThreshold: String(t.cosineThreshold),
     webhookUrl: t.webhookUrl ?? "",
     notifyEmail: t.notifyEmail ?? "",
+    dingtalkWebhook: t.dingtalkWebhook ?? "",
+    wecomWebhook: t.wecomWebhook ?? "",
+    feishuWebhook: t.feishuWebhook ?? "",
+    webhookSecretSet: t.secretsSet.webhook ? "1" : "",
+    dingtalkSecretSet: t.secretsSet.dingtalk ? "1" : "",
+    feishuSecretSet: t.secretsSet.feishu ? "1" : "",
   };
 }
 
-function toData(f: TopicForm) {
+function toData(f: TopicForm, update: boolean) {
   return {
     name: f.name,
     description: f.description,
@@ -80,8 +103,7 @@ function toData(f: TopicForm) {
     relevantLabels: JSON.stringify(f.relevantLabels.length ? f.relevantLabels : ["on-topic"]),
     nbThreshold: f.nbThreshold,
     cosineThreshold: f.cosineThreshold,
-    webhookUrl: f.webhookUrl ?? null,
-    notifyEmail: f.notifyEmail ?? null,
+    ...channelData(f, update),
   };
 }
 
@@ -94,7 +116,7 @@ function nameClash(e: unknown): never {
 
 export async function createTopic(db: Db, f: TopicForm) {
   try {
-    return await db.topic.create({ data: toData(f) });
+    return await db.topic.create({ data: toData(f, false), omit: SECRET_COLUMNS });
   } catch (e) {
     nameClash(e);
   }
@@ -102,7 +124,7 @@ export async function createTopic(db: Db, f: TopicForm) {
 
 export async function updateTopic(db: Db, id: number, f: TopicForm) {
   try {
-    return await db.topic.update({ where: { id }, data: toData(f) });
+    return await db.topic.update({ where: { id }, data: toData(f, true), omit: SECRET_COLUMNS });
   } catch (e) {
     nameClash(e);
   }
@@ -115,7 +137,7 @@ export function deleteTopic(db: Db, id: number) {
 /** Topics with their sample counts, flags and model. */
 export async function listTopics(db: Db) {
   const [topics, samples, flags] = await Promise.all([
-    db.topic.findMany({ orderBy: { name: "asc" }, omit: { model: true } }),
+    db.topic.findMany({ orderBy: { name: "asc" }, omit: { model: true, ...SECRET_COLUMNS } }),
     db.topicSample.groupBy({ by: ["topicId"], _count: { _all: true } }),
     db.$queryRaw<{ topicId: SqlNumber; status: string; n: SqlNumber }[]>`SELECT "topicId", "status", sum("n") AS "n" FROM "flag_day_stats" GROUP BY 1, 2`,
   ]);
@@ -161,17 +183,24 @@ export function parseEvaluation(json: string | null): EvaluationFigures | null {
   }
 }
 
-/** One topic (without its model JSON) with sample counts by source and label. */
+/**
+ * One topic with sample counts by source and label, and its last notifications. Without its model
+ * JSON, and without its secrets: `secretsSet` says which are stored, so a page cannot show one.
+ */
 export async function getTopic(db: Db, id: number) {
-  const topic = await db.topic.findUnique({ where: { id }, omit: { model: true } });
-  if (!topic) return null;
+  const row = await db.topic.findUnique({ where: { id }, omit: { model: true } });
+  if (!row) return null;
+  const { webhookSecret, dingtalkSecret, feishuSecret, ...topic } = row;
+  const secretsSet: SecretsSet = { webhook: webhookSecret !== null, dingtalk: dingtalkSecret !== null, feishu: feishuSecret !== null };
   const [samples, flags, notifications] = await Promise.all([
     db.topicSample.groupBy({ by: ["source", "label"], where: { topicId: id }, _count: { _all: true }, orderBy: [{ source: "asc" }, { label: "asc" }] }),
     db.$queryRaw<{ status: string; n: SqlNumber }[]>`SELECT "status", sum("n") AS "n" FROM "flag_day_stats" WHERE "topicId" = ${id} GROUP BY 1`,
-    db.notification.findMany({ where: { topicId: id }, orderBy: { id: "desc" }, take: 20 }),
+    // Not the target (a robot URL holds its token) nor the payload (large).
+    db.notification.findMany({ where: { topicId: id }, orderBy: { id: "desc" }, take: 20, omit: { target: true, payload: true } }),
   ]);
   return {
     ...topic,
+    secretsSet,
     evaluationFigures: parseEvaluation(topic.evaluation),
     sampleCounts: samples.map((s) => ({ source: s.source, label: s.label, n: s._count._all })),
     flagCounts: Object.fromEntries(flags.map((f) => [f.status, toNumber(f.n)])) as Record<string, number>,

@@ -13,9 +13,14 @@ import { formValues, fromValidationError, guard, invalid, type FormState } from 
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
+/** The submitted fields to send back with an error, without any secret just typed (it stays in the browser's field or is typed again). */
+function topicValues(formData: FormData): Record<string, string> {
+  return Object.fromEntries(Object.entries(formValues(formData)).filter(([key]) => !/Secret$/.test(key)));
+}
+
 export async function createTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {
-  const values = formValues(formData);
-  const parsed = topicFormSchema.safeParse(values);
+  const values = topicValues(formData);
+  const parsed = topicFormSchema.safeParse(formValues(formData));
   if (!parsed.success) return invalid(parsed.error, values);
   const { state } = await guard("manage-topics");
   if (state) return { ...state, values };
@@ -31,9 +36,9 @@ export async function createTopicAction(_prev: FormState, formData: FormData): P
 }
 
 export async function updateTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {
-  const values = formValues(formData);
+  const values = topicValues(formData);
   const ids = idSchema.safeParse(values);
-  const parsed = topicFormSchema.safeParse(values);
+  const parsed = topicFormSchema.safeParse(formValues(formData));
   if (!ids.success) return invalid(ids.error, values);
   if (!parsed.success) return invalid(parsed.error, values);
   const { state } = await guard("manage-topics");

@@ -1,0 +1,249 @@
+/**
+ * Notifications of new flags, batched per crawl run: for every topic with notification channels,
+ * one message per channel listing the flags the run opened. Channels (./channels/): the generic
+ * webhook (JSON, optionally HMAC-signed), e-mail, 钉钉 DingTalk robot, 企业微信 WeCom robot and 飞书
+ * Feishu bot (Chinese markdown / rich text, ./message.ts). Each delivery is a Notification row
+ * (pending → sent | failed, attempts, last error) that the dashboard shows and can retry.
+ *
+ * Delivery never throws and never blocks a crawl for long: every attempt has a timeout and the
+ * retries are bounded. The crawler calls `void notifyNewFlags(db, runId)` after a run. Network
+ * errors, HTTP 408, 429 and 5xx and the platforms' rate-limit codes are retried; a platform's other
+ * error codes (wrong signature, wrong key) are final until someone fixes the settings and retries.
+ *
+ * Secrets (signing secrets, and the tokens inside robot URLs) are read from the topic at delivery
+ * time, so fixing a topic's settings and pressing Retry uses the fixed ones, and they never reach
+ * `lastError`: recorded errors have their URLs masked and any secret or token removed.
+ */
+import type { Db } from "../db";
+import { maskUrlsIn } from "../mask";
+import { sendDingtalk } from "./channels/dingtalk";
+import { sendEmail, smtpConfig } from "./channels/email";
+import { sendFeishu } from "./channels/feishu";
+import { sendWebhook } from "./channels/webhook";
+import { sendWecom } from "./channels/wecom";
+import { CHANNELS, type Channel, type NotificationPayload, type NotifyOptions, type NotifyResult, type Outcome, type SendContext } from "./types";
+
+export type { Channel, FlagSummary, NotificationPayload, NotifyOptions, NotifyResult, SmtpSettings } from "./types";
+export { CHANNELS, CHANNEL_LABELS } from "./types";
+export { emailMessage, smtpConfig } from "./channels/email";
+
+const MAX_FLAGS_PER_MESSAGE = 200;
+
+/** The topic columns that say where its notifications go. */
+const CHANNEL_FIELDS = {
+  webhookUrl: true,
+  webhookSecret: true,
+  notifyEmail: true,
+  dingtalkWebhook: true,
+  dingtalkSecret: true,
+  wecomWebhook: true,
+  feishuWebhook: true,
+  feishuSecret: true,
+} as const;
+
+type TopicChannels = { [K in keyof typeof CHANNEL_FIELDS]: string | null };
+
+/** Where a topic sends one channel's messages now, and with which secret; target null: channel not set. */
+function channelOf(t: TopicChannels, channel: Channel): { target: string | null; secret: string | null } {
+  switch (channel) {
+    case "webhook":
+      return { target: t.webhookUrl, secret: t.webhookSecret };
+    case "email":
+      return { target: t.notifyEmail, secret: null };
+    case "dingtalk":
+      return { target: t.dingtalkWebhook, secret: t.dingtalkSecret };
+    case "wecom":
+      return { target: t.wecomWebhook, secret: null };
+    case "feishu":
+      return { target: t.feishuWebhook, secret: t.feishuSecret };
+  }
+}
+
+const SENDERS: Record<Channel, (ctx: SendContext) => Promise<Outcome>> = {
+  webhook: sendWebhook,
+  email: sendEmail,
+  dingtalk: sendDingtalk,
+  wecom: sendWecom,
+  feishu: sendFeishu,
+};
+
+const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).includes(c);
+
+/**
+ * Deliver the flags opened during a crawl run to every topic that asks for notifications.
+ * Flags count as the run's when they belong to the run's account and were created between the
+ * run's start and its end. Returns what was done; never throws.
+ */
+export async function notifyNewFlags(db: Db, crawlRunId: number, options: NotifyOptions = {}): Promise<NotifyResult> {
+  const result: NotifyResult = { notifications: 0, sent: 0, failed: 0 };
+  try {
+    const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
+    if (!run) return result;
+    const topics = await db.topic.findMany({
+      where: { OR: [{ webhookUrl: { not: null } }, { notifyEmail: { not: null } }, { dingtalkWebhook: { not: null } }, { wecomWebhook: { not: null } }, { feishuWebhook: { not: null } }] },
+      select: { id: true, name: true, ...CHANNEL_FIELDS },
+    });
+    if (topics.length === 0) return result;
+    const already = await db.notification.findMany({ where: { crawlRunId }, select: { topicId: true, channel: true } });
+    const until = run.finishedAt ?? new Date();
+    const baseUrl = (options.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
+    const created: number[] = [];
+    for (const topic of topics) {
+      const where = { topicId: topic.id, createdAt: { gte: run.startedAt, lte: until }, post: { accountId: run.accountId } };
+      const [flags, total] = await Promise.all([
+        db.flag.findMany({
+          where,
+          orderBy: { id: "asc" },
+          take: MAX_FLAGS_PER_MESSAGE,
+          include: { post: { select: { id: true, url: true, title: true, text: true, author: true, publishedAt: true } } },
+        }),
+        db.flag.count({ where }),
+      ]);
+      if (flags.length === 0) continue;
+      const payload: NotificationPayload = {
+        event: "campuswatch.flags",
+        topic: { id: topic.id, name: topic.name },
+        topicUrl: baseUrl ? `${baseUrl}/?topic=${topic.id}` : null,
+        crawlRun: {
+          id: run.id,
+          accountId: run.accountId,
+          account: run.account.name,
+          platform: run.account.platform,
+          startedAt: run.startedAt.toISOString(),
+          finishedAt: run.finishedAt?.toISOString() ?? null,
+        },
+        total,
+        flags: flags.map((f) => ({
+          flagId: f.id,
+          postId: f.post.id,
+          url: f.post.url,
+          title: f.post.title,
+          excerpt: f.post.text.replace(/\s+/g, " ").slice(0, 200),
+          author: f.post.author,
+          publishedAt: f.post.publishedAt.toISOString(),
+          score: f.score,
+          reasons: safeJson(f.reasons),
+          dashboardUrl: baseUrl ? `${baseUrl}/posts/${f.post.id}` : null,
+        })),
+      };
+      for (const channel of CHANNELS) {
+        const { target } = channelOf(topic, channel);
+        if (!target) continue;
+        // A run is notified once per topic and channel, even if this is called again.
+        if (already.some((a) => a.topicId === topic.id && a.channel === channel)) continue;
+        const n = await db.notification.create({
+          data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
+        });
+        created.push(n.id);
+      }
+    }
+    result.notifications = created.length;
+    for (const id of created) {
+      const status = await deliverNotification(db, id, options);
+      if (status === "sent") result.sent++;
+      else result.failed++;
+    }
+  } catch (e) {
+    console.error(`notifyNewFlags(run ${crawlRunId}) failed:`, e);
+  }
+  return result;
+}
+
+/**
+ * Try (again) to deliver one notification; records attempts, the outcome and the last error.
+ * It goes where the topic's settings point now (a fixed URL or secret takes effect on Retry); a
+ * channel since removed from the topic fails with that reason.
+ */
+export async function deliverNotification(db: Db, id: number, options: NotifyOptions = {}): Promise<"sent" | "failed"> {
+  const n = await db.notification.findUnique({ where: { id }, include: { topic: { select: CHANNEL_FIELDS } } });
+  if (!n) return "failed";
+  if (n.status === "sent") return "sent";
+  const fail = async (lastError: string) => {
+    await db.notification.update({ where: { id }, data: { status: "failed", lastError } });
+    return "failed" as const;
+  };
+  if (!isChannel(n.channel)) return fail(`unknown channel "${n.channel}"`);
+  const { target, secret } = channelOf(n.topic, n.channel);
+  if (!target) return fail(`the topic no longer has this channel (${n.channel}); nothing sent`);
+  let payload: NotificationPayload;
+  try {
+    payload = JSON.parse(n.payload) as NotificationPayload;
+  } catch {
+    return fail("the stored message is not valid JSON");
+  }
+  const ctx: SendContext = {
+    target,
+    secret,
+    raw: n.payload,
+    payload,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    fetch: options.fetch ?? fetch,
+    now: options.now ?? Date.now,
+    smtp: options.smtp === undefined ? smtpConfig() : options.smtp,
+  };
+  const attempts = Math.max(1, options.attempts ?? 3);
+  const backoff = options.backoffMs ?? ((retry: number) => 1000 * 4 ** (retry - 1));
+  const secrets = secretsOf(target, secret);
+  let lastError = "";
+  let made = n.attempts;
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await sleep(backoff(i));
+    made++;
+    const outcome = await SENDERS[n.channel](ctx);
+    if (outcome.ok) {
+      await db.notification.update({ where: { id }, data: { status: "sent", attempts: made, sentAt: new Date(), lastError: null, target } });
+      return "sent";
+    }
+    lastError = redact(outcome.error, secrets);
+    await db.notification.update({ where: { id }, data: { attempts: made, lastError, target } });
+    if (!outcome.retry) break;
+  }
+  await db.notification.update({ where: { id }, data: { status: "failed", attempts: made, lastError } });
+  return "failed";
+}
+
+/** Retry every failed notification (for a periodic job or the dashboard). */
+export async function retryFailedNotifications(db: Db, options: NotifyOptions = {}): Promise<NotifyResult> {
+  const failed = await db.notification.findMany({ where: { status: "failed" }, select: { id: true }, take: 100 });
+  const result: NotifyResult = { notifications: failed.length, sent: 0, failed: 0 };
+  for (const f of failed) {
+    await db.notification.update({ where: { id: f.id }, data: { status: "pending" } });
+    if ((await deliverNotification(db, f.id, options)) === "sent") result.sent++;
+    else result.failed++;
+  }
+  return result;
+}
+
+/**
+ * What must never appear in a recorded error: the secret, and the credentials inside the target
+ * URL (DingTalk's access_token, WeCom's key, the Feishu hook id — query values and path segments).
+ */
+function secretsOf(target: string, secret: string | null): string[] {
+  const out = secret ? [secret] : [];
+  try {
+    const u = new URL(target);
+    for (const v of u.searchParams.values()) if (v.length >= 12) out.push(v, encodeURIComponent(v));
+    // Path segments that look like tokens (long, with a digit), not words such as "open-apis".
+    for (const seg of u.pathname.split("/")) if (seg.length >= 16 && /\d/.test(seg)) out.push(seg);
+  } catch {
+    // An e-mail address: nothing secret in it.
+  }
+  return [...new Set(out.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
+}
+
+/** An error message with URLs masked (lib/mask.ts) and every secret cut out, at most 500 characters. */
+function redact(error: string, secrets: readonly string[]): string {
+  let s = maskUrlsIn(error);
+  for (const x of secrets) s = s.split(x).join("…");
+  return s.slice(0, 500);
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

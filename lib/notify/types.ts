@@ -1,0 +1,96 @@
+/** Types shared by the notification service and its channels. */
+
+/** Where a notification goes. Stored in `Notification.channel`. */
+export type Channel = "webhook" | "email" | "dingtalk" | "wecom" | "feishu";
+
+/** Every channel, in the order a topic's notifications are created. */
+export const CHANNELS: readonly Channel[] = ["webhook", "email", "dingtalk", "wecom", "feishu"];
+
+export interface NotifyOptions {
+  /** Attempts per delivery. @default 3 */
+  attempts?: number;
+  /** Timeout of one attempt. @default 10000 */
+  timeoutMs?: number;
+  /** Delay before the n-th retry (n = 1, 2, …). @default 1 s, 4 s, … */
+  backoffMs?: (retry: number) => number;
+  /** The dashboard's public URL for links in messages. @default CAMPUSWATCH_PUBLIC_URL */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Where e-mail goes. @default {@link smtpConfig} of the environment */
+  smtp?: SmtpSettings | null;
+  /** The clock that timestamps signatures (tests send stale ones). @default Date.now */
+  now?: () => number;
+}
+
+/** How to reach the SMTP server that sends e-mail notifications. */
+export interface SmtpSettings {
+  host: string;
+  /** @default 587 */
+  port: number;
+  /** Login name; empty for a server that needs none. */
+  user: string;
+  pass: string;
+  /** The From address. @default the login name */
+  from: string;
+}
+
+export interface FlagSummary {
+  flagId: number;
+  postId: number;
+  url: string;
+  title: string;
+  excerpt: string;
+  author: string;
+  publishedAt: string;
+  score: number;
+  reasons: unknown;
+  dashboardUrl: string | null;
+}
+
+/**
+ * What a notification says, stored as JSON in `Notification.payload` and POSTed as it is to the
+ * generic webhook. The chat channels (DingTalk, WeCom, Feishu) turn it into their own messages.
+ */
+export interface NotificationPayload {
+  event: "campuswatch.flags";
+  topic: { id: number; name: string };
+  /** The topic's flagged list on the dashboard (null without a public URL). Absent in older rows. */
+  topicUrl?: string | null;
+  crawlRun: { id: number; accountId: number; account: string; platform: string; startedAt: string; finishedAt: string | null };
+  /** Flags the run opened for the topic; `flags` lists at most 200 of them. Absent in older rows. */
+  total?: number;
+  flags: FlagSummary[];
+}
+
+export interface NotifyResult {
+  notifications: number;
+  sent: number;
+  failed: number;
+}
+
+/** The result of one delivery attempt. `retry`: worth trying again (network, rate limit, 5xx). */
+export type Outcome = { ok: true } | { ok: false; retry: boolean; error: string };
+
+/** What a channel needs for one attempt. */
+export interface SendContext {
+  /** The webhook URL or e-mail address. */
+  target: string;
+  /** The signing secret of the channel, when the topic has one. */
+  secret: string | null;
+  /** The stored payload JSON, exactly as stored (the generic webhook's body). */
+  raw: string;
+  payload: NotificationPayload;
+  timeoutMs: number;
+  fetch: typeof fetch;
+  now: () => number;
+  smtp: SmtpSettings | null;
+}
+
+/** How the dashboard names each channel (English for now, with the platforms' own names). */
+export const CHANNEL_LABELS: Readonly<Record<Channel, string>> = {
+  webhook: "Webhook",
+  email: "E-mail",
+  dingtalk: "钉钉 DingTalk robot",
+  wecom: "企业微信 WeCom robot",
+  feishu: "飞书 Feishu bot",
+};

@@ -1,0 +1,169 @@
+/**
+ * A topic's notification channels in the settings form: the fields of the generic webhook, e-mail,
+ * 钉钉 DingTalk, 企业微信 WeCom and 飞书 Feishu, their validation, how they are written, and how
+ * they are shown.
+ *
+ * Secrets are write-only: the stored value never goes back to a page (only whether one is set).
+ * An empty secret field keeps the stored secret, the "remove" checkbox (`…SecretClear`) deletes
+ * it, and removing a channel's URL removes its secret.
+ */
+import { z } from "zod";
+import { maskUrl } from "../mask";
+import { CHANNEL_LABELS, type Channel } from "../notify/types";
+import { WECOM_SEND_URL } from "../notify/channels/wecom";
+
+const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
+const checkbox = z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false);
+
+/** An http(s) URL, or null. */
+function httpUrl(s: string): URL | null {
+  try {
+    const u = new URL(s);
+    return u.protocol === "http:" || u.protocol === "https:" ? u : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A webhook URL field: empty → undefined; otherwise an http(s) URL passing `check` (which returns
+ * the message of what is wrong, or null). Any host is accepted — a relay, or a local test server —
+ * but a URL on the platform's own host must have the shape the platform gives out.
+ */
+const webhookField = (check?: (u: URL) => string | null, prepare: (s: string) => string = (s) => s) =>
+  optionalText.pipe(
+    z
+      .string()
+      .transform(prepare)
+      .pipe(
+        z
+          .string()
+          .max(2000, "at most 2000 characters")
+          .superRefine((s, ctx) => {
+            const u = httpUrl(s);
+            const problem = !u ? "enter a full http(s) URL" : (check?.(u) ?? null);
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          }),
+      )
+      .optional(),
+  );
+
+/** A secret field: empty → undefined (keep the stored one); no spaces inside. */
+const secretField = (pattern: RegExp, message: string) =>
+  optionalText.pipe(z.string().max(200, "at most 200 characters").regex(pattern, message).optional());
+
+const DINGTALK_HELP = "a DingTalk robot webhook looks like https://oapi.dingtalk.com/robot/send?access_token=…";
+const WECOM_HELP = "a WeCom robot webhook looks like https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=… (or paste the key alone)";
+const FEISHU_HELP = "a Feishu bot webhook looks like https://open.feishu.cn/open-apis/bot/v2/hook/… (Lark: open.larksuite.com)";
+
+function dingtalkProblem(u: URL): string | null {
+  if (u.searchParams.has("sign") || u.searchParams.has("timestamp")) return "paste the webhook without timestamp and sign: CampusWatch signs each message itself";
+  if (!u.searchParams.get("access_token")) return DINGTALK_HELP;
+  if (u.hostname === "oapi.dingtalk.com" && (u.protocol !== "https:" || u.pathname !== "/robot/send")) return DINGTALK_HELP;
+  return null;
+}
+
+function wecomProblem(u: URL): string | null {
+  if (!u.searchParams.get("key")) return WECOM_HELP;
+  if (u.hostname === "qyapi.weixin.qq.com" && (u.protocol !== "https:" || u.pathname !== "/cgi-bin/webhook/send")) return WECOM_HELP;
+  return null;
+}
+
+function feishuProblem(u: URL): string | null {
+  if ((u.hostname === "open.feishu.cn" || u.hostname === "open.larksuite.com") && (u.protocol !== "https:" || !/^\/open-apis\/bot\/v2\/hook\/[\w-]+$/.test(u.pathname))) return FEISHU_HELP;
+  return null;
+}
+
+/** A WeCom key pasted alone (a UUID-like token) becomes the full robot URL. */
+function wecomUrl(s: string): string {
+  return /^[A-Za-z0-9-]{8,100}$/.test(s) ? `${WECOM_SEND_URL}?key=${s}` : s;
+}
+
+/** The channel fields of the topic form (spread into lib/queries/topics.ts topicFormSchema). */
+export const channelFormFields = {
+  webhookUrl: webhookField(),
+  webhookSecret: secretField(/^\S{16,}$/, "at least 16 characters without spaces (e.g. the output of openssl rand -hex 32)"),
+  webhookSecretClear: checkbox,
+  notifyEmail: optionalText.pipe(z.email("enter an e-mail address").optional()),
+  dingtalkWebhook: webhookField(dingtalkProblem),
+  dingtalkSecret: secretField(/^SEC[A-Za-z0-9]+$/, "a DingTalk 加签 secret starts with SEC: copy it from the robot's security settings (安全设置 → 加签)"),
+  dingtalkSecretClear: checkbox,
+  wecomWebhook: webhookField(wecomProblem, wecomUrl),
+  feishuWebhook: webhookField(feishuProblem),
+  feishuSecret: secretField(/^\S{8,}$/, "at least 8 characters without spaces: copy it from the bot's security settings (安全设置 → 签名校验)"),
+  feishuSecretClear: checkbox,
+};
+
+const channelSchema = z.object(channelFormFields);
+type ChannelForm = z.output<typeof channelSchema>;
+
+/** Form-level check: a new secret without its channel would be silently dropped, so say so. */
+export function checkChannelSecrets(f: ChannelForm, ctx: z.RefinementCtx): void {
+  const pairs = [
+    ["webhookSecret", f.webhookSecret, f.webhookUrl, "the webhook URL"],
+    ["dingtalkSecret", f.dingtalkSecret, f.dingtalkWebhook, "the DingTalk webhook"],
+    ["feishuSecret", f.feishuSecret, f.feishuWebhook, "the Feishu webhook"],
+  ] as const;
+  for (const [field, secret, url, what] of pairs) {
+    if (secret && !url) ctx.addIssue({ code: "custom", path: [field], message: `a secret needs ${what}: enter it too` });
+  }
+}
+
+/**
+ * A secret column's new value: null without the channel or when removed, the typed secret when
+ * one was typed, otherwise unchanged on update (undefined: Prisma leaves the column alone).
+ */
+function secretValue(typed: string | undefined, clear: boolean, channelUrl: string | undefined, update: boolean): string | null | undefined {
+  if (!channelUrl) return null;
+  if (typed) return typed;
+  if (clear) return null;
+  return update ? undefined : null;
+}
+
+/** The topic columns of the channel fields, for create (`update` false) or update. */
+export function channelData(f: ChannelForm, update: boolean) {
+  return {
+    webhookUrl: f.webhookUrl ?? null,
+    webhookSecret: secretValue(f.webhookSecret, f.webhookSecretClear, f.webhookUrl, update),
+    notifyEmail: f.notifyEmail ?? null,
+    dingtalkWebhook: f.dingtalkWebhook ?? null,
+    dingtalkSecret: secretValue(f.dingtalkSecret, f.dingtalkSecretClear, f.dingtalkWebhook, update),
+    wecomWebhook: f.wecomWebhook ?? null,
+    feishuWebhook: f.feishuWebhook ?? null,
+    feishuSecret: secretValue(f.feishuSecret, f.feishuSecretClear, f.feishuWebhook, update),
+  };
+}
+
+/** The secret columns, left out of everything the topic queries return. */
+export const SECRET_COLUMNS = { webhookSecret: true, dingtalkSecret: true, feishuSecret: true } as const;
+
+/** Which of a topic's secrets are stored. */
+export interface SecretsSet {
+  webhook: boolean;
+  dingtalk: boolean;
+  feishu: boolean;
+}
+
+/**
+ * A topic's notification channels for display: each one's label and, for URLs, only the origin
+ * (the path and query of a robot URL hold its token), and whether messages are signed.
+ */
+export function notificationChannels(t: {
+  webhookUrl: string | null;
+  notifyEmail: string | null;
+  dingtalkWebhook: string | null;
+  wecomWebhook: string | null;
+  feishuWebhook: string | null;
+  secretsSet: SecretsSet;
+}) {
+  const out: { channel: Channel; label: string; where: string; signed: boolean | null }[] = [];
+  const add = (channel: Channel, value: string | null, signed: boolean | null, isUrl = true) => {
+    if (value) out.push({ channel, label: CHANNEL_LABELS[channel], where: isUrl ? maskUrl(value) : value, signed });
+  };
+  add("webhook", t.webhookUrl, t.secretsSet.webhook);
+  add("email", t.notifyEmail, null, false);
+  add("dingtalk", t.dingtalkWebhook, t.secretsSet.dingtalk);
+  add("wecom", t.wecomWebhook, null);
+  add("feishu", t.feishuWebhook, t.secretsSet.feishu);
+  return out;
+}

@@ -1,0 +1,8 @@
+-- AlterTable
+ALTER TABLE "Topic" ADD COLUMN     "dingtalkSecret" TEXT,
+ADD COLUMN     "dingtalkWebhook" TEXT,
+ADD COLUMN     "feishuSecret" TEXT,
+ADD COLUMN     "feishuWebhook" TEXT,
+ADD COLUMN     "webhookSecret" TEXT,
+ADD COLUMN     "wecomWebhook" TEXT;
+
