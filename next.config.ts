@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 import { SERVER_ACTION_BODY_LIMIT_BYTES } from "./lib/limits";
 
 // Crawled HTML is hostile: the CSP is a second wall behind the sanitizer. No remote scripts,
@@ -47,4 +48,8 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// next-intl without locale routing: the plugin only points `next-intl/config` at the request
+// configuration (the locale comes from a cookie or Accept-Language, not from the URL).
+const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
+
+export default withNextIntl(nextConfig);

@@ -18,6 +18,9 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: process.env.CW_PLAYWRIGHT_JSON ?? "test-results/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The specs read the dashboard in English: every context (also those a spec opens itself)
+    // sends Accept-Language en-US. test/e2e/locale.spec.ts opens Chinese contexts on purpose.
+    locale: "en-US",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

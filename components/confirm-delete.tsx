@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useRef } from "react";
+import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 
 /**
@@ -36,6 +37,7 @@ export function ConfirmDelete({
   children: React.ReactNode;
 }) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
+  const t = useTranslations("common");
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>
@@ -58,7 +60,7 @@ export function ConfirmDelete({
               {pending && pendingLabel ? pendingLabel : submit}
             </button>
             <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
+              {t("cancel")}
             </button>
           </div>
         </form>

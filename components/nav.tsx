@@ -2,31 +2,41 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
 
-const SECTIONS: { title: string; links: { href: string; label: string; adminOnly?: boolean }[] }[] = [
-  { title: "Review", links: [{ href: "/", label: "Flagged posts" }, { href: "/posts", label: "Posts" }] },
-  { title: "Sources", links: [{ href: "/accounts", label: "Accounts" }, { href: "/runs", label: "Crawl runs" }, { href: "/workers", label: "Workers" }, { href: "/seeds", label: "Seeds" }, { href: "/discovery", label: "Discovery" }] },
-  { title: "Analysis", links: [{ href: "/topics", label: "Topics" }, { href: "/charts", label: "Charts" }] },
-  { title: "Admin", links: [{ href: "/users", label: "Users", adminOnly: true }] },
+type SectionKey = "review" | "sources" | "analysis" | "admin";
+type LinkKey = "flags" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "users";
+
+/** The sections and their pages; titles and labels are message keys under `nav`. */
+const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
+  { title: "review", links: [{ href: "/", label: "flags" }, { href: "/posts", label: "posts" }] },
+  { title: "sources", links: [{ href: "/accounts", label: "accounts" }, { href: "/runs", label: "runs" }, { href: "/workers", label: "workers" }, { href: "/seeds", label: "seeds" }, { href: "/discovery", label: "discovery" }] },
+  { title: "analysis", links: [{ href: "/topics", label: "topics" }, { href: "/charts", label: "charts" }] },
+  { title: "admin", links: [{ href: "/users", label: "users", adminOnly: true }] },
 ];
 
 /** Sidebar navigation; marks the current section. Reviewers do not see the admin-only pages. */
 export function Nav({ admin = false, openFlags }: { admin?: boolean; openFlags?: number }) {
   const pathname = usePathname();
+  const t = useTranslations("nav");
   return (
-    <nav className="nav" aria-label="Main">
+    <nav className="nav" aria-label={t("label")}>
       {SECTIONS.map((s) => {
         const links = s.links.filter((l) => admin || !l.adminOnly);
         if (links.length === 0) return null;
         return (
           <div key={s.title}>
-            <div className="nav-section">{s.title}</div>
+            <div className="nav-section">{t(`sections.${s.title}`)}</div>
             {links.map((l) => {
               const current = l.href === "/" ? pathname === "/" : pathname.startsWith(l.href);
               return (
                 <Link key={l.href} href={l.href} aria-current={current ? "page" : undefined}>
-                  {l.label}
-                  {l.href === "/" && openFlags ? <span className="count" title="open flags">{openFlags > 999 ? "999+" : openFlags}</span> : null}
+                  {t(`links.${l.label}`)}
+                  {l.href === "/" && openFlags ? (
+                    <span className="count" title={t("openFlags")}>
+                      {openFlags > 999 ? "999+" : openFlags}
+                    </span>
+                  ) : null}
                 </Link>
               );
             })}

@@ -1,15 +1,17 @@
 "use client";
 
 import { useActionState } from "react";
+import { useTranslations } from "next-intl";
 import { signIn, type SignInState } from "@/app/(auth)/sign-in/actions";
 
 /** The sign-in form: errors appear next to their field and the username survives a failed attempt. */
 export function SignInForm({ next }: { next: string }) {
   const [state, formAction, pending] = useActionState<SignInState, FormData>(signIn, {});
+  const t = useTranslations("auth");
   return (
     <form action={formAction} noValidate>
       <input type="hidden" name="next" value={next} />
-      <label htmlFor="username">Username</label>
+      <label htmlFor="username">{t("username")}</label>
       <input
         id="username"
         name="username"
@@ -23,7 +25,7 @@ export function SignInForm({ next }: { next: string }) {
       <div id="username-error" className="field-error" aria-live="polite">
         {state.errors?.username?.join(" ")}
       </div>
-      <label htmlFor="password">Password</label>
+      <label htmlFor="password">{t("password")}</label>
       <input
         id="password"
         name="password"
@@ -41,7 +43,7 @@ export function SignInForm({ next }: { next: string }) {
         </div>
       )}
       <button type="submit" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("submitting") : t("submit")}
       </button>
     </form>
   );

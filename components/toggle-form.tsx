@@ -1,3 +1,5 @@
+import { useTranslations } from "next-intl";
+
 /**
  * A one-button form that flips a row's on/off setting (an account's `enabled`, a user's
  * `disabled`): the row id and the value to set go as hidden fields to the server action.
@@ -19,15 +21,16 @@ export function ToggleForm({
   next: boolean;
   /** The button's text ("Disable" / "Enable"); with `name` also its accessible name. */
   label: string;
-  /** What the row is called, for screen readers ("Disable 校园生活"). */
+  /** What the row is called, for screen readers ("Disable 校园生活", "停用 校园生活"). */
   name: string;
   pending: boolean;
 }) {
+  const t = useTranslations("common");
   return (
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name={field} value={String(next)} />
-      <button type="submit" className="small secondary" disabled={pending} aria-label={`${label} ${name}`}>
+      <button type="submit" className="small secondary" disabled={pending} aria-label={t("toggleName", { action: label, name })}>
         {label}
       </button>
     </form>

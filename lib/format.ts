@@ -9,7 +9,10 @@ const dateTime = new Intl.DateTimeFormat("zh-CN", {
   hour12: false,
 });
 
-/** "2026/11/29 18:05" in Asia/Shanghai; "—" for null. */
+/**
+ * "2026/11/29 18:05" in Asia/Shanghai; "—" for null. The same in every language: for plain-text
+ * output. Pages show dates with components/time.tsx, which follows the reader's language.
+ */
 export function formatTime(d: Date | null | undefined): string {
   return d ? dateTime.format(d) : "—";
 }

@@ -23,3 +23,6 @@ export function formatLimit(bytes: number): string {
 export function fileTooLarge(file: unknown, limit: number): string | null {
   return typeof File !== "undefined" && file instanceof File && file.size > limit ? `The file is larger than ${formatLimit(limit)}; split it` : null;
 }
+
+/** The shortest password accepted (lib/auth/password.ts); here so that forms in the browser can state it. */
+export const MIN_PASSWORD_LENGTH = 8;

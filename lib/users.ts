@@ -5,6 +5,10 @@ import { hashPassword, newPasswordSchema } from "./auth/password";
 import { ROLES } from "./auth/session";
 import { parseInput } from "./validation";
 
+/**
+ * A new user. The messages are the CLI's (English); the dashboard shows the same refusals in the
+ * reader's language by translating the zod issues (field + code + bound, i18n/validation.ts).
+ */
 export const newUserSchema = z.object({
   username: z
     .string()

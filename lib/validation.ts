@@ -8,12 +8,26 @@ import { CronExpressionParser } from "cron-parser";
 /** Time zone for cron schedules and year-less platform dates: all of China is UTC+8. */
 export const TIME_ZONE = "Asia/Shanghai";
 
+/**
+ * What lets the dashboard say a {@link ValidationError} in the reader's language. The messages
+ * themselves stay English: the CLI prints them.
+ */
+export interface ValidationErrorDetail {
+  /** A stable name of the refusal (a key of the `validation` messages, e.g. "lastAdmin"). */
+  code?: string;
+  /** The values its message needs. */
+  values?: Record<string, string | number>;
+  /** The zod issues behind the error, when a schema refused the input. */
+  issues?: readonly z.core.$ZodIssue[];
+}
+
 /** Invalid input; `fieldErrors` maps each field to its messages (for forms). */
 export class ValidationError extends Error {
   override name = "ValidationError";
   constructor(
     message: string,
     readonly fieldErrors: Record<string, string[]>,
+    readonly detail: ValidationErrorDetail = {},
   ) {
     super(message);
   }
@@ -31,7 +45,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const message = Object.entries(fieldErrors)
     .map(([field, msgs]) => (field === "_" ? msgs.join("; ") : `${field}: ${msgs.join("; ")}`))
     .join("; ");
-  throw new ValidationError(message, fieldErrors);
+  throw new ValidationError(message, fieldErrors, { issues: result.error.issues });
 }
 
 /** Why a URL is refused, or null when it is an absolute http(s) URL. */

@@ -1,4 +1,6 @@
+import { getTranslations } from "next-intl/server";
 import { Nav } from "@/components/nav";
+import { LocaleSwitch } from "@/components/locale-switch";
 import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
 import { db } from "@/lib/db";
@@ -6,21 +8,28 @@ import { signOut } from "@/app/(auth)/sign-in/actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
-  const openFlags = await db.flag.count({ where: { status: "open" } });
+  const [openFlags, t, tc, tr] = await Promise.all([
+    db.flag.count({ where: { status: "open" } }),
+    getTranslations("shell"),
+    getTranslations("common"),
+    getTranslations("roles"),
+  ]);
   return (
     <div className="shell">
       <aside className="sidebar">
         <div className="brand">
-          CampusWatch<small>校园舆情监测</small>
+          {tc("appName")}
+          <small>{tc("tagline")}</small>
         </div>
         <Nav admin={can(user.role, "manage-users")} openFlags={openFlags} />
         <div className="sidebar-foot">
-          Signed in as <b>{user.username}</b> ({user.role})
+          {t.rich("signedInAs", { username: user.username, role: tr(user.role), b: (chunks) => <b>{chunks}</b> })}
           <form action={signOut}>
             <button type="submit" className="link">
-              Sign out
+              {t("signOut")}
             </button>
           </form>
+          <LocaleSwitch />
         </div>
       </aside>
       <main className="main">{children}</main>

@@ -10,7 +10,7 @@ import { describeCron } from "./account-table";
 import { RunTable } from "../runs/run-table";
 import { PlatformBadge } from "../platform-badge";
 import { LiveCrawls } from "../auto-refresh";
-import { relativeTime, Time } from "../time";
+import { RelativeTime, Time } from "../time";
 import { TableSkeleton } from "../skeletons";
 import { readableUrl } from "../readable-url";
 import { updateAccountAction } from "@/app/(dashboard)/accounts/actions";
@@ -55,7 +55,7 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
           last run
         </div>
         <div>
-          <b>{a.nextRunAt ? relativeTime(a.nextRunAt) : "—"}</b>next run
+          <b>{a.nextRunAt ? <RelativeTime date={a.nextRunAt} /> : "—"}</b>next run
         </div>
         <div>
           <b>{a.postCount.toLocaleString("en-US")}</b>posts and replies

@@ -4,7 +4,7 @@ import { deletionImpact, listAccountStatus, type AccountStatus } from "@/lib/que
 import { CRON_PRESETS } from "@/lib/validation";
 import { PlatformBadge } from "../platform-badge";
 import { readableUrl } from "../readable-url";
-import { relativeTime, Time } from "../time";
+import { RelativeTime, Time } from "../time";
 import { AccountActions } from "./account-actions";
 
 const RUN_CLASS: Record<string, string> = { ok: "ok", running: "info", partial: "warn", failed: "danger", skipped: "" };
@@ -86,7 +86,7 @@ export async function AccountTable({ admin }: { admin: boolean }) {
                   <span className="muted">never</span>
                 )}
               </td>
-              <td className="nowrap">{a.nextRunAt ? <span title={a.nextRunAt.toISOString()}>{relativeTime(a.nextRunAt, now)}</span> : <span className="muted">—</span>}</td>
+              <td className="nowrap">{a.nextRunAt ? <RelativeTime date={a.nextRunAt} now={now} /> : <span className="muted">—</span>}</td>
               <td className="num">
                 <Link href={`/posts?account=${a.id}`}>{a.postCount.toLocaleString("en-US")}</Link>
               </td>

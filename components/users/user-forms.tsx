@@ -1,35 +1,39 @@
 "use client";
 
 import { useActionState, useRef } from "react";
+import { useTranslations } from "next-intl";
+import { MIN_PASSWORD_LENGTH } from "@/lib/limits";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ToggleForm } from "../toggle-form";
 import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
 
+/** The form that creates a user (username, initial password, role). */
 export function NewUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
+  const t = useTranslations("users.new");
   const err = (k: string) => state.errors?.[k]?.join(" ");
   return (
-    <form action={action} noValidate aria-label="New user">
+    <form action={action} noValidate aria-label={t("heading")}>
       <div className="form-grid">
         <div className="field">
-          <label htmlFor="u-name">Username</label>
+          <label htmlFor="u-name">{t("username")}</label>
           <input id="u-name" name="username" type="text" autoComplete="off" defaultValue={state.values?.username ?? ""} key={state.values?.username} aria-invalid={Boolean(err("username"))} aria-describedby="u-name-error" />
           <div id="u-name-error" className="field-error" aria-live="polite">
             {err("username")}
           </div>
         </div>
         <div className="field">
-          <label htmlFor="u-pass">Initial password</label>
+          <label htmlFor="u-pass">{t("password")}</label>
           <input id="u-pass" name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(err("password"))} aria-describedby="u-pass-error" />
           <div id="u-pass-error" className="field-error" aria-live="polite">
             {err("password")}
           </div>
         </div>
         <div className="field">
-          <label htmlFor="u-role">Role</label>
+          <label htmlFor="u-role">{t("role")}</label>
           <select id="u-role" name="role" defaultValue={state.values?.role ?? "reviewer"} key={state.values?.role} aria-invalid={Boolean(err("role"))} aria-describedby="u-role-error">
-            <option value="reviewer">reviewer — reviews and exports</option>
-            <option value="admin">admin — also manages accounts, topics, seeds, users</option>
+            <option value="reviewer">{t("reviewerOption")}</option>
+            <option value="admin">{t("adminOption")}</option>
           </select>
           <div id="u-role-error" className="field-error" aria-live="polite">
             {err("role")}
@@ -39,7 +43,7 @@ export function NewUserForm() {
       {state.message && <div className="form-error" role="alert">{state.message}</div>}
       <div className="button-row">
         <button type="submit" disabled={pending}>
-          Create user
+          {t("submit")}
         </button>
       </div>
     </form>
@@ -55,35 +59,38 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
   const pwDialog = useRef<HTMLDialogElement>(null);
   const delDialog = useRef<HTMLDialogElement>(null);
   const message = [roleState, disState, pwState, delState].find((s) => s.message);
+  const t = useTranslations("users.row");
+  const tc = useTranslations("common");
+  const roles = useTranslations("roles");
   return (
     <div className="row-actions">
       <form action={roleAction} className="field-inline">
         <input type="hidden" name="id" value={id} />
         <label className="sr-only" htmlFor={`role-${id}`}>
-          Role of {username}
+          {t("roleOf", { username })}
         </label>
         <select id={`role-${id}`} name="role" defaultValue={role} style={{ width: "auto", padding: "3px 6px" }}>
-          <option value="reviewer">reviewer</option>
-          <option value="admin">admin</option>
+          <option value="reviewer">{roles("reviewer")}</option>
+          <option value="admin">{roles("admin")}</option>
         </select>
         <button type="submit" className="small secondary" disabled={rolePending}>
-          Set role
+          {t("setRole")}
         </button>
       </form>
       <button type="button" className="small secondary" onClick={() => pwDialog.current?.showModal()}>
-        Reset password
+        {t("resetPassword")}
       </button>
-      {!self && <ToggleForm action={disAction} id={id} field="disabled" next={!disabled} label={disabled ? "Enable" : "Disable"} name={username} pending={disPending} />}
+      {!self && <ToggleForm action={disAction} id={id} field="disabled" next={!disabled} label={disabled ? t("enable") : t("disable")} name={username} pending={disPending} />}
       {!self && (
         <button type="button" className="small danger secondary" onClick={() => delDialog.current?.showModal()}>
-          Delete
+          {t("delete")}
         </button>
       )}
       <dialog ref={pwDialog} aria-labelledby={`pw-${id}-h`}>
         <form action={pwAction} noValidate>
           <input type="hidden" name="id" value={id} />
-          <h2 id={`pw-${id}-h`}>New password for {username}</h2>
-          <label htmlFor={`pw-${id}`}>Password (at least 8 characters)</label>
+          <h2 id={`pw-${id}-h`}>{t("passwordHeading", { username })}</h2>
+          <label htmlFor={`pw-${id}`}>{t("passwordLabel", { min: MIN_PASSWORD_LENGTH })}</label>
           <input id={`pw-${id}`} name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(pwState.errors?.password)} aria-describedby={`pw-${id}-error`} />
           <div id={`pw-${id}-error`} className="field-error" aria-live="polite">
             {pwState.errors?.password?.join(" ")}
@@ -91,10 +98,10 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           {pwState.ok && <div className="form-ok">{pwState.message}</div>}
           <div className="button-row">
             <button type="submit" disabled={pwPending}>
-              Set password
+              {t("setPassword")}
             </button>
             <button type="button" className="secondary" onClick={() => pwDialog.current?.close()}>
-              Close
+              {tc("close")}
             </button>
           </div>
         </form>
@@ -102,15 +109,15 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
       <dialog ref={delDialog} aria-labelledby={`del-u-${id}-h`}>
         <form action={delAction}>
           <input type="hidden" name="id" value={id} />
-          <h2 id={`del-u-${id}-h`}>Delete {username}?</h2>
-          <p>They can no longer sign in. This cannot be undone.</p>
+          <h2 id={`del-u-${id}-h`}>{t("deleteHeading", { username })}</h2>
+          <p>{t("deleteText")}</p>
           {delState.message && <div className="form-error" role="alert">{delState.message}</div>}
           <div className="button-row">
             <button type="submit" className="danger" disabled={delPending}>
-              Delete user
+              {t("deleteSubmit")}
             </button>
             <button type="button" className="secondary" onClick={() => delDialog.current?.close()}>
-              Cancel
+              {tc("cancel")}
             </button>
           </div>
         </form>

@@ -1,39 +1,42 @@
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listUsers } from "@/lib/queries/users";
 import { UserRowActions } from "./user-forms";
-import { Time } from "../time";
+import { Num, Time } from "../time";
 
 /** Every user with their role, reviews and sign-ins, and the admin actions. */
 export async function UserTable({ me }: { me: { id: number } }) {
-  const users = await listUsers(db);
+  const [users, t, roles] = await Promise.all([listUsers(db), getTranslations("users.table"), getTranslations("roles")]);
   return (
-      <div className="table-wrap" style={{ marginBottom: 16 }}>
+    <div className="table-wrap" style={{ marginBottom: 16 }}>
       <table className="data" data-testid="user-table">
         <thead>
           <tr>
-            <th>Username</th>
-            <th>Role</th>
-            <th className="num">Reviews</th>
-            <th>Created</th>
-            <th>Last sign-in</th>
-            <th>Actions</th>
+            <th>{t("username")}</th>
+            <th>{t("role")}</th>
+            <th className="num">{t("reviews")}</th>
+            <th>{t("created")}</th>
+            <th>{t("lastSignIn")}</th>
+            <th>{t("actions")}</th>
           </tr>
         </thead>
         <tbody>
           {users.map((u) => (
             <tr key={u.id}>
               <td>
-                <b>{u.username}</b> {u.id === me.id && <span className="badge">you</span>}{" "}
+                <b>{u.username}</b> {u.id === me.id && <span className="badge">{t("you")}</span>}{" "}
                 {u.disabledAt && (
-                  <span className="badge warn" title="Cannot sign in; their review decisions keep their name">
-                    disabled
+                  <span className="badge warn" title={t("disabledHint")}>
+                    {t("disabled")}
                   </span>
                 )}
               </td>
               <td>
-                <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{u.role}</span>
+                <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{u.role === "admin" || u.role === "reviewer" ? roles(u.role) : u.role}</span>
               </td>
-              <td className="num">{u._count.reviews.toLocaleString("en-US")}</td>
+              <td className="num">
+                <Num value={u._count.reviews} />
+              </td>
               <td>
                 <Time date={u.createdAt} />
               </td>

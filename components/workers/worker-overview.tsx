@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { BrowserSandboxNote } from "@/lib/browser-sandbox";
 import type { WorkerOverview } from "@/lib/queries/workers";
-import { Time, relativeTime } from "../time";
+import { RelativeTime, Time } from "../time";
 
 const STATUS_CLASS: Record<string, string> = { running: "ok", stale: "warn", dead: "danger", stopped: "" };
 const JOB_CLASS: Record<string, string> = { completed: "ok", active: "info", created: "", retry: "warn", failed: "danger", cancelled: "" };
@@ -127,7 +127,7 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
                   <td>
                     <Time date={w.startedAt} />
                   </td>
-                  <td>{w.stoppedAt ? <Time date={w.stoppedAt} /> : relativeTime(w.heartbeatAt, now)}</td>
+                  <td>{w.stoppedAt ? <Time date={w.stoppedAt} /> : <RelativeTime date={w.heartbeatAt} now={now} />}</td>
                   <td className="num">{w.concurrency}</td>
                   <td className="num">{w.jobsDone}</td>
                   <td>
@@ -136,7 +136,7 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
                     ) : (
                       w.jobs.map((j) => (
                         <div key={j.jobId}>
-                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link> <span className="muted">since {relativeTime(j.startedAt, now)}</span>
+                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link> <span className="muted">since <RelativeTime date={j.startedAt} now={now} /></span>
                         </div>
                       ))
                     )}

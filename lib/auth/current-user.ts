@@ -44,11 +44,12 @@ export async function requirePermission(permission: Permission): Promise<Current
   return user;
 }
 
-/** Thrown by {@link authorize} for server actions; carries the HTTP-like status. */
+/** Thrown by {@link authorize} for server actions; carries the HTTP-like status (and, for 403, who was refused what). */
 export class AuthError extends Error {
   constructor(
     message: string,
     readonly status: 401 | 403,
+    readonly refused?: { role: Role; permission: Permission },
   ) {
     super(message);
   }
@@ -58,6 +59,6 @@ export class AuthError extends Error {
 export async function authorize(permission: Permission): Promise<CurrentUser> {
   const user = await getCurrentUser();
   if (!user) throw new AuthError("sign-in required", 401);
-  if (!can(user.role, permission)) throw new AuthError(`your role (${user.role}) may not ${permission}`, 403);
+  if (!can(user.role, permission)) throw new AuthError(`your role (${user.role}) may not ${permission}`, 403, { role: user.role, permission });
   return user;
 }

@@ -5,6 +5,7 @@
  */
 import { hash, verify } from "@node-rs/bcrypt";
 import { z } from "zod";
+import { MIN_PASSWORD_LENGTH } from "../limits";
 
 /** bcrypt cost factor. 12 is the usual production choice; tests lower it via BCRYPT_COST. */
 function cost(): number {
@@ -19,10 +20,15 @@ function cost(): number {
  */
 export const MAX_PASSWORD_BYTES = 72;
 
-/** The one rule for a new password, used by the CLI, the Users page and the first-admin setup. */
+export { MIN_PASSWORD_LENGTH };
+
+/**
+ * The one rule for a new password, used by the CLI, the Users page and the first-admin setup. Its
+ * messages are the CLI's (English); the dashboard translates the zod issues (i18n/validation.ts).
+ */
 export const newPasswordSchema = z
   .string()
-  .min(8, "password must be at least 8 characters")
+  .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, {
     message: `password must be at most ${MAX_PASSWORD_BYTES} bytes (72 letters or digits, 24 Chinese characters): bcrypt ignores the rest`,
   });

@@ -45,7 +45,7 @@ export async function completeSetup(db: Db, token: string, input: { username: st
     const used = await tx.setupToken.updateMany({ where: { tokenHash: sha256(token), usedAt: null }, data: { usedAt: new Date() } });
     if (used.count !== 1 || (await tx.user.count()) > 0) {
       const message = "This setup link is no longer valid: it was used already, or CampusWatch has an admin.";
-      throw new ValidationError(message, { _: [message] });
+      throw new ValidationError(message, { _: [message] }, { code: "setupLinkUsed" });
     }
     return createUser(tx as unknown as Db, { ...input, role: "admin" });
   });

@@ -108,9 +108,19 @@ export function clientAddressOf(headers: Headers): string {
   return forwarded.at(-1) ?? "unknown";
 }
 
-/** The sentence shown in the sign-in form when an attempt is refused. */
-export function throttleMessage(refusal: ThrottleRefusal): string {
+/**
+ * What the sign-in form says about a refusal, as a message key of the `auth` messages and its
+ * values: the sign-in action translates it into the reader's language.
+ */
+export function throttleNotice(refusal: ThrottleRefusal): { key: "throttledUsername" | "throttledAddress"; values: { minutes: number } } {
   const minutes = Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60));
-  const who = refusal.by === "username" ? "for this username" : "from your network address";
+  return { key: refusal.by === "username" ? "throttledUsername" : "throttledAddress", values: { minutes } };
+}
+
+/** The same sentence in English (for logs and tests; messages/en.json has its twin). */
+export function throttleMessage(refusal: ThrottleRefusal): string {
+  const { key, values } = throttleNotice(refusal);
+  const { minutes } = values;
+  const who = key === "throttledUsername" ? "for this username" : "from your network address";
   return `Too many failed sign-ins ${who}. Sign-in is paused for ${minutes} minute${minutes === 1 ? "" : "s"}; try again later.`;
 }

@@ -1,10 +1,17 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { setupLinkState } from "@/lib/auth/setup";
 import { SetupForm } from "@/components/setup-form";
+import { LocaleSwitch } from "@/components/locale-switch";
 
-export const metadata = { title: "First admin" };
 export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("setup");
+  return { title: t("title") };
+}
 
 /**
  * The one-time first-admin page. Public (there is nobody to sign in yet), so it shows a form only
@@ -13,28 +20,20 @@ export const dynamic = "force-dynamic";
 export default async function SetupPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const raw = (await searchParams).token;
   const token = typeof raw === "string" ? raw : undefined;
-  const state = await setupLinkState(db, token);
+  const [state, t, tc] = await Promise.all([setupLinkState(db, token), getTranslations("setup"), getTranslations("common")]);
   return (
     <main className="signin">
       <div className="panel">
-        <h1>CampusWatch</h1>
-        {state === "valid" && (
+        <h1>{tc("appName")}</h1>
+        {state === "valid" && token && (
           <>
-            <p className="muted">Create the first administrator. This link works once.</p>
-            <SetupForm token={token!} />
+            <p className="muted">{t("intro")}</p>
+            <SetupForm token={token} />
           </>
         )}
-        {state === "done" && (
-          <p role="alert">
-            CampusWatch is already set up. <Link href="/sign-in">Sign in</Link>; an admin adds more users on the Users page.
-          </p>
-        )}
-        {state === "invalid" && (
-          <p role="alert">
-            This setup link is not valid: it was used already or is unknown. Restart <code>campuswatch serve</code> (or{" "}
-            <code>run</code>) to print a new one, or create an admin with <code>campuswatch user add</code>.
-          </p>
-        )}
+        {state === "done" && <p role="alert">{t.rich("done", { link: (chunks) => <Link href="/sign-in">{chunks}</Link> })}</p>}
+        {state === "invalid" && <p role="alert">{t.rich("invalid", { code: (chunks) => <code>{chunks}</code> })}</p>}
+        <LocaleSwitch />
       </div>
     </main>
   );

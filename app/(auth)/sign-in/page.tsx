@@ -1,15 +1,25 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { SignInForm } from "@/components/sign-in-form";
+import { LocaleSwitch } from "@/components/locale-switch";
 
-export const metadata = { title: "Sign in" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("auth");
+  return { title: t("title") };
+}
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   const { next } = await searchParams;
+  const [t, tc] = await Promise.all([getTranslations("auth"), getTranslations("common")]);
   return (
     <main className="signin">
       <div className="panel">
-        <h1>CampusWatch</h1>
-        <p className="muted" style={{ textAlign: "center", marginTop: -8 }}>校园舆情监测 · Sign in to continue</p>
+        <h1>{tc("appName")}</h1>
+        <p className="muted" style={{ textAlign: "center", marginTop: -8 }}>
+          {t("intro")}
+        </p>
         <SignInForm next={next ?? ""} />
+        <LocaleSwitch />
       </div>
     </main>
   );

@@ -4,7 +4,9 @@
  * return `{ errors, message, values }` so the form shows each error next to its field and keeps
  * what was typed.
  */
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { localizeIssues, localizeValidationError } from "@/i18n/validation";
 import { AuthError, authorize, type CurrentUser } from "@/lib/auth/current-user";
 import type { Permission } from "@/lib/permissions";
 import { ValidationError } from "@/lib/validation";
@@ -47,13 +49,36 @@ export function fromValidationError(e: ValidationError, values: Record<string, s
   return { errors: e.fieldErrors, message: "Please correct the marked fields.", values };
 }
 
-/** Check the session and permission: the user, or form state saying why not. */
+/**
+ * A failed zod parse as form state in the reader's language (i18n/validation.ts translates each
+ * issue). The converted forms use this; {@link invalid} stays for the others until they are.
+ */
+export async function localizedInvalid(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
+  const [t, tc] = await Promise.all([getTranslations("validation"), getTranslations("common")]);
+  return { errors: localizeIssues(error.issues, t), message: tc("correctFields"), values };
+}
+
+/**
+ * A ValidationError from a query module as form state in the reader's language; a refusal of the
+ * whole form (field "_", e.g. "the last admin") becomes the form's message.
+ */
+export async function localizedFailure(e: ValidationError, values: Record<string, string>): Promise<FormState> {
+  const [t, tc] = await Promise.all([getTranslations("validation"), getTranslations("common")]);
+  const errors = localizeValidationError(e, t);
+  return { errors, message: errors._?.join(" ") ?? tc("correctFields"), values };
+}
+
+/** Check the session and permission: the user, or form state saying why not (in the reader's language). */
 export async function guard(permission: Permission): Promise<{ user: CurrentUser; state?: undefined } | { user?: undefined; state: FormState }> {
   try {
     return { user: await authorize(permission) };
   } catch (e) {
     if (e instanceof AuthError) {
-      return { state: { message: e.status === 401 ? "Your session has ended. Sign in again." : `Not allowed: ${e.message}.` } };
+      const t = await getTranslations("common");
+      if (e.status === 401) return { state: { message: t("sessionEnded") } };
+      if (!e.refused) return { state: { message: `Not allowed: ${e.message}.` } };
+      const [roles, permissions] = await Promise.all([getTranslations("roles"), getTranslations("permissions")]);
+      return { state: { message: t("notAllowed", { role: roles(e.refused.role), permission: permissions(e.refused.permission) }) } };
     }
     throw e;
   }

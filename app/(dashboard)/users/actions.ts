@@ -2,19 +2,18 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema, setUserDisabled } from "@/lib/queries/users";
-import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
+import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
-function failure(e: unknown, values: Record<string, string>): FormState {
-  if (e instanceof ValidationError) {
-    const s = fromValidationError(e, values);
-    return { ...s, message: e.fieldErrors._?.join(" ") ?? s.message };
-  }
+/** A refusal from lib/queries/users.ts as translated form state; anything else is a real error. */
+async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
+  if (e instanceof ValidationError) return localizedFailure(e, values);
   throw e;
 }
 
@@ -23,7 +22,7 @@ export async function createUserAction(_prev: FormState, formData: FormData): Pr
   const parsed = newUserSchema.safeParse(values);
   // Never send a password back to the browser.
   const safe = { ...values, password: "" };
-  if (!parsed.success) return invalid(parsed.error, safe);
+  if (!parsed.success) return localizedInvalid(parsed.error, safe);
   const { state } = await guard("manage-users");
   if (state) return { ...state, values: safe };
   try {
@@ -38,7 +37,7 @@ export async function createUserAction(_prev: FormState, formData: FormData): Pr
 export async function changeRoleAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = idSchema.and(roleSchema).safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return localizedInvalid(parsed.error, values);
   const { user, state } = await guard("manage-users");
   if (state) return state;
   try {
@@ -47,24 +46,26 @@ export async function changeRoleAction(_prev: FormState, formData: FormData): Pr
     return failure(e, values);
   }
   revalidatePath("/users");
-  return { ok: true, message: "Role changed." };
+  const t = await getTranslations("users.done");
+  return { ok: true, message: t("roleChanged") };
 }
 
 export async function resetPasswordAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = { ...formValues(formData), password: "" };
   const parsed = idSchema.and(passwordSchema).safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return localizedInvalid(parsed.error, values);
   const { state } = await guard("manage-users");
   if (state) return state;
   await resetPassword(db, parsed.data.id, parsed.data.password);
   revalidatePath("/users");
-  return { ok: true, message: "Password changed. Tell the user over a safe channel." };
+  const t = await getTranslations("users.done");
+  return { ok: true, message: t("passwordChanged") };
 }
 
 export async function deleteUserAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = idSchema.safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return localizedInvalid(parsed.error, values);
   const { user, state } = await guard("manage-users");
   if (state) return state;
   try {
@@ -76,12 +77,13 @@ export async function deleteUserAction(_prev: FormState, formData: FormData): Pr
   redirect("/users?deleted=1");
 }
 
-const disableSchema = z.object({ disabled: z.enum(["true", "false"], { error: "disabled must be true or false" }) });
+// Issues are translated by i18n/validation.ts (a forged value reads "invalid value").
+const disableSchema = z.object({ disabled: z.enum(["true", "false"]) });
 
 export async function setUserDisabledAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = idSchema.and(disableSchema).safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return localizedInvalid(parsed.error, values);
   const { user, state } = await guard("manage-users");
   if (state) return state;
   const disabled = parsed.data.disabled === "true";
@@ -91,5 +93,6 @@ export async function setUserDisabledAction(_prev: FormState, formData: FormData
     return failure(e, values);
   }
   revalidatePath("/users");
-  return { ok: true, message: disabled ? "User disabled: they are signed out and cannot sign in." : "User enabled." };
+  const t = await getTranslations("users.done");
+  return { ok: true, message: disabled ? t("disabled") : t("enabled") };
 }

@@ -1,3 +1,5 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { requirePermission } from "@/lib/auth/current-user";
 import { Suspense } from "react";
 import { PageHeader, Notice } from "@/components/page-header";
@@ -5,22 +7,27 @@ import { NewUserForm } from "@/components/users/user-forms";
 import { UserTable } from "@/components/users/user-table";
 import { TableSkeleton } from "@/components/skeletons";
 
-export const metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("users");
+  return { title: t("title") };
+}
 
 export default async function UsersPage({ searchParams }: { searchParams: Promise<{ created?: string; deleted?: string }> }) {
   const me = await requirePermission("manage-users");
   const sp = await searchParams;
+  const t = await getTranslations("users");
   return (
     <>
-      <PageHeader title="Users" subtitle="Admins manage everything; reviewers review flags and export." />
-      {sp.created && <Notice>User {sp.created} created.</Notice>}
-      {sp.deleted && <Notice>User deleted.</Notice>}
-      <Suspense fallback={<TableSkeleton rows={3} label="Loading users" />}>
+      <PageHeader title={t("title")} subtitle={t("subtitle")} />
+      {sp.created && <Notice>{t("created", { username: sp.created })}</Notice>}
+      {sp.deleted && <Notice>{t("deleted")}</Notice>}
+      <Suspense fallback={<TableSkeleton rows={3} label={t("loading")} />}>
         <UserTable me={me} />
       </Suspense>
       <section className="panel" aria-labelledby="new-user-h">
-        <h2 id="new-user-h">New user</h2>
+        <h2 id="new-user-h">{t("new.heading")}</h2>
         <NewUserForm />
       </section>
     </>
