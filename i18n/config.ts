@@ -38,7 +38,23 @@ export const LOCALE_NAMES: Readonly<Record<Locale, string>> = { "zh-CN": "中文
  * components read every namespace on the server; add a namespace here when a client component
  * starts using it, or that component shows `namespace.key` instead of the text.
  */
-export const CLIENT_NAMESPACES = ["common", "nav", "auth", "setup", "users", "roles", "format"] as const;
+export const CLIENT_NAMESPACES = [
+  "common",
+  "nav",
+  "auth",
+  "setup",
+  "users",
+  "roles",
+  "format",
+  "posts",
+  "accounts",
+  "runs",
+  "workers",
+  "topics",
+  "charts",
+  "seeds",
+  "discovery",
+] as const;
 
 /** True when `value` is one of {@link LOCALES}. */
 export function isLocale(value: unknown): value is Locale {

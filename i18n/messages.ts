@@ -1,12 +1,53 @@
 /**
- * The message catalogues. Both are small and imported statically (typed, bundled once); the
- * English file is the reference for the message types (i18n/next-intl.d.ts).
+ * The message catalogues, imported statically (typed, bundled once): per locale, the shared
+ * namespaces in messages/<locale>.json plus one file per dashboard area in messages/<locale>/
+ * (so that work on one area touches its own files). English is the reference for the message
+ * types (i18n/next-intl.d.ts); the Chinese catalogue must have the same shape.
  */
-import en from "@/messages/en.json";
-import zhCN from "@/messages/zh-CN.json";
+import enBase from "@/messages/en.json";
+import zhBase from "@/messages/zh-CN.json";
+import en_posts from "@/messages/en/posts.json";
+import zh_posts from "@/messages/zh-CN/posts.json";
+import en_accounts from "@/messages/en/accounts.json";
+import zh_accounts from "@/messages/zh-CN/accounts.json";
+import en_runs from "@/messages/en/runs.json";
+import zh_runs from "@/messages/zh-CN/runs.json";
+import en_workers from "@/messages/en/workers.json";
+import zh_workers from "@/messages/zh-CN/workers.json";
+import en_topics from "@/messages/en/topics.json";
+import zh_topics from "@/messages/zh-CN/topics.json";
+import en_charts from "@/messages/en/charts.json";
+import zh_charts from "@/messages/zh-CN/charts.json";
+import en_seeds from "@/messages/en/seeds.json";
+import zh_seeds from "@/messages/zh-CN/seeds.json";
+import en_discovery from "@/messages/en/discovery.json";
+import zh_discovery from "@/messages/zh-CN/discovery.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
+const en = {
+  ...enBase,
+  posts: en_posts,
+  accounts: en_accounts,
+  runs: en_runs,
+  workers: en_workers,
+  topics: en_topics,
+  charts: en_charts,
+  seeds: en_seeds,
+  discovery: en_discovery,
+};
 export type Messages = typeof en;
+
+const zhCN: Messages = {
+  ...zhBase,
+  posts: zh_posts,
+  accounts: zh_accounts,
+  runs: zh_runs,
+  workers: zh_workers,
+  topics: zh_topics,
+  charts: zh_charts,
+  seeds: zh_seeds,
+  discovery: zh_discovery,
+};
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };
 

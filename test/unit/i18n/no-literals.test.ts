@@ -35,6 +35,10 @@ const CONVERTED = [
   "components/sign-in-form.tsx",
   "components/setup-form.tsx",
   "components/users",
+  // posts (home, flags, post pages):
+  // accounts, runs, workers:
+  // topics, charts:
+  // seeds, discovery:
 ];
 
 /** Attributes and props whose value a reader sees or hears. */
