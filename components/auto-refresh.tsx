@@ -2,6 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { useFormatter, useTranslations } from "next-intl";
+import { DISPLAY_TIME_ZONE } from "@/i18n/config";
 import type { LiveStatus } from "@/lib/queries/runs";
 
 /**
@@ -12,6 +14,8 @@ export function LiveCrawls({ intervalMs = 2000, show = true }: { intervalMs?: nu
   const router = useRouter();
   const [live, setLive] = useState<LiveStatus | null>(null);
   const stamp = useRef<string | null>(null);
+  const t = useTranslations("posts.live");
+  const format = useFormatter();
   useEffect(() => {
     let stop = false;
     const tick = async () => {
@@ -39,14 +43,15 @@ export function LiveCrawls({ intervalMs = 2000, show = true }: { intervalMs?: nu
     <div className="panel live" data-testid="live-crawls" aria-live="polite">
       <b>
         <span className="live-dot" />
-        {live.running.length} crawl{live.running.length === 1 ? "" : "s"} running
+        {t("running", { count: live.running.length })}
       </b>
-      {live.queued.length > 0 && <span className="muted"> · waiting to start: {live.queued.map((q) => q.name).join("、")}</span>}
+      {live.queued.length > 0 && <span className="muted">{t("waiting", { names: live.queued.map((q) => q.name).join("、") })}</span>}
       <ul className="live-list">
         {live.running.map((r) => (
           <li key={r.id}>
-            <a href={`/runs/${r.id}`}>#{r.id}</a> {r.account.name}: {r.pagesList + r.pagesItem + r.pagesOther} pages, {r.newPosts} new, {r.changedPosts} changed
-            {r.errorCount ? `, ${r.errorCount} errors` : ""} · since {new Date(r.startedAt).toLocaleTimeString("zh-CN", { timeZone: "Asia/Shanghai", hour12: false })}
+            <a href={`/runs/${r.id}`}>#{r.id}</a> {r.account.name}: {t("item", { pages: r.pagesList + r.pagesItem + r.pagesOther, newPosts: r.newPosts, changed: r.changedPosts })}
+            {r.errorCount ? t("errors", { count: r.errorCount }) : null}
+            {t("since", { time: format.dateTime(new Date(r.startedAt), { timeZone: DISPLAY_TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }) })}
           </li>
         ))}
       </ul>

@@ -1,29 +1,27 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { headlineCounts } from "@/lib/queries/overview";
 
-const n = (x: number) => x.toLocaleString("en-US");
+const b = (chunks: React.ReactNode) => <b>{chunks}</b>;
 
-/** Headline figures of the flagged and posts pages. */
+/** Headline figures of the flagged and posts pages (counts with the locale's digit grouping). */
 export async function HeadlineStats() {
-  const c = await headlineCounts(db);
+  const [c, t] = await Promise.all([headlineCounts(db), getTranslations("posts.stats")]);
   return (
     <div className="stats" data-testid="headline-stats">
       <Link className="stat accent" href="/?review=open" data-testid="stat-open-flags">
-        <b>{n(c.openFlags)}</b>open flags to review
+        {t.rich("openFlags", { b, count: c.openFlags })}
       </Link>
-      <div className="stat">
-        <b>{n(c.flagsToday)}</b>flagged today · {n(c.reviewedToday)} reviewed
-      </div>
+      <div className="stat">{t.rich("flaggedToday", { b, count: c.flagsToday, reviewed: c.reviewedToday })}</div>
       <Link className="stat" href="/posts">
-        <b>{n(c.posts)}</b>posts &amp; replies · {n(c.postsToday)} today
+        {t.rich("posts", { b, count: c.posts, today: c.postsToday })}
       </Link>
       <Link className={`stat${c.accountsFailing ? " danger" : ""}`} href="/accounts">
-        <b>{n(c.accountsEnabled)}</b>
-        {c.accountsFailing ? `accounts watched · ${c.accountsFailing} failing` : `accounts watched of ${n(c.accounts)}`}
+        {c.accountsFailing ? t.rich("accountsFailing", { b, count: c.accountsEnabled, failing: c.accountsFailing }) : t.rich("accountsOf", { b, count: c.accountsEnabled, total: c.accounts })}
       </Link>
       <Link className="stat" href="/runs">
-        <b>{n(c.runningCrawls)}</b>crawls running · {n(c.topics)} topics
+        {t.rich("crawls", { b, count: c.runningCrawls, topics: c.topics })}
       </Link>
     </div>
   );

@@ -48,17 +48,33 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   throw new ValidationError(message, fieldErrors, { issues: result.error.issues });
 }
 
-/** Why a URL is refused, or null when it is an absolute http(s) URL. */
-export function urlProblem(value: string): string | null {
+/**
+ * A refusal the dashboard can say in the reader's language: `code` is a key of the
+ * `accounts.validation` messages, `values` what its message needs. The English `message` stays
+ * for the CLI.
+ */
+export interface Problem {
+  code: string;
+  values: Record<string, string | number>;
+  message: string;
+}
+
+/** Why a URL is refused (code, values and the English message), or null when it is an absolute http(s) URL. */
+export function urlProblemCode(value: string): Problem | null {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    return `not a valid URL: ${JSON.stringify(value)}`;
+    return { code: "urlInvalid", values: { value: JSON.stringify(value) }, message: `not a valid URL: ${JSON.stringify(value)}` };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `only http and https URLs are allowed (got ${url.protocol})`;
-  if (!url.hostname) return "URL has no host";
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { code: "urlProtocol", values: { protocol: url.protocol }, message: `only http and https URLs are allowed (got ${url.protocol})` };
+  if (!url.hostname) return { code: "urlNoHost", values: {}, message: "URL has no host" };
   return null;
+}
+
+/** Why a URL is refused, or null when it is an absolute http(s) URL. */
+export function urlProblem(value: string): string | null {
+  return urlProblemCode(value)?.message ?? null;
 }
 
 /** zod schema of an absolute http(s) URL. */
@@ -67,25 +83,35 @@ export const httpUrl = z
   .trim()
   .min(1, "URL is required")
   .superRefine((v, ctx) => {
-    const problem = urlProblem(v);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
+    const problem = urlProblemCode(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code, values: problem.values } });
   });
+
+/**
+ * Why a cron expression is refused (code, values and the English message), or null when valid.
+ * Five fields (minute hour day month weekday) or six with seconds first.
+ */
+export function cronProblemCode(expr: string): Problem | null {
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length < 5 || fields.length > 6) {
+    const values = { count: fields.length, expr: JSON.stringify(expr) };
+    return { code: "cronFields", values, message: `cron expression must have 5 fields (minute hour day month weekday), got ${fields.length}: ${JSON.stringify(expr)}` };
+  }
+  try {
+    CronExpressionParser.parse(expr.trim(), { tz: TIME_ZONE, strict: false });
+  } catch (e) {
+    const reason = (e as Error).message;
+    return { code: "cronInvalid", values: { expr: JSON.stringify(expr), reason }, message: `invalid cron expression ${JSON.stringify(expr)}: ${reason}` };
+  }
+  return null;
+}
 
 /**
  * Why a cron expression is refused, or null when valid. Five fields (minute hour day month
  * weekday) or six with seconds first.
  */
 export function cronProblem(expr: string): string | null {
-  const fields = expr.trim().split(/\s+/);
-  if (fields.length < 5 || fields.length > 6) {
-    return `cron expression must have 5 fields (minute hour day month weekday), got ${fields.length}: ${JSON.stringify(expr)}`;
-  }
-  try {
-    CronExpressionParser.parse(expr.trim(), { tz: TIME_ZONE, strict: false });
-  } catch (e) {
-    return `invalid cron expression ${JSON.stringify(expr)}: ${(e as Error).message}`;
-  }
-  return null;
+  return cronProblemCode(expr)?.message ?? null;
 }
 
 /** zod schema of a cron expression. */
@@ -94,8 +120,8 @@ export const cronExpression = z
   .trim()
   .min(1, "cron expression is required")
   .superRefine((v, ctx) => {
-    const problem = cronProblem(v);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
+    const problem = cronProblemCode(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code, values: problem.values } });
   });
 
 /** The next `count` run times of a cron expression after `from`, evaluated in Asia/Shanghai. */
@@ -106,11 +132,11 @@ export function nextRunTimes(expr: string, count = 5, from = new Date()): Date[]
   return out;
 }
 
-/** Interval presets offered by the dashboard. */
-export const CRON_PRESETS: readonly { label: string; cron: string }[] = [
-  { label: "Every 5 minutes", cron: "*/5 * * * *" },
-  { label: "Every 10 minutes", cron: "*/10 * * * *" },
-  { label: "Every 30 minutes", cron: "*/30 * * * *" },
-  { label: "Hourly", cron: "0 * * * *" },
-  { label: "Daily", cron: "0 6 * * *" },
+/** Interval presets offered by the dashboard; `key` names the label in the `accounts.presets` messages. */
+export const CRON_PRESETS: readonly { label: string; cron: string; key: "every5" | "every10" | "every30" | "hourly" | "daily" }[] = [
+  { label: "Every 5 minutes", cron: "*/5 * * * *", key: "every5" },
+  { label: "Every 10 minutes", cron: "*/10 * * * *", key: "every10" },
+  { label: "Every 30 minutes", cron: "*/30 * * * *", key: "every30" },
+  { label: "Hourly", cron: "0 * * * *", key: "hourly" },
+  { label: "Daily", cron: "0 6 * * *", key: "daily" },
 ];

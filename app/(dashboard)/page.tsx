@@ -1,8 +1,13 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
 import type { SearchParams } from "@/lib/queries/posts";
 import { PostView } from "@/components/posts/post-view";
 
-export const metadata = { title: "Flagged posts" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("posts.pages");
+  return { title: t("flaggedTitle") };
+}
 export const dynamic = "force-dynamic";
 
 export default async function FlaggedPostsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {

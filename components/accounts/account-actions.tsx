@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useFormatter, useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
 import { ToggleForm } from "../toggle-form";
@@ -24,33 +25,40 @@ export function AccountActions({
 }) {
   const [toggleState, toggle, toggling] = useActionState<FormState, FormData>(toggleAccountAction, {});
   const [crawlState, crawl, crawling] = useActionState<FormState, FormData>(crawlNowAction, {});
-  const n = (x: number) => x.toLocaleString("en-US");
+  const t = useTranslations("accounts.actions");
+  const format = useFormatter();
+  const n = (x: number) => format.number(x);
   return (
     <div className="row-actions">
       <form action={crawl}>
         <input type="hidden" name="id" value={id} />
-        <button type="submit" className="small" disabled={crawling || queued || running} aria-label={`Crawl ${name} now`}>
-          {running ? "Running…" : queued ? "Queued…" : "Crawl now"}
+        <button type="submit" className="small" disabled={crawling || queued || running} aria-label={t("crawlAria", { name })}>
+          {running ? t("running") : queued ? t("queued") : t("crawlNow")}
         </button>
       </form>
-      <ToggleForm action={toggle} id={id} field="enabled" next={!enabled} label={enabled ? "Disable" : "Enable"} name={name} pending={toggling} />
+      <ToggleForm action={toggle} id={id} field="enabled" next={!enabled} label={enabled ? t("disable") : t("enable")} name={name} pending={toggling} />
       <ConfirmDelete
         action={deleteAccountAction}
         id={id}
         dialogId={`del-${id}-h`}
-        title={<>Delete “{name}”?</>}
-        trigger="Delete"
+        title={t("deleteTitle", { name })}
+        trigger={t("delete")}
         triggerClassName="small danger secondary"
-        triggerAriaLabel={`Delete ${name}`}
-        submit="Delete account and its posts"
-        pendingLabel="Deleting…"
+        triggerAriaLabel={t("deleteAria", { name })}
+        submit={t("deleteSubmit")}
+        pendingLabel={t("deleting")}
       >
         <p>
-          This deletes the account <b>and everything crawled from it</b>: {n(impact.posts)} posts and {n(impact.replies)} replies with their earlier
-          versions, {n(impact.flags)} flags ({n(impact.reviewed)} already reviewed, with their review notes) and {n(impact.runs)} crawl runs. Exports
-          made earlier are not affected. This cannot be undone.
+          {t.rich("deleteBody", {
+            b: (chunks) => <b>{chunks}</b>,
+            posts: n(impact.posts),
+            replies: n(impact.replies),
+            flags: n(impact.flags),
+            reviewed: n(impact.reviewed),
+            runs: n(impact.runs),
+          })}
         </p>
-        <p className="muted small">To keep the posts but stop crawling, disable the account instead.</p>
+        <p className="muted small">{t("deleteHint")}</p>
       </ConfirmDelete>
       {(toggleState.message && !toggleState.ok) || (crawlState.message && !crawlState.ok) ? (
         <span className="inline-error" role="alert">

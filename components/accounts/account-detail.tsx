@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { CRON_PRESETS } from "@/lib/validation";
 import { getAccountStatus } from "@/lib/queries/accounts";
@@ -10,7 +11,7 @@ import { describeCron } from "./account-table";
 import { RunTable } from "../runs/run-table";
 import { PlatformBadge } from "../platform-badge";
 import { LiveCrawls } from "../auto-refresh";
-import { RelativeTime, Time } from "../time";
+import { Num, RelativeTime, Time } from "../time";
 import { TableSkeleton } from "../skeletons";
 import { readableUrl } from "../readable-url";
 import { updateAccountAction } from "@/app/(dashboard)/accounts/actions";
@@ -19,10 +20,11 @@ import { updateAccountAction } from "@/app/(dashboard)/accounts/actions";
 export async function AccountDetail({ id, admin, saved }: { id: number; admin: boolean; saved?: boolean }) {
   const a = await getAccountStatus(db, id);
   if (!a) notFound();
+  const [t, ta, tr] = await Promise.all([getTranslations("accounts.detail"), getTranslations("accounts"), getTranslations("accounts.presets")]);
   return (
     <>
       <p className="crumbs">
-        <Link href="/accounts">Accounts</Link> / {a.name}
+        <Link href="/accounts">{ta("title")}</Link> / {a.name}
       </p>
       <PageHeader
         title={a.name}
@@ -33,51 +35,63 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
         }
       >
         <Link className="button secondary" href={`/posts?account=${a.id}`}>
-          Posts
+          {t("posts")}
         </Link>
         <Link className="button secondary" href={`/?account=${a.id}`}>
-          Flagged
+          {t("flagged")}
         </Link>
       </PageHeader>
-      {saved && <Notice>Saved. The scheduler applies a new interval within seconds.</Notice>}
+      {saved && <Notice>{t("saved")}</Notice>}
       <LiveCrawls />
       <div className="kv" style={{ marginBottom: 16 }}>
         <div>
-          <b>{a.enabled ? a.status : "disabled"}</b>status
+          <b>{ta("status", { status: a.enabled ? a.status : "disabled" })}</b>
+          {t("status")}
         </div>
         <div>
-          <b>{describeCron(a.cron)}</b>interval <code className="cron">{a.cron}</code>
+          <b>{describeCron(a.cron, tr)}</b>
+          {t("interval")} <code className="cron">{a.cron}</code>
         </div>
         <div>
           <b>
             <Time date={a.lastRunAt} />
           </b>
-          last run
+          {t("lastRun")}
         </div>
         <div>
-          <b>{a.nextRunAt ? <RelativeTime date={a.nextRunAt} /> : "—"}</b>next run
+          <b>{a.nextRunAt ? <RelativeTime date={a.nextRunAt} /> : "—"}</b>
+          {t("nextRun")}
         </div>
         <div>
-          <b>{a.postCount.toLocaleString("en-US")}</b>posts and replies
+          <b>
+            <Num value={a.postCount} />
+          </b>
+          {t("postCount")}
         </div>
         <div>
-          <b>{a.openFlags.toLocaleString("en-US")}</b>open flags
+          <b>
+            <Num value={a.openFlags} />
+          </b>
+          {t("openFlags")}
         </div>
         <div>
-          <b>{a.runs7d}</b>runs in 7 days
+          <b>{a.runs7d}</b>
+          {t("runs7d")}
         </div>
         <div>
-          <b>{a.errors7d}</b>errors in 7 days{a.blocks7d ? ` · ${a.blocks7d} blocked` : ""}
+          <b>{a.errors7d}</b>
+          {t("errors7d")}
+          {a.blocks7d ? t("blocked", { count: a.blocks7d }) : null}
         </div>
       </div>
-      {a.lastError && <Notice kind="error">Last error: {a.lastError}</Notice>}
+      {a.lastError && <Notice kind="error">{t("lastError", { error: a.lastError })}</Notice>}
       {admin && (
         <section className="panel" aria-labelledby="edit-h">
-          <h2 id="edit-h">Edit</h2>
-          <AccountForm action={updateAccountAction} presets={CRON_PRESETS} submitLabel="Save changes" initial={{ id: a.id, url: a.entryUrl, platform: a.platform, name: a.name, cron: a.cron }} />
+          <h2 id="edit-h">{t("edit")}</h2>
+          <AccountForm action={updateAccountAction} presets={CRON_PRESETS} submitLabel={t("saveChanges")} initial={{ id: a.id, url: a.entryUrl, platform: a.platform, name: a.name, cron: a.cron }} />
         </section>
       )}
-      <h2>Recent crawl runs</h2>
+      <h2>{t("recentRuns")}</h2>
       <Suspense fallback={<TableSkeleton rows={5} />}>
         <RunTable filter={{ account: a.id }} take={20} hideAccount />
       </Suspense>

@@ -1,18 +1,19 @@
 "use client";
 
 import { useActionState, useEffect, useRef, useState } from "react";
+import { useTranslations } from "next-intl";
+import { dateText } from "@/i18n/format";
+import { useDateTools } from "@/i18n/use-date-tools";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 
-const PLATFORMS = [
-  { value: "weibo", label: "微博 Weibo" },
-  { value: "tieba", label: "贴吧 Tieba" },
-  { value: "discuz", label: "论坛 Discuz!" },
-  { value: "blog", label: "博客 Blog" },
-];
+const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
+type PlatformValue = (typeof PLATFORMS)[number];
 
 export interface Preset {
   label: string;
   cron: string;
+  /** The label's key in the `accounts.presets` messages. */
+  key: "every5" | "every10" | "every30" | "hourly" | "daily";
 }
 
 interface Props {
@@ -23,8 +24,6 @@ interface Props {
   submitLabel: string;
 }
 
-const shanghai = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", month: "2-digit", day: "2-digit", weekday: "short", hour: "2-digit", minute: "2-digit", hour12: false });
-
 /**
  * Register or edit an account. The platform is recognised from the URL as it is typed (and can be
  * changed); the interval is a preset or a cron expression with its next five runs. Errors come
@@ -32,6 +31,9 @@ const shanghai = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", m
  */
 export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
+  const t = useTranslations("accounts.form");
+  const tp = useTranslations("accounts");
+  const tools = useDateTools();
   const v = state.values;
   const initialInterval = initial ? (presets.some((p) => p.cron === initial.cron) ? initial.cron : "custom") : (presets[2]?.cron ?? "custom");
   const [url, setUrl] = useState(v?.url ?? initial?.url ?? "");
@@ -59,14 +61,14 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
       return;
     }
     const ctl = new AbortController();
-    const t = setTimeout(() => {
+    const timer = setTimeout(() => {
       fetch(`/api/accounts/recognise?url=${encodeURIComponent(url)}`, { signal: ctl.signal })
         .then((r) => (r.ok ? r.json() : null))
         .then((j) => j && setDetected(j))
         .catch(() => undefined);
     }, 250);
     return () => {
-      clearTimeout(t);
+      clearTimeout(timer);
       ctl.abort();
     };
   }, [url]);
@@ -78,36 +80,37 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
       return;
     }
     const ctl = new AbortController();
-    const t = setTimeout(() => {
+    const timer = setTimeout(() => {
       fetch(`/api/cron-preview?expr=${encodeURIComponent(expr)}`, { signal: ctl.signal })
         .then(async (r) => {
           const j = await r.json();
-          setPreview(r.ok ? { times: j.times } : { error: j.error?.message ?? "invalid" });
+          setPreview(r.ok ? { times: j.times } : { error: j.error?.message ?? t("invalid") });
         })
         .catch(() => undefined);
     }, 250);
     return () => {
-      clearTimeout(t);
+      clearTimeout(timer);
       ctl.abort();
     };
-  }, [expr]);
+  }, [expr, t]);
 
   const err = (name: string) => state.errors?.[name]?.join(" ");
-  const detectedLabel = detected?.platform ? PLATFORMS.find((p) => p.value === detected.platform)?.label : null;
+  const platformLabel = (p: string) => ((PLATFORMS as readonly string[]).includes(p) ? tp(`platforms.${p as PlatformValue}`) : p);
+  const detectedLabel = detected?.platform ? platformLabel(detected.platform) : null;
   const idp = initial ? `edit-${initial.id}` : "new";
   return (
-    <form action={formAction} noValidate className="account-form" aria-label={initial ? "Edit account" : "Add account"}>
+    <form action={formAction} noValidate className="account-form" aria-label={initial ? t("editAria") : t("addAria")}>
       {initial && <input type="hidden" name="id" value={initial.id} />}
       <div className="form-grid">
         <div className="field wide">
-          <label htmlFor={`${idp}-url`}>Account URL</label>
+          <label htmlFor={`${idp}-url`}>{t("url")}</label>
           <input
             id={`${idp}-url`}
             name="url"
             type="url"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://tieba.baidu.com/f?kw=北江大学 · https://weibo.com/u/… · forum.php?mod=forumdisplay&fid=… · a blog"
+            placeholder={t("urlPlaceholder")}
             aria-invalid={Boolean(err("url"))}
             aria-describedby={`${idp}-url-error ${idp}-url-detected`}
             required
@@ -116,16 +119,16 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
             {err("url")}
           </div>
           <div id={`${idp}-url-detected`} className="detected" aria-live="polite">
-            {detected && !err("url") && (detected.problem ? <span className="field-error">{detected.problem}</span> : detectedLabel ? `Recognised: ${detectedLabel}` : null)}
+            {detected && !err("url") && (detected.problem ? <span className="field-error">{detected.problem}</span> : detectedLabel ? t("recognised", { platform: detectedLabel }) : null)}
           </div>
         </div>
         <div className="field">
-          <label htmlFor={`${idp}-platform`}>Platform</label>
+          <label htmlFor={`${idp}-platform`}>{t("platform")}</label>
           <select id={`${idp}-platform`} name="platform" value={platform} onChange={(e) => setPlatform(e.target.value)} aria-invalid={Boolean(err("platform"))} aria-describedby={`${idp}-platform-error`}>
-            <option value="auto">Recognise from URL{detectedLabel ? ` (${detectedLabel})` : ""}</option>
+            <option value="auto">{detectedLabel ? t("recogniseWith", { platform: detectedLabel }) : t("recognise")}</option>
             {PLATFORMS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
+              <option key={p} value={p}>
+                {tp(`platforms.${p}`)}
               </option>
             ))}
           </select>
@@ -134,25 +137,25 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
           </div>
         </div>
         <div className="field">
-          <label htmlFor={`${idp}-name`}>Name</label>
-          <input id={`${idp}-name`} name="name" type="text" defaultValue={v?.name ?? initial?.name ?? ""} key={v ? `n-${v.name}` : "n"} placeholder="Optional: from the URL" aria-invalid={Boolean(err("name"))} aria-describedby={`${idp}-name-error`} />
+          <label htmlFor={`${idp}-name`}>{t("name")}</label>
+          <input id={`${idp}-name`} name="name" type="text" defaultValue={v?.name ?? initial?.name ?? ""} key={v ? `n-${v.name}` : "n"} placeholder={t("namePlaceholder")} aria-invalid={Boolean(err("name"))} aria-describedby={`${idp}-name-error`} />
           <div id={`${idp}-name-error`} className="field-error" aria-live="polite">
             {err("name")}
           </div>
         </div>
         <div className="field">
-          <label htmlFor={`${idp}-interval`}>Interval</label>
+          <label htmlFor={`${idp}-interval`}>{t("interval")}</label>
           <select id={`${idp}-interval`} name="interval" value={interval} onChange={(e) => setInterval(e.target.value)}>
             {presets.map((p) => (
               <option key={p.cron} value={p.cron}>
-                {p.label}
+                {tp(`presets.${p.key}`)}
               </option>
             ))}
-            <option value="custom">Cron expression…</option>
+            <option value="custom">{t("cronOption")}</option>
           </select>
         </div>
         <div className="field">
-          <label htmlFor={`${idp}-cron`}>Cron expression</label>
+          <label htmlFor={`${idp}-cron`}>{t("cron")}</label>
           <input
             id={`${idp}-cron`}
             name="cron"
@@ -173,10 +176,10 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
           <div id={`${idp}-cron-preview`} className="cron-preview" aria-live="polite">
             {preview?.times && (
               <>
-                Next runs (Asia/Shanghai):
+                {t("nextRuns")}
                 <ol>
-                  {preview.times.map((t) => (
-                    <li key={t}>{shanghai.format(new Date(t))}</li>
+                  {preview.times.map((time) => (
+                    <li key={time}>{dateText({ ...tools, now: new Date() }, new Date(time))}</li>
                   ))}
                 </ol>
               </>
@@ -192,7 +195,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
       )}
       <div className="button-row">
         <button type="submit" disabled={pending}>
-          {pending ? "Saving…" : submitLabel}
+          {pending ? t("saving") : submitLabel}
         </button>
       </div>
     </form>

@@ -1,33 +1,46 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { deletionImpact, listAccountStatus, type AccountStatus } from "@/lib/queries/accounts";
 import { CRON_PRESETS } from "@/lib/validation";
 import { PlatformBadge } from "../platform-badge";
 import { readableUrl } from "../readable-url";
-import { RelativeTime, Time } from "../time";
+import { Num, RelativeTime, Time } from "../time";
+import { RunStatus } from "../runs/run-status";
 import { AccountActions } from "./account-actions";
 
-const RUN_CLASS: Record<string, string> = { ok: "ok", running: "info", partial: "warn", failed: "danger", skipped: "" };
-
-/** A cron expression in words when it is a preset. */
-export function describeCron(cron: string): string {
-  return CRON_PRESETS.find((p) => p.cron === cron)?.label ?? cron;
+/** A cron expression in words when it is a preset (`t`: a translator of `accounts.presets`). */
+export function describeCron(cron: string, t: (key: (typeof CRON_PRESETS)[number]["key"]) => string): string {
+  const preset = CRON_PRESETS.find((p) => p.cron === cron);
+  return preset ? t(preset.key) : cron;
 }
 
-function StatusBadge({ a }: { a: AccountStatus }) {
-  if (!a.enabled) return <span className="badge">disabled</span>;
-  if (a.status === "running") return <span className="badge info">crawling</span>;
-  if (a.crawlRequestedAt) return <span className="badge info">queued</span>;
-  if (a.status === "error") return <span className="badge danger" title={a.lastError ?? ""}>error</span>;
-  if (a.status === "blocked") return <span className="badge danger" title={a.lastError ?? ""}>blocked</span>;
-  return <span className="badge ok">active</span>;
+async function StatusBadge({ a }: { a: AccountStatus }) {
+  const t = await getTranslations("accounts");
+  if (!a.enabled) return <span className="badge">{t("status", { status: "disabled" })}</span>;
+  if (a.status === "running") return <span className="badge info">{t("status", { status: "crawling" })}</span>;
+  if (a.crawlRequestedAt) return <span className="badge info">{t("status", { status: "queued" })}</span>;
+  if (a.status === "error")
+    return (
+      <span className="badge danger" title={a.lastError ?? ""}>
+        {t("status", { status: "error" })}
+      </span>
+    );
+  if (a.status === "blocked")
+    return (
+      <span className="badge danger" title={a.lastError ?? ""}>
+        {t("status", { status: "blocked" })}
+      </span>
+    );
+  return <span className="badge ok">{t("status", { status: "active" })}</span>;
 }
 
 /** Every account with its schedule, status and counts; admins get the actions. */
 export async function AccountTable({ admin }: { admin: boolean }) {
   const accounts = await listAccountStatus(db);
+  const [t, tp] = await Promise.all([getTranslations("accounts.table"), getTranslations("accounts.presets")]);
   if (accounts.length === 0) {
-    return <div className="panel empty">No accounts yet. {admin ? "Paste a URL above to add the first one." : "An administrator adds them."}</div>;
+    return <div className="panel empty">{admin ? t("emptyAdmin") : t("emptyReader")}</div>;
   }
   const impacts = admin ? await Promise.all(accounts.map((a) => deletionImpact(db, a.id))) : [];
   const now = new Date();
@@ -36,16 +49,18 @@ export async function AccountTable({ admin }: { admin: boolean }) {
       <table className="data" data-testid="account-table">
         <thead>
           <tr>
-            <th>Account</th>
-            <th>Platform</th>
-            <th>Interval</th>
-            <th>Status</th>
-            <th>Last run</th>
-            <th>Next run</th>
-            <th className="num">Posts</th>
-            <th className="num">Open flags</th>
-            <th className="num" title="Errors in crawl runs of the last 7 days">Errors 7 d</th>
-            {admin && <th>Actions</th>}
+            <th>{t("account")}</th>
+            <th>{t("platform")}</th>
+            <th>{t("interval")}</th>
+            <th>{t("status")}</th>
+            <th>{t("lastRun")}</th>
+            <th>{t("nextRun")}</th>
+            <th className="num">{t("posts")}</th>
+            <th className="num">{t("openFlags")}</th>
+            <th className="num" title={t("errors7dTitle")}>
+              {t("errors7d")}
+            </th>
+            {admin && <th>{t("actions")}</th>}
           </tr>
         </thead>
         <tbody>
@@ -63,8 +78,8 @@ export async function AccountTable({ admin }: { admin: boolean }) {
                 <PlatformBadge platform={a.platform} />
               </td>
               <td className="interval">
-                {describeCron(a.cron)}
-                {describeCron(a.cron) !== a.cron && (
+                {describeCron(a.cron, tp)}
+                {describeCron(a.cron, tp) !== a.cron && (
                   <div>
                     <code className="cron">{a.cron}</code>
                   </div>
@@ -80,20 +95,20 @@ export async function AccountTable({ admin }: { admin: boolean }) {
                     <Link href={`/runs/${a.lastRun.id}`}>
                       <Time date={a.lastRunAt} />
                     </Link>{" "}
-                    <span className={`badge ${RUN_CLASS[a.lastRun.status] ?? ""}`}>{a.lastRun.status}</span>
+                    <RunStatus status={a.lastRun.status} />
                   </>
                 ) : (
-                  <span className="muted">never</span>
+                  <span className="muted">{t("never")}</span>
                 )}
               </td>
               <td className="nowrap">{a.nextRunAt ? <RelativeTime date={a.nextRunAt} now={now} /> : <span className="muted">—</span>}</td>
               <td className="num">
-                <Link href={`/posts?account=${a.id}`}>{a.postCount.toLocaleString("en-US")}</Link>
+                <Link href={`/posts?account=${a.id}`}><Num value={a.postCount} /></Link>
               </td>
-              <td className="num">{a.openFlags ? <Link href={`/?account=${a.id}&review=open`}>{a.openFlags.toLocaleString("en-US")}</Link> : 0}</td>
+              <td className="num">{a.openFlags ? <Link href={`/?account=${a.id}&review=open`}><Num value={a.openFlags} /></Link> : 0}</td>
               <td className={`num${a.errors7d ? " error-count" : ""}`}>
                 {a.errors7d}
-                {a.blocks7d > 0 && <div className="muted small">{a.blocks7d} blocked</div>}
+                {a.blocks7d > 0 && <div className="muted small">{t("blocked", { count: a.blocks7d })}</div>}
               </td>
               {admin && (
                 <td>

@@ -2,17 +2,19 @@
 
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { StackedPoint } from "@/lib/charts/series";
-import { AXIS, GRID, PLATFORM_COLORS, PLATFORM_LABELS, fmt } from "./colors";
+import { AXIS, GRID, PLATFORM_COLORS, useFmt, usePlatformLabel } from "./colors";
 
 /** A stacked series per platform over time: areas for posts, bars for flags. */
 export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: StackedPoint[]; keys: string[]; kind: "area" | "bar"; height?: number }) {
+  const fmt = useFmt();
+  const platformLabel = usePlatformLabel();
   const common = (
     <>
       <CartesianGrid stroke={GRID} vertical={false} />
       <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} minTickGap={18} />
       <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} tickFormatter={fmt} allowDecimals={false} />
-      <Tooltip formatter={(v, name) => [fmt(v), PLATFORM_LABELS[String(name)] ?? name]} labelFormatter={(l, p) => (p?.[0]?.payload?.bucket ? `${p[0].payload.bucket}${data.length > 120 ? "" : ""}` : l)} />
-      <Legend formatter={(v) => PLATFORM_LABELS[v] ?? v} iconType="square" wrapperStyle={{ fontSize: 12 }} />
+      <Tooltip formatter={(v, name) => [fmt(v), platformLabel(String(name))]} labelFormatter={(l, p) => (p?.[0]?.payload?.bucket ? `${p[0].payload.bucket}${data.length > 120 ? "" : ""}` : l)} />
+      <Legend formatter={(v) => platformLabel(String(v))} iconType="square" wrapperStyle={{ fontSize: 12 }} />
     </>
   );
   return (

@@ -2,19 +2,24 @@
 
 import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { HealthPoint } from "@/lib/charts/series";
-import { AXIS, GRID, fmt } from "./colors";
+import { useTranslations } from "next-intl";
+import { AXIS, GRID, useFmt } from "./colors";
 
-const LABEL: Record<string, string> = { runs: "runs", failed: "failed runs", errors: "errors", blocks: "blocks", pagesPerMinute: "pages / min" };
-const tooltip = {
-  formatter: (v: unknown, name: unknown) => [v === null || v === undefined ? "—" : fmt(v), LABEL[String(name)] ?? String(name)] as [string, string],
-  labelFormatter: (_l: unknown, p: readonly { payload?: { bucket?: string } }[]) => String(p?.[0]?.payload?.bucket ?? ""),
-};
+const SERIES = ["runs", "failed", "errors", "blocks", "pagesPerMinute"] as const;
+type Series = (typeof SERIES)[number];
 
 /**
  * Two aligned panels: runs with crawl speed (pages per minute of crawling) above, and the things
  * that go wrong — failed runs, errors, blocks — below, on a scale of their own so they stay visible.
  */
 export function HealthChart({ data }: { data: HealthPoint[] }) {
+  const t = useTranslations("charts.health");
+  const fmt = useFmt();
+  const label = (name: unknown) => (SERIES.includes(String(name) as Series) ? t(String(name) as Series) : String(name));
+  const tooltip = {
+    formatter: (v: unknown, name: unknown) => [v === null || v === undefined ? "—" : fmt(v), label(name)] as [string, string],
+    labelFormatter: (_l: unknown, p: readonly { payload?: { bucket?: string } }[]) => String(p?.[0]?.payload?.bucket ?? ""),
+  };
   return (
     <>
       <ResponsiveContainer width="100%" height={150}>
@@ -24,7 +29,7 @@ export function HealthChart({ data }: { data: HealthPoint[] }) {
           <YAxis yAxisId="n" tick={AXIS} tickLine={false} axisLine={false} width={48} tickFormatter={fmt} allowDecimals={false} />
           <YAxis yAxisId="speed" orientation="right" tick={AXIS} tickLine={false} axisLine={false} width={36} />
           <Tooltip {...tooltip} />
-          <Legend formatter={(v) => LABEL[v] ?? v} iconType="square" wrapperStyle={{ fontSize: 12 }} verticalAlign="top" height={22} />
+          <Legend formatter={(v) => label(v)} iconType="square" wrapperStyle={{ fontSize: 12 }} verticalAlign="top" height={22} />
           <Area yAxisId="n" dataKey="runs" stroke="#7fa6e0" fill="#cddcf5" isAnimationActive={false} />
           <Line yAxisId="speed" dataKey="pagesPerMinute" stroke="#14213d" dot={false} strokeWidth={1.6} connectNulls isAnimationActive={false} />
         </ComposedChart>
@@ -35,7 +40,7 @@ export function HealthChart({ data }: { data: HealthPoint[] }) {
           <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} minTickGap={18} />
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} tickFormatter={fmt} allowDecimals={false} />
           <Tooltip {...tooltip} />
-          <Legend formatter={(v) => LABEL[v] ?? v} iconType="square" wrapperStyle={{ fontSize: 12 }} />
+          <Legend formatter={(v) => label(v)} iconType="square" wrapperStyle={{ fontSize: 12 }} />
           <Bar dataKey="failed" stackId="e" fill="#8a1c1c" isAnimationActive={false} />
           <Bar dataKey="blocks" stackId="e" fill="#d9363e" isAnimationActive={false} />
           <Bar dataKey="errors" stackId="e" fill="#f0a92e" isAnimationActive={false} />

@@ -1,3 +1,4 @@
+import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import {
   accountActivity,
@@ -37,15 +38,20 @@ function Empty({ children }: { children: React.ReactNode }) {
   );
 }
 
-const per = (days: number) => (bucketFor(days) === "week" ? "per week" : "per day");
+/** The texts of the charts page, with numbers in the reader's format. */
+async function texts() {
+  const [t, format] = await Promise.all([getTranslations("charts"), getFormatter()]);
+  return { t, n: (x: number) => format.number(x), pct: (x: number) => format.number(Math.round(x * 100) / 100, { style: "percent" }), per: (days: number) => t("per", { bucket: bucketFor(days) }) };
+}
 const total = (xs: { [k: string]: unknown }[], keys: string[]) => xs.reduce((s, p) => s + keys.reduce((t, k) => t + (Number(p[k]) || 0), 0), 0);
 
 export async function PostsSection({ days }: { days: string[] }) {
   const rows = await postsPerDay(db, days[0]!);
   const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
+  const { t, n, per } = await texts();
   return (
-    <ChartPanel id="posts-per-day" testId="chart-posts" title="Posts per day by platform" sub={`Posts and replies stored, ${per(days.length)}, by publication time (Asia/Shanghai) · ${total(data, PLATFORMS).toLocaleString("en-US")} in range`}>
-      {isEmptySeries(data, PLATFORMS) ? <Empty>No posts in this range yet. Add an account and crawl it.</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+    <ChartPanel id="posts-per-day" testId="chart-posts" title={t("posts.title")} sub={t("posts.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}>
+      {isEmptySeries(data, PLATFORMS) ? <Empty>{t("posts.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
     </ChartPanel>
   );
 }
@@ -53,9 +59,10 @@ export async function PostsSection({ days }: { days: string[] }) {
 export async function FlagsSection({ days }: { days: string[] }) {
   const rows = await flagsPerDay(db, days[0]!);
   const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
+  const { t, n, per } = await texts();
   return (
-    <ChartPanel id="flags-per-day" testId="chart-flags" title="Flags per day by platform" sub={`Flagged posts ${per(days.length)} by the post's publication day · ${total(data, PLATFORMS).toLocaleString("en-US")} in range`}>
-      {isEmptySeries(data, PLATFORMS) ? <Empty>No flags in this range. Flags appear when a crawled post matches a topic.</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+    <ChartPanel id="flags-per-day" testId="chart-flags" title={t("flags.title")} sub={t("flags.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}>
+      {isEmptySeries(data, PLATFORMS) ? <Empty>{t("flags.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
     </ChartPanel>
   );
 }
@@ -63,35 +70,38 @@ export async function FlagsSection({ days }: { days: string[] }) {
 export async function TopicRateSection({ days }: { days: string[] }) {
   const { rows, topics, posts } = await flagsByTopic(db, days[0]!);
   const data = flagRateByTopic(rows, topics, posts);
+  const { t, n, pct } = await texts();
   return (
-    <ChartPanel id="flag-rate" testId="chart-topic-rate" title="Flag rate per topic" sub="Flags by review status; ‰ = flags per 1,000 posts in range">
+    <ChartPanel id="flag-rate" testId="chart-topic-rate" title={t("rate.title")} sub={t("rate.sub")}>
       {topics.length === 0 ? (
-        <Empty>No topics yet. Create a topic to start flagging posts.</Empty>
+        <Empty>{t("rate.noTopics")}</Empty>
       ) : data.every((d) => d.total === 0) ? (
-        <Empty>No flags for any topic in this range.</Empty>
+        <Empty>{t("rate.noFlags")}</Empty>
       ) : (
         <>
           <TopicRateChart data={data} />
           <table className="data compact" data-testid="topic-rate-table">
             <thead>
               <tr>
-                <th>Topic</th>
-                <th className="num">Unreviewed</th>
-                <th className="num">Confirmed</th>
-                <th className="num">Dismissed</th>
-                <th className="num">‰ posts</th>
-                <th className="num" title="Share of reviewed flags that were confirmed">Confirmed %</th>
+                <th>{t("rate.topic")}</th>
+                <th className="num">{t("rate.unreviewed")}</th>
+                <th className="num">{t("rate.confirmed")}</th>
+                <th className="num">{t("rate.dismissed")}</th>
+                <th className="num">{t("rate.perThousand")}</th>
+                <th className="num" title={t("rate.confirmedShareTitle")}>
+                  {t("rate.confirmedShare")}
+                </th>
               </tr>
             </thead>
             <tbody>
               {data.map((d) => (
                 <tr key={d.topicId}>
                   <td>{d.topic}</td>
-                  <td className="num">{d.open.toLocaleString("en-US")}</td>
-                  <td className="num">{d.confirmed.toLocaleString("en-US")}</td>
-                  <td className="num">{d.dismissed.toLocaleString("en-US")}</td>
+                  <td className="num">{n(d.open)}</td>
+                  <td className="num">{n(d.confirmed)}</td>
+                  <td className="num">{n(d.dismissed)}</td>
                   <td className="num">{d.perThousand}</td>
-                  <td className="num">{d.precision === null ? "—" : `${Math.round(d.precision * 100)}%`}</td>
+                  <td className="num">{d.precision === null ? "—" : pct(d.precision)}</td>
                 </tr>
               ))}
             </tbody>
@@ -105,9 +115,10 @@ export async function TopicRateSection({ days }: { days: string[] }) {
 export async function TermsSection() {
   const rows = await weekFlagTerms(db);
   const data = topTermCounts(rows, 15);
+  const { t, n } = await texts();
   return (
-    <ChartPanel id="top-terms" testId="chart-terms" title="Top terms of this week's flagged posts" sub={`Classifier top terms and sensitive words of ${rows.length.toLocaleString("en-US")} flags from the last 7 days (dismissed flags left out)`}>
-      {data.length === 0 ? <Empty>No flagged posts with terms in the last 7 days.</Empty> : <TermsChart data={data} />}
+    <ChartPanel id="top-terms" testId="chart-terms" title={t("terms.title")} sub={t("terms.sub", { count: n(rows.length) })}>
+      {data.length === 0 ? <Empty>{t("terms.empty")}</Empty> : <TermsChart data={data} />}
     </ChartPanel>
   );
 }
@@ -116,9 +127,15 @@ export async function HealthSection({ days }: { days: string[] }) {
   const rows = await runsPerDay(db, days[0]!);
   const data = crawlHealthSeries(rows, days, bucketFor(days.length));
   const sum = (k: "runs" | "errors" | "blocks" | "failed") => data.reduce((s, p) => s + p[k], 0);
+  const { t, n, per } = await texts();
   return (
-    <ChartPanel id="crawl-health" testId="chart-health" title="Crawl health" sub={`${sum("runs").toLocaleString("en-US")} runs (${sum("failed").toLocaleString("en-US")} failed), ${sum("errors").toLocaleString("en-US")} errors, ${sum("blocks").toLocaleString("en-US")} blocks ${per(days.length)}; line: pages per minute of crawling`}>
-      {sum("runs") === 0 ? <Empty>No crawl runs in this range.</Empty> : <HealthChart data={data} />}
+    <ChartPanel
+      id="crawl-health"
+      testId="chart-health"
+      title={t("health.title")}
+      sub={t("health.sub", { runs: n(sum("runs")), failed: n(sum("failed")), errors: n(sum("errors")), blocks: n(sum("blocks")), per: per(days.length) })}
+    >
+      {sum("runs") === 0 ? <Empty>{t("health.empty")}</Empty> : <HealthChart data={data} />}
     </ChartPanel>
   );
 }
@@ -126,9 +143,10 @@ export async function HealthSection({ days }: { days: string[] }) {
 export async function ActivitySection({ days }: { days: string[] }) {
   const { posts, flags, accounts } = await activityPerAccount(db, days[0]!);
   const data = accountActivity(posts, flags, accounts, 15);
+  const { t, n } = await texts();
   return (
-    <ChartPanel id="account-activity" testId="chart-accounts" title="Per-account activity" sub={`Posts, replies and flags per account in range (the ${Math.min(15, accounts.length)} busiest of ${accounts.length})`}>
-      {accounts.length === 0 ? <Empty>No accounts yet.</Empty> : data.every((d) => d.posts + d.replies === 0) ? <Empty>No posts from any account in this range.</Empty> : <ActivityChart data={data} />}
+    <ChartPanel id="account-activity" testId="chart-accounts" title={t("activity.title")} sub={t("activity.sub", { shown: n(Math.min(15, accounts.length)), total: n(accounts.length) })}>
+      {accounts.length === 0 ? <Empty>{t("activity.noAccounts")}</Empty> : data.every((d) => d.posts + d.replies === 0) ? <Empty>{t("activity.noPosts")}</Empty> : <ActivityChart data={data} />}
     </ChartPanel>
   );
 }
@@ -139,9 +157,10 @@ export async function HarvestSection() {
     points,
     runs.map((r) => ({ id: r.id, name: `#${r.id} ${r.strategy} · ${r.topic.name} (${r.relevant}/${r.crawled})` })),
   );
+  const { t } = await texts();
   return (
-    <ChartPanel id="harvest" testId="chart-harvest" title="Harvest rate of discovery runs" sub="Relevant pages ÷ pages crawled so far, for the newest discovery runs">
-      {curves.length === 0 ? <Empty>No discovery runs yet. Discovery starts from a seed set and a topic.</Empty> : <HarvestChart curves={curves} />}
+    <ChartPanel id="harvest" testId="chart-harvest" title={t("harvest.title")} sub={t("harvest.sub")}>
+      {curves.length === 0 ? <Empty>{t("harvest.empty")}</Empty> : <HarvestChart curves={curves} />}
     </ChartPanel>
   );
 }

@@ -2,12 +2,17 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TopicRate } from "@/lib/charts/series";
-import { AXIS, GRID, STATUS_COLORS, fmt } from "./colors";
+import { useFormatter, useTranslations } from "next-intl";
+import { AXIS, GRID, STATUS_COLORS, useFmt } from "./colors";
 
-const LABEL: Record<string, string> = { open: "unreviewed", confirmed: "confirmed", dismissed: "dismissed" };
+const SERIES_KEY = { open: "seriesOpen", confirmed: "seriesConfirmed", dismissed: "seriesDismissed" } as const;
 
 /** Flags per topic, stacked by review status; the rate per 1,000 posts in the tooltip and labels. */
 export function TopicRateChart({ data }: { data: TopicRate[] }) {
+  const t = useTranslations("charts.rate");
+  const fmt = useFmt();
+  const format = useFormatter();
+  const label = (name: unknown) => (String(name) in SERIES_KEY ? t(SERIES_KEY[String(name) as keyof typeof SERIES_KEY]) : String(name));
   const rows = data.map((d) => ({ ...d, label: `${d.topic} · ${d.perThousand}‰` }));
   return (
     <ResponsiveContainer width="100%" height={Math.max(140, 46 * rows.length + 50)}>
@@ -16,13 +21,16 @@ export function TopicRateChart({ data }: { data: TopicRate[] }) {
         <XAxis type="number" tick={AXIS} tickLine={false} axisLine={false} tickFormatter={fmt} allowDecimals={false} />
         <YAxis type="category" dataKey="label" tick={{ ...AXIS, fill: "#1c2430" }} width={120} tickLine={false} axisLine={false} />
         <Tooltip
-          formatter={(v, name) => [fmt(v), LABEL[String(name)] ?? name]}
+          formatter={(v, name) => [fmt(v), label(name)]}
           labelFormatter={(_l, p) => {
             const d = p?.[0]?.payload as TopicRate | undefined;
-            return d ? `${d.topic}: ${fmt(d.total)} flags, ${d.perThousand} per 1,000 posts${d.precision !== null ? `, ${Math.round(d.precision * 100)}% of reviewed confirmed` : ""}` : "";
+            return d
+              ? t("tooltip", { topic: d.topic, total: fmt(d.total), perThousand: String(d.perThousand) }) +
+                  (d.precision !== null ? t("tooltipPrecision", { percent: format.number(Math.round(d.precision * 100) / 100, { style: "percent" }) }) : "")
+              : "";
           }}
         />
-        <Legend formatter={(v) => LABEL[v] ?? v} iconType="square" wrapperStyle={{ fontSize: 12 }} />
+        <Legend formatter={(v) => label(v)} iconType="square" wrapperStyle={{ fontSize: 12 }} />
         {(["open", "confirmed", "dismissed"] as const).map((s) => (
           <Bar key={s} dataKey={s} stackId="1" fill={STATUS_COLORS[s]} isAnimationActive={false} barSize={22} />
         ))}

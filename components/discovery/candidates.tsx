@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listCandidates } from "@/lib/queries/discovery";
 import { PlatformBadge } from "@/components/platform-badge";
@@ -9,20 +10,20 @@ import { AdoptButton } from "./adopt-button";
  * adopt one with one click (it becomes a monitored account).
  */
 export async function CandidatesTable({ runId, canAdopt }: { runId?: number; canAdopt: boolean }) {
-  const rows = await listCandidates(db, runId);
+  const [rows, t] = await Promise.all([listCandidates(db, runId), getTranslations("discovery.candidates")]);
   if (rows.length === 0) {
-    return <p className="muted small">No candidates yet: a site is proposed once it has enough relevant pages (3 by default).</p>;
+    return <p className="muted small">{t("empty")}</p>;
   }
   return (
     <div className="table-wrap">
       <table className="data compact" data-testid="discovery-candidates">
         <thead>
           <tr>
-            <th>Platform</th>
-            <th>Account or site</th>
-            <th className="num">Relevant / crawled</th>
-            {runId === undefined && <th>Run</th>}
-            <th>{canAdopt ? "Adopt" : "Adopted"}</th>
+            <th>{t("platform")}</th>
+            <th>{t("account")}</th>
+            <th className="num">{t("relevantCrawled")}</th>
+            {runId === undefined && <th>{t("run")}</th>}
+            <th>{canAdopt ? t("adopt") : t("adopted")}</th>
           </tr>
         </thead>
         <tbody>
@@ -49,7 +50,7 @@ export async function CandidatesTable({ runId, canAdopt }: { runId?: number; can
                 {canAdopt ? (
                   <AdoptButton candidateId={c.id} adoptedAccountId={c.adoptedAccountId} />
                 ) : c.adoptedAccountId ? (
-                  <a href={`/accounts/${c.adoptedAccountId}`}>account {c.adoptedAccountId}</a>
+                  <a href={`/accounts/${c.adoptedAccountId}`}>{t("accountLink", { id: c.adoptedAccountId })}</a>
                 ) : (
                   <span className="muted">—</span>
                 )}

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { comparisonGroups, harvestCurves } from "@/lib/queries/discovery";
 import { toHarvestChart } from "@/crawler/discover/metrics";
@@ -5,8 +6,8 @@ import { DiscoveryHarvestChart } from "./harvest-chart";
 
 /** Per topic, the latest run of each strategy, their harvest curves in one chart. */
 export async function StrategyComparison() {
-  const groups = await comparisonGroups(db);
-  if (groups.length === 0) return <div className="panel empty">Harvest curves appear here once a run has crawled pages.</div>;
+  const [groups, t] = await Promise.all([comparisonGroups(db), getTranslations("discovery.comparison")]);
+  if (groups.length === 0) return <div className="panel empty">{t("empty")}</div>;
   const charts = await Promise.all(
     groups.map(async (g) => {
       const curves = await harvestCurves(db, g.runIds);
@@ -16,10 +17,8 @@ export async function StrategyComparison() {
   return (
     <div className="chart-grid">
       {charts.map((c) => (
-        <section key={c.topicId} className="panel chart-panel" aria-label={`Harvest rate, topic ${c.topic}`}>
-          <h3>
-            Topic {c.topic} <span className="muted small">— harvest rate (relevant ÷ crawled) against pages crawled, latest run per strategy</span>
-          </h3>
+        <section key={c.topicId} className="panel chart-panel" aria-label={t("aria", { topic: c.topic })}>
+          <h3>{t.rich("heading", { topic: c.topic, muted: (chunks) => <span className="muted small">{chunks}</span> })}</h3>
           <DiscoveryHarvestChart rows={c.rows} keys={c.keys} />
         </section>
       ))}

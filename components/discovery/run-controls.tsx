@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { pauseDiscoveryAction, resumeDiscoveryAction } from "@/app/(dashboard)/discovery/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
@@ -8,6 +9,7 @@ import type { FormState } from "@/app/(dashboard)/_lib/form";
 export function RunControls({ runId, status, stale, finished }: { runId: number; status: string; stale: boolean; finished: boolean }) {
   const [pauseState, pause, pausing] = useActionState<FormState, FormData>(pauseDiscoveryAction, {});
   const [resumeState, resume, resuming] = useActionState<FormState, FormData>(resumeDiscoveryAction, {});
+  const t = useTranslations("discovery.controls");
   const message = resumeState.message ?? pauseState.message;
   const ok = (resumeState.message ? resumeState.ok : pauseState.ok) === true;
   return (
@@ -16,7 +18,7 @@ export function RunControls({ runId, status, stale, finished }: { runId: number;
         <form action={pause}>
           <input type="hidden" name="id" value={runId} />
           <button type="submit" className="secondary" disabled={pausing}>
-            Pause
+            {t("pause")}
           </button>
         </form>
       )}
@@ -24,7 +26,7 @@ export function RunControls({ runId, status, stale, finished }: { runId: number;
         <form action={resume}>
           <input type="hidden" name="id" value={runId} />
           <button type="submit" disabled={resuming}>
-            {stale ? "Take over and resume" : "Resume"}
+            {stale ? t("takeOver") : t("resume")}
           </button>
         </form>
       )}

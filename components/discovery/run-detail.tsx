@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { dropReasons, getDiscoveryRun, harvestCurves, isStale, nextInFrontier, recentPages } from "@/lib/queries/discovery";
 import { effectiveFocusedOptions, parseDiscoveryOptions, type DiscoveryOptions } from "@/crawler/discover/options";
@@ -9,7 +10,7 @@ import { Time } from "@/components/time";
 import { CandidatesTable } from "./candidates";
 import { DiscoveryHarvestChart } from "./harvest-chart";
 import { RunControls } from "./run-controls";
-import { harvestPercent, StatusBadge } from "./status";
+import { HarvestPercent, StatusBadge } from "./status";
 import { WatchRun } from "./watch";
 
 function optionsOf(json: string): DiscoveryOptions | null {
@@ -22,7 +23,7 @@ function optionsOf(json: string): DiscoveryOptions | null {
 
 /** One discovery run: progress, controls, harvest curve, frontier, recent pages, drop reasons, candidates. */
 export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number; canRun: boolean; canAdopt: boolean }) {
-  const run = await getDiscoveryRun(db, id);
+  const [run, t, format] = await Promise.all([getDiscoveryRun(db, id), getTranslations("discovery.detail"), getFormatter()]);
   if (!run) notFound();
   // The run's curve beside the latest run of each other strategy on the same topic.
   const others = await db.discoveryRun.findMany({
@@ -48,14 +49,15 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
   return (
     <>
       <PageHeader
-        title={`Discovery #${run.id}`}
-        subtitle={
-          <>
-            topic <b>{run.topic.name}</b>
-            {run.topic.modelVersion > 0 ? "" : " (untrained: keyword cosine)"} · {run.strategy} · seeds{" "}
-            {run.seedSet ? <Link href={`/seeds/${run.seedSet.id}`}>{run.seedSet.name}</Link> : "from a file"} · started <Time date={run.createdAt} />
-          </>
-        }
+        title={t("title", { id: run.id })}
+        subtitle={t.rich("subtitle", {
+          topic: run.topic.name,
+          untrained: run.topic.modelVersion > 0 ? "false" : "true",
+          strategy: run.strategy,
+          b: (chunks) => <b>{chunks}</b>,
+          seeds: () => (run.seedSet ? <Link href={`/seeds/${run.seedSet.id}`}>{run.seedSet.name}</Link> : t("fromFile")),
+          started: () => <Time date={run.createdAt} />,
+        })}
       >
         {canRun && <RunControls runId={run.id} status={run.status} stale={stale} finished={run.crawled >= run.maxPages} />}
       </PageHeader>
@@ -67,37 +69,44 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
           <b>
             {run.crawled} / {run.maxPages}
           </b>
-          pages crawled
-          <progress value={progress} max={1} style={{ width: "100%" }} aria-label="progress" />
+          {t("pagesCrawled")}
+          <progress value={progress} max={1} style={{ width: "100%" }} aria-label={t("progress")} />
         </div>
         <div className="stat">
-          <b>{run.relevant}</b>relevant pages
+          <b>{run.relevant}</b>
+          {t("relevantPages")}
         </div>
         <div className="stat">
-          <b>{harvestPercent(run.relevant, run.crawled)}</b>harvest rate
+          <b>
+            <HarvestPercent relevant={run.relevant} crawled={run.crawled} />
+          </b>
+          {t("harvestRate")}
         </div>
         <div className="stat">
-          <b>{run.frontier.todo}</b>URLs to crawl
+          <b>{run.frontier.todo}</b>
+          {t("toCrawl")}
         </div>
         <div className="stat">
-          <b>{run.frontier.irrelevant}</b>irrelevant URLs
+          <b>{run.frontier.irrelevant}</b>
+          {t("irrelevant")}
         </div>
         <div className="stat">
-          <b>{run.frontier.done}</b>done
+          <b>{run.frontier.done}</b>
+          {t("done")}
         </div>
       </div>
 
       <section className="panel chart-panel" aria-labelledby="curve-h">
-        <h2 id="curve-h">Harvest rate</h2>
-        <p className="muted small">Relevant ÷ crawled after every page{curves.length > 1 ? ", beside the latest run of each other strategy on this topic" : ""}.</p>
+        <h2 id="curve-h">{t("curve")}</h2>
+        <p className="muted small">{t("curveNote", { others: curves.length > 1 ? "true" : "false" })}</p>
         <DiscoveryHarvestChart rows={toHarvestChart(curves)} keys={curves.map((c) => c.key)} />
         {own && own.points.length > 0 && (
           <table className="data compact">
             <thead>
               <tr>
-                <th className="num">Pages</th>
-                <th className="num">Relevant</th>
-                <th className="num">Harvest rate</th>
+                <th className="num">{t("pages")}</th>
+                <th className="num">{t("relevant")}</th>
+                <th className="num">{t("curve")}</th>
               </tr>
             </thead>
             <tbody>
@@ -105,7 +114,7 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
                 <tr key={r.pages}>
                   <td className="num">{r.pages}</td>
                   <td className="num">{r.relevant}</td>
-                  <td className="num">{(r.rate * 100).toFixed(1)}%</td>
+                  <td className="num">{format.number(r.rate, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 })}</td>
                 </tr>
               ))}
             </tbody>
@@ -115,25 +124,25 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
 
       <div className="two-col">
         <section className="panel" aria-labelledby="next-h">
-          <h2 id="next-h">Next in the frontier</h2>
+          <h2 id="next-h">{t("next")}</h2>
           {next.length === 0 ? (
-            <p className="muted small">Nothing left to crawl.</p>
+            <p className="muted small">{t("nothingLeft")}</p>
           ) : (
             <table className="data compact">
               <thead>
                 <tr>
-                  <th className="num">Priority</th>
-                  <th className="num">Layer</th>
-                  <th>Link</th>
+                  <th className="num">{t("priority")}</th>
+                  <th className="num">{t("layer")}</th>
+                  <th>{t("link")}</th>
                 </tr>
               </thead>
               <tbody>
                 {next.map((n) => (
                   <tr key={n.url}>
-                    <td className="num">{n.priority.toFixed(3)}</td>
+                    <td className="num">{format.number(n.priority, { minimumFractionDigits: 3, maximumFractionDigits: 3 })}</td>
                     <td className="num">{n.layer}</td>
                     <td>
-                      {n.anchor || <span className="muted">(no anchor text)</span>}
+                      {n.anchor || <span className="muted">{t("noAnchor")}</span>}
                       <div className="muted small">
                         <code>{n.url}</code>
                       </div>
@@ -145,9 +154,9 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
           )}
         </section>
         <section className="panel" aria-labelledby="why-h">
-          <h2 id="why-h">Why URLs are irrelevant</h2>
+          <h2 id="why-h">{t("why")}</h2>
           {reasons.length === 0 ? (
-            <p className="muted small">No link dropped yet.</p>
+            <p className="muted small">{t("noDrop")}</p>
           ) : (
             <table className="data compact">
               <tbody>
@@ -162,34 +171,48 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
           )}
           {focused && run.strategy === "focused" && (
             <p className="muted small">
-              Block rules: anchors ≥ {focused.blocks.minAvgAnchorBytes} bytes, ≥ {focused.blocks.minTitleWords} title word (on {focused.blocks.titleRuleOn} pages), on-site ≥{" "}
-              {focused.blocks.minOnSiteRatio}; block classifier ≥ {focused.blockThreshold}; link R ≥ {focused.linkThreshold} with weights body {focused.weights.body}, anchor{" "}
-              {focused.weights.anchor}, URL {focused.weights.url}; 255/L budget {focused.budget ? "on" : "off"}.
+              {t("blockRules", {
+                anchorBytes: focused.blocks.minAvgAnchorBytes ?? "",
+                titleWords: focused.blocks.minTitleWords ?? "",
+                titleRuleOn: String(focused.blocks.titleRuleOn),
+                onSite: focused.blocks.minOnSiteRatio ?? "",
+                blockThreshold: focused.blockThreshold,
+                linkThreshold: focused.linkThreshold,
+                body: focused.weights.body,
+                anchor: focused.weights.anchor,
+                url: focused.weights.url,
+                budget: focused.budget ? "true" : "false",
+              })}
             </p>
           )}
           {options && (
             <p className="muted small">
-              Host delay {options.hostDelayMs} ms{options.sameSite ? " · same site only" : ""}
-              {options.workMs > 0 ? ` · work ${Math.round(options.workMs / 60_000)} min, pause ${Math.round(options.pauseMs / 60_000)} min` : ""}.
+              {t("hostDelay", {
+                ms: options.hostDelayMs,
+                sameSite: options.sameSite ? "true" : "false",
+                work: options.workMs > 0 ? "true" : "false",
+                workMin: Math.round(options.workMs / 60_000),
+                pauseMin: Math.round(options.pauseMs / 60_000),
+              })}
             </p>
           )}
         </section>
       </div>
 
       <section className="panel" aria-labelledby="recent-h">
-        <h2 id="recent-h">Recently crawled</h2>
+        <h2 id="recent-h">{t("recent")}</h2>
         {recent.length === 0 ? (
-          <p className="muted small">No page crawled yet.</p>
+          <p className="muted small">{t("noPage")}</p>
         ) : (
           <table className="data compact">
             <thead>
               <tr>
-                <th>Page</th>
-                <th>Type</th>
-                <th className="num">Score</th>
-                <th>Relevant</th>
-                <th className="num">Layer</th>
-                <th>When</th>
+                <th>{t("page")}</th>
+                <th>{t("type")}</th>
+                <th className="num">{t("score")}</th>
+                <th>{t("relevantCol")}</th>
+                <th className="num">{t("layer")}</th>
+                <th>{t("when")}</th>
               </tr>
             </thead>
             <tbody>
@@ -200,8 +223,8 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
                     {p.state === "irrelevant" && p.reason && <div className="muted small">{p.reason}</div>}
                   </td>
                   <td>{p.pageType ?? "—"}</td>
-                  <td className="num">{p.relevance === null ? "—" : p.relevance.toFixed(3)}</td>
-                  <td>{p.relevant ? <span className="badge ok">yes</span> : <span className="badge">no</span>}</td>
+                  <td className="num">{p.relevance === null ? "—" : format.number(p.relevance, { minimumFractionDigits: 3, maximumFractionDigits: 3 })}</td>
+                  <td>{p.relevant ? <span className="badge ok">{t("yes")}</span> : <span className="badge">{t("no")}</span>}</td>
                   <td className="num">{p.layer}</td>
                   <td>
                     <Time date={p.fetchedAt} />
@@ -214,7 +237,7 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
       </section>
 
       <section className="panel" aria-labelledby="cand-h">
-        <h2 id="cand-h">Candidate accounts</h2>
+        <h2 id="cand-h">{t("candidates")}</h2>
         <CandidatesTable runId={run.id} canAdopt={canAdopt} />
       </section>
     </>

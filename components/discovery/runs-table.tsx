@@ -1,14 +1,15 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { isStale, listDiscoveryRuns } from "@/lib/queries/discovery";
-import { Time } from "@/components/time";
-import { harvestPercent, StatusBadge } from "./status";
+import { Num, Time } from "@/components/time";
+import { HarvestPercent, StatusBadge } from "./status";
 import { WatchRun } from "./watch";
 
 /** Every discovery run with its progress and harvest rate; watches itself while any run is running. */
 export async function DiscoveryRunsTable() {
-  const runs = await listDiscoveryRuns(db);
-  if (runs.length === 0) return <div className="panel empty">No discovery runs yet. Start one above, or with `campuswatch discover`.</div>;
+  const [runs, t] = await Promise.all([listDiscoveryRuns(db), getTranslations("discovery.table")]);
+  if (runs.length === 0) return <div className="panel empty">{t("empty")}</div>;
   const now = Date.now();
   const active = runs.some((r) => r.status === "running" && !isStale(r, now));
   return (
@@ -19,15 +20,15 @@ export async function DiscoveryRunsTable() {
           <thead>
             <tr>
               <th>#</th>
-              <th>Topic</th>
-              <th>Seeds</th>
-              <th>Strategy</th>
-              <th>Status</th>
-              <th className="num">Crawled</th>
-              <th className="num">Relevant</th>
-              <th className="num">Harvest rate</th>
-              <th className="num">Candidates</th>
-              <th>Started</th>
+              <th>{t("topic")}</th>
+              <th>{t("seeds")}</th>
+              <th>{t("strategy")}</th>
+              <th>{t("status")}</th>
+              <th className="num">{t("crawled")}</th>
+              <th className="num">{t("relevant")}</th>
+              <th className="num">{t("harvestRate")}</th>
+              <th className="num">{t("candidates")}</th>
+              <th>{t("started")}</th>
             </tr>
           </thead>
           <tbody>
@@ -37,7 +38,7 @@ export async function DiscoveryRunsTable() {
                   <Link href={`/discovery/${r.id}`}>#{r.id}</Link>
                 </td>
                 <td>{r.topic.name}</td>
-                <td>{r.seedSet ? <Link href={`/seeds/${r.seedSet.id}`}>{r.seedSet.name}</Link> : <span className="muted">file</span>}</td>
+                <td>{r.seedSet ? <Link href={`/seeds/${r.seedSet.id}`}>{r.seedSet.name}</Link> : <span className="muted">{t("file")}</span>}</td>
                 <td>{r.strategy}</td>
                 <td>
                   <StatusBadge status={r.status} stale={isStale(r, now)} /> {r.note && <span className="muted small">{r.note}</span>}
@@ -46,7 +47,9 @@ export async function DiscoveryRunsTable() {
                   {r.crawled} / {r.maxPages}
                 </td>
                 <td className="num">{r.relevant}</td>
-                <td className="num">{harvestPercent(r.relevant, r.crawled)}</td>
+                <td className="num">
+                  <HarvestPercent relevant={r.relevant} crawled={r.crawled} />
+                </td>
                 <td className="num">{r._count.candidates}</td>
                 <td>
                   <Time date={r.createdAt} />

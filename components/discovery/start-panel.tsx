@@ -1,25 +1,29 @@
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { StartDiscoveryForm } from "./start-form";
 
 /** The start form with the topics and seed sets to choose from. */
 export async function StartDiscoveryPanel() {
-  const [topics, seedSets] = await Promise.all([
+  const [topics, seedSets, tr] = await Promise.all([
     db.topic.findMany({ orderBy: { name: "asc" }, select: { id: true, name: true, modelVersion: true } }),
     db.seedSet.findMany({ orderBy: { name: "asc" }, select: { id: true, name: true, _count: { select: { urls: true } } } }),
+    getTranslations("discovery.panel"),
   ]);
   if (topics.length === 0 || seedSets.length === 0) {
     return (
       <p className="muted small">
-        Discovery needs a topic and a seed set: {topics.length === 0 && <a href="/topics">create a topic</a>}
-        {topics.length === 0 && seedSets.length === 0 && " and "}
-        {seedSets.length === 0 && <a href="/seeds">import seed URLs</a>} first.
+        {tr.rich("needs", {
+          topic: (chunks) => (topics.length === 0 ? <a href="/topics">{chunks}</a> : null),
+          and: (chunks) => (topics.length === 0 && seedSets.length === 0 ? chunks : null),
+          seeds: (chunks) => (seedSets.length === 0 ? <a href="/seeds">{chunks}</a> : null),
+        })}
       </p>
     );
   }
   return (
     <StartDiscoveryForm
-      topics={topics.map((t) => ({ id: t.id, name: t.name, note: t.modelVersion > 0 ? "trained" : "keywords only" }))}
-      seedSets={seedSets.map((s) => ({ id: s.id, name: s.name, note: `${s._count.urls} URLs` }))}
+      topics={topics.map((t) => ({ id: t.id, name: t.name, note: t.modelVersion > 0 ? tr("trained") : tr("keywordsOnly") }))}
+      seedSets={seedSets.map((s) => ({ id: s.id, name: s.name, note: tr("urls", { count: s._count.urls }) }))}
     />
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
@@ -9,6 +10,7 @@ import { useEffect } from "react";
  */
 export function WatchRun({ active, intervalMs = 2000 }: { active: boolean; intervalMs?: number }) {
   const router = useRouter();
+  const t = useTranslations("discovery.watch");
   useEffect(() => {
     if (!active) return;
     const t = setInterval(() => router.refresh(), intervalMs);
@@ -17,7 +19,7 @@ export function WatchRun({ active, intervalMs = 2000 }: { active: boolean; inter
   if (!active) return null;
   return (
     <span className="muted small" aria-live="polite">
-      <span className="live-dot" /> live — refreshing every {Math.round(intervalMs / 1000)} s
+      <span className="live-dot" /> {t("live", { seconds: Math.round(intervalMs / 1000) })}
     </span>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useState } from "react";
+import { useTranslations } from "next-intl";
 import { reviewAction } from "@/app/(dashboard)/posts/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 
@@ -11,6 +12,7 @@ import type { FormState } from "@/app/(dashboard)/_lib/form";
 export function BulkReviewForm({ returnTo, children, canReview }: { returnTo: string; children: React.ReactNode; canReview: boolean }) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(reviewAction, {});
   const [selected, setSelected] = useState(0);
+  const t = useTranslations("posts.bulk");
   const recount = (form: HTMLFormElement) => setSelected(form.querySelectorAll<HTMLInputElement>('input[name="flagId"]:checked').length);
   return (
     <form
@@ -29,19 +31,19 @@ export function BulkReviewForm({ returnTo, children, canReview }: { returnTo: st
     >
       <input type="hidden" name="returnTo" value={returnTo} />
       {canReview && (
-        <div className={`bulk-bar${selected ? " active" : ""}`} role="group" aria-label="Review selected">
+        <div className={`bulk-bar${selected ? " active" : ""}`} role="group" aria-label={t("ariaLabel")}>
           <span className="bulk-count" aria-live="polite">
-            {selected ? `${selected} selected` : "Select rows to review them together"}
+            {selected ? t("selected", { count: selected }) : t("hint")}
           </span>
           <label className="sr-only" htmlFor="bulk-note">
-            Note
+            {t("note")}
           </label>
-          <input id="bulk-note" name="note" type="text" placeholder="Note (optional)" maxLength={1000} defaultValue={state.values?.note ?? ""} />
+          <input id="bulk-note" name="note" type="text" placeholder={t("notePlaceholder")} maxLength={1000} defaultValue={state.values?.note ?? ""} />
           <button type="submit" name="decision" value="confirm" disabled={!selected || pending}>
-            Confirm
+            {t("confirm")}
           </button>
           <button type="submit" name="decision" value="dismiss" className="secondary" disabled={!selected || pending}>
-            Dismiss
+            {t("dismiss")}
           </button>
           {state.message && (
             <span className={state.ok ? "inline-ok" : "inline-error"} role="alert">

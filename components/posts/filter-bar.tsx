@@ -1,65 +1,65 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { filterOptions } from "@/lib/queries/overview";
 import type { PostFilter } from "@/lib/queries/posts";
-import { platformName } from "../platform-badge";
 import { FilterSelect } from "../filter-select";
 
 const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
 const REVIEW_OPTIONS = [
-  { value: "open", label: "Unreviewed" },
-  { value: "reviewed", label: "Reviewed" },
-  { value: "confirmed", label: "Confirmed" },
-  { value: "dismissed", label: "Dismissed" },
-];
+  { value: "open", key: "unreviewed" },
+  { value: "reviewed", key: "reviewed" },
+  { value: "confirmed", key: "confirmed" },
+  { value: "dismissed", key: "dismissed" },
+] as const;
 const KIND_OPTIONS = [
-  { value: "post", label: "Posts only" },
-  { value: "reply", label: "Replies only" },
-];
+  { value: "post", key: "postsOnly" },
+  { value: "reply", key: "repliesOnly" },
+] as const;
 
 /**
  * The filters of the flagged and posts lists: a plain GET form, so a filtered view is a URL
  * that can be bookmarked, shared and exported.
  */
 export async function FilterBar({ filter, action }: { filter: PostFilter; action: "/" | "/posts" }) {
-  const { topics, accounts } = await filterOptions(db);
+  const [{ topics, accounts }, t, tp] = await Promise.all([filterOptions(db), getTranslations("posts.filter"), getTranslations("posts.platform")]);
   const flagged = action === "/";
   return (
-    <form className="filters panel" method="get" action={action} role="search" aria-label="Filter posts">
+    <form className="filters panel" method="get" action={action} role="search" aria-label={t("ariaLabel")}>
       <div className="filter-field grow">
-        <label htmlFor="f-q">Search title and text</label>
-        <input id="f-q" name="q" type="search" defaultValue={filter.q ?? ""} placeholder="如：作弊 期末考试" />
+        <label htmlFor="f-q">{t("search")}</label>
+        <input id="f-q" name="q" type="search" defaultValue={filter.q ?? ""} placeholder={t("searchPlaceholder")} />
       </div>
       <FilterSelect
         id="f-topic"
         name="topic"
-        label="Topic"
+        label={t("topic")}
         value={filter.topicId}
-        anyLabel="All topics"
-        options={topics.map((t) => ({ value: t.id, label: t.enabled ? t.name : `${t.name} (disabled)` }))}
+        anyLabel={t("allTopics")}
+        options={topics.map((topic) => ({ value: topic.id, label: topic.enabled ? topic.name : t("disabledTopic", { name: topic.name }) }))}
       />
-      <FilterSelect id="f-platform" name="platform" label="Platform" value={filter.platform} anyLabel="All platforms" options={PLATFORMS.map((p) => ({ value: p, label: platformName(p) }))} />
-      <FilterSelect id="f-account" name="account" label="Account" value={filter.accountId} anyLabel="All accounts" options={accounts.map((a) => ({ value: a.id, label: a.name }))} />
+      <FilterSelect id="f-platform" name="platform" label={t("platform")} value={filter.platform} anyLabel={t("allPlatforms")} options={PLATFORMS.map((p) => ({ value: p, label: tp(p) }))} />
+      <FilterSelect id="f-account" name="account" label={t("account")} value={filter.accountId} anyLabel={t("allAccounts")} options={accounts.map((a) => ({ value: a.id, label: a.name }))} />
       <div className="filter-field">
-        <label htmlFor="f-from">From</label>
+        <label htmlFor="f-from">{t("from")}</label>
         <input id="f-from" name="from" type="date" defaultValue={filter.from ?? ""} />
       </div>
       <div className="filter-field">
-        <label htmlFor="f-to">To</label>
+        <label htmlFor="f-to">{t("to")}</label>
         <input id="f-to" name="to" type="date" defaultValue={filter.to ?? ""} />
       </div>
-      <FilterSelect id="f-review" name="review" label="Review" value={filter.review} anyLabel={flagged ? "All flags" : "Any"} options={REVIEW_OPTIONS} />
+      <FilterSelect id="f-review" name="review" label={t("review")} value={filter.review} anyLabel={flagged ? t("allFlags") : t("any")} options={REVIEW_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
       <div className="filter-field narrow">
-        <label htmlFor="f-min">Min score</label>
-        <input id="f-min" name="minScore" type="number" min={0} max={1} step={0.05} defaultValue={filter.minScore ?? ""} placeholder="0–1" />
+        <label htmlFor="f-min">{t("minScore")}</label>
+        <input id="f-min" name="minScore" type="number" min={0} max={1} step={0.05} defaultValue={filter.minScore ?? ""} placeholder={t("minScorePlaceholder")} />
       </div>
       {!flagged && (
-        <FilterSelect id="f-kind" name="kind" label="Kind" value={filter.kind} anyLabel="Posts and replies" options={KIND_OPTIONS} />
+        <FilterSelect id="f-kind" name="kind" label={t("kind")} value={filter.kind} anyLabel={t("postsAndReplies")} options={KIND_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
       )}
       <div className="filter-actions">
-        <button type="submit">Apply</button>
+        <button type="submit">{t("apply")}</button>
         <Link className="button secondary" href={action}>
-          Reset
+          {t("reset")}
         </Link>
       </div>
     </form>

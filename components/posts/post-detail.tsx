@@ -1,13 +1,16 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { jsonList } from "@/lib/format";
 import type { PostDetail } from "@/lib/queries/posts";
 import { queryWords } from "@/lib/queries/search";
 import { highlightHtml, sanitizePostHtml, safeHttpUrl } from "@/lib/sanitize";
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";
-import { FlagStatus, ReasonBadges, score } from "./reasons";
+import { FlagStatus, ReasonBadges, ReasonKindName, score } from "./reasons";
 import { ReviewForm } from "./review-form";
 import { VersionDiff } from "./version-diff";
+
+const KIND_KEY = { search: "kind_search", keyword: "kind_keyword", sensitive: "kind_sensitive", "top term": "kind_topTerm" } as const;
 
 interface TermSource {
   term: string;
@@ -39,21 +42,18 @@ export function matchedTerms(post: PostDetail, q: string | undefined): TermSourc
 
 export function PostHeader({ post }: { post: PostDetail }) {
   const original = safeHttpUrl(post.url);
+  const t = useTranslations("posts.detail");
   return (
     <div className="post-meta">
       <PlatformBadge platform={post.account.platform} />
       <Link href={`/posts?account=${post.account.id}`}>{post.account.name}</Link>
       {post.author && <span>· {post.author}</span>}
-      <span>
-        · published <Time date={post.publishedAt} withYear />
-      </span>
-      <span>
-        · first seen <Time date={post.firstSeenAt} withYear />
-      </span>
-      {post.version > 1 && <span className="badge warn">edited · v{post.version}</span>}
+      <span>{t.rich("published", { time: () => <Time date={post.publishedAt} withYear /> })}</span>
+      <span>{t.rich("firstSeen", { time: () => <Time date={post.firstSeenAt} withYear /> })}</span>
+      {post.version > 1 && <span className="badge warn">{t("edited", { version: post.version })}</span>}
       {original && (
         <a href={original} target="_blank" rel="noopener noreferrer nofollow" referrerPolicy="no-referrer" className="external">
-          Open original ↗
+          {t("openOriginal")}
         </a>
       )}
     </div>
@@ -62,6 +62,7 @@ export function PostHeader({ post }: { post: PostDetail }) {
 
 /** The post's content: sanitized, then the matched terms marked. */
 export function PostContent({ post, terms, imageSrc }: { post: PostDetail; terms: TermSource[]; imageSrc?: (src: string, i: number) => string | null }) {
+  const t = useTranslations("posts.detail");
   const safe = sanitizePostHtml(post.html || escapeText(post.text), { baseUrl: post.url, imageSrc });
   const marked = highlightHtml(
     safe,
@@ -70,13 +71,13 @@ export function PostContent({ post, terms, imageSrc }: { post: PostDetail; terms
   );
   return (
     <section className="panel" aria-labelledby="content-h">
-      <h2 id="content-h">Content</h2>
+      <h2 id="content-h">{t("content")}</h2>
       {terms.length > 0 && (
         <p className="term-legend">
-          Matched:{" "}
-          {terms.map((t) => (
-            <span key={t.term} className={`badge term-${t.kinds.has("sensitive") ? "sensitive" : "match"}`} title={[...t.kinds].join(", ") + (t.topics.size ? ` · ${[...t.topics].join("、")}` : "")}>
-              {t.term}
+          {t("matched")}{" "}
+          {terms.map((term) => (
+            <span key={term.term} className={`badge term-${term.kinds.has("sensitive") ? "sensitive" : "match"}`} title={[...term.kinds].map((k) => t(KIND_KEY[k])).join(", ") + (term.topics.size ? ` · ${[...term.topics].join("、")}` : "")}>
+              {term.term}
             </span>
           ))}
         </p>
@@ -85,7 +86,7 @@ export function PostContent({ post, terms, imageSrc }: { post: PostDetail; terms
       <div className="post-content" data-testid="post-content" dangerouslySetInnerHTML={{ __html: marked }} />
       {post.ocrText && (
         <>
-          <h3>Text read from images (OCR)</h3>
+          <h3>{t("ocr")}</h3>
           <p className="pre">{post.ocrText}</p>
         </>
       )}
@@ -99,12 +100,13 @@ function escapeText(s: string): string {
 
 /** Each topic's judgement of the post: score, relevance, top terms, sensitive words; the flag and its review. */
 export function TopicExplanations({ post, canReview, returnTo }: { post: PostDetail; canReview: boolean; returnTo: string }) {
+  const t = useTranslations("posts.detail");
   const flagByTopic = new Map(post.flags.map((f) => [f.topicId, f]));
   if (post.classifications.length === 0 && post.flags.length === 0) {
     return (
       <section className="panel">
-        <h2>Topics</h2>
-        <p className="muted">Not classified yet: no topic existed when this post was stored, or classification is pending.</p>
+        <h2>{t("topics")}</h2>
+        <p className="muted">{t("notClassified")}</p>
       </section>
     );
   }
@@ -114,7 +116,7 @@ export function TopicExplanations({ post, canReview, returnTo }: { post: PostDet
       {topicIds.map((topicId) => {
         const c = post.classifications.find((x) => x.topicId === topicId);
         const f = flagByTopic.get(topicId);
-        const name = f?.topic.name ?? c?.topic.name ?? `topic ${topicId}`;
+        const name = f?.topic.name ?? c?.topic.name ?? t("topicFallback", { id: topicId });
         const terms = jsonList<{ term: string; weight: number }>(c?.topTerms).filter((t) => t && typeof t.term === "string");
         const hits = jsonList<string>(c?.sensitiveHits);
         return (
@@ -126,41 +128,41 @@ export function TopicExplanations({ post, canReview, returnTo }: { post: PostDet
               <dl className="facts">
                 {c.modelVersion > 0 ? (
                   <>
-                    <dt>Classifier score</dt>
+                    <dt>{t("classifierScore")}</dt>
                     <dd>
                       <ScoreBar value={c.score} threshold={c.topic.nbThreshold} /> {score(c.score)}
-                      <span className="muted"> (flags at ≥ {c.topic.nbThreshold})</span>
+                      <span className="muted">{t("flagsAt", { threshold: String(c.topic.nbThreshold) })}</span>
                     </dd>
-                    <dt>Relevance (cosine)</dt>
+                    <dt>{t("relevance")}</dt>
                     <dd>
                       <ScoreBar value={c.cosine} threshold={c.topic.cosineThreshold} /> {c.cosine.toFixed(2)}
-                      <span className="muted"> (flags at ≥ {c.topic.cosineThreshold})</span>
+                      <span className="muted">{t("flagsAt", { threshold: String(c.topic.cosineThreshold) })}</span>
                     </dd>
                   </>
                 ) : (
                   <>
-                    <dt>Score</dt>
-                    <dd className="muted">no model yet: judged by keywords and sensitive words</dd>
+                    <dt>{t("score")}</dt>
+                    <dd className="muted">{t("noModel")}</dd>
                   </>
                 )}
-                <dt>Label</dt>
+                <dt>{t("label")}</dt>
                 <dd>
-                  {c.label} {c.relevant ? <span className="badge info">relevant</span> : <span className="badge">not relevant</span>}
-                  <span className="muted"> · model v{c.modelVersion}</span>
+                  {c.label} {c.relevant ? <span className="badge info">{t("relevant")}</span> : <span className="badge">{t("notRelevant")}</span>}
+                  <span className="muted">{t("modelVersion", { version: c.modelVersion })}</span>
                 </dd>
-                <dt>Top terms</dt>
+                <dt>{t("topTerms")}</dt>
                 <dd>
                   {terms.length ? (
-                    terms.slice(0, 10).map((t) => (
-                      <span className="badge term-match" key={t.term} title={`weight ${t.weight}`}>
-                        {t.term} <small>{Number(t.weight).toFixed(2)}</small>
+                    terms.slice(0, 10).map((term) => (
+                      <span className="badge term-match" key={term.term} title={t("weight", { weight: String(term.weight) })}>
+                        {term.term} <small>{Number(term.weight).toFixed(2)}</small>
                       </span>
                     ))
                   ) : (
                     <span className="muted">—</span>
                   )}
                 </dd>
-                <dt>Sensitive words</dt>
+                <dt>{t("sensitiveWords")}</dt>
                 <dd>
                   {hits.length ? (
                     hits.map((h) => (
@@ -169,32 +171,40 @@ export function TopicExplanations({ post, canReview, returnTo }: { post: PostDet
                       </span>
                     ))
                   ) : (
-                    <span className="muted">none</span>
+                    <span className="muted">{t("none")}</span>
                   )}
                 </dd>
               </dl>
             ) : (
-              <p className="muted">No classification stored for this topic.</p>
+              <p className="muted">{t("noClassification")}</p>
             )}
             {f && (
               <>
-                <h3>Why flagged</h3>
+                <h3>{t("whyFlagged")}</h3>
                 <ReasonBadges reasons={f.reasons} />
                 <ul className="reason-list">
                   {jsonList<{ kind: string; detail?: string }>(f.reasons).map((r, i) => (
                     <li key={i}>
-                      <b>{r.kind}</b>: {r.detail}
+                      <b>
+                        <ReasonKindName kind={r.kind} />
+                      </b>
+                      : {r.detail}
                     </li>
                   ))}
                 </ul>
                 {f.reviews.length > 0 && (
                   <>
-                    <h3>Reviews</h3>
+                    <h3>{t("reviews")}</h3>
                     <ul className="review-history">
                       {f.reviews.map((r) => (
                         <li key={r.id}>
-                          <span className={`badge ${r.decision === "confirm" ? "danger" : ""}`}>{r.decision === "confirm" ? "confirmed" : "dismissed"}</span> by{" "}
-                          <b>{r.reviewer.username}</b> <Time date={r.createdAt} withYear />
+                          {t.rich("reviewBy", {
+                            decision: r.decision === "confirm" ? "confirm" : "dismiss",
+                            reviewer: r.reviewer.username,
+                            badge: (chunks) => <span className={`badge ${r.decision === "confirm" ? "danger" : ""}`}>{chunks}</span>,
+                            b: (chunks) => <b>{chunks}</b>,
+                          })}{" "}
+                          <Time date={r.createdAt} withYear />
                           {r.note && <div className="note">“{r.note}”</div>}
                         </li>
                       ))}
@@ -223,16 +233,22 @@ function ScoreBar({ value, threshold }: { value: number; threshold: number }) {
 
 /** Earlier versions, newest first, each with what the next version changed. */
 export function Versions({ post }: { post: PostDetail }) {
+  const t = useTranslations("posts.detail");
   if (post.versions.length === 0) return null;
   const chain = [...post.versions.map((v) => ({ version: v.version, title: v.title, text: v.text, seenAt: v.seenAt as Date | null, replacedAt: v.replacedAt as Date | null })), { version: post.version, title: post.title, text: post.text, seenAt: null, replacedAt: null }];
   const steps = chain.slice(1).map((next, i) => ({ prev: chain[i]!, next })).reverse();
   return (
     <section className="panel" aria-labelledby="versions-h">
-      <h2 id="versions-h">Earlier versions ({post.versions.length})</h2>
+      <h2 id="versions-h">{t("earlierVersions", { count: post.versions.length })}</h2>
       {steps.map(({ prev, next }) => (
         <div className="version" key={prev.version}>
           <div className="muted small">
-            v{prev.version} → v{next.version} · v{prev.version} first seen <Time date={prev.seenAt} withYear />, replaced <Time date={prev.replacedAt} withYear />
+            {t.rich("versionLine", {
+              prev: prev.version,
+              next: next.version,
+              seen: () => <Time date={prev.seenAt} withYear />,
+              replaced: () => <Time date={prev.replacedAt} withYear />,
+            })}
           </div>
           <VersionDiff before={`${prev.title}\n${prev.text}`} after={`${next.title}\n${next.text}`} />
         </div>
@@ -243,10 +259,11 @@ export function Versions({ post }: { post: PostDetail }) {
 
 /** Replies, oldest first, sanitized like the post. */
 export function Replies({ post }: { post: PostDetail }) {
+  const t = useTranslations("posts.detail");
   if (post.kind === "reply" && post.parent) {
     return (
       <section className="panel" aria-labelledby="parent-h">
-        <h2 id="parent-h">In reply to</h2>
+        <h2 id="parent-h">{t("inReplyTo")}</h2>
         <Link href={`/posts/${post.parent.id}`} className="post-title">
           {post.parent.title || post.parent.text.slice(0, 60)}
         </Link>
@@ -258,15 +275,15 @@ export function Replies({ post }: { post: PostDetail }) {
   }
   return (
     <section className="panel" aria-labelledby="replies-h">
-      <h2 id="replies-h">Replies ({post._count.replies})</h2>
+      <h2 id="replies-h">{t("replies", { count: post._count.replies })}</h2>
       {post.replies.length === 0 ? (
-        <p className="muted">No replies stored.</p>
+        <p className="muted">{t("noReplies")}</p>
       ) : (
         <ol className="replies">
           {post.replies.map((r) => (
             <li key={r.id}>
               <div className="reply-meta">
-                <b>{r.author || "anonymous"}</b> · <Time date={r.publishedAt} withYear /> · <Link href={`/posts/${r.id}`}>detail</Link>
+                <b>{r.author || t("anonymous")}</b> · <Time date={r.publishedAt} withYear /> · <Link href={`/posts/${r.id}`}>{t("detailLink")}</Link>
                 {r.flags.map((f) => (
                   <span key={f.id} className={`badge status-${f.status}`}>
                     {f.topic.name}
@@ -278,7 +295,7 @@ export function Replies({ post }: { post: PostDetail }) {
           ))}
         </ol>
       )}
-      {post._count.replies > post.replies.length && <p className="muted">Showing the first {post.replies.length} replies.</p>}
+      {post._count.replies > post.replies.length && <p className="muted">{t("showingFirst", { count: post.replies.length })}</p>}
     </section>
   );
 }

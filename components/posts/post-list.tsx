@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { can } from "@/lib/permissions";
 import type { Role } from "@/lib/auth/session";
@@ -19,7 +21,7 @@ interface Props {
 
 /** One page of posts (newest first) with their topics, scores and flags, and links to the neighbours. */
 export async function PostList({ filter, after, before, basePath, role }: Props) {
-  const { rows, older, newer } = await listPostsPage(db, filter, { after, before });
+  const [{ rows, older, newer }, t] = await Promise.all([listPostsPage(db, filter, { after, before }), getTranslations("posts.list")]);
   const params = filterToParams(filter);
   const here = new URLSearchParams(params);
   if (after) here.set("after", `${after.publishedAt.getTime()}.${after.id}`);
@@ -36,7 +38,7 @@ export async function PostList({ filter, after, before, basePath, role }: Props)
   if (rows.length === 0) {
     return (
       <div className="panel empty" data-testid="post-list-empty">
-        {after || before ? "No more posts in this direction." : filter.flagged ? "No flagged posts match these filters." : "No posts match these filters."}
+        {after || before ? t("noMore") : filter.flagged ? t("noFlagged") : t("none")}
       </div>
     );
   }
@@ -48,14 +50,14 @@ export async function PostList({ filter, after, before, basePath, role }: Props)
             <tr>
               {canReview && (
                 <th className="check">
-                  <input type="checkbox" data-select-all aria-label="Select every flagged row on this page" />
+                  <input type="checkbox" data-select-all aria-label={t("selectAll")} />
                 </th>
               )}
-              <th>Time</th>
-              <th>Source</th>
-              <th>Post</th>
-              <th>Topics · score</th>
-              <th>Why flagged</th>
+              <th>{t("time")}</th>
+              <th>{t("source")}</th>
+              <th>{t("post")}</th>
+              <th>{t("topicsScore")}</th>
+              <th>{t("whyFlagged")}</th>
             </tr>
           </thead>
           <tbody>
@@ -65,11 +67,11 @@ export async function PostList({ filter, after, before, basePath, role }: Props)
           </tbody>
         </table>
       </div>
-      <nav className="pager" aria-label="Pages">
-        {newer || after || before ? <Link href={basePath + (params.size ? `?${params}` : "")}>« Newest</Link> : <span />}
+      <nav className="pager" aria-label={t("pages")}>
+        {newer || after || before ? <Link href={basePath + (params.size ? `?${params}` : "")}>{t("newest")}</Link> : <span />}
         <span className="pager-links">
-          {newer ? <Link href={link("before", newer)} rel="prev">← Newer</Link> : <span className="muted">← Newer</span>}
-          {older ? <Link href={link("after", older)} rel="next">Older →</Link> : <span className="muted">Older →</span>}
+          {newer ? <Link href={link("before", newer)} rel="prev">{t("newer")}</Link> : <span className="muted">{t("newer")}</span>}
+          {older ? <Link href={link("after", older)} rel="next">{t("older")}</Link> : <span className="muted">{t("older")}</span>}
         </span>
       </nav>
     </BulkReviewForm>
@@ -77,6 +79,7 @@ export async function PostList({ filter, after, before, basePath, role }: Props)
 }
 
 function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFilter; canReview: boolean; detailHref: string }) {
+  const t = useTranslations("posts.list");
   const flags = filter.topicId ? p.flags.filter((f) => f.topicId === filter.topicId) : p.flags;
   const openIds = flags.filter((f) => f.status === "open").map((f) => f.id);
   const allIds = flags.map((f) => f.id);
@@ -88,7 +91,7 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
       {canReview && (
         <td className="check">
           {allIds.length > 0 && (
-            <input type="checkbox" name="flagId" value={(openIds.length ? openIds : allIds).join(",")} aria-label={`Select post ${p.id}`} />
+            <input type="checkbox" name="flagId" value={(openIds.length ? openIds : allIds).join(",")} aria-label={t("selectPost", { id: p.id })} />
           )}
         </td>
       )}
@@ -104,8 +107,8 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
       </td>
       <td className="post-cell">
         <Link href={detailHref} className="post-title">
-          {p.kind === "reply" && <span className="badge kind">回复 reply</span>}
-          {title || <span className="muted">{p.parent ? `Re: ${p.parent.title || p.parent.excerpt}` : "(no title)"}</span>}
+          {p.kind === "reply" && <span className="badge kind">{t("replyBadge")}</span>}
+          {title || <span className="muted">{p.parent ? t("re", { title: p.parent.title || p.parent.excerpt }) : t("noTitle")}</span>}
         </Link>
         <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>
       </td>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Suspense } from "react";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import type { CurrentUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
@@ -18,30 +19,31 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
   if (flagged) exportQuery.set("flagged", "1");
   const reviewed = typeof params.reviewed === "string" ? params.reviewed.split(":") : null;
   const denied = typeof params.denied === "string" ? params.denied : null;
+  const t = await getTranslations("posts.view");
   return (
     <>
       <PageHeader
-        title={flagged ? "Flagged posts" : "Posts"}
-        subtitle={flagged ? "Posts and replies flagged by a topic, newest first. Review them here or open one for its evidence." : "Every stored post and reply, newest first."}
+        title={flagged ? t("flaggedTitle") : t("postsTitle")}
+        subtitle={flagged ? t("flaggedSubtitle") : t("postsSubtitle")}
       >
         {can(user.role, "export") && (
-          <span className="export-links" aria-label="Export the current filter">
-            Export:
+          <span className="export-links" aria-label={t("exportLabel")}>
+            {t("export")}
             <a href={`/api/export?format=csv&${exportQuery}`} download>
-              CSV
+              {t("csv")}
             </a>
             <a href={`/api/export?format=jsonl&${exportQuery}`} download>
-              JSON
+              {t("json")}
             </a>
           </span>
         )}
       </PageHeader>
       {reviewed && (
         <Notice>
-          {reviewed[1]} flag{reviewed[1] === "1" ? "" : "s"} {reviewed[0] === "confirm" ? "confirmed" : "dismissed"}.
+          {t("reviewed", { n: reviewed[1] ?? "", count: Number(reviewed[1]) || 0, decision: reviewed[0] === "confirm" ? "confirm" : "dismiss" })}
         </Notice>
       )}
-      {denied && <Notice kind="error">Your role may not open that page ({denied}).</Notice>}
+      {denied && <Notice kind="error">{t("denied", { denied })}</Notice>}
       <Suspense fallback={<StatsSkeleton />}>
         <HeadlineStats />
       </Suspense>
@@ -50,10 +52,10 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
           <NoTopicsHint admin={can(user.role, "manage-topics")} />
         </Suspense>
       )}
-      <Suspense fallback={<PanelSkeleton height={118} label="Loading filters" />}>
+      <Suspense fallback={<PanelSkeleton height={118} label={t("loadingFilters")} />}>
         <FilterBar filter={filter} action={basePath} />
       </Suspense>
-      <Suspense key={JSON.stringify([filter, after, before])} fallback={<TableSkeleton rows={12} label="Loading posts" />}>
+      <Suspense key={JSON.stringify([filter, after, before])} fallback={<TableSkeleton rows={12} label={t("loadingPosts")} />}>
         <PostList filter={filter} after={after} before={before} basePath={basePath} role={user.role} />
       </Suspense>
     </>
@@ -62,13 +64,16 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
 
 /** Before any topic exists nothing can be flagged: say so, and where to start. */
 async function NoTopicsHint({ admin }: { admin: boolean }) {
-  const topics = await db.topic.count();
+  const [topics, t] = await Promise.all([db.topic.count(), getTranslations("posts.view")]);
   if (topics > 0) return null;
   return (
     <div className="panel hint" data-testid="no-topics">
-      <b>No topics yet.</b> Posts are flagged against topics (keywords, sensitive words, a trained model).{" "}
-      {admin ? <Link href="/topics">Create the first topic</Link> : "Ask an administrator to create one"} — meanwhile every crawled post is in{" "}
-      <Link href="/posts">Posts</Link>.
+      {t.rich("noTopics", {
+        admin: admin ? "yes" : "no",
+        b: (chunks) => <b>{chunks}</b>,
+        create: (chunks) => <Link href="/topics">{chunks}</Link>,
+        posts: (chunks) => <Link href="/posts">{chunks}</Link>,
+      })}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useTranslations } from "next-intl";
 import { reviewAction } from "@/app/(dashboard)/posts/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 
@@ -8,11 +9,12 @@ import type { FormState } from "@/app/(dashboard)/_lib/form";
 export function ReviewForm({ flagId, topicName, status, returnTo }: { flagId: number; topicName: string; status: string; returnTo: string }) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(reviewAction, {});
   const noteId = `note-${flagId}`;
+  const t = useTranslations("posts.review");
   return (
-    <form action={formAction} className="review-form" aria-label={`Review flag for ${topicName}`}>
+    <form action={formAction} className="review-form" aria-label={t("ariaLabel", { topic: topicName })}>
       <input type="hidden" name="flagId" value={flagId} />
       <input type="hidden" name="returnTo" value={returnTo} />
-      <label htmlFor={noteId}>Note {status !== "open" && <span className="muted">(reviewing again replaces the decision)</span>}</label>
+      <label htmlFor={noteId}>{t("note")} {status !== "open" && <span className="muted">{t("again")}</span>}</label>
       <textarea
         id={noteId}
         name="note"
@@ -21,17 +23,17 @@ export function ReviewForm({ flagId, topicName, status, returnTo }: { flagId: nu
         defaultValue={state.values?.note ?? ""}
         aria-invalid={Boolean(state.errors?.note)}
         aria-describedby={`${noteId}-error`}
-        placeholder="Why (optional) — e.g. 已转交学院处理"
+        placeholder={t("placeholder")}
       />
       <div id={`${noteId}-error`} className="field-error" aria-live="polite">
         {state.errors?.note?.join(" ")}
       </div>
       <div className="button-row">
         <button type="submit" name="decision" value="confirm" disabled={pending}>
-          Confirm
+          {t("confirm")}
         </button>
         <button type="submit" name="decision" value="dismiss" className="secondary" disabled={pending}>
-          Dismiss
+          {t("dismiss")}
         </button>
       </div>
       {state.message && (

@@ -1,99 +1,114 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { getRun } from "@/lib/queries/runs";
 import { PageHeader } from "../page-header";
 import { PlatformBadge } from "../platform-badge";
-import { RUN_CLASS } from "./run-table";
+import { RunStatus } from "./run-status";
 import { LiveCrawls } from "../auto-refresh";
-import { Time } from "../time";
+import { Duration, Num, Time } from "../time";
 
 /** One crawl run: pages by kind, posts, blocks, errors and the notifications it sent. */
 export async function RunDetail({ id }: { id: number }) {
   const run = await getRun(db, id);
   if (!run) notFound();
-  const n = (x: number) => x.toLocaleString("en-US");
+  const [t, tr, format] = await Promise.all([getTranslations("runs.detail"), getTranslations("runs"), getFormatter()]);
+  const n = (x: number) => <Num value={x} />;
   return (
     <>
       <p className="crumbs">
-        <Link href="/runs">Crawl runs</Link> / #{run.id}
+        <Link href="/runs">{tr("title")}</Link> / #{run.id}
       </p>
       <PageHeader
-        title={`Crawl run #${run.id}`}
+        title={t("heading", { id: String(run.id) })}
         subtitle={
           <>
-            <PlatformBadge platform={run.account.platform} /> <Link href={`/accounts/${run.account.id}`}>{run.account.name}</Link> · {run.trigger} · started{" "}
-            <Time date={run.startedAt} withYear /> · <span className={`badge ${RUN_CLASS[run.status] ?? ""}`}>{run.status}</span>
+            <PlatformBadge platform={run.account.platform} /> <Link href={`/accounts/${run.account.id}`}>{run.account.name}</Link> · {tr("trigger", { trigger: run.trigger })} · {t("started")} <Time date={run.startedAt} withYear /> ·{" "}
+            <RunStatus status={run.status} />
           </>
         }
       />
       {run.status === "running" && <LiveCrawls intervalMs={1500} />}
       <div className="two-col">
         <section className="panel">
-          <h2>Pages</h2>
+          <h2>{t("pages")}</h2>
           <div className="kv">
             <div>
-              <b>{n(run.pagesList)}</b>list pages
+              <b>{n(run.pagesList)}</b>
+              {t("listPages")}
             </div>
             <div>
-              <b>{n(run.pagesItem)}</b>item pages
+              <b>{n(run.pagesItem)}</b>
+              {t("itemPages")}
             </div>
             <div>
-              <b>{n(run.pagesOther)}</b>other pages
+              <b>{n(run.pagesOther)}</b>
+              {t("otherPages")}
             </div>
             <div>
-              <b>{n(run.browserPages)}</b>through the browser
+              <b>{n(run.browserPages)}</b>
+              {t("browserPages")}
             </div>
             <div>
-              <b>{(run.bytes / 1024).toFixed(0)} KiB</b>downloaded
+              <b>{t("kib", { kib: format.number(run.bytes / 1024, { maximumFractionDigits: 0, useGrouping: false }) })}</b>
+              {t("downloaded")}
             </div>
             <div>
-              <b>{run.pagesPerMinute.toFixed(1)}</b>pages per minute
+              <b>{format.number(run.pagesPerMinute, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false })}</b>
+              {t("pagesPerMinute")}
             </div>
             <div>
-              <b>{run.seconds.toFixed(1)} s</b>
-              {run.finishedAt ? "duration" : "so far"}
+              <b>
+                <Duration seconds={run.seconds} />
+              </b>
+              {run.finishedAt ? t("duration") : t("soFar")}
             </div>
           </div>
         </section>
         <section className="panel">
-          <h2>Posts</h2>
+          <h2>{t("posts")}</h2>
           <div className="kv">
             <div>
-              <b>{n(run.newPosts)}</b>new
+              <b>{n(run.newPosts)}</b>
+              {t("new")}
             </div>
             <div>
-              <b>{n(run.changedPosts)}</b>changed (new version)
+              <b>{n(run.changedPosts)}</b>
+              {t("changed")}
             </div>
             <div>
-              <b>{n(run.unchangedPosts)}</b>unchanged
+              <b>{n(run.unchangedPosts)}</b>
+              {t("unchanged")}
             </div>
             <div>
-              <b className={run.blocks ? "error-count" : undefined}>{n(run.blocks)}</b>blocks (rate limit, captcha, 403)
+              <b className={run.blocks ? "error-count" : undefined}>{n(run.blocks)}</b>
+              {t("blocks")}
             </div>
             <div>
-              <b className={run.errorCount ? "error-count" : undefined}>{n(run.errorCount)}</b>errors
+              <b className={run.errorCount ? "error-count" : undefined}>{n(run.errorCount)}</b>
+              {t("errors")}
             </div>
           </div>
           {run.newPosts + run.changedPosts > 0 && (
             <p className="small">
-              <Link href={`/posts?account=${run.account.id}`}>See the account’s posts →</Link>
+              <Link href={`/posts?account=${run.account.id}`}>{t("seePosts")}</Link>
             </p>
           )}
         </section>
       </div>
       <section className="panel">
-        <h2>Errors ({run.errorList.length})</h2>
+        <h2>{t("errorsHeading", { count: run.errorList.length })}</h2>
         {run.errorList.length === 0 ? (
-          <p className="muted">No errors.</p>
+          <p className="muted">{t("noErrors")}</p>
         ) : (
           <table className="data">
             <thead>
               <tr>
-                <th>Time</th>
-                <th>Kind</th>
-                <th>Reason</th>
-                <th>URL</th>
+                <th>{t("time")}</th>
+                <th>{t("kind")}</th>
+                <th>{t("reason")}</th>
+                <th>{t("url")}</th>
               </tr>
             </thead>
             <tbody>
@@ -113,21 +128,21 @@ export async function RunDetail({ id }: { id: number }) {
           </table>
         )}
       </section>
-      {run.note && <p className="muted">Note: {run.note}</p>}
+      {run.note && <p className="muted">{t("note", { note: run.note })}</p>}
       <section className="panel">
-        <h2>Notifications ({run.notifications.length})</h2>
+        <h2>{t("notificationsHeading", { count: run.notifications.length })}</h2>
         {run.notifications.length === 0 ? (
-          <p className="muted">No notifications were sent for this run.</p>
+          <p className="muted">{t("noNotifications")}</p>
         ) : (
           <table className="data">
             <thead>
               <tr>
-                <th>Topic</th>
-                <th>Channel</th>
-                <th>Target</th>
-                <th>Status</th>
-                <th className="num">Attempts</th>
-                <th>Last error</th>
+                <th>{t("topic")}</th>
+                <th>{t("channel")}</th>
+                <th>{t("target")}</th>
+                <th>{t("status")}</th>
+                <th className="num">{t("attempts")}</th>
+                <th>{t("lastError")}</th>
               </tr>
             </thead>
             <tbody>
@@ -137,7 +152,7 @@ export async function RunDetail({ id }: { id: number }) {
                   <td>{x.channel}</td>
                   <td className="small">{x.target}</td>
                   <td>
-                    <span className={`badge ${x.status === "sent" ? "ok" : x.status === "failed" ? "danger" : "info"}`}>{x.status}</span>
+                    <span className={`badge ${x.status === "sent" ? "ok" : x.status === "failed" ? "danger" : "info"}`}>{t("notificationStatus", { status: x.status })}</span>
                   </td>
                   <td className="num">{x.attempts}</td>
                   <td className="small">{x.lastError}</td>

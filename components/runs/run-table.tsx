@@ -1,15 +1,18 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listRunsPage, type RunFilter } from "@/lib/queries/runs";
 import { PlatformBadge } from "../platform-badge";
-import { Time } from "../time";
+import { Duration, Time } from "../time";
+import { RunStatus } from "./run-status";
 
-export const RUN_CLASS: Record<string, string> = { ok: "ok", running: "info", partial: "warn", failed: "danger", skipped: "" };
+export { RUN_CLASS } from "./run-status";
 
 /** Crawl runs, newest first, with a link to older ones. */
 export async function RunTable({ filter, take = 50, hideAccount = false }: { filter: RunFilter; take?: number; hideAccount?: boolean }) {
   const { rows, next } = await listRunsPage(db, filter, take);
-  if (rows.length === 0) return <div className="panel empty">No crawl runs{filter.status || filter.account ? " match" : " yet"}.</div>;
+  const [t, tr] = await Promise.all([getTranslations("runs.table"), getTranslations("runs")]);
+  if (rows.length === 0) return <div className="panel empty">{filter.status || filter.account ? t("emptyFiltered") : t("empty")}</div>;
   const older = new URLSearchParams();
   if (filter.account) older.set("account", String(filter.account));
   if (filter.status) older.set("status", filter.status);
@@ -21,18 +24,18 @@ export async function RunTable({ filter, take = 50, hideAccount = false }: { fil
           <thead>
             <tr>
               <th>#</th>
-              {!hideAccount && <th>Account</th>}
-              <th>Started</th>
-              <th>Trigger</th>
-              <th>Status</th>
-              <th className="num">List pages</th>
-              <th className="num">Item pages</th>
-              <th className="num">New</th>
-              <th className="num">Changed</th>
-              <th className="num">Unchanged</th>
-              <th className="num">Blocks</th>
-              <th className="num">Errors</th>
-              <th className="num">Duration</th>
+              {!hideAccount && <th>{t("account")}</th>}
+              <th>{t("started")}</th>
+              <th>{t("trigger")}</th>
+              <th>{t("status")}</th>
+              <th className="num">{t("listPages")}</th>
+              <th className="num">{t("itemPages")}</th>
+              <th className="num">{t("new")}</th>
+              <th className="num">{t("changed")}</th>
+              <th className="num">{t("unchanged")}</th>
+              <th className="num">{t("blocks")}</th>
+              <th className="num">{t("errors")}</th>
+              <th className="num">{t("duration")}</th>
             </tr>
           </thead>
           <tbody>
@@ -49,9 +52,9 @@ export async function RunTable({ filter, take = 50, hideAccount = false }: { fil
                 <td className="nowrap">
                   <Time date={r.startedAt} />
                 </td>
-                <td>{r.trigger}</td>
+                <td>{tr("trigger", { trigger: r.trigger })}</td>
                 <td>
-                  <span className={`badge ${RUN_CLASS[r.status] ?? ""}`}>{r.status}</span>
+                  <RunStatus status={r.status} />
                 </td>
                 <td className="num">{r.pagesList}</td>
                 <td className="num">{r.pagesItem}</td>
@@ -60,16 +63,16 @@ export async function RunTable({ filter, take = 50, hideAccount = false }: { fil
                 <td className="num">{r.unchangedPosts}</td>
                 <td className={`num${r.blocks ? " error-count" : ""}`}>{r.blocks}</td>
                 <td className={`num${r.errorCount ? " error-count" : ""}`}>{r.errorCount}</td>
-                <td className="num">{r.finishedAt ? `${((r.finishedAt.getTime() - r.startedAt.getTime()) / 1000).toFixed(1)} s` : "…"}</td>
+                <td className="num">{r.finishedAt ? <Duration seconds={(r.finishedAt.getTime() - r.startedAt.getTime()) / 1000} /> : "…"}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       {next && (
-        <nav className="pager" aria-label="Pages">
+        <nav className="pager" aria-label={t("pages")}>
           <span />
-          <Link href={`/runs?${older}`}>Older runs →</Link>
+          <Link href={`/runs?${older}`}>{t("older")}</Link>
         </nav>
       )}
     </>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
@@ -22,20 +23,22 @@ function Report({ state }: { state: FormState }) {
   );
 }
 
-function UrlInputs({ state, prefix, fileError }: { state: FormState; prefix: string; fileError: string | null }) {
-  const err = fileError ?? state.errors?.file?.join(" ");
+function UrlInputs({ state, prefix, tooLarge }: { state: FormState; prefix: string; tooLarge: boolean }) {
+  const t = useTranslations("seeds.form");
+  const limit = formatLimit(UPLOAD_LIMITS.seedsBytes);
+  const err = tooLarge ? t("tooLarge", { limit }) : state.errors?.file?.join(" ");
   return (
     <>
       <div className="field">
-        <label htmlFor={`${prefix}-file`}>Text file (one URL per line, up to {formatLimit(UPLOAD_LIMITS.seedsBytes)})</label>
+        <label htmlFor={`${prefix}-file`}>{t("file", { limit })}</label>
         <input id={`${prefix}-file`} name="file" type="file" accept=".txt,text/plain" aria-describedby={`${prefix}-file-error`} aria-invalid={Boolean(err)} />
         <div id={`${prefix}-file-error`} className="field-error" aria-live="polite">
           {err}
         </div>
       </div>
       <div className="field wide">
-        <label htmlFor={`${prefix}-urls`}>…or paste URLs</label>
-        <textarea id={`${prefix}-urls`} name="urls" rows={4} defaultValue={state.values?.urls ?? ""} placeholder={"https://bbs.example.edu.cn/\nhttps://tieba.baidu.com/f?kw=…"} aria-describedby={`${prefix}-urls-error`} aria-invalid={Boolean(state.errors?.urls)} />
+        <label htmlFor={`${prefix}-urls`}>{t("paste")}</label>
+        <textarea id={`${prefix}-urls`} name="urls" rows={4} defaultValue={state.values?.urls ?? ""} placeholder={t("pastePlaceholder")} aria-describedby={`${prefix}-urls-error`} aria-invalid={Boolean(state.errors?.urls)} />
         <div id={`${prefix}-urls-error`} className="field-error" aria-live="polite">
           {state.errors?.urls?.join(" ")}
         </div>
@@ -47,22 +50,23 @@ function UrlInputs({ state, prefix, fileError }: { state: FormState; prefix: str
 export function NewSeedSetForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createSeedSetAction, {});
   const limit = useFileLimit(UPLOAD_LIMITS.seedsBytes);
+  const t = useTranslations("seeds");
   return (
-    <form action={action} onSubmit={limit.onSubmit} noValidate aria-label="New seed set">
+    <form action={action} onSubmit={limit.onSubmit} noValidate aria-label={t("newSet")}>
       <div className="form-grid">
         <div className="field">
-          <label htmlFor="seed-name">Name</label>
-          <input id="seed-name" name="name" type="text" defaultValue={state.values?.name ?? ""} aria-invalid={Boolean(state.errors?.name)} aria-describedby="seed-name-error" placeholder="高校论坛入口" />
+          <label htmlFor="seed-name">{t("form.name")}</label>
+          <input id="seed-name" name="name" type="text" defaultValue={state.values?.name ?? ""} aria-invalid={Boolean(state.errors?.name)} aria-describedby="seed-name-error" placeholder={t("form.namePlaceholder")} />
           <div id="seed-name-error" className="field-error" aria-live="polite">
             {state.errors?.name?.join(" ")}
           </div>
         </div>
-        <UrlInputs state={state} prefix="new" fileError={limit.error} />
+        <UrlInputs state={state} prefix="new" tooLarge={limit.tooLarge} />
       </div>
       <Report state={state.ok ? {} : { message: state.message }} />
       <div className="button-row">
         <button type="submit" disabled={pending}>
-          {pending ? "Importing…" : "Create and import"}
+          {pending ? t("form.importing") : t("form.createAndImport")}
         </button>
       </div>
     </form>
@@ -72,16 +76,17 @@ export function NewSeedSetForm() {
 export function ImportSeedsForm({ id }: { id: number }) {
   const [state, action, pending] = useActionState<FormState, FormData>(importSeedsAction, {});
   const limit = useFileLimit(UPLOAD_LIMITS.seedsBytes);
+  const t = useTranslations("seeds.form");
   return (
-    <form action={action} onSubmit={limit.onSubmit} noValidate aria-label="Import URLs">
+    <form action={action} onSubmit={limit.onSubmit} noValidate aria-label={t("importAria")}>
       <input type="hidden" name="id" value={id} />
       <div className="form-grid">
-        <UrlInputs state={state} prefix="imp" fileError={limit.error} />
+        <UrlInputs state={state} prefix="imp" tooLarge={limit.tooLarge} />
       </div>
       <Report state={state} />
       <div className="button-row">
         <button type="submit" disabled={pending}>
-          {pending ? "Importing…" : "Import"}
+          {pending ? t("importing") : t("import")}
         </button>
       </div>
     </form>
@@ -90,21 +95,23 @@ export function ImportSeedsForm({ id }: { id: number }) {
 
 export function RemoveSeedUrl({ id, urlId }: { id: number; urlId: number }) {
   const [, action, pending] = useActionState<FormState, FormData>(removeSeedUrlAction, {});
+  const t = useTranslations("seeds.form");
   return (
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="urlId" value={urlId} />
-      <button type="submit" className="small secondary" disabled={pending} aria-label="Remove URL">
-        Remove
+      <button type="submit" className="small secondary" disabled={pending} aria-label={t("removeAria")}>
+        {t("remove")}
       </button>
     </form>
   );
 }
 
 export function DeleteSeedSet({ id, name, urls }: { id: number; name: string; urls: number }) {
+  const t = useTranslations("seeds.form");
   return (
-    <ConfirmDelete action={deleteSeedSetAction} id={id} dialogId="del-seed-h" title={<>Delete “{name}”?</>} trigger="Delete set" submit="Delete set">
-      <p>Its {urls} URLs are deleted. Discovery runs started from it are kept (without their seed set).</p>
+    <ConfirmDelete action={deleteSeedSetAction} id={id} dialogId="del-seed-h" title={t("deleteTitle", { name })} trigger={t("deleteSet")} submit={t("deleteSet")}>
+      <p>{t("deleteBody", { urls })}</p>
     </ConfirmDelete>
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db";
 import { getSeedSet } from "@/lib/queries/seeds";
@@ -6,22 +7,21 @@ import { PageHeader, Notice } from "../page-header";
 import { DeleteSeedSet, ImportSeedsForm, RemoveSeedUrl } from "./seed-forms";
 import { Time } from "../time";
 import { readableUrl } from "../readable-url";
+import { StatusText } from "../discovery/status";
 
 /** A seed set: its URLs, the import form and the discovery runs started from it. */
 export async function SeedSetDetail({ id, admin, imported, invalid }: { id: number; admin: boolean; imported?: string; invalid?: string }) {
-  const set = await getSeedSet(db, id);
+  const [set, t] = await Promise.all([getSeedSet(db, id), getTranslations("seeds.detail")]);
   if (!set) notFound();
   return (
     <>
       <p className="crumbs">
-        <Link href="/seeds">Seeds</Link> / {set.name}
+        <Link href="/seeds">{t("crumb")}</Link> / {set.name}
       </p>
       <PageHeader
         title={set.name}
         subtitle={
-          <>
-            {set.urls.length} URLs · created <Time date={set.createdAt} withYear />
-          </>
+t.rich("subtitle", { urls: set.urls.length, created: () => <Time date={set.createdAt} withYear /> })
         }
       >
         {admin && <DeleteSeedSet id={set.id} name={set.name} urls={set.urls.length} />}
@@ -36,9 +36,9 @@ export async function SeedSetDetail({ id, admin, imported, invalid }: { id: numb
       )}
       <div className="two-col">
         <section className="panel" aria-labelledby="urls-h">
-          <h2 id="urls-h">URLs</h2>
+          <h2 id="urls-h">{t("urls")}</h2>
           {set.urls.length === 0 ? (
-            <p className="muted">No URLs.</p>
+            <p className="muted">{t("noUrls")}</p>
           ) : (
             <table className="data compact" data-testid="seed-urls">
               <tbody>
@@ -59,24 +59,24 @@ export async function SeedSetDetail({ id, admin, imported, invalid }: { id: numb
         <div>
           {admin && (
             <section className="panel" aria-labelledby="import-h">
-              <h2 id="import-h">Import more</h2>
+              <h2 id="import-h">{t("importMore")}</h2>
               <ImportSeedsForm id={set.id} />
             </section>
           )}
           <section className="panel" aria-labelledby="disc-h">
-            <h2 id="disc-h">Discovery runs from this set</h2>
+            <h2 id="disc-h">{t("runs")}</h2>
             {set.discoveries.length === 0 ? (
-              <p className="muted small">None yet.</p>
+              <p className="muted small">{t("noRuns")}</p>
             ) : (
               <table className="data compact">
                 <thead>
                   <tr>
                     <th>#</th>
-                    <th>Topic</th>
-                    <th>Strategy</th>
-                    <th>Status</th>
-                    <th className="num">Relevant / crawled</th>
-                    <th>Started</th>
+                    <th>{t("topic")}</th>
+                    <th>{t("strategy")}</th>
+                    <th>{t("status")}</th>
+                    <th className="num">{t("relevantCrawled")}</th>
+                    <th>{t("started")}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -85,7 +85,9 @@ export async function SeedSetDetail({ id, admin, imported, invalid }: { id: numb
                       <td>{d.id}</td>
                       <td>{d.topic.name}</td>
                       <td>{d.strategy}</td>
-                      <td>{d.status}</td>
+                      <td>
+                        <StatusText status={d.status} />
+                      </td>
                       <td className="num">
                         {d.relevant} / {d.crawled}
                       </td>

@@ -1,23 +1,24 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listSeedSets } from "@/lib/queries/seeds";
-import { Time } from "../time";
+import { Num, Time } from "../time";
 import { readableUrl } from "../readable-url";
 
 /** Every seed set with its size and first URLs. */
 export async function SeedSetTable() {
-  const sets = await listSeedSets(db);
-  if (sets.length === 0) return <div className="panel empty">No seed sets yet. Seed sets start topic discovery.</div>;
+  const [sets, t] = await Promise.all([listSeedSets(db), getTranslations("seeds.table")]);
+  if (sets.length === 0) return <div className="panel empty">{t("empty")}</div>;
   return (
     <div className="table-wrap" style={{ marginBottom: 16 }}>
       <table className="data" data-testid="seed-table">
         <thead>
           <tr>
-            <th>Name</th>
-            <th className="num">URLs</th>
-            <th>First URLs</th>
-            <th className="num">Discovery runs</th>
-            <th>Created</th>
+            <th>{t("name")}</th>
+            <th className="num">{t("urls")}</th>
+            <th>{t("firstUrls")}</th>
+            <th className="num">{t("runs")}</th>
+            <th>{t("created")}</th>
           </tr>
         </thead>
         <tbody>
@@ -28,9 +29,13 @@ export async function SeedSetTable() {
                   {s.name}
                 </Link>
               </td>
-              <td className="num">{s._count.urls}</td>
+              <td className="num">
+                <Num value={s._count.urls} />
+              </td>
               <td className="small">{s.urls.map((u) => readableUrl(u.url)).join("  ·  ")}</td>
-              <td className="num">{s._count.discoveries}</td>
+              <td className="num">
+                <Num value={s._count.discoveries} />
+              </td>
               <td>
                 <Time date={s.createdAt} />
               </td>

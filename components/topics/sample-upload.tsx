@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { clearSamplesAction, uploadSamplesAction } from "@/app/(dashboard)/topics/actions";
 import { UPLOAD_LIMITS, formatLimit } from "@/lib/limits";
@@ -11,34 +12,35 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
   const [state, formAction, pending] = useActionState<FormState, FormData>(uploadSamplesAction, {});
   const [clearState, clearAction, clearing] = useActionState<FormState, FormData>(clearSamplesAction, {});
   const limit = useFileLimit(UPLOAD_LIMITS.samplesBytes);
-  const err = limit.error ?? state.errors?.file?.join(" ");
+  const t = useTranslations("topics.upload");
+  const err = limit.tooLarge ? t("tooLarge", { limit: formatLimit(UPLOAD_LIMITS.samplesBytes) }) : state.errors?.file?.join(" ");
   return (
     <>
-      <form action={formAction} onSubmit={limit.onSubmit} aria-label="Upload samples">
+      <form action={formAction} onSubmit={limit.onSubmit} aria-label={t("formLabel")}>
         <input type="hidden" name="id" value={topicId} />
         <div className="form-grid">
           <div className="field">
-            <label htmlFor="samples-file">Samples file</label>
+            <label htmlFor="samples-file">{t("file")}</label>
             <input id="samples-file" name="file" type="file" accept=".jsonl,.json,.ndjson,.csv,.txt,text/csv,application/json" aria-invalid={Boolean(err)} aria-describedby="samples-file-error samples-file-help" />
             <div id="samples-file-help" className="help">
-              JSONL: <code>{'{"label":"on-topic","text":"…"}'}</code> per line · CSV: a <code>label,text</code> header · up to {formatLimit(UPLOAD_LIMITS.samplesBytes)}
+              {t.rich("help", { example: '{"label":"on-topic","text":"…"}', limit: formatLimit(UPLOAD_LIMITS.samplesBytes), code: (chunks) => <code>{chunks}</code> })}
             </div>
             <div id="samples-file-error" className="field-error" aria-live="polite">
               {err}
             </div>
           </div>
           <div className="field">
-            <label htmlFor="samples-format">Format</label>
+            <label htmlFor="samples-format">{t("format")}</label>
             <select id="samples-format" name="format" defaultValue={state.values?.format ?? "auto"}>
-              <option value="auto">From the file name</option>
-              <option value="jsonl">JSON Lines</option>
-              <option value="csv">CSV</option>
+              <option value="auto">{t("formatAuto")}</option>
+              <option value="jsonl">{t("formatJsonl")}</option>
+              <option value="csv">{t("formatCsv")}</option>
             </select>
           </div>
         </div>
         <div className="button-row">
           <button type="submit" disabled={pending}>
-            {pending ? "Uploading…" : "Upload samples"}
+            {pending ? t("uploading") : t("submit")}
           </button>
         </div>
         <div aria-live="polite">
@@ -53,10 +55,10 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
         </div>
       </form>
       {uploaded > 0 && (
-        <form action={clearAction} className="button-row" onSubmit={(e) => { if (!confirm(`Remove all ${uploaded} uploaded samples? Samples from reviews stay.`)) e.preventDefault(); }}>
+        <form action={clearAction} className="button-row" onSubmit={(e) => { if (!confirm(t("confirmRemove", { count: uploaded }))) e.preventDefault(); }}>
           <input type="hidden" name="id" value={topicId} />
           <button type="submit" className="small danger secondary" disabled={clearing}>
-            Remove uploaded samples
+            {t("remove")}
           </button>
           {clearState.message && <span className="inline-ok">{clearState.message}</span>}
         </form>

@@ -1,21 +1,22 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { jsonList } from "@/lib/format";
 import { getTopic, notificationChannels, topicJob, topicToForm, type EvaluationFigures } from "@/lib/queries/topics";
-import { CHANNEL_LABELS, type Channel } from "@/lib/notify/types";
+import { CHANNELS, type Channel } from "@/lib/notify/types";
 import { PageHeader, Notice } from "../page-header";
 import { TopicForm } from "./topic-form";
 import { SampleUpload } from "./sample-upload";
 import { TopicJobPanel } from "./topic-job";
 import { DeleteTopic, RetryNotification } from "./topic-misc";
-import { Time } from "../time";
+import { Num, Time } from "../time";
 import { maskUrlsIn } from "@/lib/mask";
 import { updateTopicAction } from "@/app/(dashboard)/topics/actions";
 
 /** A topic: its flags, model and evaluation, samples, settings and notifications. */
 export async function TopicDetailView({ id, admin, saved, created }: { id: number; admin: boolean; saved?: boolean; created?: boolean }) {
-  const t = await getTopic(db, id);
+  const [t, tr] = await Promise.all([getTopic(db, id), getTranslations("topics")]);
   if (!t) notFound();
   const uploaded = t.sampleCounts.filter((s) => s.source === "upload").reduce((s, x) => s + x.n, 0);
   const fromReviews = t.sampleCounts.filter((s) => s.source === "review").reduce((s, x) => s + x.n, 0);
@@ -24,73 +25,78 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
   return (
     <>
       <p className="crumbs">
-        <Link href="/topics">Topics</Link> / {t.name}
+        <Link href="/topics">{tr("detail.crumb")}</Link> / {t.name}
       </p>
-      <PageHeader title={t.name} subtitle={t.description || "No description."}>
+      <PageHeader title={t.name} subtitle={t.description || tr("detail.noDescription")}>
         <Link className="button secondary" href={`/?topic=${t.id}`}>
-          Flagged posts
+          {tr("detail.flaggedPosts")}
         </Link>
         {admin && <DeleteTopic id={t.id} name={t.name} flags={flags} samples={uploaded + fromReviews} />}
       </PageHeader>
-      {created && <Notice>Topic created. New posts are classified against it from the next crawl; re-score to judge stored posts.</Notice>}
-      {saved && <Notice>Saved.</Notice>}
+      {created && <Notice>{tr("detail.created")}</Notice>}
+      {saved && <Notice>{tr("detail.saved")}</Notice>}
       <div className="kv" style={{ marginBottom: 16 }}>
         <div>
-          <b>{(t.flagCounts.open ?? 0).toLocaleString("en-US")}</b>open flags
+          <b><Num value={t.flagCounts.open ?? 0} /></b>{tr("detail.openFlags")}
         </div>
         <div>
-          <b>{(t.flagCounts.confirmed ?? 0).toLocaleString("en-US")}</b>confirmed
+          <b><Num value={t.flagCounts.confirmed ?? 0} /></b>{tr("detail.confirmed")}
         </div>
         <div>
-          <b>{(t.flagCounts.dismissed ?? 0).toLocaleString("en-US")}</b>dismissed
+          <b><Num value={t.flagCounts.dismissed ?? 0} /></b>{tr("detail.dismissed")}
         </div>
         <div>
-          <b>{uploaded.toLocaleString("en-US")}</b>uploaded samples
+          <b><Num value={uploaded} /></b>{tr("detail.uploadedSamples")}
         </div>
         <div>
-          <b>{fromReviews.toLocaleString("en-US")}</b>samples from reviews
+          <b><Num value={fromReviews} /></b>{tr("detail.reviewSamples")}
         </div>
         <div>
-          <b>{t.modelVersion > 0 ? `v${t.modelVersion}` : "none"}</b>model in use
+          <b>{t.modelVersion > 0 ? tr("detail.version", { version: String(t.modelVersion) }) : tr("detail.none")}</b>{tr("detail.modelInUse")}
         </div>
       </div>
       <div className="two-col">
         <section className="panel" aria-labelledby="model-h">
-          <h2 id="model-h">Model</h2>
+          <h2 id="model-h">{tr("detail.model")}</h2>
           <p className="small">
             {t.modelVersion > 0 ? (
-              <>
-                Version <b>v{t.modelVersion}</b>, trained <Time date={t.trainedAt} withYear />. Posts are scored by naive Bayes (χ²-weighted) and TF-IDF relevance; a
-                post is flagged at P(on-topic) ≥ {t.nbThreshold} or relevance ≥ {t.cosineThreshold}, or on any sensitive word.
-              </>
+              tr.rich("detail.modelTrained", {
+                version: String(t.modelVersion),
+                nb: String(t.nbThreshold),
+                cosine: String(t.cosineThreshold),
+                b: (chunks) => <b>{chunks}</b>,
+                time: () => <Time date={t.trainedAt} withYear />,
+              })
             ) : (
-              <>No model yet: posts are flagged by keywords and sensitive words only. Upload labelled samples, then train.</>
+              tr("detail.noModel")
             )}
           </p>
           <Evaluation e={t.evaluationFigures} />
           <TopicJobPanel topicId={t.id} canManage={admin} initialJob={topicJob(t.id)} />
         </section>
         <section className="panel" aria-labelledby="samples-h">
-          <h2 id="samples-h">Training samples</h2>
+          <h2 id="samples-h">{tr("detail.trainingSamples")}</h2>
           {t.sampleCounts.length === 0 ? (
-            <p className="muted small">No samples yet. Review decisions become samples automatically.</p>
+            <p className="muted small">{tr("detail.noSamples")}</p>
           ) : (
             <table className="data compact">
               <thead>
                 <tr>
-                  <th>Source</th>
-                  <th>Label</th>
-                  <th className="num">Samples</th>
+                  <th>{tr("detail.source")}</th>
+                  <th>{tr("detail.label")}</th>
+                  <th className="num">{tr("detail.samples")}</th>
                 </tr>
               </thead>
               <tbody>
                 {t.sampleCounts.map((s) => (
                   <tr key={`${s.source}-${s.label}`}>
-                    <td>{s.source === "review" ? "review decisions" : "uploaded"}</td>
+                    <td>{s.source === "review" ? tr("detail.sourceReview") : tr("detail.sourceUpload")}</td>
                     <td>
-                      {s.label} {jsonList(t.relevantLabels).includes(s.label) && <span className="badge info">on-topic</span>}
+                      {s.label} {jsonList(t.relevantLabels).includes(s.label) && <span className="badge info">{tr("detail.onTopic")}</span>}
                     </td>
-                    <td className="num">{s.n.toLocaleString("en-US")}</td>
+                    <td className="num">
+                      <Num value={s.n} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -98,60 +104,58 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
           )}
           {admin && (
             <>
-              <h3>Upload</h3>
+              <h3>{tr("detail.upload")}</h3>
               <SampleUpload topicId={t.id} uploaded={uploaded} />
             </>
           )}
         </section>
       </div>
       <section className="panel" aria-labelledby="settings-h">
-        <h2 id="settings-h">Settings</h2>
+        <h2 id="settings-h">{tr("detail.settings")}</h2>
         {admin ? (
-          <TopicForm action={updateTopicAction} initial={topicToForm(t)} id={t.id} submitLabel="Save topic" />
+          <TopicForm action={updateTopicAction} initial={topicToForm(t)} id={t.id} submitLabel={tr("detail.saveTopic")} />
         ) : (
           <dl className="facts">
-            <dt>Keywords</dt>
+            <dt>{tr("detail.keywords")}</dt>
             <dd>{jsonList(t.keywords).join("、") || "—"}</dd>
-            <dt>Sensitive words</dt>
+            <dt>{tr("detail.sensitiveWords")}</dt>
             <dd>{jsonList(t.sensitiveWords).join("、") || "—"}</dd>
-            <dt>User dictionary</dt>
+            <dt>{tr("detail.userDict")}</dt>
             <dd>{jsonList(t.userDict).join("、") || "—"}</dd>
-            <dt>Thresholds</dt>
-            <dd>
-              classifier ≥ {t.nbThreshold}, relevance ≥ {t.cosineThreshold}
-            </dd>
+            <dt>{tr("detail.thresholds")}</dt>
+            <dd>{tr("detail.thresholdValues", { nb: String(t.nbThreshold), cosine: String(t.cosineThreshold) })}</dd>
           </dl>
         )}
       </section>
       <section className="panel" aria-labelledby="notif-h">
-        <h2 id="notif-h">Notifications</h2>
+        <h2 id="notif-h">{tr("detail.notifications")}</h2>
         {/* Robot and webhook URLs hold their tokens: only their origins are shown here (admins see
             the whole URL in the settings form), and secrets never leave the server. */}
         {channels.length > 0 ? (
           <>
-            <p className="small muted">New flags go to these channels, one message per crawl run:</p>
-            <ul className="small" aria-label="Notification channels">
+            <p className="small muted">{tr("detail.channelsIntro")}</p>
+            <ul className="small" aria-label={tr("detail.channelsLabel")}>
               {channels.map((c) => (
                 <li key={c.channel}>
-                  <b>{c.label}</b> — {c.where}
-                  {c.signed === true && " (signed)"}
+                  <b>{tr(`channels.${c.channel}`)}</b> — {c.where}
+                  {c.signed === true && tr("detail.signed")}
                 </li>
               ))}
             </ul>
           </>
         ) : (
-          <p className="small muted">No notification channel set: nothing is sent.</p>
+          <p className="small muted">{tr("detail.noChannels")}</p>
         )}
         {t.notifications.length > 0 && (
           <table className="data compact">
             <thead>
               <tr>
-                <th>Time</th>
-                <th>Run</th>
-                <th>Channel</th>
-                <th>Status</th>
-                <th className="num">Attempts</th>
-                <th>Last error</th>
+                <th>{tr("detail.time")}</th>
+                <th>{tr("detail.run")}</th>
+                <th>{tr("detail.channel")}</th>
+                <th>{tr("detail.status")}</th>
+                <th className="num">{tr("detail.attempts")}</th>
+                <th>{tr("detail.lastError")}</th>
                 {admin && <th />}
               </tr>
             </thead>
@@ -162,11 +166,13 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
                     <Time date={n.createdAt} />
                   </td>
                   <td>{n.crawlRunId ? <Link href={`/runs/${n.crawlRunId}`}>#{n.crawlRunId}</Link> : "—"}</td>
-                  <td>{CHANNEL_LABELS[n.channel as Channel] ?? n.channel}</td>
+                  <td>{(CHANNELS as readonly string[]).includes(n.channel) ? tr(`channels.${n.channel as Channel}`) : n.channel}</td>
                   <td>
-                    <span className={`badge ${n.status === "sent" ? "ok" : n.status === "failed" ? "danger" : "info"}`}>{n.status}</span>
+                    <span className={`badge ${n.status === "sent" ? "ok" : n.status === "failed" ? "danger" : "info"}`}>{tr("detail.notificationStatus", { status: n.status })}</span>
                   </td>
-                  <td className="num">{n.attempts}</td>
+                  <td className="num">
+                    <Num value={n.attempts} />
+                  </td>
                   <td className="small">{n.lastError && (admin ? n.lastError : maskUrlsIn(n.lastError))}</td>
                   {admin && <td>{n.status === "failed" && <RetryNotification topicId={t.id} notificationId={n.id} />}</td>}
                 </tr>
@@ -179,26 +185,27 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
   );
 }
 
-function Evaluation({ e }: { e: EvaluationFigures | null }) {
-  if (!e) return <p className="muted small">No evaluation yet (needs at least 20 samples).</p>;
-  const pct = (x: number | undefined) => (x === undefined ? "—" : `${(x * 100).toFixed(1)}%`);
+async function Evaluation({ e }: { e: EvaluationFigures | null }) {
+  const [tr, format] = await Promise.all([getTranslations("topics.detail"), getFormatter()]);
+  if (!e) return <p className="muted small">{tr("noEvaluation")}</p>;
+  const pct = (x: number | undefined) => (x === undefined ? "—" : format.number(x, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }));
   const rows: [string, { precision?: number; recall?: number; f1?: number; accuracy?: number } | null | undefined][] = e.flagged
     ? [
-        ["Flag decision", e.flagged],
-        ["Classifier", e.classifier],
-        ["Relevance", e.cosine],
+        [tr("flagDecision"), e.flagged],
+        [tr("classifier"), e.classifier],
+        [tr("relevance"), e.cosine],
       ]
-    : [["Classifier", e]];
+    : [[tr("classifier"), e]];
   return (
     <>
       <table className="data compact" data-testid="evaluation">
         <thead>
           <tr>
-            <th>Held-out evaluation</th>
-            <th className="num">Precision</th>
-            <th className="num">Recall</th>
-            <th className="num">F1</th>
-            <th className="num">Accuracy</th>
+            <th>{tr("heldOut")}</th>
+            <th className="num">{tr("precision")}</th>
+            <th className="num">{tr("recall")}</th>
+            <th className="num">{tr("f1")}</th>
+            <th className="num">{tr("accuracy")}</th>
           </tr>
         </thead>
         <tbody>
@@ -216,8 +223,8 @@ function Evaluation({ e }: { e: EvaluationFigures | null }) {
         </tbody>
       </table>
       <p className="muted small">
-        {e.samples !== undefined && `${e.samples} held-out samples${e.onTopic !== undefined ? ` (${e.onTopic} on-topic)` : ""}`}
-        {e.docsPerSecond ? ` · ${Math.round(e.docsPerSecond).toLocaleString("en-US")} texts/s` : ""}
+        {e.samples !== undefined && tr("heldOutSamples", { samples: e.samples }) + (e.onTopic !== undefined ? tr("heldOutOnTopic", { onTopic: e.onTopic }) : "")}
+        {e.docsPerSecond ? tr("textsPerSecond", { rate: format.number(Math.round(e.docsPerSecond)) }) : ""}
       </p>
     </>
   );

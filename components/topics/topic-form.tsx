@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 
 type Values = Record<string, string>;
@@ -15,6 +16,7 @@ interface Props {
 /** A topic's words, thresholds and notification targets. Lists: one per line or comma-separated. */
 export function TopicForm({ action, initial, id, submitLabel, compact = false }: Props) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
+  const t = useTranslations("topics.form");
   const v = state.values ?? initial;
   const p = id ? `t${id}` : "new";
   const field = (name: string, label: string, opts: { textarea?: boolean; help?: string; type?: string; wide?: boolean; span2?: boolean; placeholder?: string; step?: string } = {}) => {
@@ -62,7 +64,7 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
           // new-password: browsers must not fill in the admin's saved sign-in password here.
           autoComplete="new-password"
           defaultValue=""
-          placeholder={isSet ? "secret set — leave empty to keep it" : placeholder}
+          placeholder={isSet ? t("secretSet") : placeholder}
           aria-invalid={Boolean(err)}
           aria-describedby={`${id}-error ${id}-help`}
         />
@@ -70,13 +72,13 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
           <div className="field-inline">
             <input id={`${id}-clear`} type="checkbox" name={`${name}Clear`} defaultChecked={v[`${name}Clear`] === "on"} />
             <label htmlFor={`${id}-clear`} style={{ margin: 0, fontWeight: 400 }}>
-              Remove the stored secret
+              {t("removeSecret")}
             </label>
           </div>
         )}
         <div id={`${id}-help`} className="help">
           {help}
-          {typedBefore && " Type the secret again: secret fields are never refilled."}
+          {typedBefore && t("typeAgain")}
         </div>
         <div id={`${id}-error`} className="field-error" aria-live="polite">
           {err}
@@ -85,57 +87,57 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
     );
   };
   return (
-    <form action={formAction} noValidate aria-label={id ? "Topic settings" : "New topic"}>
+    <form action={formAction} noValidate aria-label={id ? t("settingsLabel") : t("newLabel")}>
       {id && <input type="hidden" name="id" value={id} />}
       <div className="form-grid cols4">
-        {field("name", "Name", { placeholder: "考试" })}
-        {field("description", "Description", { placeholder: "What this topic watches", span2: true })}
+        {field("name", t("name"), { placeholder: t("namePlaceholder") })}
+        {field("description", t("description"), { placeholder: t("descriptionPlaceholder"), span2: true })}
         <div className="field">
-          <label htmlFor={`${p}-enabled`}>Status</label>
+          <label htmlFor={`${p}-enabled`}>{t("status")}</label>
           <div className="field-inline">
             <input id={`${p}-enabled`} type="checkbox" name="enabled" defaultChecked={(v.enabled ?? "on") === "on"} key={`en-${state.values ? "s" : "i"}`} />
             <label htmlFor={`${p}-enabled`} style={{ margin: 0, fontWeight: 400 }}>
-              Enabled (classify new posts)
+              {t("enabled")}
             </label>
           </div>
         </div>
-        {field("keywords", "Keywords", { textarea: true, help: "Flag posts containing them while no model is trained; shown highlighted.", placeholder: "考试\n作弊" })}
-        {field("sensitiveWords", "Sensitive words", { textarea: true, help: "Any hit flags the post, whatever the score.", placeholder: "作弊\n替考" })}
-        {!compact && field("userDict", "User dictionary words", { textarea: true, help: "Added to the word segmenter so these stay one word.", placeholder: "四六级\n校园贷" })}
-        {!compact && field("relevantLabels", "On-topic labels", { textarea: true, help: "Sample labels that count as on-topic (default on-topic).", placeholder: "on-topic" })}
-        {!compact && field("nbThreshold", "Classifier threshold", { type: "number", step: "0.05", help: "Flag when P(on-topic) ≥ this (0–1)." })}
-        {!compact && field("cosineThreshold", "Relevance threshold", { type: "number", step: "0.05", help: "Flag when TF-IDF cosine ≥ this (0–1)." })}
+        {field("keywords", t("keywords"), { textarea: true, help: t("keywordsHelp"), placeholder: t("keywordsPlaceholder") })}
+        {field("sensitiveWords", t("sensitiveWords"), { textarea: true, help: t("sensitiveWordsHelp"), placeholder: t("sensitiveWordsPlaceholder") })}
+        {!compact && field("userDict", t("userDict"), { textarea: true, help: t("userDictHelp"), placeholder: t("userDictPlaceholder") })}
+        {!compact && field("relevantLabels", t("relevantLabels"), { textarea: true, help: t("relevantLabelsHelp"), placeholder: t("relevantLabelsPlaceholder") })}
+        {!compact && field("nbThreshold", t("nbThreshold"), { type: "number", step: "0.05", help: t("nbThresholdHelp") })}
+        {!compact && field("cosineThreshold", t("cosineThreshold"), { type: "number", step: "0.05", help: t("cosineThresholdHelp") })}
         {!compact && (
           <h3 className="wide" style={{ marginBottom: 0 }}>
-            Notifications
+            {t("notifications")}
           </h3>
         )}
-        {!compact && field("webhookUrl", "Webhook URL", { type: "url", span2: true, help: "New flags are POSTed as JSON after each crawl run.", placeholder: "https://hooks.example.edu.cn/…" })}
-        {!compact && secret("webhookSecret", "Webhook signing secret", "a long random string", "Signs each POST: X-CampusWatch-Signature: sha256=HMAC-SHA256(secret, timestamp + \".\" + body).")}
+        {!compact && field("webhookUrl", t("webhookUrl"), { type: "url", span2: true, help: t("webhookUrlHelp"), placeholder: t("webhookUrlPlaceholder") })}
+        {!compact && secret("webhookSecret", t("webhookSecret"), t("webhookSecretPlaceholder"), t("webhookSecretHelp"))}
         {!compact &&
-          field("dingtalkWebhook", "钉钉 DingTalk robot webhook", {
+          field("dingtalkWebhook", t("dingtalkWebhook"), {
             type: "url",
             span2: true,
-            help: "In the DingTalk group: 群设置 → 机器人 → 添加机器人 → 自定义; copy its Webhook.",
-            placeholder: "https://oapi.dingtalk.com/robot/send?access_token=…",
+            help: t("dingtalkWebhookHelp"),
+            placeholder: t("dingtalkWebhookPlaceholder"),
           })}
-        {!compact && secret("dingtalkSecret", "DingTalk 加签 secret", "SEC…", "The robot's security setting 加签 (starts with SEC).")}
+        {!compact && secret("dingtalkSecret", t("dingtalkSecret"), t("dingtalkSecretPlaceholder"), t("dingtalkSecretHelp"))}
         {!compact &&
-          field("feishuWebhook", "飞书 Feishu bot webhook", {
+          field("feishuWebhook", t("feishuWebhook"), {
             type: "url",
             span2: true,
-            help: "In the Feishu group: 设置 → 群机器人 → 添加机器人 → 自定义机器人; copy its webhook address (Lark: open.larksuite.com).",
-            placeholder: "https://open.feishu.cn/open-apis/bot/v2/hook/…",
+            help: t("feishuWebhookHelp"),
+            placeholder: t("feishuWebhookPlaceholder"),
           })}
-        {!compact && secret("feishuSecret", "Feishu 签名校验 secret", "the bot's signing secret", "The bot's security setting 签名校验.")}
+        {!compact && secret("feishuSecret", t("feishuSecret"), t("feishuSecretPlaceholder"), t("feishuSecretHelp"))}
         {!compact &&
-          field("wecomWebhook", "企业微信 WeCom robot webhook", {
+          field("wecomWebhook", t("wecomWebhook"), {
             // Not type="url": the key may be pasted alone.
             span2: true,
-            help: "In the WeCom group chat: ··· → 添加群机器人 → 新创建一个机器人; copy its Webhook address (or just the key).",
-            placeholder: "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…",
+            help: t("wecomWebhookHelp"),
+            placeholder: t("wecomWebhookPlaceholder"),
           })}
-        {!compact && field("notifyEmail", "Notification e-mail", { type: "email", span2: true, help: "Needs SMTP settings on the server.", placeholder: "it-office@example.edu.cn" })}
+        {!compact && field("notifyEmail", t("notifyEmail"), { type: "email", span2: true, help: t("notifyEmailHelp"), placeholder: t("notifyEmailPlaceholder") })}
       </div>
       {state.message && (
         <div className="form-error" role="alert">
@@ -144,7 +146,7 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
       )}
       <div className="button-row">
         <button type="submit" disabled={pending}>
-          {pending ? "Saving…" : submitLabel}
+          {pending ? t("saving") : submitLabel}
         </button>
       </div>
     </form>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
+import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { topicJobAction } from "@/app/(dashboard)/topics/actions";
 import type { TopicJob } from "@/lib/queries/topics";
@@ -9,6 +10,7 @@ import type { TopicJob } from "@/lib/queries/topics";
 /** Train and re-score buttons with the running job's progress, polled while it runs. */
 export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: number; canManage: boolean; initialJob: TopicJob | null }) {
   const router = useRouter();
+  const t = useTranslations("topics.job");
   const [state, formAction, pending] = useActionState<FormState, FormData>(topicJobAction, {});
   const [job, setJob] = useState<TopicJob | null>(initialJob);
   const running = job?.state === "running";
@@ -29,12 +31,12 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
       wasRunning = j.job?.state === "running";
     };
     void tick();
-    const t = setInterval(() => {
+    const timer = setInterval(() => {
       if (!stop) void tick();
     }, 1000);
     return () => {
       stop = true;
-      clearInterval(t);
+      clearInterval(timer);
     };
   }, [running, state.ok, topicId, router]);
 
@@ -45,10 +47,10 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
         <form action={formAction} className="button-row">
           <input type="hidden" name="id" value={topicId} />
           <button type="submit" name="kind" value="train" disabled={pending || running}>
-            Train model
+            {t("train")}
           </button>
           <button type="submit" name="kind" value="rescore" className="secondary" disabled={pending || running}>
-            Re-score stored posts
+            {t("rescore")}
           </button>
         </form>
       )}
@@ -60,7 +62,7 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
       {job && (
         <div className={`job job-${job.state}`} aria-live="polite">
           <div className="small">
-            <b>{job.kind === "train" ? "Training" : "Re-scoring"}</b> · {job.state === "running" ? "running" : job.state} · {job.message}
+            <b>{job.kind === "train" ? t("training") : t("rescoring")}</b> · {t("state", { state: job.state })} · {job.message}
           </div>
           {job.state === "running" && (
             <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? undefined}>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useFormatter, useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
 import { deleteTopicAction, retryNotificationAction } from "@/app/(dashboard)/topics/actions";
@@ -8,12 +9,13 @@ import { deleteTopicAction, retryNotificationAction } from "@/app/(dashboard)/to
 /** Retry one failed notification. */
 export function RetryNotification({ topicId, notificationId }: { topicId: number; notificationId: number }) {
   const [state, action, pending] = useActionState<FormState, FormData>(retryNotificationAction, {});
+  const t = useTranslations("topics.misc");
   return (
     <form action={action}>
       <input type="hidden" name="id" value={topicId} />
       <input type="hidden" name="notificationId" value={notificationId} />
       <button type="submit" className="small secondary" disabled={pending}>
-        {pending ? "Retrying…" : "Retry"}
+        {pending ? t("retrying") : t("retry")}
       </button>
       {state.message && <span className={state.ok ? "inline-ok" : "inline-error"}> {state.message}</span>}
     </form>
@@ -22,12 +24,11 @@ export function RetryNotification({ topicId, notificationId }: { topicId: number
 
 /** Delete a topic after a dialog saying what goes with it. */
 export function DeleteTopic({ id, name, flags, samples }: { id: number; name: string; flags: number; samples: number }) {
+  const t = useTranslations("topics.misc");
+  const format = useFormatter();
   return (
-    <ConfirmDelete action={deleteTopicAction} id={id} dialogId="del-topic-h" title={<>Delete topic “{name}”?</>} trigger="Delete topic" submit="Delete topic">
-      <p>
-        Its {flags.toLocaleString("en-US")} flags with their reviews, every post's score for it, its {samples.toLocaleString("en-US")} training samples, its
-        model and its notification history are deleted. The posts themselves stay. This cannot be undone; to pause the topic, disable it instead.
-      </p>
+    <ConfirmDelete action={deleteTopicAction} id={id} dialogId="del-topic-h" title={t("deleteTitle", { name })} trigger={t("deleteTopic")} submit={t("deleteTopic")}>
+      <p>{t("deleteBody", { flags: format.number(flags), samples: format.number(samples) })}</p>
     </ConfirmDelete>
   );
 }

@@ -2,27 +2,28 @@ import Link from "next/link";
 import { db } from "@/lib/db";
 import { jsonList } from "@/lib/format";
 import { listTopics } from "@/lib/queries/topics";
-import { Time } from "../time";
+import { getTranslations } from "next-intl/server";
+import { Num, Time } from "../time";
 
 /** Every topic with its words, model, evaluation, samples and flags. */
 export async function TopicTable() {
-  const topics = await listTopics(db);
-  if (topics.length === 0) return <div className="panel empty">No topics yet. Posts are stored and searchable, but nothing is flagged until a topic exists.</div>;
+  const [topics, tr] = await Promise.all([listTopics(db), getTranslations("topics.table")]);
+  if (topics.length === 0) return <div className="panel empty">{tr("empty")}</div>;
   const pct = (x: number | undefined) => (x === undefined ? "—" : `${Math.round(x * 100)}%`);
   return (
     <div className="table-wrap" style={{ marginBottom: 16 }}>
       <table className="data" data-testid="topic-table">
         <thead>
           <tr>
-            <th>Topic</th>
-            <th>Keywords</th>
-            <th>Sensitive words</th>
-            <th>Model</th>
-            <th className="num">F1</th>
-            <th className="num">Samples</th>
-            <th className="num">Open flags</th>
-            <th className="num">All flags</th>
-            <th>Notifies</th>
+            <th>{tr("topic")}</th>
+            <th>{tr("keywords")}</th>
+            <th>{tr("sensitiveWords")}</th>
+            <th>{tr("model")}</th>
+            <th className="num">{tr("f1")}</th>
+            <th className="num">{tr("samples")}</th>
+            <th className="num">{tr("openFlags")}</th>
+            <th className="num">{tr("allFlags")}</th>
+            <th>{tr("notifies")}</th>
           </tr>
         </thead>
         <tbody>
@@ -34,7 +35,7 @@ export async function TopicTable() {
                   <Link href={`/topics/${t.id}`} className="post-title">
                     {t.name}
                   </Link>
-                  {!t.enabled && <span className="badge">disabled</span>}
+                  {!t.enabled && <span className="badge">{tr("disabled")}</span>}
                   {t.description && <div className="muted small">{t.description}</div>}
                 </td>
                 <td className="small">{jsonList(t.keywords).join("、") || <span className="muted">—</span>}</td>
@@ -48,20 +49,20 @@ export async function TopicTable() {
                 <td className="nowrap">
                   {t.modelVersion > 0 ? (
                     <>
-                      v{t.modelVersion} · <Time date={t.trainedAt} />
+                      {tr("version", { version: String(t.modelVersion) })} · <Time date={t.trainedAt} />
                     </>
                   ) : (
-                    <span className="muted">not trained</span>
+                    <span className="muted">{tr("notTrained")}</span>
                   )}
                 </td>
                 <td className="num">{pct(f1)}</td>
-                <td className="num">{t.samples.toLocaleString("en-US")}</td>
+                <td className="num"><Num value={t.samples} /></td>
                 <td className="num">
-                  <Link href={`/?topic=${t.id}&review=open`}>{t.openFlags.toLocaleString("en-US")}</Link>
+                  <Link href={`/?topic=${t.id}&review=open`}><Num value={t.openFlags} /></Link>
                 </td>
-                <td className="num">{t.flags.toLocaleString("en-US")}</td>
+                <td className="num"><Num value={t.flags} /></td>
                 <td className="small">
-                  {[t.webhookUrl && "webhook", t.notifyEmail && "e-mail", t.dingtalkWebhook && "钉钉", t.wecomWebhook && "企业微信", t.feishuWebhook && "飞书"].filter(Boolean).join(", ") || (
+                  {[t.webhookUrl && tr("channelWebhook"), t.notifyEmail && tr("channelEmail"), t.dingtalkWebhook && tr("channelDingtalk"), t.wecomWebhook && tr("channelWecom"), t.feishuWebhook && tr("channelFeishu")].filter(Boolean).join(tr("channelSeparator")) || (
                     <span className="muted">—</span>
                   )}
                 </td>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import type { BrowserSandboxNote } from "@/lib/browser-sandbox";
 import type { WorkerOverview } from "@/lib/queries/workers";
 import { RelativeTime, Time } from "../time";
@@ -10,57 +11,57 @@ const JOB_CLASS: Record<string, string> = { completed: "ok", active: "info", cre
  * How the crawler's Chromium is confined on this machine. A browser without its sandbox is said
  * plainly (crawled pages run scripts); a sandboxed one in one quiet line.
  */
-function BrowserSandbox({ note, dialect }: { note: BrowserSandboxNote | null; dialect: WorkerOverview["dialect"] }) {
+async function BrowserSandbox({ note, dialect }: { note: BrowserSandboxNote | null; dialect: WorkerOverview["dialect"] }) {
   if (!note) return null;
-  const where = (
-    <>
-      {note.hostname} <span className="muted">pid {note.pid}</span>, as user <code>{note.user}</code> (uid {note.uid}), since <Time date={new Date(note.at)} />
-    </>
-  );
+  const t = await getTranslations("workers.sandbox");
+  const code = (chunks: React.ReactNode) => <code>{chunks}</code>;
+  const where = t.rich("where", {
+    hostname: note.hostname,
+    pid: String(note.pid),
+    user: note.user,
+    uid: String(note.uid),
+    muted: (chunks) => <span className="muted">{chunks}</span>,
+    code,
+    time: () => <Time date={new Date(note.at)} />,
+  });
   // Only this machine's crawling processes write the note; say so where workers may run elsewhere.
-  const elsewhere = dialect === "postgresql" ? " Workers on other machines report theirs in their own log." : "";
+  const elsewhere = () => (dialect === "postgresql" ? t("elsewhere") : null);
   if (note.sandbox) {
     return (
       <p className="muted" data-testid="browser-sandbox" data-sandbox="yes">
-        Chromium runs with its sandbox on {where}.{elsewhere}
+        {t.rich("on", { where: () => where, elsewhere })}
       </p>
     );
   }
   return (
     <div className="panel" role="status" data-testid="browser-sandbox" data-sandbox="no">
       <p>
-        <span className="badge warn">no sandbox</span> Chromium runs <b>without its sandbox</b> (<code>--no-sandbox</code>) on {where}: crawled pages&apos;
-        scripts are confined only by that user&apos;s rights.{elsewhere}
+        <span className="badge warn">{t("badge")}</span> {t.rich("off", { where: () => where, elsewhere, code, b: (chunks) => <b>{chunks}</b> })}
       </p>
-      <p className="muted">
-        Why: {(note.reason ?? "unknown").replace(/\.$/, "")}. Chromium&apos;s sandbox needs unprivileged user namespaces (<code>/proc/sys/user/max_user_namespaces</code> above 0, and
-        not restricted by AppArmor) or Debian&apos;s <code>chromium-sandbox</code> package; see &ldquo;How the browser is confined&rdquo; in the README.
-      </p>
+      <p className="muted">{t.rich("why", { reason: (note.reason ?? t("unknown")).replace(/\.$/, ""), code })}</p>
     </div>
   );
 }
 
 /** Workers, their jobs and the crawl queue (PostgreSQL), or the in-process note (SQLite); and how Chromium is confined. */
-export function WorkerOverviewView({ overview, now = new Date() }: { overview: WorkerOverview; now?: Date }) {
+export async function WorkerOverviewView({ overview, now = new Date() }: { overview: WorkerOverview; now?: Date }) {
+  const t = await getTranslations("workers");
+  const code = (chunks: React.ReactNode) => <code>{chunks}</code>;
   if (overview.dialect === "sqlite") {
     return (
       <>
         <BrowserSandbox note={overview.browser} dialect={overview.dialect} />
         <div className="panel" data-testid="workers-sqlite">
-          <p>
-            This installation runs on SQLite: crawls run inside the scheduler process (<code>campuswatch start</code> or <code>npm start</code>), up to{" "}
-            <code>CAMPUSWATCH_CONCURRENCY</code> accounts at once. Separate workers on several machines need PostgreSQL; see “Running several workers” in the
-            README.
-          </p>
+          <p>{t.rich("sqlite", { code })}</p>
         </div>
-        <h2>Crawling now</h2>
+        <h2>{t("crawlingNow")}</h2>
         {overview.running.length === 0 ? (
-          <div className="panel empty">No crawl is running.</div>
+          <div className="panel empty">{t("noCrawl")}</div>
         ) : (
           <ul className="panel">
             {overview.running.map((r) => (
               <li key={r.runId}>
-                <Link href={`/runs/${r.runId}`}>#{r.runId}</Link> {r.accountName}, since <Time date={r.startedAt} />
+                <Link href={`/runs/${r.runId}`}>#{r.runId}</Link> {t.rich("since", { name: r.accountName, time: () => <Time date={r.startedAt} /> })}
               </li>
             ))}
           </ul>
@@ -76,40 +77,40 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
       <div className="stats" data-testid="queue-stats">
         <div className="stat">
           <b data-testid="workers-alive">{alive.length}</b>
-          workers alive ({alive.reduce((n, w) => n + w.concurrency, 0)} job slots)
+          {t("stats.alive", { slots: alive.reduce((n, w) => n + w.concurrency, 0) })}
         </div>
         <div className="stat">
           <b data-testid="queue-waiting">{queue.waiting}</b>
-          jobs waiting{queue.retry ? ` (${queue.retry} to retry)` : ""}
+          {t("stats.waiting")}
+          {queue.retry ? t("stats.retry", { count: queue.retry }) : null}
         </div>
         <div className="stat">
           <b data-testid="queue-active">{queue.active}</b>
-          jobs running
+          {t("stats.running")}
         </div>
         <div className="stat">
           <b>{queue.completedLastHour}</b>
-          done in the last hour{queue.failedLastHour ? `, ${queue.failedLastHour} failed` : ""}
+          {t("stats.done")}
+          {queue.failedLastHour ? t("stats.failed", { count: queue.failedLastHour }) : null}
         </div>
       </div>
-      {!overview.queueInstalled && <div className="panel empty">The queue is created when the first scheduler or worker starts.</div>}
-      <h2>Workers</h2>
+      {!overview.queueInstalled && <div className="panel empty">{t("queueMissing")}</div>}
+      <h2>{t("workers")}</h2>
       {workers.length === 0 ? (
-        <div className="panel empty">
-          No worker has run in the last day. Start one with <code>campuswatch worker</code> (same <code>DATABASE_URL</code>).
-        </div>
+        <div className="panel empty">{t.rich("noWorker", { code })}</div>
       ) : (
         <div className="table-wrap">
           <table className="data" data-testid="worker-table">
             <thead>
               <tr>
-                <th>Worker</th>
-                <th>Host</th>
-                <th>Status</th>
-                <th>Started</th>
-                <th>Last heartbeat</th>
-                <th className="num">Slots</th>
-                <th className="num">Jobs done</th>
-                <th>Crawling now</th>
+                <th>{t("table.worker")}</th>
+                <th>{t("table.host")}</th>
+                <th>{t("table.status")}</th>
+                <th>{t("table.started")}</th>
+                <th>{t("table.heartbeat")}</th>
+                <th className="num">{t("table.slots")}</th>
+                <th className="num">{t("table.jobsDone")}</th>
+                <th>{t("table.crawlingNow")}</th>
               </tr>
             </thead>
             <tbody>
@@ -119,10 +120,10 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
                     <code title={w.id}>{w.id.slice(0, 8)}</code>
                   </td>
                   <td>
-                    {w.hostname} <span className="muted">pid {w.pid}</span>
+                    {w.hostname} <span className="muted">{t("table.pid", { pid: String(w.pid) })}</span>
                   </td>
                   <td>
-                    <span className={`badge ${STATUS_CLASS[w.status] ?? ""}`}>{w.status}</span>
+                    <span className={`badge ${STATUS_CLASS[w.status] ?? ""}`}>{t("status", { status: w.status })}</span>
                   </td>
                   <td>
                     <Time date={w.startedAt} />
@@ -132,11 +133,11 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
                   <td className="num">{w.jobsDone}</td>
                   <td>
                     {w.jobs.length === 0 ? (
-                      <span className="muted">idle</span>
+                      <span className="muted">{t("table.idle")}</span>
                     ) : (
                       w.jobs.map((j) => (
                         <div key={j.jobId}>
-                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link> <span className="muted">since <RelativeTime date={j.startedAt} now={now} /></span>
+                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link> <span className="muted">{t.rich("table.since", { time: () => <RelativeTime date={j.startedAt} now={now} /> })}</span>
                         </div>
                       ))
                     )}
@@ -147,20 +148,20 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
           </table>
         </div>
       )}
-      <h2>Recent crawl jobs</h2>
+      <h2>{t("recentJobs")}</h2>
       {recentJobs.length === 0 ? (
-        <div className="panel empty">No crawl job yet.</div>
+        <div className="panel empty">{t("noJob")}</div>
       ) : (
         <div className="table-wrap">
           <table className="data" data-testid="job-table">
             <thead>
               <tr>
-                <th>Account</th>
-                <th>State</th>
-                <th className="num">Retries</th>
-                <th>Queued</th>
-                <th>Started</th>
-                <th>Finished</th>
+                <th>{t("jobs.account")}</th>
+                <th>{t("jobs.state")}</th>
+                <th className="num">{t("jobs.retries")}</th>
+                <th>{t("jobs.queued")}</th>
+                <th>{t("jobs.started")}</th>
+                <th>{t("jobs.finished")}</th>
               </tr>
             </thead>
             <tbody>
@@ -170,7 +171,7 @@ export function WorkerOverviewView({ overview, now = new Date() }: { overview: W
                     <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link>
                   </td>
                   <td>
-                    <span className={`badge ${JOB_CLASS[j.state] ?? ""}`}>{j.state}</span>
+                    <span className={`badge ${JOB_CLASS[j.state] ?? ""}`}>{t("jobState", { state: j.state })}</span>
                   </td>
                   <td className="num">{j.retryCount}</td>
                   <td>

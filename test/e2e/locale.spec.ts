@@ -113,3 +113,39 @@ test("a reviewer may switch the language too", async ({ browser }) => {
   await expect(page.locator(".sidebar-foot")).toContainText("Signed in as reviewer (reviewer)");
   await context.close();
 });
+
+/** Every dashboard page's main heading in both languages. */
+const PAGES: { path: string; zh: string; en: string; shot: string }[] = [
+  { path: "/", zh: "预警帖子", en: "Flagged posts", shot: "flagged" },
+  { path: "/posts", zh: "帖子", en: "Posts", shot: "posts" },
+  { path: "/accounts", zh: "监测账号", en: "Accounts", shot: "accounts" },
+  { path: "/runs", zh: "采集记录", en: "Crawl runs", shot: "runs" },
+  { path: "/workers", zh: "采集进程", en: "Workers", shot: "workers" },
+  { path: "/topics", zh: "主题", en: "Topics", shot: "topics" },
+  { path: "/charts", zh: "图表", en: "Charts", shot: "charts" },
+  { path: "/seeds", zh: "种子网址集", en: "Seed URL sets", shot: "seeds" },
+  { path: "/discovery", zh: "主题发现", en: "Discovery", shot: "discovery" },
+];
+
+for (const [locale, lang] of [
+  ["zh-CN", "zh"],
+  ["en-US", "en"],
+] as const) {
+  test(`every dashboard page speaks ${locale}: heading, navigation and html lang`, async ({ browser }) => {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    await page.goto("/sign-in");
+    const zh = lang === "zh";
+    await signInAs(page, E2E_USERS.admin, zh ? { username: "用户名", password: "密码", submit: "登录" } : { username: "Username", password: "Password", submit: "Sign in" });
+    await expect(page.getByRole("navigation", { name: zh ? "主导航" : "Main" })).toBeVisible();
+    for (const p of PAGES) {
+      await page.goto(p.path);
+      await expect(page.locator("html"), p.path).toHaveAttribute("lang", zh ? "zh-CN" : "en");
+      await expect(page.getByRole("heading", { level: 1, name: zh ? p.zh : p.en, exact: true }), p.path).toBeVisible();
+      if (p.path === "/" || p.path === "/accounts" || p.path === "/charts" || p.path === "/topics") {
+        await page.screenshot({ path: `${shots}/${p.shot}-${zh ? "zh-CN" : "en"}.png`, fullPage: true });
+      }
+    }
+    await context.close();
+  });
+}

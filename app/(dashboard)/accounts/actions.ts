@@ -2,25 +2,39 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/lib/queries/accounts";
-import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
+import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
+import { accountIssues } from "./_lib/problems";
+
+/** A failed parse of the account form as translated form state. */
+async function invalidAccount(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
+  const [errors, tc] = await Promise.all([accountIssues(error.issues, values), getTranslations("common")]);
+  return { errors, message: tc("correctFields"), values };
+}
+
+/** A refusal from lib/queries/accounts.ts as translated form state; anything else is a real error. */
+async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
+  if (!(e instanceof ValidationError)) throw e;
+  if (e.detail.issues) return invalidAccount(new z.ZodError([...e.detail.issues]), values);
+  return localizedFailure(e, values);
+}
 
 /** Register an account from the form: URL (platform recognised or chosen), name, interval. */
 export async function createAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = accountFormSchema.safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return invalidAccount(parsed.error, values);
   const { state } = await guard("manage-accounts");
   if (state) return { ...state, values };
   let id: number;
   try {
     id = (await createAccount(db, parsed.data)).id;
   } catch (e) {
-    if (e instanceof ValidationError) return fromValidationError(e, values);
-    throw e;
+    return failure(e, values);
   }
   revalidatePath("/accounts");
   redirect(`/accounts?added=${id}`);
@@ -33,15 +47,14 @@ export async function updateAccountAction(_prev: FormState, formData: FormData):
   const values = formValues(formData);
   const ids = idSchema.safeParse(values);
   const parsed = accountFormSchema.safeParse(values);
-  if (!ids.success) return invalid(ids.error, values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!ids.success) return localizedInvalid(ids.error, values);
+  if (!parsed.success) return invalidAccount(parsed.error, values);
   const { state } = await guard("manage-accounts");
   if (state) return { ...state, values };
   try {
     await updateAccount(db, ids.data.id, parsed.data);
   } catch (e) {
-    if (e instanceof ValidationError) return fromValidationError(e, values);
-    throw e;
+    return failure(e, values);
   }
   revalidatePath("/accounts");
   redirect(`/accounts/${ids.data.id}?saved=1`);
@@ -52,23 +65,25 @@ const toggleSchema = z.object({ id: z.coerce.number().int().positive(), enabled:
 /** Enable or disable an account's schedule. */
 export async function toggleAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = toggleSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {});
+  if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("manage-accounts");
   if (state) return state;
   await setAccountEnabled(db, parsed.data.id, parsed.data.enabled === "true");
   revalidatePath("/accounts");
-  return { ok: true, message: parsed.data.enabled === "true" ? "Enabled" : "Disabled" };
+  const t = await getTranslations("accounts.done");
+  return { ok: true, message: parsed.data.enabled === "true" ? t("enabled") : t("disabled") };
 }
 
 /** "Crawl now": the scheduler picks the request up within seconds. */
 export async function crawlNowAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {});
+  if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("run-crawls");
   if (state) return state;
   await requestCrawl(db, parsed.data.id);
   revalidatePath("/accounts");
-  return { ok: true, message: "Crawl requested" };
+  const t = await getTranslations("accounts.done");
+  return { ok: true, message: t("crawlRequested") };
 }
 
 const deleteSchema = z.object({ id: z.coerce.number().int().positive(), confirm: z.literal("delete", { error: "Confirm the deletion" }) });
@@ -76,13 +91,17 @@ const deleteSchema = z.object({ id: z.coerce.number().int().positive(), confirm:
 /** Delete an account with its posts, replies, flags, reviews and runs. */
 export async function deleteAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = deleteSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {}, parsed.error.issues[0]?.message);
+  const t = await getTranslations("accounts.done");
+  if (!parsed.success) {
+    const state = await localizedInvalid(parsed.error, {});
+    return parsed.error.issues.some((i) => i.path[0] === "confirm") ? { ...state, message: t("confirmDeletion") } : state;
+  }
   const { state } = await guard("manage-accounts");
   if (state) return state;
   try {
     await removeAccount(db, parsed.data.id);
   } catch (e) {
-    if (e instanceof ValidationError) return { message: "That account no longer exists." };
+    if (e instanceof ValidationError) return { message: t("gone") };
     throw e;
   }
   revalidatePath("/accounts");

@@ -1,3 +1,5 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
@@ -9,26 +11,31 @@ import { LiveCrawls } from "@/components/auto-refresh";
 import { TableSkeleton } from "@/components/skeletons";
 import { createAccountAction } from "./actions";
 
-export const metadata = { title: "Accounts" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("accounts");
+  return { title: t("title") };
+}
+
 export const dynamic = "force-dynamic";
 
 export default async function AccountsPage({ searchParams }: { searchParams: Promise<{ added?: string; deleted?: string }> }) {
   const user = await requireUser();
   const sp = await searchParams;
   const admin = can(user.role, "manage-accounts");
+  const t = await getTranslations("accounts");
   return (
     <>
-      <PageHeader title="Accounts" subtitle="Blogs, Weibo users, Tieba bars and Discuz! boards being watched, with their schedules and health." />
-      {sp.added && <Notice>Account added. Its first crawl starts at the next scheduled time — or press “Crawl now”.</Notice>}
-      {sp.deleted && <Notice>Account deleted with its posts.</Notice>}
+      <PageHeader title={t("title")} subtitle={t("subtitle")} />
+      {sp.added && <Notice>{t("added")}</Notice>}
+      {sp.deleted && <Notice>{t("deleted")}</Notice>}
       {admin && (
         <section className="panel" aria-labelledby="add-h">
-          <h2 id="add-h">Add an account</h2>
-          <AccountForm action={createAccountAction} presets={CRON_PRESETS} submitLabel="Add account" />
+          <h2 id="add-h">{t("addHeading")}</h2>
+          <AccountForm action={createAccountAction} presets={CRON_PRESETS} submitLabel={t("addSubmit")} />
         </section>
       )}
       <LiveCrawls />
-      <Suspense fallback={<TableSkeleton rows={6} label="Loading accounts" />}>
+      <Suspense fallback={<TableSkeleton rows={6} label={t("loading")} />}>
         <AccountTable admin={admin} />
       </Suspense>
     </>

@@ -2,14 +2,43 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { abortHere, createDiscoveryRun, isRunningHere, startInBackground, started } from "@/crawler/discover";
 import { adoptCandidate, isStale, requestPause, startDiscoverySchema } from "@/lib/queries/discovery";
-import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
+import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/**
+ * The start form's field errors in the reader's language. startDiscoverySchema
+ * (lib/queries/discovery.ts) words them in English; each of its messages maps to a key here, so
+ * the English form reads as before.
+ */
+async function startInvalid(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
+  const [state, t] = await Promise.all([localizedInvalid(error, values), getTranslations("discovery.done")]);
+  const known: Record<string, string> = {
+    "choose a topic": t("chooseTopic"),
+    "choose a seed set": t("chooseSeedSet"),
+    "a number of pages": t("numberOfPages"),
+    "a whole number": t("wholeNumber"),
+    "at least 1": t("atLeast", { min: 1 }),
+    "at most 1,000,000": t("atMost", { max: 1_000_000 }),
+    milliseconds: t("milliseconds"),
+    "0 or more": t("zeroOrMore"),
+    "at most 600,000": t("atMost", { max: 600_000 }),
+  };
+  const errors: Record<string, string[]> = { ...state.errors };
+  const byField: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.map(String).join(".") || "_";
+    const text = known[issue.message] ?? (issue.message.startsWith("one of ") ? t("strategyOneOf", { list: issue.message.slice(7) }) : undefined);
+    if (text) (byField[field] ??= []).push(text);
+  }
+  return { ...state, errors: { ...errors, ...byField } };
+}
 
 /** Start a discovery run from the form: topic, seed set, strategy, limits. Runs in the background. */
 export async function startDiscoveryAction(_prev: FormState, formData: FormData): Promise<FormState> {
@@ -17,7 +46,7 @@ export async function startDiscoveryAction(_prev: FormState, formData: FormData)
   const { state } = await guard("run-crawls");
   if (state) return { ...state, values };
   const parsed = startDiscoverySchema.safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return startInvalid(parsed.error, values);
   const input = parsed.data;
   let runId: number;
   try {
@@ -34,7 +63,7 @@ export async function startDiscoveryAction(_prev: FormState, formData: FormData)
       // createDiscoveryRun names the fields topic/seeds; the form's fields are topicId/seedSetId.
       const fields: Record<string, string[]> = {};
       for (const [k, v] of Object.entries(e.fieldErrors)) fields[k === "topic" ? "topicId" : k === "seeds" ? "seedSetId" : k] = v;
-      return fromValidationError(new ValidationError(e.message, fields), values);
+      return localizedFailure(new ValidationError(e.message, fields, e.detail), values);
     }
     throw e;
   }
@@ -50,47 +79,51 @@ export async function startDiscoveryAction(_prev: FormState, formData: FormData)
 export async function pauseDiscoveryAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const { state } = await guard("run-crawls");
   if (state) return state;
+  const t = await getTranslations("discovery.done");
   const parsed = idSchema.safeParse(formValues(formData));
-  if (!parsed.success) return { message: "No such run." };
+  if (!parsed.success) return { message: t("noRun") };
   const paused = await requestPause(db, parsed.data.id);
   abortHere(parsed.data.id);
   revalidatePath("/discovery");
   revalidatePath(`/discovery/${parsed.data.id}`);
-  return paused ? { ok: true, message: "Pausing after the current page." } : { message: "The run is not running." };
+  return paused ? { ok: true, message: t("pausing") } : { message: t("notRunning") };
 }
 
 /** Resume a paused or failed run, or take over a "running" one whose process stopped (stale). */
 export async function resumeDiscoveryAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const { state } = await guard("run-crawls");
   if (state) return state;
+  const t = await getTranslations("discovery.done");
   const parsed = idSchema.safeParse(formValues(formData));
-  if (!parsed.success) return { message: "No such run." };
+  if (!parsed.success) return { message: t("noRun") };
   const id = parsed.data.id;
   const run = await db.discoveryRun.findUnique({ where: { id }, select: { status: true, updatedAt: true, crawled: true, maxPages: true } });
-  if (!run) return { message: "No such run." };
-  if (isRunningHere(id)) return { message: "The run is already running." };
-  if (run.status === "running" && !isStale(run)) return { message: "The run is running in another process." };
-  if (run.status === "done" && run.crawled >= run.maxPages) return { message: "The run reached its page limit; start a new run to crawl further." };
+  if (!run) return { message: t("noRun") };
+  if (isRunningHere(id)) return { message: t("alreadyRunning") };
+  if (run.status === "running" && !isStale(run)) return { message: t("otherProcess") };
+  if (run.status === "done" && run.crawled >= run.maxPages) return { message: t("limitReached") };
   startInBackground(db, id, { force: run.status === "running" });
   await started(id);
   revalidatePath("/discovery");
   revalidatePath(`/discovery/${id}`);
-  return { ok: true, message: "Resumed." };
+  return { ok: true, message: t("resumed") };
 }
 
 /** Register a candidate as a monitored account (one click); adopting twice links the same account. */
 export async function adoptCandidateAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const { state } = await guard("manage-accounts");
   if (state) return state;
+  const t = await getTranslations("discovery.done");
   const parsed = idSchema.safeParse(formValues(formData));
-  if (!parsed.success) return { message: "No such candidate." };
+  if (!parsed.success) return { message: t("noCandidate") };
   try {
     const r = await adoptCandidate(db, parsed.data.id);
     revalidatePath("/discovery", "layout");
     revalidatePath("/accounts");
-    return { ok: true, message: r.created ? `Added as account ${r.accountId}.` : `Already monitored as account ${r.accountId}.` };
+    return { ok: true, message: r.created ? t("added", { id: r.accountId }) : t("alreadyMonitored", { id: r.accountId }) };
   } catch (e) {
-    if (e instanceof ValidationError) return { message: e.message };
+    // lib/queries/discovery.ts refuses only an unknown candidate; anything else as lib/ words it.
+    if (e instanceof ValidationError) return { message: e.fieldErrors.candidate ? t("candidateGone") : e.message };
     throw e;
   }
 }

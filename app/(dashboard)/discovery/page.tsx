@@ -1,3 +1,5 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
@@ -8,37 +10,40 @@ import { StrategyComparison } from "@/components/discovery/comparison";
 import { DiscoveryRunsTable } from "@/components/discovery/runs-table";
 import { StartDiscoveryPanel } from "@/components/discovery/start-panel";
 
-export const metadata = { title: "Discovery" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("discovery");
+  return { title: t("title") };
+}
 export const dynamic = "force-dynamic";
 
 export default async function DiscoveryPage() {
-  const user = await requireUser();
+  const [user, t] = await Promise.all([requireUser(), getTranslations("discovery")]);
   return (
     <>
-      <PageHeader title="Discovery" subtitle="Focused crawls from seed URLs: find the pages and the sites that write about a topic" />
+      <PageHeader title={t("heading")} subtitle={t("subtitle")} />
       {can(user.role, "run-crawls") && (
         <section className="panel" aria-labelledby="start-h">
-          <h2 id="start-h">Start a discovery run</h2>
-          <Suspense fallback={<PanelSkeleton height={140} label="Loading topics and seed sets" />}>
+          <h2 id="start-h">{t("start")}</h2>
+          <Suspense fallback={<PanelSkeleton height={140} label={t("loadingStart")} />}>
             <StartDiscoveryPanel />
           </Suspense>
         </section>
       )}
       <section aria-labelledby="compare-h">
-        <h2 id="compare-h">Strategies side by side</h2>
-        <Suspense fallback={<PanelSkeleton height={300} label="Loading harvest curves" />}>
+        <h2 id="compare-h">{t("compare")}</h2>
+        <Suspense fallback={<PanelSkeleton height={300} label={t("loadingCurves")} />}>
           <StrategyComparison />
         </Suspense>
       </section>
       <section aria-labelledby="runs-h">
-        <h2 id="runs-h">Runs</h2>
-        <Suspense fallback={<TableSkeleton label="Loading runs" />}>
+        <h2 id="runs-h">{t("runs")}</h2>
+        <Suspense fallback={<TableSkeleton label={t("loadingRuns")} />}>
           <DiscoveryRunsTable />
         </Suspense>
       </section>
       <section className="panel" aria-labelledby="cands-h">
-        <h2 id="cands-h">Candidate accounts</h2>
-        <Suspense fallback={<TableSkeleton rows={4} label="Loading candidates" />}>
+        <h2 id="cands-h">{t("candidatesHeading")}</h2>
+        <Suspense fallback={<TableSkeleton rows={4} label={t("loadingCandidates")} />}>
           <CandidatesTable canAdopt={can(user.role, "manage-accounts")} />
         </Suspense>
       </section>

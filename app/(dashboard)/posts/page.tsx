@@ -1,8 +1,13 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
 import type { SearchParams } from "@/lib/queries/posts";
 import { PostView } from "@/components/posts/post-view";
 
-export const metadata = { title: "Posts" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("posts.pages");
+  return { title: t("postsTitle") };
+}
 export const dynamic = "force-dynamic";
 
 export default async function PostsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {

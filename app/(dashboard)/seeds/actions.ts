@@ -2,33 +2,58 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { ValidationError } from "@/lib/validation";
-import { fileTooLarge, UPLOAD_LIMITS } from "@/lib/limits";
+import { urlProblemCode, ValidationError } from "@/lib/validation";
+import { fileTooLarge, formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
 import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema } from "@/lib/queries/seeds";
-import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
+import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
+type SeedsDone = Awaited<ReturnType<typeof getTranslations<"seeds.done">>>;
+type UrlProblems = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
+
+const URL_PROBLEMS = ["urlInvalid", "urlProtocol", "urlNoHost"] as const;
+
+/** Why a line is not a URL, in the reader's language (lib/ reports it in English). */
+function lineReason(tu: UrlProblems, text: string, reason: string): string {
+  const problem = urlProblemCode(text);
+  const code = URL_PROBLEMS.find((c) => c === problem?.code);
+  // Only when it is the same problem lib/ found (the reported text is cut at 200 characters).
+  return problem && code && problem.message === reason ? tu(code, problem.values) : reason;
+}
 
 /** The text of the import: the uploaded file, else the pasted lines. */
 async function importText(formData: FormData): Promise<string> {
   const file = formData.get("file");
   if (file instanceof File && file.size > 0) {
-    const tooLarge = fileTooLarge(file, UPLOAD_LIMITS.seedsBytes);
-    if (tooLarge) throw new ValidationError("file: too large", { file: [tooLarge] });
+    if (fileTooLarge(file, UPLOAD_LIMITS.seedsBytes)) {
+      const t = await getTranslations("seeds.form");
+      throw new ValidationError("file: too large", { file: [t("tooLarge", { limit: formatLimit(UPLOAD_LIMITS.seedsBytes) })] });
+    }
     return file.text();
   }
   return String(formData.get("urls") ?? "");
 }
 
-function report(r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {
-  const details = r.invalid.slice(0, 100).map((i) => `line ${i.line}: ${i.text} — ${i.reason}`);
-  if (r.invalid.length > 100) details.push(`… and ${r.invalid.length - 100} more`);
+function report(t: SeedsDone, tu: UrlProblems, r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {
+  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, i.text, i.reason) }));
+  if (r.invalid.length > 100) details.push(t("more", { count: r.invalid.length - 100 }));
   return {
     ok: true,
-    message: `Imported ${r.added} URL${r.added === 1 ? "" : "s"}${r.alreadyThere ? `, ${r.alreadyThere} already in the set` : ""}${r.invalid.length ? `; ${r.invalid.length} invalid line${r.invalid.length === 1 ? "" : "s"} skipped` : ""}.`,
+    message: t("imported", { added: r.added, already: r.alreadyThere, invalid: r.invalid.length }),
     details,
   };
+}
+
+/** The seed set's name, checked with its English messages kept (lib/queries/seeds.ts). */
+async function nameInvalid(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
+  const state = await localizedInvalid(error, values);
+  const t = await getTranslations("seeds.done");
+  const name = error.issues
+    .filter((i) => i.path.join(".") === "name")
+    .map((i) => (i.code === "too_big" ? t("nameTooLong", { max: Number(i.maximum) }) : t("nameRequired")));
+  return name.length ? { ...state, errors: { ...state.errors, name } } : state;
 }
 
 const createSchema = z.object({ name: seedSetNameSchema });
@@ -37,17 +62,18 @@ const createSchema = z.object({ name: seedSetNameSchema });
 export async function createSeedSetAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = createSchema.safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return nameInvalid(parsed.error, values);
   const { state } = await guard("manage-seeds");
   if (state) return { ...state, values };
+  const [t, tu] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation")]);
   let id: number;
   let result: FormState;
   try {
     const text = await importText(formData);
     id = (await createSeedSet(db, parsed.data.name)).id;
-    result = report(await importSeedUrls(db, id, text));
+    result = report(t, tu, await importSeedUrls(db, id, text));
   } catch (e) {
-    if (e instanceof ValidationError) return fromValidationError(e, values);
+    if (e instanceof ValidationError) return localizedFailure(e, values);
     throw e;
   }
   revalidatePath("/seeds");
@@ -62,24 +88,25 @@ const idSchema = z.object({ id: z.coerce.number().int().positive() });
 export async function importSeedsAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = idSchema.safeParse(values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return localizedInvalid(parsed.error, values);
   const { state } = await guard("manage-seeds");
   if (state) return { ...state, values };
+  const [t, tu] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation")]);
   try {
     const text = await importText(formData);
-    if (!text.trim()) return { errors: { urls: ["Paste URLs or choose a file"] }, message: "Nothing to import.", values };
-    const r = report(await importSeedUrls(db, parsed.data.id, text));
+    if (!text.trim()) return { errors: { urls: [t("pasteOrChoose")] }, message: t("nothing"), values };
+    const r = report(t, tu, await importSeedUrls(db, parsed.data.id, text));
     revalidatePath(`/seeds/${parsed.data.id}`);
     return r;
   } catch (e) {
-    if (e instanceof ValidationError) return fromValidationError(e, values);
+    if (e instanceof ValidationError) return localizedFailure(e, values);
     throw e;
   }
 }
 
 export async function removeSeedUrlAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = z.object({ id: z.coerce.number().int().positive(), urlId: z.coerce.number().int().positive() }).safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {});
+  if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("manage-seeds");
   if (state) return state;
   await removeSeedUrl(db, parsed.data.id, parsed.data.urlId);
@@ -89,7 +116,10 @@ export async function removeSeedUrlAction(_prev: FormState, formData: FormData):
 
 export async function deleteSeedSetAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = z.object({ id: z.coerce.number().int().positive(), confirm: z.literal("delete") }).safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {}, "Confirm the deletion");
+  if (!parsed.success) {
+    const t = await getTranslations("seeds.done");
+    return { ...(await localizedInvalid(parsed.error, {})), message: t("confirmDeletion") };
+  }
   const { state } = await guard("manage-seeds");
   if (state) return state;
   await deleteSeedSet(db, parsed.data.id).catch(() => undefined);

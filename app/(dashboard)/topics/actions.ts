@@ -1,17 +1,93 @@
 "use server";
 
-import { fileTooLarge, formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
+import { formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { parseSamples, sampleFormatOf } from "@/crawler/classify";
 import { addSamples, clearUploadedSamples, createTopic, deleteTopic, startTopicJob, topicFormSchema, updateTopic } from "@/lib/queries/topics";
 import { deliverNotification } from "@/lib/notify";
-import { formValues, fromValidationError, guard, invalid, type FormState } from "../_lib/form";
+import { formValues, guard, type FormState } from "../_lib/form";
+import type { Messages } from "@/i18n/messages";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
+
+type TopicValidationKey = keyof Messages["topics"]["validation"];
+type ActionKey = keyof Messages["topics"]["actions"];
+
+/**
+ * The English messages of the topic schemas (lib/queries/topics.ts, topic-channels.ts — lib keeps
+ * English for the CLI) and their keys in `topics.validation`.
+ */
+const TOPIC_MESSAGES: [RegExp, TopicValidationKey, string?][] = [
+  [/^a topic needs a name$/, "nameRequired"],
+  [/^at most (\d+) characters$/, "atMostChars", "max"],
+  [/^each word at most 50 characters$/, "wordTooLong"],
+  [/^at most (\d+) entries$/, "atMostEntries", "max"],
+  [/^the classifier threshold must be a number$/, "nbNumber"],
+  [/^the classifier threshold is between 0 and 1$/, "nbRange"],
+  [/^the relevance threshold must be a number$/, "cosineNumber"],
+  [/^the relevance threshold is between 0 and 1$/, "cosineRange"],
+  [/^enter a full http\(s\) URL$/, "fullUrl"],
+  [/^a topic with this name already exists$/, "nameExists"],
+  [/^enter an e-mail address$/, "email"],
+  [/^a DingTalk robot webhook looks like/, "dingtalkUrl"],
+  [/^a WeCom robot webhook looks like/, "wecomUrl"],
+  [/^a Feishu bot webhook looks like/, "feishuUrl"],
+  [/^paste the webhook without timestamp and sign/, "noSignParams"],
+  [/^at least 16 characters without spaces/, "webhookSecretFormat"],
+  [/^a DingTalk 加签 secret starts with SEC/, "dingtalkSecretFormat"],
+  [/^at least 8 characters without spaces/, "feishuSecretFormat"],
+  [/^a secret needs the (webhook) URL: enter it too$/, "secretNeedsUrl", "channel"],
+  [/^a secret needs the (DingTalk) webhook: enter it too$/, "secretNeedsUrl", "channel"],
+  [/^a secret needs the (Feishu) webhook: enter it too$/, "secretNeedsUrl", "channel"],
+];
+
+/** Field errors of the topic forms in the reader's language (an unknown English message: "invalid value"; kept as is in English). */
+async function localizeTopicErrors(fieldErrors: Record<string, string[]>): Promise<Record<string, string[]>> {
+  const [t, tv, locale] = await Promise.all([getTranslations("topics.validation"), getTranslations("validation"), getLocale()]);
+  const one = (message: string): string => {
+    for (const [re, key, value] of TOPIC_MESSAGES) {
+      const m = re.exec(message);
+      if (!m) continue;
+      if (!value) return t(key);
+      return value === "channel" ? t(key, { channel: m[1]!.toLowerCase() }) : t(key, { [value]: Number(m[1]) });
+    }
+    return locale === "en" ? message : tv("invalidValue");
+  };
+  return Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages.map(one)]));
+}
+
+/** Zod issues per field ("_" for the form), as English messages. */
+function issuesByField(error: z.ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[issue.path.map(String).join(".") || "_"] ??= []).push(issue.message);
+  return errors;
+}
+
+/** A failed parse or refusal of the topic form as translated form state. */
+async function topicInvalid(fieldErrors: Record<string, string[]>, values: Record<string, string>): Promise<FormState> {
+  const tc = await getTranslations("common");
+  return { errors: await localizeTopicErrors(fieldErrors), message: tc("correctFields"), values };
+}
+
+/**
+ * A failed parse of a schema whose own messages are keys of `topics.actions` (the upload, delete
+ * and id schemas below); other issues read "invalid value".
+ */
+async function actionInvalid(error: z.ZodError, values: Record<string, string>, { firstAsMessage = false } = {}): Promise<FormState> {
+  const [t, tv, tc] = await Promise.all([getTranslations("topics.actions"), getTranslations("validation"), getTranslations("common")]);
+  const text = (issue: z.core.$ZodIssue) =>
+    issue.message === "fileTooLarge" ? t("fileTooLarge", { limit: formatLimit(UPLOAD_LIMITS.samplesBytes) }) : ACTION_KEYS.has(issue.message) ? t(issue.message as ActionKey) : tv("invalidValue");
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[issue.path.map(String).join(".") || "_"] ??= []).push(text(issue));
+  const first = error.issues[0];
+  return { errors, message: firstAsMessage && first ? text(first) : tc("correctFields"), values };
+}
+const ACTION_KEYS = new Set<string>(["confirmDelete", "chooseFile", "fileEmpty"]);
 
 /** The submitted fields to send back with an error, without any secret just typed (it stays in the browser's field or is typed again). */
 function topicValues(formData: FormData): Record<string, string> {
@@ -21,14 +97,14 @@ function topicValues(formData: FormData): Record<string, string> {
 export async function createTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = topicValues(formData);
   const parsed = topicFormSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return topicInvalid(issuesByField(parsed.error), values);
   const { state } = await guard("manage-topics");
   if (state) return { ...state, values };
   let id: number;
   try {
     id = (await createTopic(db, parsed.data)).id;
   } catch (e) {
-    if (e instanceof ValidationError) return fromValidationError(e, values);
+    if (e instanceof ValidationError) return topicInvalid(e.fieldErrors, values);
     throw e;
   }
   revalidatePath("/topics");
@@ -39,25 +115,25 @@ export async function updateTopicAction(_prev: FormState, formData: FormData): P
   const values = topicValues(formData);
   const ids = idSchema.safeParse(values);
   const parsed = topicFormSchema.safeParse(formValues(formData));
-  if (!ids.success) return invalid(ids.error, values);
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!ids.success) return actionInvalid(ids.error, values);
+  if (!parsed.success) return topicInvalid(issuesByField(parsed.error), values);
   const { state } = await guard("manage-topics");
   if (state) return { ...state, values };
   try {
     await updateTopic(db, ids.data.id, parsed.data);
   } catch (e) {
-    if (e instanceof ValidationError) return fromValidationError(e, values);
+    if (e instanceof ValidationError) return topicInvalid(e.fieldErrors, values);
     throw e;
   }
   revalidatePath("/topics");
   redirect(`/topics/${ids.data.id}?saved=1`);
 }
 
-const deleteSchema = z.object({ id: z.coerce.number().int().positive(), confirm: z.literal("delete", { error: "Confirm the deletion" }) });
+const deleteSchema = z.object({ id: z.coerce.number().int().positive(), confirm: z.literal("delete", { error: "confirmDelete" }) });
 
 export async function deleteTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = deleteSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {}, parsed.error.issues[0]?.message);
+  if (!parsed.success) return actionInvalid(parsed.error, {}, { firstAsMessage: true });
   const { state } = await guard("manage-topics");
   if (state) return state;
   await deleteTopic(db, parsed.data.id).catch(() => undefined);
@@ -65,20 +141,21 @@ export async function deleteTopicAction(_prev: FormState, formData: FormData): P
   redirect("/topics?deleted=1");
 }
 
+// The messages are keys of `topics.actions` (actionInvalid translates them).
 const uploadSchema = z.object({
   id: z.coerce.number().int().positive(),
   format: z.enum(["auto", "jsonl", "csv"]).default("auto"),
   file: z
-    .instanceof(File, { error: "Choose a file" })
-    .refine((f) => f.size > 0, "The file is empty")
-    .refine((f) => !fileTooLarge(f, UPLOAD_LIMITS.samplesBytes), `The file is larger than ${formatLimit(UPLOAD_LIMITS.samplesBytes)}; split it`),
+    .instanceof(File, { error: "chooseFile" })
+    .refine((f) => f.size > 0, "fileEmpty")
+    .refine((f) => f.size <= UPLOAD_LIMITS.samplesBytes, "fileTooLarge"),
 });
 
 /** Upload labelled samples: bad rows are reported with their line, good rows kept. */
 export async function uploadSamplesAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const parsed = uploadSchema.safeParse({ id: formData.get("id"), format: formData.get("format") ?? "auto", file: formData.get("file") });
-  if (!parsed.success) return invalid(parsed.error, values);
+  if (!parsed.success) return actionInvalid(parsed.error, values);
   const { state } = await guard("manage-topics");
   if (state) return { ...state, values };
   const { id, file } = parsed.data;
@@ -86,20 +163,28 @@ export async function uploadSamplesAction(_prev: FormState, formData: FormData):
   const { samples, errors } = parseSamples(await file.text(), format);
   const kept = await addSamples(db, id, samples);
   revalidatePath(`/topics/${id}`);
-  const details = errors.slice(0, 50).map((e) => `line ${e.line}: ${e.reason}`);
-  if (errors.length > 50) details.push(`… and ${errors.length - 50} more`);
-  if (kept === 0) return { errors: { file: [`No usable rows in ${file.name} (read as ${format.toUpperCase()}).`] }, message: `${errors.length} bad rows, none kept.`, details, values };
-  return { ok: true, message: `Kept ${kept} samples from ${file.name}${errors.length ? `; ${errors.length} bad rows skipped` : ""}.`, details, values: { format: parsed.data.format } };
+  const t = await getTranslations("topics.actions");
+  // The reasons come from the sample parser (crawler/classify), which keeps English.
+  const details = errors.slice(0, 50).map((e) => t("badLine", { line: String(e.line), reason: e.reason }));
+  if (errors.length > 50) details.push(t("andMore", { count: errors.length - 50 }));
+  if (kept === 0) return { errors: { file: [t("noRows", { file: file.name, format: format.toUpperCase() })] }, message: t("noneKept", { count: errors.length }), details, values };
+  return {
+    ok: true,
+    message: errors.length ? t("keptSkipped", { kept, file: file.name, count: errors.length }) : t("kept", { kept, file: file.name }),
+    details,
+    values: { format: parsed.data.format },
+  };
 }
 
 export async function clearSamplesAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {});
+  if (!parsed.success) return actionInvalid(parsed.error, {});
   const { state } = await guard("manage-topics");
   if (state) return state;
   const { count } = await clearUploadedSamples(db, parsed.data.id);
   revalidatePath(`/topics/${parsed.data.id}`);
-  return { ok: true, message: `Removed ${count} uploaded samples (review samples kept).` };
+  const t = await getTranslations("topics.actions");
+  return { ok: true, message: t("removed", { count }) };
 }
 
 const jobSchema = z.object({ id: z.coerce.number().int().positive(), kind: z.enum(["train", "rescore"]) });
@@ -107,22 +192,24 @@ const jobSchema = z.object({ id: z.coerce.number().int().positive(), kind: z.enu
 /** Start training or re-scoring in the background; the page polls the progress. */
 export async function topicJobAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = jobSchema.safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {});
+  if (!parsed.success) return actionInvalid(parsed.error, {});
   const { state } = await guard("manage-topics");
   if (state) return state;
+  const t = await getTranslations("topics.actions");
   const started = startTopicJob(db, parsed.data.id, parsed.data.kind);
-  if (!started) return { message: "This topic is already training or re-scoring; wait for it to finish." };
-  return { ok: true, message: parsed.data.kind === "train" ? "Training started." : "Re-scoring started." };
+  if (!started) return { message: t("busy") };
+  return { ok: true, message: parsed.data.kind === "train" ? t("trainingStarted") : t("rescoringStarted") };
 }
 
 /** Deliver a failed notification again. */
 export async function retryNotificationAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = z.object({ notificationId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() }).safeParse(formValues(formData));
-  if (!parsed.success) return invalid(parsed.error, {});
+  if (!parsed.success) return actionInvalid(parsed.error, {});
   const { state } = await guard("manage-topics");
   if (state) return state;
   await db.notification.update({ where: { id: parsed.data.notificationId }, data: { status: "pending" } });
   const outcome = await deliverNotification(db, parsed.data.notificationId, { attempts: 1 });
   revalidatePath(`/topics/${parsed.data.id}`);
-  return { ok: outcome === "sent", message: outcome === "sent" ? "Delivered." : "Failed again; see the last error." };
+  const t = await getTranslations("topics.actions");
+  return { ok: outcome === "sent", message: outcome === "sent" ? t("delivered") : t("failedAgain") };
 }

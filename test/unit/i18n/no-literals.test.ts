@@ -36,9 +36,33 @@ const CONVERTED = [
   "components/setup-form.tsx",
   "components/users",
   // posts (home, flags, post pages):
+  "app/(dashboard)/page.tsx",
+  "app/(dashboard)/posts",
+  "components/posts",
+  "components/stats.tsx",
+  "components/platform-badge.tsx",
+  "components/filter-select.tsx",
+  "components/auto-refresh.tsx",
+  "components/readable-url.ts",
   // accounts, runs, workers:
+  "app/(dashboard)/accounts",
+  "components/accounts",
+  "app/(dashboard)/runs",
+  "components/runs",
+  "app/(dashboard)/workers",
+  "components/workers",
+  "app/api/cron-preview",
+  "app/api/accounts/recognise",
   // topics, charts:
+  "app/(dashboard)/topics",
+  "components/topics",
+  "app/(dashboard)/charts",
+  "components/charts",
   // seeds, discovery:
+  "app/(dashboard)/seeds",
+  "components/seeds",
+  "app/(dashboard)/discovery",
+  "components/discovery",
 ];
 
 /** Attributes and props whose value a reader sees or hears. */

@@ -1,3 +1,5 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
@@ -9,7 +11,10 @@ import { PageHeader, Notice } from "@/components/page-header";
 import { PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
 import { PanelSkeleton } from "@/components/skeletons";
 
-export const metadata = { title: "Post" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("posts.pages");
+  return { title: t("postTitle") };
+}
 export const dynamic = "force-dynamic";
 
 type Params = { id: string };
@@ -21,15 +26,16 @@ export default async function PostPage({ params, searchParams }: { params: Promi
   const sp = await searchParams;
   const postId = Number(id);
   if (!Number.isSafeInteger(postId) || postId <= 0) notFound();
+  const t = await getTranslations("posts.detail");
   return (
-    <Suspense fallback={<PanelSkeleton height={400} label="Loading post" />}>
+    <Suspense fallback={<PanelSkeleton height={400} label={t("loading")} />}>
       <PostDetailView postId={postId} q={sp.q} images={sp.images === "1" && can(user.role, "manage-accounts")} canReview={can(user.role, "review")} canLoadImages={can(user.role, "manage-accounts")} reviewed={sp.reviewed} />
     </Suspense>
   );
 }
 
 async function PostDetailView({ postId, q, images, canReview, canLoadImages, reviewed }: { postId: number; q?: string; images: boolean; canReview: boolean; canLoadImages: boolean; reviewed?: string }) {
-  const post = await getPostDetail(db, postId);
+  const [post, t] = await Promise.all([getPostDetail(db, postId), getTranslations("posts.detail")]);
   if (!post) notFound();
   const terms = matchedTerms(post, q);
   const returnTo = `/posts/${post.id}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
@@ -38,18 +44,20 @@ async function PostDetailView({ postId, q, images, canReview, canLoadImages, rev
   return (
     <>
       <p className="crumbs">
-        <Link href="/">Flagged posts</Link> / <Link href="/posts">Posts</Link> / #{post.id}
+        <Link href="/">{t("crumbFlagged")}</Link> / <Link href="/posts">{t("crumbPosts")}</Link> / #{post.id}
       </p>
-      <PageHeader title={post.title || (post.kind === "reply" ? "Reply" : post.text.slice(0, 40))} subtitle={<PostHeader post={post} />} />
-      {decision && count && <Notice>Flag {decision === "confirm" ? "confirmed" : "dismissed"}; the decision is now a training sample of the topic.</Notice>}
+      <PageHeader title={post.title || (post.kind === "reply" ? t("reply") : post.text.slice(0, 40))} subtitle={<PostHeader post={post} />} />
+      {decision && count && <Notice>{t("reviewedNotice", { decision: decision === "confirm" ? "confirm" : "dismiss" })}</Notice>}
       <div className="detail-grid">
         <div>
           {hasImages && (
             <p className="image-note muted small">
               {images ? (
-                <>Images are loaded through this server. <Link href={returnTo}>Hide them</Link></>
+                t.rich("imagesLoaded", { hide: (chunks) => <Link href={returnTo}>{chunks}</Link> })
               ) : (
-                <>Remote images are not loaded (they would tell the site who is reading). {canLoadImages && <Link href={`${returnTo}${returnTo.includes("?") ? "&" : "?"}images=1`}>Load images for this post</Link>}</>
+                <>
+                  {t("imagesBlocked")} {canLoadImages && <Link href={`${returnTo}${returnTo.includes("?") ? "&" : "?"}images=1`}>{t("loadImages")}</Link>}
+                </>
               )}
             </p>
           )}

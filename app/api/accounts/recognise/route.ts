@@ -1,15 +1,18 @@
 import { NextResponse } from "next/server";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
 import { recognisePlatform } from "@/crawler/adapters";
 import { platformProblem } from "@/lib/queries/accounts";
+import { urlMessage } from "@/app/(dashboard)/accounts/_lib/problems";
 
 const querySchema = z.object({ url: z.string().max(2000) });
 
-/** GET /api/accounts/recognise?url= — the platform an entry URL belongs to, and any problem with its shape. */
+/** GET /api/accounts/recognise?url= — the platform an entry URL belongs to, and any problem with its shape (in the reader's language). */
 export const GET = withAuth("manage-accounts", async (req) => {
   const { url } = parseInput(querySchema, Object.fromEntries(new URL(req.url).searchParams));
   const platform = recognisePlatform(url.trim());
-  return NextResponse.json({ platform, problem: url.trim() ? platformProblem(url, undefined) : null });
+  const problem = url.trim() ? platformProblem(url, undefined) : null;
+  return NextResponse.json({ platform, problem: problem && urlMessage(await getTranslations("accounts.validation"), url.trim(), problem) });
 });
