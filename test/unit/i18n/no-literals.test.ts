@@ -10,9 +10,8 @@
  * and of each `.ts` file (the server actions) a literal `message:` of an object.
  * Text that is not written in the source — crawled content, user names, `{t("…")}` — passes.
  *
- * Only the converted part of the dashboard is checked. The rest (accounts, posts, flags, runs,
- * workers, seeds, discovery, topics, charts and the other shared components; see the README's
- * "Languages" section) is to be added to CONVERTED as it is converted, so the list only grows.
+ * Only the folders in CONVERTED are checked: today every page and component of the dashboard.
+ * A new page or component is added to the list when it is written.
  */
 import fs from "node:fs";
 import path from "node:path";
