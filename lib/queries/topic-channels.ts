@@ -137,6 +137,16 @@ export function channelData(f: ChannelForm, update: boolean) {
 /** The secret columns, left out of everything the topic queries return. */
 export const SECRET_COLUMNS = { webhookSecret: true, dingtalkSecret: true, feishuSecret: true } as const;
 
+/** A topic's channel settings as the pages read them: the targets, and which secrets are stored. */
+export interface ChannelColumns {
+  webhookUrl: string | null;
+  notifyEmail: string | null;
+  dingtalkWebhook: string | null;
+  wecomWebhook: string | null;
+  feishuWebhook: string | null;
+  secretsSet: SecretsSet;
+}
+
 /** Which of a topic's secrets are stored. */
 export interface SecretsSet {
   webhook: boolean;
@@ -148,14 +158,7 @@ export interface SecretsSet {
  * A topic's notification channels for display: each one's label and, for URLs, only the origin
  * (the path and query of a robot URL hold its token), and whether messages are signed.
  */
-export function notificationChannels(t: {
-  webhookUrl: string | null;
-  notifyEmail: string | null;
-  dingtalkWebhook: string | null;
-  wecomWebhook: string | null;
-  feishuWebhook: string | null;
-  secretsSet: SecretsSet;
-}) {
+export function notificationChannels(t: ChannelColumns) {
   const out: { channel: Channel; label: string; where: string; signed: boolean | null }[] = [];
   const add = (channel: Channel, value: string | null, signed: boolean | null, isUrl = true) => {
     if (value) out.push({ channel, label: CHANNEL_LABELS[channel], where: isUrl ? maskUrl(value) : value, signed });

@@ -12,7 +12,7 @@ import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../db";
 import { jsonList } from "../format";
 import { ValidationError } from "../validation";
-import { channelData, channelFormFields, checkChannelSecrets, SECRET_COLUMNS, type SecretsSet } from "./topic-channels";
+import { channelData, channelFormFields, checkChannelSecrets, SECRET_COLUMNS, type ChannelColumns, type SecretsSet } from "./topic-channels";
 import type { Sample } from "@/crawler/classify";
 import { toNumber, type SqlNumber } from "./sql";
 
@@ -51,7 +51,7 @@ export const topicFormSchema = z
 export type TopicForm = z.output<typeof topicFormSchema>;
 
 /** A topic's settings as the form needs them: secrets only as "set or not", never their values. */
-export interface TopicSettings {
+export interface TopicSettings extends ChannelColumns {
   name: string;
   description: string;
   enabled: boolean;
@@ -61,12 +61,6 @@ export interface TopicSettings {
   relevantLabels: string;
   nbThreshold: number;
   cosineThreshold: number;
-  webhookUrl: string | null;
-  notifyEmail: string | null;
-  dingtalkWebhook: string | null;
-  wecomWebhook: string | null;
-  feishuWebhook: string | null;
-  secretsSet: SecretsSet;
 }
 
 /** The form values of a stored topic (lists one per line). Secrets appear only as `…SecretSet: "1"`. */

@@ -14,7 +14,7 @@
 import crypto from "node:crypto";
 import { markdownMessage } from "../message";
 import type { Outcome, SendContext } from "../types";
-import { jsonObject, numberField, platformOutcome, postJson, stringField } from "./http";
+import { errcodeOutcome, postJson } from "./http";
 
 /** DingTalk's codes that mean "later": 130101 send too fast. */
 export const DINGTALK_RETRY_CODES: ReadonlySet<number> = new Set([130101]);
@@ -36,12 +36,5 @@ export async function sendDingtalk(ctx: SendContext): Promise<Outcome> {
   const { title, text } = markdownMessage(ctx.payload, { lineBreak: "\n\n" });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { title, text } });
   const answer = await postJson(dingtalkUrl(ctx.target, ctx.secret, ctx.now()), body, ctx);
-  const json = answer.ok ? jsonObject(answer.body) : null;
-  return platformOutcome(answer, {
-    name: "钉钉",
-    codeField: "errcode",
-    code: numberField(json, "errcode"),
-    message: stringField(json, "errmsg"),
-    retryCodes: (code) => DINGTALK_RETRY_CODES.has(code),
-  });
+  return errcodeOutcome(answer, "钉钉", DINGTALK_RETRY_CODES);
 }

@@ -67,6 +67,18 @@ export function platformOutcome(
   return { ok: false, retry: false, error: `${opts.name}: HTTP ${answer.status} without ${opts.codeField} (is this the robot's webhook URL?)` };
 }
 
+/** The outcome of an answer shaped `{errcode, errmsg}` (DingTalk and WeCom robots). */
+export function errcodeOutcome(answer: HttpAnswer, name: string, retryCodes: ReadonlySet<number>): Outcome {
+  const json = answer.ok ? jsonObject(answer.body) : null;
+  return platformOutcome(answer, {
+    name,
+    codeField: "errcode",
+    code: numberField(json, "errcode"),
+    message: stringField(json, "errmsg"),
+    retryCodes: (code) => retryCodes.has(code),
+  });
+}
+
 /** A numeric field of a JSON answer, or null. */
 export function numberField(o: Record<string, unknown> | null, ...names: string[]): number | null {
   for (const n of names) {

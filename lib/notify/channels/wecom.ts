@@ -10,7 +10,7 @@
  */
 import { markdownMessage } from "../message";
 import type { Outcome, SendContext } from "../types";
-import { jsonObject, numberField, platformOutcome, postJson, stringField } from "./http";
+import { errcodeOutcome, postJson } from "./http";
 
 /** WeCom's codes that mean "later": 45009 api freq out of limit. */
 export const WECOM_RETRY_CODES: ReadonlySet<number> = new Set([45009]);
@@ -26,12 +26,5 @@ export async function sendWecom(ctx: SendContext): Promise<Outcome> {
   const { text } = markdownMessage(ctx.payload, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { content: text } });
   const answer = await postJson(ctx.target, body, ctx);
-  const json = answer.ok ? jsonObject(answer.body) : null;
-  return platformOutcome(answer, {
-    name: "企业微信",
-    codeField: "errcode",
-    code: numberField(json, "errcode"),
-    message: stringField(json, "errmsg"),
-    retryCodes: (code) => WECOM_RETRY_CODES.has(code),
-  });
+  return errcodeOutcome(answer, "企业微信", WECOM_RETRY_CODES);
 }
