@@ -39,7 +39,7 @@ export async function knownPosts(db: Db, accountId: number, platformIds: string[
   if (platformIds.length === 0) return new Map<string, KnownPost>();
   const rows = await db.post.findMany({
     where: { accountId, platformId: { in: platformIds } },
-    select: { id: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true },
+    select: { id: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true, incomplete: true },
   });
   return new Map(rows.map((r) => [r.platformId, r]));
 }
@@ -51,6 +51,8 @@ export interface KnownPost {
   replyCount: number | null;
   lastReplyAt: Date | null;
   publishedAt: Date;
+  /** The stored text is partial: read the full text again even when the excerpt is unchanged. */
+  incomplete: boolean;
 }
 
 /**
@@ -86,7 +88,9 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
             url: item.url,
             title: item.title,
             author: item.author,
+            authorId: item.authorId ?? "",
             publishedAt: item.publishedAt,
+            incomplete: item.textIncomplete ?? false,
             text: p.text,
             html: item.html,
             sha1: p.sha1,
@@ -108,13 +112,26 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
         ...(p.listSha1 !== undefined && p.listSha1 !== null ? { listSha1: p.listSha1 } : {}),
         ...(p.replyCount !== undefined && p.replyCount !== null ? { replyCount: p.replyCount } : {}),
         ...(p.lastReplyAt ? { lastReplyAt: p.lastReplyAt } : {}),
+        // A name change (Tieba nicknames change) or a newly read author id is not an edit.
+        ...(item.author && item.author !== prev.author ? { author: item.author } : {}),
+        ...(item.authorId && item.authorId !== prev.authorId ? { authorId: item.authorId } : {}),
       };
+      // A partial text (Weibo long text whose full text failed) never replaces a complete one:
+      // the next crawl tries the full text again.
+      if (item.textIncomplete && !prev.incomplete && prev.sha1 !== p.sha1) {
+        await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
+        outcome.unchanged++;
+        continue;
+      }
       if (prev.sha1 === p.sha1) {
         await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
         outcome.unchanged++;
         continue;
       }
-      await tx.postVersion.create({
+      // Completing a partial text is not an edit: the content is replaced in place (and classified
+      // again), without a version.
+      const completing = prev.incomplete && !item.textIncomplete;
+      if (!completing) await tx.postVersion.create({
         data: {
           postId: prev.id,
           version: prev.version,
@@ -133,10 +150,11 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
           title: item.title,
           author: item.author || prev.author,
           url: item.url,
+          incomplete: item.textIncomplete ?? false,
           text: p.text,
           html: item.html,
           sha1: p.sha1,
-          version: prev.version + 1,
+          version: completing ? prev.version : prev.version + 1,
           ...(p.archivePath ? { archivePath: p.archivePath } : {}),
         },
       });

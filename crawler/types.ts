@@ -62,8 +62,16 @@ export interface CrawlItem {
   kind: "post" | "reply";
   url: string;
   title: string;
+  /** The author's name as the page shows it (whitespace-collapsed). */
   author: string;
+  /** The platform's stable id of the author (Tieba portrait/login, Weibo uid, Discuz uid), when shown. */
+  authorId?: string;
   publishedAt: Date;
+  /**
+   * The content is known to be partial (a Weibo long text whose full text failed): stored marked
+   * incomplete, and replaced by a later crawl that reads it whole.
+   */
+  textIncomplete?: boolean;
   /** Content as crawled (hostile HTML; sanitized only at display time). */
   html: string;
   /** Image URLs found in the content (for OCR). */
@@ -111,6 +119,24 @@ export interface AdapterContext {
   /** The crawl's clock: resolve relative and year-less dates against it. */
   now: Date;
   log: (message: string) => void;
+  /**
+   * A field of one item that could not be read (a date, an author, a body): recorded on the run
+   * with the page URL and the raw text, while the item is stored with the best value available
+   * and the rest of the page goes on. Never throw for one bad field.
+   */
+  warn: (warning: FieldWarning) => void;
+}
+
+/** One unreadable field, as {@link AdapterContext.warn} records it on the crawl run. */
+export interface FieldWarning {
+  /** The page (or API) URL the field was read from. */
+  url: string;
+  /** "date" | "author" | "body" | "title" | … */
+  field: string;
+  /** The raw text that could not be read (cut to 200 characters when recorded). */
+  raw: string;
+  /** What was used instead, e.g. "the list's date". */
+  reason: string;
 }
 
 /**

@@ -57,7 +57,16 @@ export interface RunSummary {
   unchangedPosts: number;
   blocks: number;
   errors: RunError[];
+  /** Fields that could not be read while their items were still stored (AdapterContext.warn). */
+  warnings: RunWarning[];
   durationMs: number;
+}
+export interface RunWarning {
+  at: string;
+  url: string;
+  field: string;
+  raw: string;
+  reason: string;
 }
 export interface RunError {
   at: string;
@@ -106,6 +115,7 @@ export async function crawlAccount(
     unchangedPosts: 0,
     blocks: 0,
     errors: [],
+    warnings: [],
     durationMs: 0,
   };
   // The entry URL's host is the one host this account's fetcher trusts on an internal address.
@@ -137,6 +147,10 @@ export async function crawlAccount(
       fetch: fetcher,
       now: started,
       log: (m) => services.onProgress?.(m),
+      warn: (w) => {
+        s.warnings.push({ at: new Date().toISOString(), url: w.url, field: w.field, raw: w.raw.slice(0, 200), reason: w.reason });
+        services.onProgress?.(`warning: ${w.field} unreadable on ${w.url}: ${JSON.stringify(w.raw.slice(0, 80))} (${w.reason})`);
+      },
     };
     // OCR reads images through the account's own fetcher, so it is polite like any request.
     const ocrFetch = account.ocr && services.ocr && (await services.ocr.available()) ? fetcher : null;
@@ -167,6 +181,8 @@ export async function crawlAccount(
       blocks: s.blocks,
       errorCount: s.errors.length,
       errors: JSON.stringify(s.errors.slice(0, 200)),
+      warningCount: s.warnings.length,
+      warnings: JSON.stringify(s.warnings.slice(0, 200)),
     },
   });
   const lastError = s.errors.at(-1);
@@ -298,7 +314,7 @@ async function prepareListItem(
   }
   const listSha1 = contentSha1(item.title, htmlToText(item.html));
   const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
-  if (prev && prev.listSha1 === listSha1 && !recheck) return null;
+  if (prev && prev.listSha1 === listSha1 && !recheck && !prev.incomplete) return null;
   const full: CrawlItem = await adapter.complete(ctx, item);
   return prepareItem(full, {
     ...extra,

@@ -23,7 +23,7 @@ export function localFetcher(): PoliteFetcher {
 /** The adapter context of a local account, crawling at the site's clock time. */
 export function contextFor(site: LocalPlatforms, key: string, fetch: PoliteFetcher, entryUrl = site.entryUrl(key)): AdapterContext {
   const account = site.account(key);
-  return { account: { id: 1, entryUrl, platform: account.platform, fetchMode: "http" }, fetch, now: site.clock.now(), log: () => {} };
+  return { account: { id: 1, entryUrl, platform: account.platform, fetchMode: "http" }, fetch, now: site.clock.now(), log: () => {}, warn: () => {} };
 }
 
 /** Every page of a listing or thread (tests only). */

@@ -23,6 +23,7 @@ describe.skipIf("reason" in located)("adapters on the real captures served local
     fetch,
     now,
     log: () => {},
+    warn: () => {},
   });
 
   beforeAll(async () => {

@@ -41,7 +41,7 @@ export function stubFetcher(routes: Record<string, string>): Fetcher & { request
 
 /** An adapter context around a stub fetcher. */
 export function stubContext(platform: Platform, entryUrl: string, fetch: Fetcher, now: Date): AdapterContext {
-  return { account: { id: 1, entryUrl, platform, fetchMode: "http" }, fetch, now, log: () => {} };
+  return { account: { id: 1, entryUrl, platform, fetchMode: "http" }, fetch, now, log: () => {}, warn: () => {} };
 }
 
 /** All pages of an async iterable (tests only: adapters are lazy for a reason). */
