@@ -45,6 +45,36 @@ export function issueMessage(issue: z.core.$ZodIssue): KeyedMessage {
   }
   if (field === "confirm" && issue.code === "custom") return { key: "passwordsDiffer" };
   if (field === "role" && issue.code === "invalid_value") return { key: "roleInvalid" };
+  return genericIssueMessage(issue);
+}
+
+/**
+ * Any other zod issue, said from its code and bounds (the schema's own English words are for the
+ * CLI): "at least 3 characters", "at most 500 entries", "not a valid e-mail address"…
+ */
+export function genericIssueMessage(issue: z.core.$ZodIssue): KeyedMessage {
+  switch (issue.code) {
+    case "invalid_type":
+      return { key: "required" };
+    case "too_small":
+    case "too_big": {
+      const small = issue.code === "too_small";
+      const bound = Number(small ? issue.minimum : issue.maximum);
+      if (!Number.isFinite(bound)) break;
+      if (issue.origin === "string") return { key: small ? "minLength" : "maxLength", values: { n: bound } };
+      if (issue.origin === "array" || issue.origin === "set") return { key: small ? "minItems" : "maxItems", values: { n: bound } };
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { key: small ? "minNumber" : "maxNumber", values: { n: bound } };
+      break;
+    }
+    case "invalid_format":
+      if (issue.format === "email") return { key: "emailInvalid" };
+      if (issue.format === "url") return { key: "urlFormatInvalid" };
+      break;
+    case "invalid_value":
+      return { key: "notAnOption" };
+    default:
+      break;
+  }
   return { key: "invalidValue" };
 }
 

@@ -41,6 +41,13 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
   }, [running, state.ok, topicId, router]);
 
   const pct = job?.total ? Math.round(((job.done ?? 0) / job.total) * 100) : null;
+  // The job's step in the reader's language; a failure the trainer has no code for (a crash) keeps
+  // its own words after a translated "failed:".
+  const says = (j: TopicJob): string => {
+    const key = j.step ? (j.state === "failed" ? `errors.${j.step}` : `steps.${j.step}`) : null;
+    if (key && t.has(key as "steps.starting")) return t(key as "steps.starting", { ...j.values, kind: j.kind });
+    return j.state === "failed" ? t("failedWith", { error: j.error ?? j.message }) : j.message;
+  };
   return (
     <div data-testid="topic-job">
       {canManage && (
@@ -62,7 +69,7 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
       {job && (
         <div className={`job job-${job.state}`} aria-live="polite">
           <div className="small">
-            <b>{job.kind === "train" ? t("training") : t("rescoring")}</b> · {t("state", { state: job.state })} · {job.message}
+            <b>{job.kind === "train" ? t("training") : t("rescoring")}</b> · {t("state", { state: job.state })} · {says(job)}
           </div>
           {job.state === "running" && (
             <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? undefined}>

@@ -60,6 +60,7 @@ export {
   type FlagReason,
   type PostVerdict,
   type TopicProgress,
+  type TopicStep,
   type TrainTopicOptions,
   type TrainTopicResult,
   type RescoreOptions,

@@ -106,20 +106,26 @@ export function checkTrainable(samples: readonly Sample[], relevantLabels: reado
   const counts = labelCounts(samples);
   if (counts.size < 2) {
     const only = [...counts.keys()][0];
-    throw new TrainingError(
-      only === undefined
-        ? "no training samples"
-        : `all ${samples.length} samples have the label "${only}"; training needs at least two labels (on-topic and off-topic examples)`,
-    );
+    throw only === undefined
+      ? new TrainingError("no training samples", "noSamples")
+      : new TrainingError(
+          `all ${samples.length} samples have the label "${only}"; training needs at least two labels (on-topic and off-topic examples)`,
+          "oneLabel",
+          { count: samples.length, label: only },
+        );
   }
   if (relevantLabels.length > 0) {
     const on = samples.filter((s) => relevantLabels.includes(s.label)).length;
     if (on === 0) {
       throw new TrainingError(
         `no sample has a relevant label (${relevantLabels.join(", ")}); labels in the data: ${[...counts.keys()].join(", ")}`,
+        "noRelevantSample",
+        { relevant: relevantLabels.join(", "), found: [...counts.keys()].join(", ") },
       );
     }
-    if (on === samples.length) throw new TrainingError(`every sample is on-topic (${relevantLabels.join(", ")}); add off-topic examples`);
+    if (on === samples.length) {
+      throw new TrainingError(`every sample is on-topic (${relevantLabels.join(", ")}); add off-topic examples`, "allOnTopic", { relevant: relevantLabels.join(", ") });
+    }
   }
   return counts;
 }

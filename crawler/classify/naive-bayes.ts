@@ -116,6 +116,17 @@ export interface NaiveBayesPrediction {
 /** Refused training input (for example a single class); the message says what to fix. */
 export class TrainingError extends Error {
   override name = "TrainingError";
+  /**
+   * @param message English, for the CLI.
+   * @param code The refusal as a key of the dashboard's `topics.job.errors` messages, with `values`.
+   */
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
 }
 
 function round6(x: number): number {

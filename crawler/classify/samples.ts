@@ -8,8 +8,27 @@ import type { Sample } from "./model";
 /** A record that could not be read. `line` is 1-based (the first line of a multi-line CSV record). */
 export interface SampleError {
   line: number;
+  /** English, for the CLI. */
   reason: string;
+  /** The reason as a key of the dashboard's `topics.sampleErrors` messages, with its values. */
+  code: SampleErrorCode;
+  values?: Record<string, string | number>;
 }
+
+/** Why a record of a samples file was not kept (keys of the dashboard's messages). */
+export type SampleErrorCode =
+  | "missingLabel"
+  | "missingText"
+  | "labelType"
+  | "textType"
+  | "emptyLabel"
+  | "emptyText"
+  | "invalidJson"
+  | "notObject"
+  | "header"
+  | "unterminatedQuote"
+  | "textAfterQuote"
+  | "columns";
 
 /** Result of {@link parseSamples}. */
 export interface ParsedSamples {
@@ -27,28 +46,30 @@ export function sampleFormatOf(fileName: string): SampleFormat {
 
 function checkRecord(label: unknown, text: unknown, line: number, errors: SampleError[], samples: Sample[]): void {
   if (label === undefined || label === null) {
-    errors.push({ line, reason: 'missing field "label"' });
+    errors.push({ line, reason: 'missing field "label"', code: "missingLabel" });
     return;
   }
   if (text === undefined || text === null) {
-    errors.push({ line, reason: 'missing field "text"' });
+    errors.push({ line, reason: 'missing field "text"', code: "missingText" });
     return;
   }
   if (typeof label !== "string" && typeof label !== "number") {
-    errors.push({ line, reason: `"label" must be a string (got ${Array.isArray(label) ? "array" : typeof label})` });
+    const type = Array.isArray(label) ? "array" : typeof label;
+    errors.push({ line, reason: `"label" must be a string (got ${type})`, code: "labelType", values: { type } });
     return;
   }
   if (typeof text !== "string") {
-    errors.push({ line, reason: `"text" must be a string (got ${Array.isArray(text) ? "array" : typeof text})` });
+    const type = Array.isArray(text) ? "array" : typeof text;
+    errors.push({ line, reason: `"text" must be a string (got ${type})`, code: "textType", values: { type } });
     return;
   }
   const l = String(label).trim();
   if (l === "") {
-    errors.push({ line, reason: "empty label" });
+    errors.push({ line, reason: "empty label", code: "emptyLabel" });
     return;
   }
   if (text.trim() === "") {
-    errors.push({ line, reason: "empty text" });
+    errors.push({ line, reason: "empty text", code: "emptyText" });
     return;
   }
   samples.push({ label: l, text });
@@ -66,11 +87,11 @@ function parseJsonl(input: string): ParsedSamples {
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      errors.push({ line, reason: `invalid JSON: ${(e as Error).message}` });
+      errors.push({ line, reason: `invalid JSON: ${(e as Error).message}`, code: "invalidJson" });
       continue;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      errors.push({ line, reason: "expected a JSON object with label and text" });
+      errors.push({ line, reason: "expected a JSON object with label and text", code: "notObject" });
       continue;
     }
     const record = value as Record<string, unknown>;
@@ -153,16 +174,17 @@ function parseCsv(input: string): ParsedSamples {
     textCol = 1;
     body = records;
   } else if (labelCol < 0 || textCol < 0) {
-    errors.push({ line: (records[0] as (typeof records)[number]).line, reason: `header must name both "label" and "text" columns` });
+    errors.push({ line: (records[0] as (typeof records)[number]).line, reason: `header must name both "label" and "text" columns`, code: "header" });
     return { samples, errors };
   }
   for (const r of body) {
     if (r.error) {
-      errors.push({ line: r.line, reason: r.error });
+      errors.push({ line: r.line, reason: r.error, code: r.error === "unterminated quoted field" ? "unterminatedQuote" : "textAfterQuote" });
       continue;
     }
     if (r.fields.length <= Math.max(labelCol, textCol)) {
-      errors.push({ line: r.line, reason: `expected ${Math.max(labelCol, textCol) + 1} columns (label, text), got ${r.fields.length}` });
+      const expected = Math.max(labelCol, textCol) + 1;
+      errors.push({ line: r.line, reason: `expected ${expected} columns (label, text), got ${r.fields.length}`, code: "columns", values: { expected, got: r.fields.length } });
       continue;
     }
     checkRecord(r.fields[labelCol], r.fields[textCol], r.line, errors, samples);

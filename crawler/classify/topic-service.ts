@@ -318,10 +318,17 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
 /** Progress of a long topic operation. */
 export interface TopicProgress {
   phase: "train" | "evaluate" | "store" | "rescore";
+  /** English, for the CLI. */
   message: string;
+  /** The step as a message key of the dashboard (`topics.job.steps`), with its values. */
+  step: TopicStep;
+  values?: Record<string, string | number>;
   done?: number;
   total?: number;
 }
+
+/** The steps of training and re-scoring the dashboard can say in the reader's language. */
+export type TopicStep = "segmenting" | "evaluating" | "training" | "storing" | "disabled" | "rescoring";
 
 /** Options of {@link trainTopic}. */
 export interface TrainTopicOptions {
@@ -399,7 +406,7 @@ export async function trainTopic(
   const topic = await topicById(db, topicId);
   const relevantLabels = [...(options.relevantLabels ?? parseStringList(topic.relevantLabels))];
   if (relevantLabels.length === 0) {
-    throw new TrainingError(`topic "${topic.name}" has no relevant labels: say which sample labels are on-topic (--relevant)`);
+    throw new TrainingError(`topic "${topic.name}" has no relevant labels: say which sample labels are on-topic (--relevant)`, "noRelevantLabels");
   }
   const uploaded =
     samples ??
@@ -415,14 +422,14 @@ export async function trainTopic(
     ...(options.model ?? {}),
     relevantLabels,
     userDict: parseStringList(topic.userDict),
-    onProgress: (message) => progress({ phase: "train", message }),
+    onProgress: (message) => progress({ phase: "train", message, step: "training", values: { samples: all.length } }),
   };
   // Segment once for both trainings (the dictionary is the union of all topics' words, loaded above).
-  progress({ phase: "train", message: `segmenting ${all.length} samples` });
+  progress({ phase: "train", message: `segmenting ${all.length} samples`, step: "segmenting", values: { samples: all.length } });
   const prepared = all.map((s) => prepareText(s.text, trainOptions.segment));
   let evaluation: TopicEvaluation | null = null;
   if (all.length >= 20) {
-    progress({ phase: "evaluate", message: "training on 90% of the samples to evaluate on the other 10%" });
+    progress({ phase: "evaluate", message: "training on 90% of the samples to evaluate on the other 10%", step: "evaluating" });
     const split = splitRandom(
       all.map((_, i) => i),
       0.1,
@@ -446,7 +453,7 @@ export async function trainTopic(
     }
   }
   const model = trainPrepared(all, prepared, trainOptions);
-  progress({ phase: "store", message: `storing the model (${all.length} samples)` });
+  progress({ phase: "store", message: `storing the model (${all.length} samples)`, step: "storing", values: { samples: all.length } });
   const json = JSON.stringify(model.toJSON());
   const updated = await db.$transaction(
     async (tx) => {
@@ -489,7 +496,7 @@ export async function rescoreTopic(db: Db, topicId: number, options: RescoreOpti
   const batchSize = Math.max(1, options.batchSize ?? 500);
   const result: ClassifyResult = { posts: 0, classifications: 0, flagsOpened: 0, flagsUpdated: 0, flagsClosed: 0 };
   if (!topic.enabled) {
-    options.onProgress?.({ phase: "rescore", message: `topic "${topic.name}" is disabled: nothing re-scored`, done: 0, total });
+    options.onProgress?.({ phase: "rescore", message: `topic "${topic.name}" is disabled: nothing re-scored`, step: "disabled", values: { name: topic.name }, done: 0, total });
     return result;
   }
   let cursor = 0;
@@ -505,7 +512,7 @@ export async function rescoreTopic(db: Db, topicId: number, options: RescoreOpti
     result.flagsOpened += r.flagsOpened;
     result.flagsUpdated += r.flagsUpdated;
     result.flagsClosed += r.flagsClosed;
-    options.onProgress?.({ phase: "rescore", message: `re-scored ${result.posts}/${total} posts`, done: result.posts, total });
+    options.onProgress?.({ phase: "rescore", message: `re-scored ${result.posts}/${total} posts`, step: "rescoring", values: { done: result.posts, total }, done: result.posts, total });
   }
   return result;
 }

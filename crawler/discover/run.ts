@@ -169,14 +169,14 @@ export interface NewDiscoveryRun {
  */
 export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
   const strategy = input.strategy ?? "focused";
-  if (!STRATEGIES.includes(strategy)) invalid("strategy", `strategy must be one of ${STRATEGIES.join(", ")}`);
+  if (!STRATEGIES.includes(strategy)) invalid("strategy", `strategy must be one of ${STRATEGIES.join(", ")}`, "discoveryStrategy", { list: STRATEGIES.join(", ") });
   const maxPages = input.maxPages ?? 1000;
-  if (!Number.isInteger(maxPages) || maxPages < 1) invalid("maxPages", "max pages must be a whole number ≥ 1");
+  if (!Number.isInteger(maxPages) || maxPages < 1) invalid("maxPages", "max pages must be a whole number ≥ 1", "discoveryMaxPages");
   const topic =
     typeof input.topic === "number"
       ? await db.topic.findUnique({ where: { id: input.topic }, select: { id: true } })
       : await db.topic.findUnique({ where: { name: input.topic }, select: { id: true } });
-  if (!topic) invalid("topic", `no topic ${JSON.stringify(input.topic)}`);
+  if (!topic) invalid("topic", `no topic ${JSON.stringify(input.topic)}`, "discoveryNoTopic");
   let seedSetId: number | null = null;
   let rawSeeds: readonly string[];
   if ("seedSet" in input.seeds) {
@@ -185,7 +185,7 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
       typeof ref === "number"
         ? await db.seedSet.findUnique({ where: { id: ref }, include: { urls: { orderBy: { id: "asc" } } } })
         : await db.seedSet.findUnique({ where: { name: ref }, include: { urls: { orderBy: { id: "asc" } } } });
-    if (!set) invalid("seeds", `no seed set ${JSON.stringify(ref)}`);
+    if (!set) invalid("seeds", `no seed set ${JSON.stringify(ref)}`, "discoveryNoSeedSet");
     seedSetId = set.id;
     rawSeeds = set.urls.map((u) => u.url);
   } else {
@@ -194,15 +194,15 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
   const seeds: string[] = [];
   for (const s of rawSeeds) {
     const n = normalizeUrl(s);
-    if (!n) invalid("seeds", `not an http(s) URL: ${JSON.stringify(s)}`);
+    if (!n) invalid("seeds", `not an http(s) URL: ${JSON.stringify(s)}`, "discoverySeedUrl", { url: s });
     if (!seeds.includes(n)) seeds.push(n);
   }
-  if (seeds.length === 0) invalid("seeds", "no seed URLs");
+  if (seeds.length === 0) invalid("seeds", "no seed URLs", "discoveryNoSeeds");
   for (const entry of input.options?.trustedHosts ?? []) {
     try {
       parseTrustedEntry(entry);
     } catch (e) {
-      invalid("trustedHosts", errorMessage(e));
+      invalid("trustedHosts", errorMessage(e), "discoveryTrustedHost", { entry });
     }
   }
   const options = parseDiscoveryOptions(JSON.stringify({ ...input.options, seeds }));
@@ -211,8 +211,9 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
   });
 }
 
-function invalid(field: string, message: string): never {
-  throw new ValidationError(`${field}: ${message}`, { [field]: [message] });
+/** Refuse the run: `message` in English for the CLI, `code` (a `validation` message key) for the dashboard. */
+function invalid(field: string, message: string, code: string, values: Record<string, string | number> = {}): never {
+  throw new ValidationError(`${field}: ${message}`, { [field]: [message] }, { code, values });
 }
 
 /** Pages whose non-link text is shorter than this are judged on all their text (a hub's text is its links). */

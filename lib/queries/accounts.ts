@@ -46,9 +46,11 @@ export async function createAccount(db: Db, input: AccountInput) {
   const entryUrl = normaliseEntryUrl(data.url);
   const platform = data.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform) {
-    throw new ValidationError("url: cannot tell the platform from this URL; choose one", {
-      url: ["cannot tell the platform from this URL; choose one"],
-    });
+    throw new ValidationError(
+      "url: cannot tell the platform from this URL; choose one",
+      { url: ["cannot tell the platform from this URL; choose one"] },
+      { code: "platformUnknown" },
+    );
   }
   const name = data.name || defaultName(entryUrl);
   try {
@@ -68,7 +70,7 @@ export async function createAccount(db: Db, input: AccountInput) {
     });
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
-      throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["this URL is already registered"] });
+      throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["this URL is already registered"] }, { code: "urlTaken" });
     }
     throw e;
   }
@@ -210,12 +212,12 @@ export async function getAccountStatus(db: Db, id: number) {
 export async function updateAccount(db: Db, id: number, form: AccountForm) {
   const entryUrl = normaliseEntryUrl(form.url);
   const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
-  if (!platform) throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] });
+  if (!platform) throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
   try {
     return await db.account.update({ where: { id }, data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}) } });
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
-      throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["another account already has this URL"] });
+      throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["another account already has this URL"] }, { code: "urlTaken" });
     }
     throw e;
   }

@@ -163,7 +163,7 @@ export async function requestPause(db: Db, runId: number): Promise<boolean> {
  */
 export async function adoptCandidate(db: Db, candidateId: number): Promise<{ accountId: number; created: boolean }> {
   const c = await db.candidateAccount.findUnique({ where: { id: candidateId } });
-  if (!c) throw new ValidationError("candidate: no such candidate", { candidate: ["no such candidate"] });
+  if (!c) throw new ValidationError("candidate: no such candidate", { candidate: ["no such candidate"] }, { code: "noCandidate" });
   if (c.adoptedAccountId !== null) {
     const existing = await db.account.findUnique({ where: { id: c.adoptedAccountId }, select: { id: true } });
     if (existing) return { accountId: existing.id, created: false };

@@ -221,7 +221,11 @@ export interface TopicJob {
   topicId: number;
   kind: "train" | "rescore";
   state: "running" | "done" | "failed";
+  /** English (the CLI's words); the dashboard says `step` with `values` when it knows the step. */
   message: string;
+  /** A key of the `topics.job.steps` messages (or of `topics.job.errors` when failed). */
+  step?: string;
+  values?: Record<string, string | number>;
   done?: number;
   total?: number;
   startedAt: string;
@@ -244,12 +248,24 @@ export function topicJob(topicId: number): TopicJob | null {
 export function startTopicJob(_db: Db, topicId: number, kind: "train" | "rescore"): boolean {
   const current = jobs.get(topicId);
   if (current?.state === "running") return false;
-  const job: TopicJob = { topicId, kind, state: "running", message: kind === "train" ? "starting training" : "starting to re-score", startedAt: new Date().toISOString() };
+  const job: TopicJob = {
+    topicId,
+    kind,
+    state: "running",
+    message: kind === "train" ? "starting training" : "starting to re-score",
+    step: "starting",
+    startedAt: new Date().toISOString(),
+  };
   jobs.set(topicId, job);
-  const finish = (state: "done" | "failed", message: string) => {
+  const finish = (state: "done" | "failed", message: string, step?: string, values?: Record<string, string | number>) => {
     if (job.state !== "running") return;
     job.state = state;
     job.message = state === "failed" ? `failed: ${message}` : message;
+    // A failure without a code keeps its own words (a crash's message); the dashboard shows it as is.
+    if (state === "done" || step) {
+      job.step = step;
+      job.values = values;
+    } else job.step = undefined;
     if (state === "failed") job.error = message;
     job.finishedAt = new Date().toISOString();
   };
@@ -264,7 +280,14 @@ export function startTopicJob(_db: Db, topicId: number, kind: "train" | "rescore
     stderr = (stderr + d.toString()).slice(-2000);
   });
   readline.createInterface({ input: child.stdout }).on("line", (line) => {
-    let msg: { progress?: { message: string; done?: number; total?: number }; done?: string; failed?: string };
+    type Values = Record<string, string | number>;
+    let msg: {
+      progress?: { message: string; step?: string; values?: Values; done?: number; total?: number };
+      done?: string;
+      failed?: string;
+      step?: string;
+      values?: Values;
+    };
     try {
       msg = JSON.parse(line);
     } catch {
@@ -272,12 +295,16 @@ export function startTopicJob(_db: Db, topicId: number, kind: "train" | "rescore
     }
     if (msg.progress) {
       job.message = msg.progress.message;
+      job.step = msg.progress.step;
+      job.values = msg.progress.values;
       job.done = msg.progress.done;
       job.total = msg.progress.total;
-    } else if (msg.done) finish("done", msg.done);
-    else if (msg.failed) finish("failed", msg.failed);
+    } else if (msg.done) finish("done", msg.done, msg.step, msg.values);
+    else if (msg.failed) finish("failed", msg.failed, msg.step, msg.values);
   });
   child.on("error", (e) => finish("failed", e.message));
-  child.on("close", (code) => finish(code === 0 ? "done" : "failed", code === 0 ? job.message : stderr.trim().split("\n").at(-1) || `worker exited with ${code}`));
+  child.on("close", (code) =>
+    code === 0 ? finish("done", job.message, job.step, job.values) : finish("failed", stderr.trim().split("\n").at(-1) || `worker exited with ${code}`),
+  );
   return true;
 }

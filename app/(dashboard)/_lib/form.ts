@@ -76,7 +76,7 @@ export async function guard(permission: Permission): Promise<{ user: CurrentUser
     if (e instanceof AuthError) {
       const t = await getTranslations("common");
       if (e.status === 401) return { state: { message: t("sessionEnded") } };
-      if (!e.refused) return { state: { message: `Not allowed: ${e.message}.` } };
+      if (!e.refused) return { state: { message: t("forbidden") } };
       const [roles, permissions] = await Promise.all([getTranslations("roles"), getTranslations("permissions")]);
       return { state: { message: t("notAllowed", { role: roles(e.refused.role), permission: permissions(e.refused.permission) }) } };
     }

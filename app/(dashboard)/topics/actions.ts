@@ -12,6 +12,7 @@ import { addSamples, clearUploadedSamples, createTopic, deleteTopic, startTopicJ
 import { deliverNotification } from "@/lib/notify";
 import { formValues, guard, type FormState } from "../_lib/form";
 import type { Messages } from "@/i18n/messages";
+import { genericIssueMessage } from "@/i18n/validation";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
@@ -46,42 +47,55 @@ const TOPIC_MESSAGES: [RegExp, TopicValidationKey, string?][] = [
   [/^a secret needs the (Feishu) webhook: enter it too$/, "secretNeedsUrl", "channel"],
 ];
 
-/** Field errors of the topic forms in the reader's language (an unknown English message: "invalid value"; kept as is in English). */
-async function localizeTopicErrors(fieldErrors: Record<string, string[]>): Promise<Record<string, string[]>> {
+/**
+ * Field errors of the topic forms in the reader's language: each English message of the schemas
+ * that has a key is said with it; any other zod issue is said from its code and bounds (English
+ * keeps the schema's own words).
+ */
+async function localizeTopicErrors(source: z.ZodError | Record<string, string[]>): Promise<Record<string, string[]>> {
   const [t, tv, locale] = await Promise.all([getTranslations("topics.validation"), getTranslations("validation"), getLocale()]);
-  const one = (message: string): string => {
+  const known = (message: string): string | null => {
     for (const [re, key, value] of TOPIC_MESSAGES) {
       const m = re.exec(message);
       if (!m) continue;
       if (!value) return t(key);
       return value === "channel" ? t(key, { channel: m[1]!.toLowerCase() }) : t(key, { [value]: Number(m[1]) });
     }
-    return locale === "en" ? message : tv("invalidValue");
+    return null;
   };
-  return Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages.map(one)]));
-}
-
-/** Zod issues per field ("_" for the form), as English messages. */
-function issuesByField(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) (errors[issue.path.map(String).join(".") || "_"] ??= []).push(issue.message);
+  if (source instanceof z.ZodError) {
+    for (const issue of source.issues) {
+      const generic = genericIssueMessage(issue);
+      const text = known(issue.message) ?? (locale === "en" ? issue.message : tv(generic.key, generic.values));
+      (errors[issue.path.map(String).join(".") || "_"] ??= []).push(text);
+    }
+    return errors;
+  }
+  for (const [field, messages] of Object.entries(source)) {
+    errors[field] = messages.map((m) => known(m) ?? (locale === "en" ? m : tv("invalidValue")));
+  }
   return errors;
 }
 
 /** A failed parse or refusal of the topic form as translated form state. */
-async function topicInvalid(fieldErrors: Record<string, string[]>, values: Record<string, string>): Promise<FormState> {
+async function topicInvalid(source: z.ZodError | Record<string, string[]>, values: Record<string, string>): Promise<FormState> {
   const tc = await getTranslations("common");
-  return { errors: await localizeTopicErrors(fieldErrors), message: tc("correctFields"), values };
+  return { errors: await localizeTopicErrors(source), message: tc("correctFields"), values };
 }
 
 /**
  * A failed parse of a schema whose own messages are keys of `topics.actions` (the upload, delete
- * and id schemas below); other issues read "invalid value".
+ * and id schemas below); other issues are said from their code and bounds.
  */
 async function actionInvalid(error: z.ZodError, values: Record<string, string>, { firstAsMessage = false } = {}): Promise<FormState> {
   const [t, tv, tc] = await Promise.all([getTranslations("topics.actions"), getTranslations("validation"), getTranslations("common")]);
   const text = (issue: z.core.$ZodIssue) =>
-    issue.message === "fileTooLarge" ? t("fileTooLarge", { limit: formatLimit(UPLOAD_LIMITS.samplesBytes) }) : ACTION_KEYS.has(issue.message) ? t(issue.message as ActionKey) : tv("invalidValue");
+    issue.message === "fileTooLarge"
+      ? t("fileTooLarge", { limit: formatLimit(UPLOAD_LIMITS.samplesBytes) })
+      : ACTION_KEYS.has(issue.message)
+        ? t(issue.message as ActionKey)
+        : tv(genericIssueMessage(issue).key, genericIssueMessage(issue).values);
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) (errors[issue.path.map(String).join(".") || "_"] ??= []).push(text(issue));
   const first = error.issues[0];
@@ -97,7 +111,7 @@ function topicValues(formData: FormData): Record<string, string> {
 export async function createTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = topicValues(formData);
   const parsed = topicFormSchema.safeParse(formValues(formData));
-  if (!parsed.success) return topicInvalid(issuesByField(parsed.error), values);
+  if (!parsed.success) return topicInvalid(parsed.error, values);
   const { state } = await guard("manage-topics");
   if (state) return { ...state, values };
   let id: number;
@@ -116,7 +130,7 @@ export async function updateTopicAction(_prev: FormState, formData: FormData): P
   const ids = idSchema.safeParse(values);
   const parsed = topicFormSchema.safeParse(formValues(formData));
   if (!ids.success) return actionInvalid(ids.error, values);
-  if (!parsed.success) return topicInvalid(issuesByField(parsed.error), values);
+  if (!parsed.success) return topicInvalid(parsed.error, values);
   const { state } = await guard("manage-topics");
   if (state) return { ...state, values };
   try {
@@ -164,8 +178,8 @@ export async function uploadSamplesAction(_prev: FormState, formData: FormData):
   const kept = await addSamples(db, id, samples);
   revalidatePath(`/topics/${id}`);
   const t = await getTranslations("topics.actions");
-  // The reasons come from the sample parser (crawler/classify), which keeps English.
-  const details = errors.slice(0, 50).map((e) => t("badLine", { line: String(e.line), reason: e.reason }));
+  const ts = await getTranslations("topics.sampleErrors");
+  const details = errors.slice(0, 50).map((e) => t("badLine", { line: String(e.line), reason: ts(e.code, e.values) }));
   if (errors.length > 50) details.push(t("andMore", { count: errors.length - 50 }));
   if (kept === 0) return { errors: { file: [t("noRows", { file: file.name, format: format.toUpperCase() })] }, message: t("noneKept", { count: errors.length }), details, values };
   return {

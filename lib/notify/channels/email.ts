@@ -2,10 +2,12 @@
  * E-mail: plain text through the SMTP server of SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS,
  * SMTP_FROM (nodemailer; STARTTLS when the server offers it, TLS from the start on port 465).
  * Plain text on purpose: the message quotes crawled posts, and text cannot carry their markup.
+ * Chinese first, like the chat channels, with one English line at the end for operators.
  * Retried on connection errors and 4xx replies; a 5xx reply or a refused login is final. Without
  * SMTP settings an e-mail delivery is recorded as failed with that reason.
  */
 import nodemailer from "nodemailer";
+import { messageTitle, PLATFORM_ZH, reasonsZh, shanghaiTime } from "../message";
 import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "../types";
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
@@ -16,28 +18,38 @@ export function smtpConfig(env = process.env): SmtpSettings | null {
   return { host, port: Number(env.SMTP_PORT?.trim() || 587), user, pass: env.SMTP_PASS ?? "", from: env.SMTP_FROM?.trim() || user };
 }
 
-/** The plain-text message of a notification (see the module comment for why text). */
+/** Crawled text on one line, cut to `max` characters: a plain-text mail needs no escaping. */
+const oneLine = (text: string, max: number): string => {
+  const chars = Array.from(text.replace(/\s+/g, " ").trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+};
+
+/**
+ * The plain-text message of a notification (see the module comment for why text), in Chinese like
+ * the chat channels: `【CampusWatch】考试：2 条新预警`, then each flag with platform, account,
+ * author, time (Asia/Shanghai), why it was flagged (`敏感词 作弊`), the post and the review link.
+ */
 export function emailMessage(payload: NotificationPayload): { subject: string; text: string } {
   const { topic, crawlRun: run, flags } = payload;
-  const n = flags.length;
-  const subject = `[CampusWatch] ${n} new flag${n === 1 ? "" : "s"} for "${topic.name}" on ${run.account}`;
-  const reasons = (r: unknown) =>
-    Array.isArray(r)
-      ? r.map((x: { kind?: string; detail?: string; word?: string }) => [x.kind, x.detail ?? x.word].filter(Boolean).join(": ")).join("; ")
-      : String(r ?? "");
+  const total = Math.max(payload.total ?? flags.length, flags.length);
+  const platform = PLATFORM_ZH[run.platform] ?? run.platform;
+  const subject = `${messageTitle(oneLine(topic.name, 60), total)}（${oneLine(run.account, 40)}）`;
   const lines = [
-    `CampusWatch flagged ${n} new post${n === 1 ? "" : "s"} for the topic "${topic.name}" while crawling ${run.account} (${run.platform}), run ${run.id}, ${run.finishedAt ?? run.startedAt}.`,
+    `主题“${topic.name}”：抓取 ${run.account}（${platform}）时新增 ${total} 条预警（抓取记录 #${run.id}，${shanghaiTime(run.finishedAt ?? run.startedAt)}）。`,
     "",
     ...flags.flatMap((f, i) => [
-      `${i + 1}. ${f.title || "(no title)"} — score ${f.score.toFixed(2)}`,
-      `   why: ${reasons(f.reasons)}`,
-      `   by ${f.author || "unknown"}, ${f.publishedAt}`,
+      `${i + 1}. ${oneLine(f.title, 100) || oneLine(f.excerpt, 40) || "（无标题）"} — 得分 ${f.score.toFixed(2)}`,
+      `   原因：${reasonsZh(f.reasons, f.score) || "—"}`,
+      `   ${[platform, f.author ? `作者 ${oneLine(f.author, 40)}` : "", shanghaiTime(f.publishedAt)].filter(Boolean).join(" · ")}`,
       `   ${f.excerpt}`,
-      `   post: ${f.url}`,
-      ...(f.dashboardUrl ? [`   review: ${f.dashboardUrl}`] : []),
+      `   原帖：${f.url}`,
+      ...(f.dashboardUrl ? [`   复核：${f.dashboardUrl}`] : []),
       "",
     ]),
-    "You receive this because this address is set for the topic in CampusWatch.",
+    ...(total > flags.length ? [`还有 ${total - flags.length} 条未列出。`, ""] : []),
+    ...(payload.topicUrl ? [`查看全部预警：${payload.topicUrl}`, ""] : []),
+    "你收到这封邮件，是因为 CampusWatch 中这个主题的通知邮箱设为此地址。",
+    `CampusWatch: ${total} new flag${total === 1 ? "" : "s"} for the topic "${topic.name}" on ${run.account}.`,
   ];
   return { subject, text: lines.join("\n") };
 }

@@ -60,9 +60,9 @@ describe("parseSamples (CSV)", () => {
       { label: "体育", text: "运动会开幕" },
     ]);
     expect(errors).toEqual([
-      { line: 6, reason: "empty text" },
-      { line: 7, reason: "expected 2 columns (label, text), got 1" },
-      { line: 8, reason: "text after a closing quote" },
+      { line: 6, reason: "empty text", code: "emptyText" },
+      { line: 7, reason: "expected 2 columns (label, text), got 1", code: "columns", values: { expected: 2, got: 1 } },
+      { line: 8, reason: "text after a closing quote", code: "textAfterQuote" },
     ]);
   });
 
@@ -75,11 +75,11 @@ describe("parseSamples (CSV)", () => {
   });
 
   it("refuses a header that names only one of the columns", () => {
-    expect(parseSamples("label,body\n考试,补考\n", "csv").errors).toEqual([{ line: 1, reason: 'header must name both "label" and "text" columns' }]);
+    expect(parseSamples("label,body\n考试,补考\n", "csv").errors).toEqual([{ line: 1, reason: 'header must name both "label" and "text" columns', code: "header" }]);
   });
 
   it("reports an unterminated quote", () => {
-    expect(parseSamples('label,text\n考试,"没有结束\n', "csv").errors).toEqual([{ line: 2, reason: "unterminated quoted field" }]);
+    expect(parseSamples('label,text\n考试,"没有结束\n', "csv").errors).toEqual([{ line: 2, reason: "unterminated quoted field", code: "unterminatedQuote" }]);
   });
 
   it("picks the format from the file name", () => {

@@ -206,9 +206,9 @@ describe("e-mail notifications", () => {
     expect(mails[0]).toMatchObject({ from: "campuswatch@example.edu.cn", to: ["it-office@example.edu.cn"] });
     const m = decode(mails[0]!.raw);
     expect(m.contentType).toMatch(/^text\/plain; charset=utf-8/i);
-    expect(m.subject).toBe('[CampusWatch] 2 new flags for "考试" on x吧');
-    expect(m.text).toContain(`1. <b onmouseover="alert(1)">标题1</b> — score 0.90\n   why: sensitive: 作弊\n`);
-    expect(m.text).toContain("   有人作弊 1\n   post: https://x/1\n   review: https://cw.example.edu.cn/posts/");
+    expect(m.subject).toBe("【CampusWatch】考试：2 条新预警（x吧）");
+    expect(m.text).toContain(`1. <b onmouseover="alert(1)">标题1</b> — 得分 0.90\n   原因：敏感词 作弊\n`);
+    expect(m.text).toContain("   有人作弊 1\n   原帖：https://x/1\n   复核：https://cw.example.edu.cn/posts/");
     expect(m.text).toContain("2. 标题2");
     expect(m.text).not.toContain("标题4"); // another account's flag
     expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ channel: "email", status: "sent", attempts: 1, lastError: null });

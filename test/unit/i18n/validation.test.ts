@@ -9,7 +9,7 @@ import { createTranslator } from "next-intl";
 import { z } from "zod";
 import type { Locale } from "@/i18n/config";
 import { messagesFor } from "@/i18n/messages";
-import { issueMessage, localizeIssues, localizeValidationError, type ValidationTranslate } from "@/i18n/validation";
+import { genericIssueMessage, issueMessage, localizeIssues, localizeValidationError, type ValidationTranslate } from "@/i18n/validation";
 import { newUserSchema } from "@/lib/users";
 import { passwordSchema, addUser, changeRole, deleteUser, setUserDisabled } from "@/lib/queries/users";
 import { completeSetup, createSetupToken } from "@/lib/auth/setup";
@@ -117,5 +117,28 @@ describe("refusals of lib/queries/users.ts and the setup link", () => {
     expect(localizeValidationError(short, zh)).toEqual({ password: ["密码至少 8 个字符"] });
     await completeSetup(t.db, token!, { username: "root", password: "password-123" });
     check(await refusal(completeSetup(t.db, token!, { username: "other", password: "password-123" })), { _: ["此设置链接已失效：它已被使用过，或 CampusWatch 已有管理员。"] });
+  });
+});
+
+describe("any other zod issue is said from its code and bounds, never a bare “invalid value”", () => {
+  const schema = z.object({
+    name: z.string().max(60, "at most 60 characters"),
+    words: z.array(z.string()).max(2),
+    threshold: z.number().min(0).max(1),
+    email: z.email(),
+    site: z.url(),
+    mode: z.enum(["http", "browser"]),
+  });
+  const issues = issuesOf(schema, { name: "长".repeat(61), words: ["a", "b", "c"], threshold: 2, email: "x", site: "nope", mode: "ftp" });
+  const say = (t: ValidationTranslate) => issues.map((i) => t(genericIssueMessage(i).key, genericIssueMessage(i).values));
+
+  test("in Chinese", () => {
+    expect(say(zh)).toEqual(["最多 60 个字符", "最多 2 项", "不能大于 1", "不是有效的电子邮件地址", "不是有效的网址", "不是可选的值"]);
+  });
+  test("in English", () => {
+    expect(say(en)).toEqual(["at most 60 characters", "at most 2 entries", "at most 1", "not a valid e-mail address", "not a valid URL", "not one of the choices"]);
+  });
+  test("a missing field is “required”", () => {
+    expect(genericIssueMessage(issuesOf(z.object({ a: z.string() }), {})[0]!)).toEqual({ key: "required" });
   });
 });
