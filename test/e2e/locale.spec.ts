@@ -150,3 +150,43 @@ for (const [locale, lang] of [
     await context.close();
   });
 }
+
+test("a Chinese reviewer's day: the flagged list, a review, a post, and training, all in Chinese", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "zh-CN" });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await signInAs(page, E2E_USERS.admin, { username: "用户名", password: "密码", submit: "登录" });
+  await expect(page.getByRole("navigation", { name: "主导航" })).toBeVisible();
+
+  // The flagged list: why each post was flagged, in the words of 舆情 work.
+  await page.goto("/?review=open");
+  await expect(page.getByRole("heading", { level: 1, name: "预警帖子", exact: true })).toBeVisible();
+  const table = page.getByTestId("post-table");
+  const row = table.locator("tbody tr").first();
+  await expect(row).toContainText(/关键词|敏感词|分类器|相关度/);
+  const stat = page.getByTestId("stat-open-flags").locator("b");
+  const before = Number((await stat.textContent())!.replace(/,/g, ""));
+  const href = await row.locator("a[href^='/posts/']").first().getAttribute("href");
+  expect(href).toBeTruthy();
+
+  // Dismiss one with a note: the bar, the button and the confirmation speak Chinese.
+  await row.getByRole("checkbox").check();
+  await expect(page.locator(".bulk-count")).toHaveText("已选 1 项");
+  await page.getByLabel("备注").fill("误报：课程通知");
+  await page.getByRole("button", { name: "排除", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("已排除 1 条预警。");
+  await expect(stat).toHaveText(String(before - 1));
+
+  // The dismissed post: its review history in Chinese.
+  await page.goto(href!);
+  await expect(page.locator(".review-history").first()).toContainText("误报：课程通知");
+  await expect(page.locator(".review-history").first()).toContainText("已排除");
+
+  // Training the topic: the job's progress and result are Chinese too.
+  await page.goto("/topics");
+  await page.getByTestId("topic-table").getByRole("link", { name: "考试" }).click();
+  await page.getByRole("button", { name: "训练模型" }).click();
+  await expect(page.getByTestId("topic-job")).toContainText(/模型 v\d+ 已训练，共 \d+ 条样本（其中 \d+ 条来自复核）/, { timeout: 60_000 });
+  await expect(page.getByTestId("topic-job")).toContainText("已完成");
+  await context.close();
+});
