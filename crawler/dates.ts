@@ -12,8 +12,15 @@
  * year (read on 2 January, "12-30" is last December). A year-less time later *today* is kept in
  * today: that is clock skew between the platform and us, not a year-old post.
  *
- * Unknown formats throw {@link DateFormatError} (a {@link NonRetryableError}: the runner skips
- * the item) rather than guessing: a wrong date silently breaks the history time table.
+ * Dates are often wrapped in labels and noise ("时间：2022-3-3 21:55:22", "发表于 2024-5-9 18:21",
+ * "楼主 | 2小时前", full-width colons and digits). A text that is not a date as a whole is searched
+ * for one: every format of the platform is tried anywhere in the text (never inside a longer run of
+ * digits), and the longest match wins, so "2019-2-30 10:00" is refused as a bad day rather than
+ * read as "10:00 today".
+ *
+ * Unknown formats throw {@link DateFormatError} (a {@link NonRetryableError}) rather than guessing:
+ * a wrong date silently breaks the history time table. Adapters then store the item with the best
+ * date they have (the list's, the thread's) and record a warning on the run.
  */
 import { NonRetryableError } from "./errors";
 import type { Platform } from "./types";
@@ -120,8 +127,9 @@ const RELATIVE: Rule[] = [
 /** Full dates with or without seconds, months and days with or without leading zeros (Shanghai). */
 const FULL_LOCAL: Rule = {
   name: "YYYY-M-D H:MM[:SS]",
-  re: /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/,
-  resolve: (m) => fromShanghai(n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6])),
+  // One separator throughout ("2024-5-9", "2024/5/9", "2024.5.9"), so "2024-5.9" is not a date.
+  re: /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/,
+  resolve: (m) => fromShanghai(n(m[1]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7])),
 };
 
 /** "11:24": a time today (Tieba lists). */
@@ -155,6 +163,13 @@ const WEIBO_CN_MONTH_DAY: Rule = {
   name: "MM月DD日 HH:MM",
   re: /^(\d{1,2})月(\d{1,2})日\s*(?:(\d{1,2}):(\d{2}))?$/,
   resolve: (m, now) => yearlessDay(now, n(m[1]), n(m[2]), n(m[3]), n(m[4])),
+};
+
+/** "2024年5月9日 18:21" (blogs, custom forum themes, Weibo's older posts), seconds optional. */
+const CJK_FULL: Rule = {
+  name: "YYYY年M月D日 [HH:MM[:SS]]",
+  re: /^(\d{4})年(\d{1,2})月(\d{1,2})日\s*(?:(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/,
+  resolve: (m) => fromShanghai(n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6])),
 };
 
 /** Tieba shows only year and month for threads created in earlier years: "2020-05". */
@@ -205,19 +220,43 @@ const RFC_822: Rule = {
 
 /** The formats each platform shows, most specific first. */
 const RULES: Record<Platform, Rule[]> = {
-  weibo: [WEIBO_RFC, ...RELATIVE, WEIBO_CN_MONTH_DAY, FULL_LOCAL, MONTH_DAY, TIME_TODAY],
-  tieba: [...RELATIVE, FULL_LOCAL, YEAR_MONTH, MONTH_DAY, TIME_TODAY],
-  discuz: [UNIX_SECONDS, ...RELATIVE, FULL_LOCAL, MONTH_DAY, TIME_TODAY],
-  blog: [ISO_ZONED, ISO_LOCAL, RFC_822, FULL_LOCAL],
+  weibo: [WEIBO_RFC, ...RELATIVE, CJK_FULL, WEIBO_CN_MONTH_DAY, FULL_LOCAL, MONTH_DAY, TIME_TODAY],
+  tieba: [...RELATIVE, CJK_FULL, FULL_LOCAL, YEAR_MONTH, MONTH_DAY, TIME_TODAY],
+  discuz: [UNIX_SECONDS, ...RELATIVE, CJK_FULL, FULL_LOCAL, MONTH_DAY, TIME_TODAY],
+  blog: [ISO_ZONED, ISO_LOCAL, RFC_822, CJK_FULL, FULL_LOCAL],
 };
+
+/**
+ * Rules that may be searched for inside a longer text. Bare unix seconds are not: inside noise,
+ * a run of nine digits is far more likely an id or a phone number than a time.
+ */
+const SEARCHABLE = new Set<Rule>([...new Set(Object.values(RULES).flat())].filter((r) => r !== UNIX_SECONDS));
+
+/** A rule's pattern, unanchored, matching only where it is not part of a longer number or date. */
+const searchPatterns = new Map<Rule, RegExp>();
+function searchPattern(rule: Rule): RegExp {
+  let re = searchPatterns.get(rule);
+  if (!re) {
+    const body = rule.re.source.replace(/^\^/, "").replace(/\$$/, "");
+    // Not after a digit (or a digit and a separator), not before one: "5-9" is not read out of
+    // "2024-5-9", nor "14:00" out of "14:00:16".
+    re = new RegExp(`(?<!\\d)(?<!\\d[-:./])(?:${body})(?!\\d)(?![-:./]\\d)`, rule.re.flags.replace("g", "") + "g");
+    searchPatterns.set(rule, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
 
 const ALL_RULES: Rule[] = [...new Set(Object.values(RULES).flat())];
 
-/** Normalise the noise around a date: nbsp, surrounding text Discuz/weibo.cn put next to it. */
+/** Normalise the noise around a date: nbsp, full-width forms, surrounding text Discuz/weibo.cn put next to it. */
 function clean(text: string): string {
   return text
-    .replace(/[\u00a0\u3000]/g, " ")
-    .replace(/^\s*发表于\s*/, "")
+    .replace(/[\u00a0\u3000\u200b-\u200d\ufeff]/g, " ")
+    // Full-width digits and colons ("２１：５５") are ordinary ones typed in a Chinese IME.
+    .replace(/[\uff10-\uff19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xff10 + 48))
+    .replace(/[\uff1a\ufe55]/g, ":")
+    .replace(/^\s*(?:发表于|發表於)\s*/, "")
     .replace(/\s*来自.*$/s, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -225,13 +264,43 @@ function clean(text: string): string {
 
 function applyRules(rules: Rule[], raw: string | number, now: Date, platform: Platform | "any"): Date {
   const text = typeof raw === "number" ? String(Math.trunc(raw)) : clean(raw);
+  let matchedWhole = false;
   for (const rule of rules) {
     const m = rule.re.exec(text);
     if (!m) continue;
+    matchedWhole = true;
     const date = rule.resolve(m, now);
     if (date && !Number.isNaN(date.getTime())) return date;
   }
+  // A whole text that has a date's shape but an impossible value ("2019-2-30") is refused, not searched.
+  if (!matchedWhole && typeof raw === "string") {
+    const found = searchRules(rules, text, now);
+    if (found) return found;
+  }
   throw new DateFormatError(String(raw), platform);
+}
+
+/**
+ * The date inside a longer text: the longest match of any rule (ties: the rule listed first, then
+ * the leftmost). Null when there is none, or when the longest one is not a real date — a shorter
+ * match inside a bad date ("10:00" in "2019-2-30 10:00") must not stand in for it.
+ */
+function searchRules(rules: Rule[], text: string, now: Date): Date | null {
+  let best: { m: RegExpExecArray; rule: Rule } | null = null;
+  for (const rule of rules) {
+    if (!SEARCHABLE.has(rule)) continue;
+    const re = searchPattern(rule);
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      if (!best || m[0].length > best.m[0].length) best = { m, rule };
+    }
+  }
+  if (!best) return null;
+  const date = best.rule.resolve(best.m, now);
+  return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
 /**

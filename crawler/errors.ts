@@ -31,3 +31,15 @@ export class BlockedError extends Error {
 export class FatalError extends Error {
   override name = "FatalError";
 }
+
+/**
+ * The page says the post is gone: HTTP 404/410, or a deletion notice ("该帖已被删除",
+ * "抱歉，指定的主题不存在或已被删除", Tieba's "该贴已被删除"). Not a failure of the crawl: the
+ * worker marks the stored post deleted (kept, never removed) and goes on.
+ */
+export class GoneError extends Error {
+  override name = "GoneError";
+  constructor(message: string, readonly url?: string, readonly status?: number) {
+    super(message);
+  }
+}

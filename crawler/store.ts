@@ -29,8 +29,10 @@ export function prepareItem(item: CrawlItem, extra: Omit<PreparedItem, "item" | 
 export interface StoreOutcome {
   /** Ids of posts created by this page. */
   created: number[];
-  /** Ids of posts whose content changed (a new version was stored). */
+  /** Ids of posts whose content changed, or that reappeared after a deletion (a new version was stored). */
   changed: number[];
+  /** Ids of posts among `changed` that had been marked deleted and are back. */
+  restored: number[];
   unchanged: number;
 }
 
@@ -39,7 +41,7 @@ export async function knownPosts(db: Db, accountId: number, platformIds: string[
   if (platformIds.length === 0) return new Map<string, KnownPost>();
   const rows = await db.post.findMany({
     where: { accountId, platformId: { in: platformIds } },
-    select: { id: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true, incomplete: true },
+    select: { id: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true, incomplete: true, deletedAt: true },
   });
   return new Map(rows.map((r) => [r.platformId, r]));
 }
@@ -53,6 +55,8 @@ export interface KnownPost {
   publishedAt: Date;
   /** The stored text is partial: read the full text again even when the excerpt is unchanged. */
   incomplete: boolean;
+  /** Marked deleted by an earlier crawl: seeing it again restores it (as a new version). */
+  deletedAt: Date | null;
 }
 
 /**
@@ -63,7 +67,7 @@ export interface KnownPost {
  * changed posts are listed in UnclassifiedPost until the classifier has judged them.
  */
 export async function storePage(db: Db, accountId: number, items: PreparedItem[], now: Date): Promise<StoreOutcome> {
-  const outcome: StoreOutcome = { created: [], changed: [], unchanged: 0 };
+  const outcome: StoreOutcome = { created: [], changed: [], restored: [], unchanged: 0 };
   if (items.length === 0) return outcome;
   // The same item can appear twice on one page (a pinned copy and the regular row): keep the last.
   const byId = new Map(items.map((p) => [p.item.platformId, p]));
@@ -116,21 +120,26 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
         ...(item.author && item.author !== prev.author ? { author: item.author } : {}),
         ...(item.authorId && item.authorId !== prev.authorId ? { authorId: item.authorId } : {}),
       };
+      // A post marked deleted that is served again is back: the mark is cleared and the return
+      // is kept as a version (the moderation history shows it went away and came back).
+      const restored = prev.deletedAt !== null;
       // A partial text (Weibo long text whose full text failed) never replaces a complete one:
       // the next crawl tries the full text again.
-      if (item.textIncomplete && !prev.incomplete && prev.sha1 !== p.sha1) {
+      if (item.textIncomplete && !prev.incomplete && prev.sha1 !== p.sha1 && !restored) {
         await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
         outcome.unchanged++;
         continue;
       }
-      if (prev.sha1 === p.sha1) {
+      if (prev.sha1 === p.sha1 && !restored) {
         await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
         outcome.unchanged++;
         continue;
       }
       // Completing a partial text is not an edit: the content is replaced in place (and classified
       // again), without a version.
-      const completing = prev.incomplete && !item.textIncomplete;
+      const completing = prev.incomplete && !item.textIncomplete && !restored;
+      // A partial text still never replaces a complete one, even on a post coming back.
+      const keepText = Boolean(item.textIncomplete) && !prev.incomplete;
       if (!completing) await tx.postVersion.create({
         data: {
           postId: prev.id,
@@ -147,18 +156,17 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
         where: { id: prev.id },
         data: {
           ...bookkeeping,
-          title: item.title,
+          deletedAt: null,
+          ...(keepText
+            ? {}
+            : { title: item.title, url: item.url, incomplete: item.textIncomplete ?? false, text: p.text, html: item.html, sha1: p.sha1 }),
           author: item.author || prev.author,
-          url: item.url,
-          incomplete: item.textIncomplete ?? false,
-          text: p.text,
-          html: item.html,
-          sha1: p.sha1,
           version: completing ? prev.version : prev.version + 1,
           ...(p.archivePath ? { archivePath: p.archivePath } : {}),
         },
       });
       outcome.changed.push(prev.id);
+      if (restored) outcome.restored.push(prev.id);
     }
     // Queue what this page created or changed for classification, in the same transaction as the
     // posts: a process killed after this commit leaves the rows, and the next crawl of the account
@@ -182,6 +190,60 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
 export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
   const rows = await db.historyMark.findMany({ where: { accountId } });
   return new Map(rows.map((r) => [r.scope, r.newestAt]));
+}
+
+/**
+ * Where a forum thread's reading stands, kept in HistoryMark.resume (JSON):
+ * `{"page": N}` — unfinished: pages before N are stored, the next run continues at N;
+ * `{"last": N}` — read to its end, which was page N: new replies land there, so the next run
+ * starts at N instead of at page 1. Null (or unreadable): nothing known, the adapter finds out.
+ */
+export type ThreadResume = { page: number; last?: undefined } | { last: number; page?: undefined };
+
+/** The threads' resume states by scope (platformId); threads without one are absent. */
+export async function readResumes(db: Db, accountId: number): Promise<Map<string, ThreadResume>> {
+  const rows = await db.historyMark.findMany({ where: { accountId, resume: { not: null } }, select: { scope: true, resume: true } });
+  const out = new Map<string, ThreadResume>();
+  for (const r of rows) {
+    const parsed = parseResume(r.resume);
+    if (parsed) out.set(r.scope, parsed);
+  }
+  return out;
+}
+
+function parseResume(text: string | null): ThreadResume | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as { page?: unknown; last?: unknown };
+    if (typeof v.page === "number" && Number.isInteger(v.page) && v.page >= 1) return { page: v.page };
+    if (typeof v.last === "number" && Number.isInteger(v.last) && v.last >= 1) return { last: v.last };
+  } catch {
+    // A mark written by something else: treat the thread as unknown.
+  }
+  return null;
+}
+
+/**
+ * Record where a thread's reading stands (see {@link ThreadResume}), creating its mark if need
+ * be. Unlike the time, this may move back (a thread that shrank, or an unfinished read).
+ */
+export async function setResume(db: Db, accountId: number, scope: string, resume: ThreadResume, newestAt: Date): Promise<void> {
+  const json = JSON.stringify(resume);
+  await db.historyMark.upsert({
+    where: { accountId_scope: { accountId, scope } },
+    create: { accountId, scope, newestAt, resume: json },
+    update: { resume: json },
+  });
+}
+
+/**
+ * Mark posts (or replies) as deleted at `now`, keeping them. Already-marked ones keep the time
+ * they were first noticed. Returns how many were newly marked.
+ */
+export async function markDeleted(db: Db, accountId: number, platformIds: string[], now: Date): Promise<number> {
+  if (platformIds.length === 0) return 0;
+  const out = await db.post.updateMany({ where: { accountId, platformId: { in: platformIds }, deletedAt: null }, data: { deletedAt: now } });
+  return out.count;
 }
 
 /**

@@ -110,6 +110,23 @@ export interface ThreadPage {
   /** The thread's own first post with full content, when this page shows it. */
   head?: CrawlItem;
   replies: CrawlItem[];
+  /** Forums: this page's number (from 1). With `pageCount`, lets the worker resume an unfinished thread. */
+  page?: number;
+  /** Forums: the thread's page count as this page shows it. */
+  pageCount?: number;
+}
+
+/** How far `replies()` may read in this run, and where to start (forums read by page number). */
+export interface ThreadReadOptions {
+  /**
+   * The page to start at: an unfinished thread's next page, or a finished thread's last page
+   * (new replies land there). Null: the adapter finds it (page 1, or the last page with `since`).
+   */
+  fromPage?: number | null;
+  /** Pages this run may request for this thread, the search for the start page included. */
+  pageBudget?: number;
+  /** Also yield page 1 (the head post), to re-check it for edits. */
+  withHead?: boolean;
 }
 
 /** What an adapter is given. */
@@ -156,7 +173,7 @@ export interface Adapter {
    * Pages of a thread's replies, in the order the platform shows them (oldest first on forums).
    * `since` is the newest reply time already stored for this thread (null: read everything).
    */
-  replies?(ctx: AdapterContext, thread: ListItem, since: Date | null): AsyncIterable<ThreadPage>;
+  replies?(ctx: AdapterContext, thread: ListItem, since: Date | null, options?: ThreadReadOptions): AsyncIterable<ThreadPage>;
   /**
    * True when `replies()` yields the thread's full head post (forums: floor 1 is the post), so the
    * worker stores a new thread from its first page instead of from the list excerpt. False (Weibo):

@@ -10,7 +10,7 @@ import {
   toStackedSeries,
   topTermCounts,
 } from "@/lib/charts/series";
-import { activityPerAccount, flagsByTopic, flagsPerDay, harvestRuns, postsPerDay, runsPerDay, weekFlagTerms } from "@/lib/queries/charts";
+import { activityPerAccount, deletionsPerDay, flagsByTopic, flagsPerDay, harvestRuns, postsPerDay, runsPerDay, weekFlagTerms } from "@/lib/queries/charts";
 import { PlatformDailyChart } from "./daily-chart";
 import { TopicRateChart } from "./topic-rate-chart";
 import { TermsChart } from "./terms-chart";
@@ -63,6 +63,23 @@ export async function FlagsSection({ days }: { days: string[] }) {
   return (
     <ChartPanel id="flags-per-day" testId="chart-flags" title={t("flags.title")} sub={t("flags.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}>
       {isEmptySeries(data, PLATFORMS) ? <Empty>{t("flags.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+    </ChartPanel>
+  );
+}
+
+/** Deleted posts and replies by the day the crawler noticed them, per platform, and how many were flagged. */
+export async function DeletionsSection({ days }: { days: string[] }) {
+  const { rows, total: deleted, flagged } = await deletionsPerDay(db, days[0]!);
+  const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
+  const { t, n, per } = await texts();
+  return (
+    <ChartPanel id="deletions-per-day" testId="chart-deletions" title={t("deletions.title")} sub={t("deletions.sub", { per: per(days.length), total: n(deleted), flagged: n(flagged) })}>
+      {isEmptySeries(data, PLATFORMS) ? <Empty>{t("deletions.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+      {flagged > 0 && (
+        <p className="small">
+          <a href="/?deleted=yes">{t("deletions.flaggedLink", { flagged: n(flagged) })}</a>
+        </p>
+      )}
     </ChartPanel>
   );
 }

@@ -12,6 +12,10 @@ const REVIEW_OPTIONS = [
   { value: "confirmed", key: "confirmed" },
   { value: "dismissed", key: "dismissed" },
 ] as const;
+const DELETED_OPTIONS = [
+  { value: "yes", key: "deletedYes" },
+  { value: "no", key: "deletedNo" },
+] as const;
 const KIND_OPTIONS = [
   { value: "post", key: "postsOnly" },
   { value: "reply", key: "repliesOnly" },
@@ -53,6 +57,8 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         <label htmlFor="f-min">{t("minScore")}</label>
         <input id="f-min" name="minScore" type="number" min={0} max={1} step={0.05} defaultValue={filter.minScore ?? ""} placeholder={t("minScorePlaceholder")} />
       </div>
+      {/* In the flagged list too: a flagged post a moderator deleted is itself worth a look. */}
+      <FilterSelect id="f-deleted" name="deleted" label={t("deleted")} value={filter.deleted} anyLabel={t("deletedAny")} options={DELETED_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
       {!flagged && (
         <FilterSelect id="f-kind" name="kind" label={t("kind")} value={filter.kind} anyLabel={t("postsAndReplies")} options={KIND_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
       )}

@@ -6,6 +6,7 @@ import { queryWords } from "@/lib/queries/search";
 import { highlightHtml, sanitizePostHtml, safeHttpUrl } from "@/lib/sanitize";
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";
+import { AuthorName, DeletedMark, IncompleteMark } from "./post-marks";
 import { FlagStatus, ReasonBadges, ReasonKindName, score } from "./reasons";
 import { ReviewForm } from "./review-form";
 import { VersionDiff } from "./version-diff";
@@ -47,10 +48,16 @@ export function PostHeader({ post }: { post: PostDetail }) {
     <div className="post-meta">
       <PlatformBadge platform={post.account.platform} />
       <Link href={`/posts?account=${post.account.id}`}>{post.account.name}</Link>
-      {post.author && <span>· {post.author}</span>}
+      {post.author && (
+        <span>
+          · <AuthorName author={post.author} authorId={post.authorId} />
+        </span>
+      )}
       <span>{t.rich("published", { time: () => <Time date={post.publishedAt} withYear /> })}</span>
       <span>{t.rich("firstSeen", { time: () => <Time date={post.firstSeenAt} withYear /> })}</span>
       {post.version > 1 && <span className="badge warn">{t("edited", { version: post.version })}</span>}
+      <DeletedMark deletedAt={post.deletedAt} />
+      <IncompleteMark incomplete={post.incomplete} />
       {original && (
         <a href={original} target="_blank" rel="noopener noreferrer nofollow" referrerPolicy="no-referrer" className="external">
           {t("openOriginal")}
@@ -257,45 +264,4 @@ export function Versions({ post }: { post: PostDetail }) {
   );
 }
 
-/** Replies, oldest first, sanitized like the post. */
-export function Replies({ post }: { post: PostDetail }) {
-  const t = useTranslations("posts.detail");
-  if (post.kind === "reply" && post.parent) {
-    return (
-      <section className="panel" aria-labelledby="parent-h">
-        <h2 id="parent-h">{t("inReplyTo")}</h2>
-        <Link href={`/posts/${post.parent.id}`} className="post-title">
-          {post.parent.title || post.parent.text.slice(0, 60)}
-        </Link>
-        <div className="muted small">
-          {post.parent.author} · <Time date={post.parent.publishedAt} withYear />
-        </div>
-      </section>
-    );
-  }
-  return (
-    <section className="panel" aria-labelledby="replies-h">
-      <h2 id="replies-h">{t("replies", { count: post._count.replies })}</h2>
-      {post.replies.length === 0 ? (
-        <p className="muted">{t("noReplies")}</p>
-      ) : (
-        <ol className="replies">
-          {post.replies.map((r) => (
-            <li key={r.id}>
-              <div className="reply-meta">
-                <b>{r.author || t("anonymous")}</b> · <Time date={r.publishedAt} withYear /> · <Link href={`/posts/${r.id}`}>{t("detailLink")}</Link>
-                {r.flags.map((f) => (
-                  <span key={f.id} className={`badge status-${f.status}`}>
-                    {f.topic.name}
-                  </span>
-                ))}
-              </div>
-              <div className="post-content small" dangerouslySetInnerHTML={{ __html: sanitizePostHtml(r.html || escapeText(r.text), { baseUrl: r.url }) }} />
-            </li>
-          ))}
-        </ol>
-      )}
-      {post._count.replies > post.replies.length && <p className="muted">{t("showingFirst", { count: post.replies.length })}</p>}
-    </section>
-  );
-}
+export { InReplyTo, Replies } from "./reply-tree";

@@ -8,6 +8,7 @@ import { filterToParams, listPostsPage, type Cursor, type PostFilter, type PostR
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";
 import { BulkReviewForm } from "./bulk-review-form";
+import { AuthorName, DeletedFlaggedMark, DeletedMark, IncompleteMark } from "./post-marks";
 import { FlagStatus, ReasonBadges, score } from "./reasons";
 
 interface Props {
@@ -86,8 +87,11 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
   const flaggedTopics = new Set(p.flags.map((f) => f.topicId));
   const others = p.classifications.filter((c) => !flaggedTopics.has(c.topicId) && c.relevant);
   const title = p.title || (p.kind === "reply" ? "" : p.excerpt.split("\n")[0]!.slice(0, 40));
+  // A flagged post the platform removed stands out for reviewers (the removal is itself a signal).
+  const deletedFlagged = Boolean(p.deletedAt) && p.flags.length > 0;
+  const classes = [openIds.length ? "has-open" : "", p.deletedAt ? "deleted" : "", deletedFlagged ? "deleted-flagged" : ""].filter(Boolean).join(" ");
   return (
-    <tr className={openIds.length ? "has-open" : undefined}>
+    <tr className={classes || undefined} data-deleted={p.deletedAt ? "1" : undefined}>
       {canReview && (
         <td className="check">
           {allIds.length > 0 && (
@@ -103,13 +107,22 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
         <div className="account-name" title={p.account.name}>
           {p.account.name}
         </div>
-        {p.author && <div className="muted small">{p.author}</div>}
+        {p.author && (
+          <div className="muted small">
+            <AuthorName author={p.author} authorId={p.authorId} />
+          </div>
+        )}
       </td>
       <td className="post-cell">
         <Link href={detailHref} className="post-title">
           {p.kind === "reply" && <span className="badge kind">{t("replyBadge")}</span>}
           {title || <span className="muted">{p.parent ? t("re", { title: p.parent.title || p.parent.excerpt }) : t("noTitle")}</span>}
         </Link>
+        {(p.deletedAt || p.incomplete) && (
+          <div className="post-marks">
+            {deletedFlagged ? <DeletedFlaggedMark /> : null} <DeletedMark deletedAt={p.deletedAt} /> <IncompleteMark incomplete={p.incomplete} />
+          </div>
+        )}
         <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>
       </td>
       <td className="topics">

@@ -8,8 +8,9 @@ import { PlatformBadge } from "../platform-badge";
 import { RunStatus } from "./run-status";
 import { LiveCrawls } from "../auto-refresh";
 import { Duration, Num, Time } from "../time";
+import { RunWarnings } from "./run-warnings";
 
-/** One crawl run: pages by kind, posts, blocks, errors and the notifications it sent. */
+/** One crawl run: pages by kind, posts, blocks, errors, unreadable fields and the notifications it sent. */
 export async function RunDetail({ id }: { id: number }) {
   const run = await getRun(db, id);
   if (!run) notFound();
@@ -89,6 +90,10 @@ export async function RunDetail({ id }: { id: number }) {
               <b className={run.errorCount ? "error-count" : undefined}>{n(run.errorCount)}</b>
               {t("errors")}
             </div>
+            <div>
+              <b data-testid="run-warning-count">{n(run.warningCount)}</b>
+              {t("warnings")}
+            </div>
           </div>
           {run.newPosts + run.changedPosts > 0 && (
             <p className="small">
@@ -128,6 +133,7 @@ export async function RunDetail({ id }: { id: number }) {
           </table>
         )}
       </section>
+      <RunWarnings run={run} />
       {run.note && <p className="muted">{t("note", { note: run.note })}</p>}
       <section className="panel">
         <h2>{t("notificationsHeading", { count: run.notifications.length })}</h2>

@@ -35,6 +35,9 @@ export async function RunTable({ filter, take = 50, hideAccount = false }: { fil
               <th className="num">{t("unchanged")}</th>
               <th className="num">{t("blocks")}</th>
               <th className="num">{t("errors")}</th>
+              <th className="num" title={t("warningsTitle")}>
+                {t("warnings")}
+              </th>
               <th className="num">{t("duration")}</th>
             </tr>
           </thead>
@@ -63,6 +66,9 @@ export async function RunTable({ filter, take = 50, hideAccount = false }: { fil
                 <td className="num">{r.unchangedPosts}</td>
                 <td className={`num${r.blocks ? " error-count" : ""}`}>{r.blocks}</td>
                 <td className={`num${r.errorCount ? " error-count" : ""}`}>{r.errorCount}</td>
+                <td className="num" data-testid={`run-warnings-${r.id}`}>
+                  {r.warningCount ? <Link href={`/runs/${r.id}#warnings-h`}>{r.warningCount}</Link> : r.warningCount}
+                </td>
                 <td className="num">{r.finishedAt ? <Duration seconds={(r.finishedAt.getTime() - r.startedAt.getTime()) / 1000} /> : "…"}</td>
               </tr>
             ))}

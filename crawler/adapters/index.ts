@@ -26,8 +26,8 @@ export function getAdapter(platform: Platform): Adapter {
 
 /**
  * The platform an entry URL belongs to: by host (weibo.com, m.weibo.cn, weibo.cn,
- * tieba.baidu.com) or by path shape (`/u/{uid}`, `/p/100505{uid}`, `/f?kw=`,
- * `forum.php?mod=forumdisplay&fid=`, `forum-{fid}-{n}.html`); any other http(s) URL is a blog.
+ * tieba.baidu.com) or by path shape (`/u/{uid}`, `/p/100505{uid}`, `/f?kw=`, Discuz! boards and
+ * threads in every form of ./discuz-urls.ts); any other http(s) URL is a blog.
  * Returns null for unparseable or non-http(s) URLs.
  */
 export function recognisePlatform(url: string | URL): Platform | null {
@@ -42,7 +42,7 @@ export function recognisePlatform(url: string | URL): Platform | null {
 }
 
 export { createBlogAdapter, looksLikeFeed, parseBlogArticle, parseBlogListing, parseFeed } from "./blog";
-export { discuzBoardFromUrl, parseDiscuzList, parseDiscuzMobileThreadList, parseDiscuzThread } from "./discuz";
-export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE } from "./tieba";
+export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzList, parseDiscuzMobileThreadList, parseDiscuzThread } from "./discuz";
+export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba";
 export { mblogToListItem, parseWeiboCnProfile, weiboUidFromUrl } from "./weibo";
 export type { WeiboCnProfilePage } from "./weibo";

@@ -3,8 +3,8 @@
  * `any`, text/image extraction, and the generic "thread pages with a `since`" walk.
  */
 import * as cheerio from "cheerio";
-import { NonRetryableError } from "../errors";
-import type { AdapterContext, CrawlItem, FetchOptions, FetchResult, ThreadPage } from "../types";
+import { GoneError, NonRetryableError } from "../errors";
+import type { AdapterContext, CrawlItem, FetchOptions, FetchResult, ThreadPage, ThreadReadOptions } from "../types";
 
 /**
  * The account's origin ("https://m.weibo.cn", "http://127.0.0.1:41234"). Every request URL is
@@ -148,41 +148,103 @@ export interface ParsedThreadPage extends ThreadPage {
   pageCount: number;
 }
 
+/** Pages a thread may cost per run when the caller sets no budget. */
+export const DEFAULT_THREAD_PAGE_BUDGET = 50;
+
 /**
- * Yields a forum thread's pages oldest first, reading as little as `since` allows.
+ * Yields a forum thread's pages oldest first, reading only what is newer than `since`, within a
+ * page budget. Every yielded page carries `page` and `pageCount`, so the caller knows whether it
+ * reached the end and where an unfinished read continues.
  *
- * Forum threads grow at the end, so with `since` (newest reply already stored) the interesting
- * pages are the last ones. Page 1 is always read (it holds the head post and the page count);
- * then pages are read backwards from the last until one starts at or before `since` (the page
- * holding the boundary), and those pages are yielded in ascending order. Without `since`, every
- * page is read and yielded lazily. Replies at or before `since` on the boundary page are still
- * yielded: the caller's dedupe skips them cheaply and sees edits.
+ * - No `since` (a new thread): pages 1, 2, … in order.
+ * - With `since`: start at `fromPage` (an unfinished read's next page, or the page that was the
+ *   last one: new replies land there), or at the last page (known from page 1) when no page is
+ *   stored. If the start page holds nothing at or before `since`, earlier pages may hold unseen
+ *   replies (a page was never read, or deletions moved replies back): the page before is tried,
+ *   then a binary search finds the last page that starts at or before `since` (pages are in time
+ *   order). From there every page to the end is yielded, until the budget is spent.
+ *
+ * Replies at or before `since` on the boundary page are yielded too: the caller's dedupe skips
+ * them cheaply and sees edits. The budget counts requests; at least one page is always yielded,
+ * so a run always makes progress.
+ * @param fetchPage reads one page; a page past the end may answer {@link GoneError} (Tieba's 404
+ *   "该页不存在"): the walk then asks page 1 for the real page count.
  */
 export async function* walkThreadPages(
   since: Date | null,
   fetchPage: (page: number) => Promise<ParsedThreadPage>,
+  options: ThreadReadOptions = {},
 ): AsyncGenerator<ThreadPage> {
-  const first = await fetchPage(1);
-  yield strip(first);
-  const last = first.pageCount;
-  if (last <= 1) return;
-  if (since === null) {
-    for (let p = 2; p <= last; p++) yield strip(await fetchPage(p));
-    return;
-  }
-  const tail: ThreadPage[] = [];
-  for (let p = last; p >= 2; p--) {
+  const budget = Math.max(1, options.pageBudget ?? DEFAULT_THREAD_PAGE_BUDGET);
+  const cache = new Map<number, ParsedThreadPage>();
+  let spent = 0;
+  const get = async (p: number): Promise<ParsedThreadPage> => {
+    const hit = cache.get(p);
+    if (hit) return hit;
+    spent++;
     const page = await fetchPage(p);
-    tail.unshift(strip(page));
-    const oldest = earliest(page.replies);
-    if (oldest !== null && oldest <= since.getTime()) break;
+    cache.set(p, page);
+    return page;
+  };
+
+  let start = options.fromPage ?? 1;
+  if (since !== null) {
+    const target = options.fromPage ?? (await get(1)).pageCount;
+    start = Math.max(1, target);
+    let page: ParsedThreadPage;
+    try {
+      page = await get(start);
+    } catch (e) {
+      // A stored page number past the thread's end (replies deleted): page 1 says where it ends.
+      if (!(e instanceof GoneError) || start === 1) throw e;
+      start = Math.min(start, (await get(1)).pageCount);
+      page = await get(start);
+    }
+    // Discuz! answers a page past the end with the last page: use the number it really is.
+    if (page.pageCount < start) {
+      cache.delete(start);
+      start = page.pageCount;
+      cache.set(start, page);
+    }
+    if (start > 1 && !startsBy(page, since)) start = await boundary(get, start, since);
   }
-  yield* tail;
+
+  const withHead = options.withHead === true && start > 1;
+  if (withHead) yield numbered(await get(1), 1);
+  let pageCount = start;
+  for (let p = start; p <= pageCount; p++) {
+    if (p > start && !cache.has(p) && spent >= budget) return;
+    const page = await get(p);
+    pageCount = page.pageCount;
+    yield numbered(page, p);
+  }
 }
 
-function strip(page: ParsedThreadPage): ThreadPage {
-  const { pageCount: _pageCount, ...rest } = page;
-  return rest;
+/**
+ * The last page at or below `above` that starts at or before `since` (page 1 always does: it
+ * holds the head post). `above` itself does not.
+ */
+async function boundary(get: (p: number) => Promise<ParsedThreadPage>, above: number, since: Date): Promise<number> {
+  // Most often the page just before does (an unfinished read resumes one page after the last one read).
+  if (above - 1 <= 1 || startsBy(await get(above - 1), since)) return above - 1;
+  let lo = 1;
+  let hi = above - 1;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (startsBy(await get(mid), since)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** True when the page holds an item (head or reply) published at or before `since`. */
+function startsBy(page: ParsedThreadPage, since: Date): boolean {
+  const oldest = earliest(page.head ? [page.head, ...page.replies] : page.replies);
+  return oldest !== null && oldest <= since.getTime();
+}
+
+function numbered(page: ParsedThreadPage, p: number): ThreadPage {
+  return { ...page, page: p, pageCount: page.pageCount };
 }
 
 function earliest(items: CrawlItem[]): number | null {
@@ -192,4 +254,29 @@ function earliest(items: CrawlItem[]): number | null {
     if (min === null || t < min) min = t;
   }
   return min;
+}
+
+/**
+ * GET a thread (or post) page, telling a deleted one apart: HTTP 404/410, or a page without the
+ * platform's post container that carries a deletion notice, throws {@link GoneError} naming the
+ * requested URL. A notice quoted inside a living thread is not a deletion, hence `isThread`.
+ */
+export async function getThreadPage(
+  ctx: AdapterContext,
+  url: string,
+  notices: RegExp,
+  isThread: (body: string) => boolean,
+): Promise<FetchResult> {
+  let res: FetchResult;
+  try {
+    res = await ctx.fetch.get(url, { kind: "item" });
+  } catch (e) {
+    if (e instanceof NonRetryableError && (e.status === 404 || e.status === 410)) {
+      throw new GoneError(`HTTP ${e.status}: the page is gone`, e.url ?? url, e.status);
+    }
+    throw e;
+  }
+  const notice = notices.exec(res.body);
+  if (notice && !isThread(res.body)) throw new GoneError(`deleted: the page says "${notice[0]}"`, res.url, res.status);
+  return res;
 }

@@ -12,22 +12,34 @@
  *   `.is_show_create_time` (coarse: "7-6", "2020-05") and `.threadlist_reply_date` (last reply).
  *   Lists are ordered by last reply, so items carry `lastActivityAt`; pinned rows come first.
  *   The order is only rough on the real site (the capture has "8-2" rows above "8-7" ones).
- * - Threads: `/p/{tid}?pn={n}`; floors `div.l_post[data-field]` (JSON `content.post_id`,
- *   `content.post_no`, `author.user_name`); text `.d_post_content`; `.tail-info` holds
- *   "N楼" and "YYYY-MM-DD HH:MM"; the page count is `[max-page]`. Floor 1 is the thread's head
- *   post (platformId = thread id); other floors are replies (platformId = post id).
+ * - Authors are stored as the page prints them, with the portrait id as `authorId`
+ *   (./tieba/names); titles and names are whitespace-collapsed.
+ * - Threads: `/p/{tid}?pn={n}` (./tieba/thread). Floor 1 is the thread's head post
+ *   (platformId = thread id); other floors are replies (platformId = post id).
+ * - 楼中楼 (replies to a floor) come from the page itself, `/p/totalComment` and `/p/comment`
+ *   (./tieba/comments, ./tieba/lzl), stored as replies whose parent is the floor.
+ * - Mobile and other-host bar URLs are mapped to the desktop list (./tieba/urls).
+ * - A field that cannot be read is reported with `ctx.warn` and the item kept with the best
+ *   value available; the page goes on.
  */
 import * as cheerio from "cheerio";
-import { parseTiebaDate, tryParsePlatformDate } from "../dates";
+import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
-import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../types";
-import { dig, imagesIn, jsonAttr, num, onOrigin, rebase, str, walkThreadPages, type ParsedThreadPage } from "./shared";
+import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
+import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, walkThreadPages } from "./shared";
+import { withComments, type ReadPages } from "./tieba/lzl";
+import { collapse, shownName, stableId } from "./tieba/names";
+import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
+import { isTiebaHost, tiebaBarFromUrl } from "./tieba/urls";
+
+export { parseTiebaThread } from "./tieba/thread";
+export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba/urls";
 
 /** Threads per list page; Tieba's `pn` is an offset in threads. */
 export const TIEBA_PAGE_SIZE = 50;
 
 function barOf(ctx: AdapterContext): string {
-  const kw = new URL(ctx.account.entryUrl).searchParams.get("kw");
+  const kw = tiebaBarFromUrl(new URL(ctx.account.entryUrl));
   if (!kw) throw new NonRetryableError(`no Tieba bar (kw=) in entry URL ${ctx.account.entryUrl}`, ctx.account.entryUrl);
   return kw;
 }
@@ -81,7 +93,7 @@ function parseListPage(html: string, pageUrl: string, now: Date, source: boolean
     const tid = str(field?.["id"]) ?? li.attr("data-tid");
     if (!tid) return;
     const link = li.find("a.j_th_tit").first();
-    const title = (link.attr("title") ?? link.text()).trim();
+    const title = collapse(link.attr("title") ?? link.text());
     const created = tryParsePlatformDate(li.find(".is_show_create_time").first().text().trim(), now, "tieba");
     const replied = tryParsePlatformDate(li.find(".threadlist_reply_date").first().text().trim(), now, "tieba");
     const publishedAt = created ?? replied;
@@ -95,7 +107,7 @@ function parseListPage(html: string, pageUrl: string, now: Date, source: boolean
       kind: "post",
       url: new URL(new URL(href, pageUrl).pathname, origin).href,
       title,
-      author: str(field?.["author_name"]) || str(field?.["author_nickname"]) || li.find(".frs-author-name").first().text().trim(),
+      author: listAuthor(li, field),
       publishedAt,
       html: abstractHtml,
       images: li
@@ -109,6 +121,8 @@ function parseListPage(html: string, pageUrl: string, now: Date, source: boolean
       replyCount: replyNum,
       lastActivityAt: replied ?? publishedAt,
     };
+    const authorId = stableId(field?.["author_portrait"], field?.["author_id"], field?.["author_name"]);
+    if (authorId) item.authorId = authorId;
     if (source) item.source = { url: pageUrl, body: html };
     items.push(item);
   });
@@ -127,47 +141,26 @@ function truthy(v: unknown): boolean {
 }
 
 /**
- * One thread page. Exported for the unit tests on the real capture.
- * @param tid the thread id (floor 1's platformId)
+ * The thread author a list row shows: the link's text, or (cut "白茗咸鱼..." or drawn with a
+ * nickname emoji) the full name from the row's JSON or the "主题作者: …" tooltip.
  */
-export function parseTiebaThread(html: string, pageUrl: string, tid: string, now: Date): ParsedThreadPage {
-  const $ = cheerio.load(html);
-  const title = ($(".core_title_txt").first().attr("title") ?? $(".core_title_txt").first().text() ?? "").trim() || $("title").text().trim();
-  const replies: CrawlItem[] = [];
-  let head: CrawlItem | undefined;
-  const source = { url: pageUrl, body: html };
-  $("div.l_post[data-field]").each((_i, el) => {
-    const post = $(el);
-    const field = jsonAttr(post.attr("data-field"));
-    const pid = str(dig(field, "content.post_id"));
-    if (!pid) return; // ads and placeholders carry data-field="{}"
-    const tails = post.find(".tail-info").map((_j, t) => $(t).text().trim()).get();
-    const floor = num(dig(field, "content.post_no")) ?? num(tails.map((t) => /^(\d+)楼$/.exec(t)?.[1]).find(Boolean));
-    const dateText = tails.find((t) => /^\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}$/.test(t)) ?? str(dig(field, "content.date"));
-    if (!dateText) return;
-    const content = post.find(`#post_content_${pid}`).first();
-    const body = (content.length > 0 ? content : post.find(".d_post_content").first()).html() ?? "";
-    const item: CrawlItem = {
-      platformId: pid,
-      kind: "reply",
-      parentPlatformId: tid,
-      url: `${new URL(pageUrl).origin}/p/${tid}?pid=${pid}#${pid}`,
-      title: "",
-      author: str(dig(field, "author.user_name")) || str(dig(field, "author.user_nickname")) || post.find(".p_author_name").first().text().trim(),
-      publishedAt: parseTiebaDate(dateText, now),
-      html: body.trim(),
-      images: imagesIn(body, pageUrl),
-      source,
-    };
-    if (floor !== undefined) item.floor = floor;
-    if (floor === 1) head = { ...item, platformId: tid, parentPlatformId: null, kind: "post", title, url: `${new URL(pageUrl).origin}/p/${tid}` };
-    else replies.push(item);
-  });
-  const maxPage = num($("[max-page]").first().attr("max-page"));
-  const fromReplyNum = num($("li.l_reply_num span.red").eq(1).text().trim());
-  const page: ParsedThreadPage = { url: pageUrl, replies, pageCount: Math.max(1, maxPage ?? fromReplyNum ?? 1) };
-  if (head) page.head = head;
-  return page;
+function listAuthor(li: ReturnType<cheerio.CheerioAPI>, field: Record<string, unknown> | undefined): string {
+  const link = li.find(".tb_icon_author .frs-author-name, .frs-author-name").first();
+  const tooltip = /^主题作者[:：]\s*(.*)$/.exec(collapse(li.find(".tb_icon_author").first().attr("title")))?.[1];
+  return shownName(link.text(), link.find("img").length > 0, [str(field?.["author_nickname"]), str(field?.["show_nickname"]), tooltip, str(field?.["author_name"])]);
+}
+
+/** How a thread's pages are read for this list item: warnings to the run, the list's values as fallbacks. */
+function threadOptions(ctx: AdapterContext, item: ListItem): TiebaThreadOptions {
+  return { warn: ctx.warn, fallbackDate: item.publishedAt, fallbackAuthor: item.author };
+}
+
+/** Tieba's notices for a deleted thread (served with 200 or 404), shown instead of the floors. */
+const TIEBA_GONE = /该贴已被删除|该帖已被删除|贴子不存在|帖子不存在/;
+
+/** A thread page; a deleted thread throws GoneError (its notice page has no `l_post` floor). */
+function getTiebaThreadPage(ctx: AdapterContext, url: string) {
+  return getThreadPage(ctx, url, TIEBA_GONE, (body) => /class=["'][^"']*\bl_post\b/.test(body));
 }
 
 function tidOf(item: ListItem): string {
@@ -180,8 +173,9 @@ export const tiebaAdapter: Adapter = {
   repliesIncludeHead: true,
 
   recognise(url: URL): boolean {
-    if (/(^|\.)tieba\.baidu\.com$/i.test(url.hostname)) return true;
-    return url.pathname === "/f" && url.searchParams.has("kw");
+    if (isTiebaHost(url.hostname)) return true;
+    // Another host (a local copy): the bar list's path shapes, desktop or mobile.
+    return tiebaBarFromUrl(url) !== null && /^\/(f|mo\/q\/m|mo\/m)\/?$/.test(url.pathname);
   },
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
@@ -200,17 +194,26 @@ export const tiebaAdapter: Adapter = {
 
   async complete(ctx: AdapterContext, item: ListItem): Promise<CrawlItem> {
     const tid = tidOf(item);
-    const res = await ctx.fetch.get(onOrigin(ctx, `/p/${tid}`), { kind: "item" });
-    const page = parseTiebaThread(res.body, rebase(ctx, res.url, res.url), tid, ctx.now);
+    const res = await getTiebaThreadPage(ctx, onOrigin(ctx, `/p/${tid}`));
+    const page = parseTiebaThread(res.body, rebase(ctx, res.url, res.url), tid, ctx.now, threadOptions(ctx, item));
     if (!page.head) throw new NonRetryableError(`Tieba thread ${tid} has no first floor (deleted?)`, res.url);
     return page.head;
   },
 
-  replies(ctx: AdapterContext, thread: ListItem, since: Date | null): AsyncIterable<ThreadPage> {
+  replies(ctx: AdapterContext, thread: ListItem, since: Date | null, options?: ThreadReadOptions): AsyncIterable<ThreadPage> {
     const tid = tidOf(thread);
-    return walkThreadPages(since, async (pn) => {
-      const res = await ctx.fetch.get(onOrigin(ctx, `/p/${tid}?pn=${pn}`), { kind: "item" });
-      return parseTiebaThread(res.body, rebase(ctx, res.url, res.url), tid, ctx.now);
-    });
+    const read: ReadPages = new Map();
+    const pages = walkThreadPages(
+      since,
+      async (pn) => {
+        const res = await getTiebaThreadPage(ctx, onOrigin(ctx, `/p/${tid}?pn=${pn}`));
+        const page = parseTiebaThread(res.body, rebase(ctx, res.url, res.url), tid, ctx.now, threadOptions(ctx, thread));
+        read.set(page.url, { pn, page });
+        return page;
+      },
+      options,
+    );
+    // 楼中楼 are read for the pages the walk yields (see ./tieba/lzl).
+    return withComments(ctx, pages, read, since);
   },
 };

@@ -10,23 +10,29 @@
  * - Long posts (`isLongText`) are cut in the list: the item is `incomplete`, and `complete()`
  *   reads `/statuses/extend?id={id}` (`data.longTextContent`), the endpoint the mobile site uses
  *   for "全文". (`/statuses/show?id={bid}` also has it, inside a much larger payload.)
- * - Comments: `/comments/hotflow?id={id}&mid={mid}&max_id_type=0`, then `&max_id=…&max_id_type=…`
- *   from the previous response; `max_id` 0 ends it. Hotflow is ordered by popularity, not
- *   time, so `since` cannot end the scan early: every page is read and the caller dedupes.
+ * - If the full text cannot be read (an error, a block, `ok: 0`, no `longTextContent`), the list's
+ *   cut text is returned marked `textIncomplete` and the failure is warned about with the
+ *   extend URL: the post is stored, and a later crawl completes it. A deletion notice there
+ *   (`ok: 0` "微博不存在或暂无查看权限", `deleted: "1"`) is thrown as `GoneError`: the worker
+ *   marks the post deleted.
+ * - Comments and their child comments: see ./weibo-comments.ts.
+ * - Authors are the screen name as shown (whitespace-collapsed); `user.id` is the author id.
  *
  * Requests go to the entry URL's origin (a local copy is crawled exactly like the real site),
  * except that real Weibo entries (weibo.com/u/…, weibo.cn/…) are read through m.weibo.cn,
- * the only Weibo host serving this API.
+ * the only Weibo host serving this API. Every error thrown here carries the URL requested.
  *
- * Also: {@link parseWeiboCnProfile} reads the old WAP site (weibo.cn) profile HTML.
+ * Also: {@link parseWeiboCnProfile} (./weibo-wap.ts) reads the old WAP site (weibo.cn) profile HTML.
  */
-import * as cheerio from "cheerio";
 import { parseWeiboDate } from "../dates";
-import { NonRetryableError } from "../errors";
+import { BlockedError, FatalError, GoneError, NonRetryableError, RetryableError } from "../errors";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../types";
-import { arr, dig, getJson, htmlToText, imagesIn, onOrigin, parseCount, rec, str, titleFromText, type Json } from "./shared";
+import { apiUrl, timeFromWeiboId, userOf, WEIBO_HOSTS, weiboGone, weiboGoneNotice } from "./weibo-api";
+import { weiboComments } from "./weibo-comments";
+import { arr, dig, getJson, htmlToText, imagesIn, parseCount, rec, str, titleFromText, type Json } from "./shared";
 
-const WEIBO_HOSTS = /(^|\.)weibo\.(com|cn)$/i;
+export { parseWeiboCnProfile, type WeiboCnProfilePage } from "./weibo-wap";
+export { weiboGoneNotice, timeFromWeiboId } from "./weibo-api";
 
 /** The uid in an entry URL: `/u/{uid}`, `/p/100505{uid}`, `/{uid}` (Weibo hosts), `?uid=` / `?value=`. */
 export function weiboUidFromUrl(url: URL): string | null {
@@ -40,15 +46,6 @@ export function weiboUidFromUrl(url: URL): string | null {
     if (q && /^\d{5,}$/.test(q)) return q;
   }
   return null;
-}
-
-/**
- * Where the JSON API lives. A real Weibo entry (weibo.com/u/…, weibo.cn/…) is served by
- * m.weibo.cn's API; any other host (a local copy, a proxy) is asked on its own origin.
- */
-function apiUrl(ctx: AdapterContext, pathAndQuery: string): string {
-  const host = new URL(ctx.account.entryUrl).hostname;
-  return WEIBO_HOSTS.test(host) ? new URL(pathAndQuery, "https://m.weibo.cn/").href : onOrigin(ctx, pathAndQuery);
 }
 
 function uidOf(ctx: AdapterContext): string {
@@ -109,13 +106,29 @@ function picsOf(m: Json): string[] {
 /**
  * One `mblog` as a list item. Exported for unit tests on the real capture.
  * @param origin where links point (`https://m.weibo.cn` or the local copy's origin)
+ * @param onBadDate called with the raw text when `created_at` is missing or unreadable; returns
+ *   the date to use instead, or null to leave it to the caller (the item's date is then invalid).
+ *   Without it, an unreadable date throws.
  */
-export function mblogToListItem(m: Json, origin: string, now: Date, source?: { url: string; body: string }): ListItem {
-  const id = str(m["id"]) ?? str(m["mid"]);
-  if (!id) throw new NonRetryableError("Weibo mblog without id");
+export function mblogToListItem(
+  m: Json,
+  origin: string,
+  now: Date,
+  source?: { url: string; body: string },
+  onBadDate?: (raw: string, id: string) => Date | null,
+): ListItem {
+  const id = str(m["idstr"]) ?? str(m["id"]) ?? str(m["mid"]);
+  if (!id) throw new NonRetryableError("Weibo mblog without id", source?.url);
   const mid = str(m["mid"]) ?? id;
   const created = str(m["created_at"]);
-  if (!created) throw new NonRetryableError(`Weibo mblog ${id} without created_at`);
+  let publishedAt: Date;
+  try {
+    if (created === undefined) throw new NonRetryableError(`Weibo mblog ${id} without created_at`, source?.url);
+    publishedAt = parseWeiboDate(created, now);
+  } catch (err) {
+    if (!onBadDate || !(err instanceof NonRetryableError)) throw err;
+    publishedAt = onBadDate(created ?? "", mid) ?? new Date(Number.NaN);
+  }
   const html = mblogHtml(m);
   const comments = parseCount(m["comments_count"]) ?? 0;
   const item: ListItem = {
@@ -123,8 +136,8 @@ export function mblogToListItem(m: Json, origin: string, now: Date, source?: { u
     kind: "post",
     url: `${origin}/detail/${id}`,
     title: titleFromText(htmlToText(html)),
-    author: str(dig(m, "user.screen_name")) ?? "",
-    publishedAt: parseWeiboDate(created, now),
+    ...userOf(m),
+    publishedAt,
     html,
     images: [...new Set([...picsOf(m), ...imagesIn(html, origin + "/")])],
     pinned: isPinned(m),
@@ -134,6 +147,49 @@ export function mblogToListItem(m: Json, origin: string, now: Date, source?: { u
   };
   if (source) item.source = source;
   return item;
+}
+
+/**
+ * The items of one timeline page. A post whose date cannot be read is kept (warned about with
+ * the page URL and the raw text) and dated by the time in its id, else by the post listed just
+ * before it (newer, so the history mark never moves past unseen posts), else the one after it.
+ */
+function pageItems(ctx: AdapterContext, mblogs: Json[], pageUrl: string, source: { url: string; body: string }): ListItem[] {
+  const origin = new URL(pageUrl).origin;
+  const items: ListItem[] = [];
+  for (const m of mblogs) {
+    try {
+      items.push(
+        mblogToListItem(m, origin, ctx.now, source, (raw, mid) => {
+          const fromId = timeFromWeiboId(mid, ctx.now);
+          ctx.warn({ url: source.url, field: "date", raw, reason: fromId ? "used the time in the post's id" : "used the date of a neighbouring post" });
+          return fromId;
+        }),
+      );
+    } catch (err) {
+      // A post without an id cannot be stored; the rest of the page goes on.
+      if (!(err instanceof NonRetryableError)) throw err;
+      ctx.warn({ url: source.url, field: "id", raw: JSON.stringify(m).slice(0, 200), reason: `skipped: ${err.message}` });
+    }
+  }
+  const dated = (i: number) => !Number.isNaN(items[i]?.publishedAt.getTime());
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    if (dated(i)) continue;
+    let j = i - 1;
+    while (j >= 0 && (!dated(j) || items[j]!.pinned)) j--;
+    let k = i + 1;
+    while (k < items.length && (!dated(k) || items[k]!.pinned)) k++;
+    const near = j >= 0 ? items[j] : k < items.length ? items[k] : undefined;
+    it.publishedAt = near ? new Date(near.publishedAt) : new Date(ctx.now);
+  }
+  return items;
+}
+
+/** The list item without its list-only fields, as `complete()` returns it. */
+function asCrawlItem(item: ListItem): CrawlItem {
+  const { pinned: _p, incomplete: _i, hasReplies: _h, replyCount: _r, lastActivityAt: _l, ...base } = item;
+  return base;
 }
 
 /** Weibo's mobile JSON API. */
@@ -164,19 +220,9 @@ export const weiboAdapter: Adapter = {
     for (;;) {
       const url = apiUrl(ctx, timeline + cursor);
       const { res, data } = await getJson(ctx, url, { kind: "list" });
-      const source = { url: res.url, body: res.body };
       const mblogs = mblogsOf(data);
-      const items: ListItem[] = [];
-      for (const m of mblogs) {
-        try {
-          items.push(mblogToListItem(m, new URL(url).origin, ctx.now, source));
-        } catch (err) {
-          // One odd post (a new date format, a missing id) must not hide the rest of the page;
-          // a page where nothing parses is a changed API and fails loudly below.
-          if (!(err instanceof NonRetryableError)) throw err;
-          ctx.log(`weibo: skipped a post on ${res.url}: ${err.message}`);
-        }
-      }
+      const items = pageItems(ctx, mblogs, url, { url: res.url, body: res.body });
+      // A page where nothing could be read is a changed API: fail loudly, naming the page.
       if (mblogs.length > 0 && items.length === 0) throw new NonRetryableError("no Weibo post on this page could be read", res.url);
       if (items.length === 0) return; // past the end (the API answers ok:0 or an empty card list)
       yield { url: res.url, items };
@@ -192,105 +238,41 @@ export const weiboAdapter: Adapter = {
     }
   },
 
+  /**
+   * The full text of a long post. Never loses the post: when the full text cannot be read, the
+   * list's cut text comes back marked `textIncomplete` (stored so, and completed by a later
+   * crawl), and the failure is warned about with the extend URL that failed.
+   * @throws GoneError when Weibo answers that the post was deleted
+   * @throws FatalError as is (the run cannot go on)
+   */
   async complete(ctx: AdapterContext, item: ListItem): Promise<CrawlItem> {
     const id = /\/detail\/(\d+)/.exec(item.url)?.[1] ?? item.platformId;
-    const { res, data } = await getJson(ctx, apiUrl(ctx, `/statuses/extend?id=${id}`), { kind: "item" });
+    const url = apiUrl(ctx, `/statuses/extend?id=${id}`);
+    const partial = (raw: string): CrawlItem => {
+      ctx.warn({ url, field: "body", raw, reason: "stored the list's cut text, marked incomplete: a later crawl reads the full text" });
+      return { ...asCrawlItem(item), textIncomplete: true };
+    };
+    let got: Awaited<ReturnType<typeof getJson>>;
+    try {
+      got = await getJson(ctx, url, { kind: "item" });
+    } catch (err) {
+      if (err instanceof FatalError || err instanceof GoneError || !(err instanceof Error)) throw err;
+      const kind = err instanceof BlockedError ? "blocked" : err instanceof RetryableError ? "failed" : "unreadable";
+      return partial(`${kind}: ${err.name}: ${err.message}`);
+    }
+    const { res, data } = got;
+    const gone = weiboGoneNotice(data);
+    if (gone) throw weiboGone(gone, res.url);
     const full = str(dig(data, "data.longTextContent"));
-    if (full === undefined) throw new NonRetryableError(`no longTextContent for Weibo ${id}`, res.url);
-    const { pinned: _p, incomplete: _i, hasReplies: _h, replyCount: _r, lastActivityAt: _l, ...base } = item;
-    return { ...base, html: full, images: imagesIn(full, res.url), source: { url: res.url, body: res.body } };
+    if (full === undefined || full.trim() === "") {
+      const msg = str(rec(data)?.["msg"]);
+      return partial(msg ? `ok: ${str(rec(data)?.["ok"]) ?? "?"}, msg: ${msg}` : `no longTextContent: ${res.body.slice(0, 160)}`);
+    }
+    return { ...asCrawlItem(item), html: full, images: imagesIn(full, res.url), source: { url: res.url, body: res.body } };
   },
 
-  async *replies(ctx: AdapterContext, thread: ListItem, _since: Date | null): AsyncGenerator<ThreadPage> {
-    const id = /\/detail\/(\d+)/.exec(thread.url)?.[1] ?? thread.platformId;
-    const mid = thread.platformId;
-    let cursor = "&max_id_type=0";
-    const seen = new Set<string>();
-    for (;;) {
-      const url = apiUrl(ctx, `/comments/hotflow?id=${id}&mid=${mid}${cursor}`);
-      const { res, data } = await getJson(ctx, url, { kind: "item" });
-      // ok:0 with no data is how hotflow says "no (more) comments".
-      const comments = arr(dig(data, "data.data"));
-      const replies: CrawlItem[] = [];
-      for (const c of comments) {
-        const r = rec(c);
-        const cid = str(r?.["id"]) ?? str(r?.["mid"]);
-        const created = str(r?.["created_at"]);
-        if (!r || !cid || !created) continue;
-        const html = str(r["text"]) ?? "";
-        replies.push({
-          platformId: cid,
-          parentPlatformId: mid,
-          kind: "reply",
-          url: `${new URL(url).origin}/detail/${id}#comment-${cid}`,
-          title: "",
-          author: str(dig(r, "user.screen_name")) ?? "",
-          publishedAt: parseWeiboDate(created, ctx.now),
-          html,
-          images: imagesIn(html, res.url),
-          source: { url: res.url, body: res.body },
-        });
-      }
-      if (replies.length === 0) return;
-      yield { url: res.url, replies };
-      const maxId = str(dig(data, "data.max_id"));
-      const maxIdType = str(dig(data, "data.max_id_type")) ?? "0";
-      if (!maxId || maxId === "0" || seen.has(maxId)) return;
-      seen.add(maxId);
-      cursor = `&max_id=${maxId}&max_id_type=${maxIdType}`;
-    }
+  /** Comments, then child comments, as replies (see ./weibo-comments.ts). `since` cannot help: hotflow is ordered by popularity. */
+  replies(ctx: AdapterContext, thread: ListItem, _since: Date | null): AsyncIterable<ThreadPage> {
+    return weiboComments(ctx, thread);
   },
 };
-
-/** A page of the old WAP site, parsed. */
-export interface WeiboCnProfilePage {
-  items: ListItem[];
-  /** Absolute URL of the next page ("下页"), when there is one. */
-  nextUrl: string | null;
-  /** "1/117页": the page count, when shown. */
-  pageCount: number | null;
-}
-
-/**
- * Parses a weibo.cn (WAP) profile page: posts are `div.c[id^=M_]`, the text `span.ctt`, the time
- * and client in `span.ct` ("06月17日 18:12&nbsp;来自绿洲APP"), pinned posts carry `span.kt`
- * "置顶". The id after `M_` is the post's bid. Reposts keep the reposted text (it is what the
- * account chose to say) and the "转发理由" comment.
- * @param pageUrl absolute URL the page was read from (links are resolved against it)
- */
-export function parseWeiboCnProfile(html: string, pageUrl: string, now: Date): WeiboCnProfilePage {
-  const $ = cheerio.load(html);
-  const author =
-    $("div.ut span.ctt").first().contents().first().text().replace(/\s+/g, " ").trim() ||
-    $("title").text().replace(/的微博$/, "").trim();
-  const items: ListItem[] = [];
-  $("div.c[id^=M_]").each((_i, el) => {
-    const div = $(el);
-    const bid = (div.attr("id") ?? "").slice(2);
-    const ctRaw = div.find("span.ct").last().text();
-    const body = div.clone();
-    body.find("span.ct, span.kt").remove();
-    // The action links ("赞[…] 转发[…] 评论[…] 收藏") are chrome, not content.
-    body.find("a").filter((_j, a) => /^(赞|转发|评论|收藏|原文转发|原文评论|原图)(\[\d+\])?$/.test($(a).text().trim())).remove();
-    const htmlBody = (body.find("span.ctt").length > 0 ? body.html() : div.html()) ?? "";
-    const comments = Number(/评论\[(\d+)\]/.exec(div.text())?.[1] ?? "0");
-    const text = htmlToText(div.find("span.ctt").map((_j, s) => $(s).html() ?? "").get().join(" "));
-    items.push({
-      platformId: bid,
-      kind: "post",
-      url: new URL(`/comment/${bid}`, pageUrl).href,
-      title: titleFromText(text),
-      author,
-      publishedAt: parseWeiboDate(ctRaw, now),
-      html: htmlBody.trim(),
-      images: imagesIn(htmlBody, pageUrl),
-      pinned: div.find("span.kt").text().includes("置顶"),
-      incomplete: div.find("a").filter((_j, a) => $(a).text().trim() === "全文").length > 0,
-      hasReplies: comments > 0,
-      replyCount: comments,
-    });
-  });
-  const next = $("#pagelist a").filter((_i, a) => $(a).text().trim() === "下页").attr("href");
-  const count = /\d+\/(\d+)页/.exec($("#pagelist").text());
-  return { items, nextUrl: next ? new URL(next, pageUrl).href : null, pageCount: count?.[1] ? Number(count[1]) : null };
-}

@@ -12,10 +12,11 @@ export function registerPostCommands(program: Command) {
     .option("--format <format>", "jsonl | csv", "jsonl")
     .option("--flagged", "only posts with a flag")
     .option("--account <id>", "only this account", intOption("--account", 1))
+    .option("--deleted", "only posts and replies found deleted on the platform")
     .action(
-      action(async (o: { format: string; flagged?: boolean; account?: number }) => {
+      action(async (o: { format: string; flagged?: boolean; account?: number; deleted?: boolean }) => {
         if (o.format !== "jsonl" && o.format !== "csv") throw new UserInputError(`--format must be jsonl or csv (got ${o.format})`);
-        for await (const chunk of exportPosts(db, { format: o.format as ExportFormat, flagged: o.flagged, accountId: o.account })) {
+        for await (const chunk of exportPosts(db, { format: o.format as ExportFormat, flagged: o.flagged, accountId: o.account, deleted: o.deleted })) {
           if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once("drain", r));
         }
       }),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { Prisma } from "@/generated/prisma/client";
 import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
-import { discuzBoardFromUrl, getAdapter, recognisePlatform, weiboUidFromUrl } from "@/crawler/adapters";
+import { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, getAdapter, recognisePlatform, tiebaBarFromUrl, tiebaEntryUrl, weiboUidFromUrl } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "./overview";
@@ -33,10 +33,15 @@ export const accountInputSchema = z.object({
 });
 export type AccountInput = z.input<typeof accountInputSchema>;
 
-/** Normalise an entry URL so the same account cannot be registered twice by a trailing '#…'. */
+/**
+ * Normalise an entry URL so the same account cannot be registered twice by a trailing '#…', and
+ * so a Tieba bar given in a mobile or other-host form (`/mo/q/m?kw=`, `wapp.baidu.com/f?kw=`, …)
+ * is stored as the desktop list the adapter crawls.
+ */
 export function normaliseEntryUrl(url: string): string {
   const u = new URL(url.trim());
   u.hash = "";
+  if (recognisePlatform(u) === "tieba") return tiebaEntryUrl(u) ?? u.toString();
   return u.toString();
 }
 
@@ -87,7 +92,8 @@ function defaultName(entryUrl: string): string {
 
 /** Accounts with their post and error counts, for lists. */
 export async function listAccounts(db: Db) {
-  const accounts = await db.account.findMany({ orderBy: { id: "asc" } });
+  // The sealed cookies and proxy never leave the server, not even encrypted.
+  const accounts = await db.account.findMany({ orderBy: { id: "asc" }, omit: { cookies: true, proxy: true } });
   const postCounts = await db.post.groupBy({ by: ["accountId"], _count: { _all: true } });
   const errorCounts = await db.crawlRun.groupBy({ by: ["accountId"], _sum: { errorCount: true } });
   const posts = new Map(postCounts.map((r) => [r.accountId, r._count._all]));
@@ -116,6 +122,24 @@ export const URL_EXAMPLES: Record<Platform, string> = {
 const PLATFORM_LABEL: Record<Platform, string> = { weibo: "Weibo user", tieba: "Tieba bar", discuz: "Discuz! board", blog: "blog" };
 
 /**
+ * Every entry URL form each platform's adapter accepts, for the "unknown URL shape" message
+ * (Weibo: weiboUidFromUrl; Tieba: crawler/adapters/tieba/urls.ts; Discuz!: DISCUZ_BOARD_FORMS).
+ * Keep in step with the adapters when a form is added.
+ */
+export const URL_FORMS: Record<Platform, readonly string[]> = {
+  weibo: ["https://weibo.com/u/1234567890", "https://weibo.com/1234567890", "https://m.weibo.cn/u/1234567890", "https://m.weibo.cn/p/1005051234567890", "https://weibo.cn/1234567890"],
+  tieba: ["https://tieba.baidu.com/f?kw=北江大学", "https://tieba.baidu.com/mo/q/m?kw=北江大学", "https://wapp.baidu.com/f?kw=北江大学"],
+  discuz: DISCUZ_BOARD_FORMS,
+  blog: [URL_EXAMPLES.blog],
+};
+
+/** "a, b or c": the forms of a platform, in the message's English. */
+function formsList(p: Platform): string {
+  const forms = URL_FORMS[p];
+  return forms.length <= 1 ? (forms[0] ?? URL_EXAMPLES[p]) : `${forms.slice(0, -1).join(", ")} or ${forms.at(-1)}`;
+}
+
+/**
  * Why `url` cannot be registered as `platform` (or as the platform recognised from it), or null.
  * Any http(s) URL can be a blog; the other platforms need their exact entry shape (a Weibo user,
  * a Tieba bar, a Discuz! board), because the adapter builds every request from it.
@@ -133,10 +157,10 @@ export function platformProblem(url: string, platform: Platform | undefined): st
   const shapeOk =
     p === "blog" ||
     (p === "weibo" && weiboUidFromUrl(u) !== null) ||
-    (p === "tieba" && u.pathname.replace(/\/$/, "") === "/f" && Boolean(u.searchParams.get("kw"))) ||
+    (p === "tieba" && tiebaBarFromUrl(u) !== null) ||
     (p === "discuz" && discuzBoardFromUrl(u) !== null);
   if (shapeOk && (platform === undefined || p === "blog" || getAdapter(p).recognise(u))) return null;
-  return `unknown URL shape for a ${PLATFORM_LABEL[p]}: expected something like ${URL_EXAMPLES[p]}`;
+  return `unknown URL shape for a ${PLATFORM_LABEL[p]}: expected something like ${formsList(p)}`;
 }
 
 /** The interval field: a preset's cron expression, or "custom" with the expression in `cron`. */
@@ -164,7 +188,7 @@ export async function listAccountStatus(db: Db, now = new Date()) {
   // kept per Shanghai day, like every chart on the dashboard.
   const weekAgo = shanghaiDay(new Date(now.getTime() - 6 * 86_400_000));
   const [accounts, posts, flags, runs7, lastRuns] = await Promise.all([
-    db.account.findMany({ orderBy: [{ platform: "asc" }, { name: "asc" }] }),
+    db.account.findMany({ orderBy: [{ platform: "asc" }, { name: "asc" }], omit: { cookies: true, proxy: true } }),
     db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "post_day_stats" GROUP BY "accountId"`,
     db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "flag_day_stats" WHERE "status" = 'open' GROUP BY "accountId"`,
     db.$queryRaw<{ accountId: SqlNumber; runs: SqlNumber; errors: SqlNumber; blocks: SqlNumber }[]>`

@@ -51,6 +51,29 @@ export async function weekFlagTerms(db: Db, now = new Date()) {
     WHERE f."status" IN ('open', 'confirmed') AND f."createdAt" >= ${since}`;
 }
 
+/**
+ * Posts and replies the crawler noticed deleted, per day it noticed (Asia/Shanghai) and platform,
+ * with how many of them had been flagged (a moderator removing a flagged post is itself a signal).
+ * Read from the posts themselves: deletions are few, so there is no roll-up for them.
+ */
+export async function deletionsPerDay(db: Db, fromDay: string) {
+  const rows = await db.post.findMany({
+    where: { deletedAt: { gte: new Date(`${fromDay}T00:00:00+08:00`) } },
+    select: { deletedAt: true, account: { select: { platform: true } }, _count: { select: { flags: true } } },
+  });
+  const counts = new Map<string, { day: string; key: string; n: number }>();
+  let flagged = 0;
+  for (const r of rows) {
+    const day = shanghaiDay(r.deletedAt!);
+    const key = `${day}|${r.account.platform}`;
+    const c = counts.get(key) ?? { day, key: r.account.platform, n: 0 };
+    c.n++;
+    counts.set(key, c);
+    if (r._count.flags > 0) flagged++;
+  }
+  return { rows: [...counts.values()], total: rows.length, flagged };
+}
+
 /** Crawl runs per day (summed over accounts). */
 export async function runsPerDay(db: Db, fromDay: string) {
   // On PostgreSQL "ms" is BIGINT, so its sum is NUMERIC (a Decimal here); the others are bigint.

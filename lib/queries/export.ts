@@ -14,12 +14,15 @@ export const EXPORT_FIELDS = [
   "url",
   "title",
   "author",
+  "authorId",
   "publishedAt",
   "text",
   "sha1",
   "version",
   "firstSeenAt",
   "lastSeenAt",
+  "deletedAt",
+  "incomplete",
   "flags",
 ] as const;
 
@@ -27,6 +30,8 @@ export interface ExportFilter {
   format: ExportFormat;
   flagged?: boolean;
   accountId?: number;
+  /** Only posts and replies the crawler noticed deleted on the platform. */
+  deleted?: boolean;
 }
 
 /** RFC 4180 CSV field. A leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula. */
@@ -46,6 +51,7 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
         id: { gt: after },
         ...(filter.accountId ? { accountId: filter.accountId } : {}),
         ...(filter.flagged ? { flags: { some: {} } } : {}),
+        ...(filter.deleted ? { deletedAt: { not: null } } : {}),
       },
       orderBy: { id: "asc" },
       take: 500,
@@ -72,12 +78,15 @@ interface ExportRow {
   url: string;
   title: string;
   author: string;
+  authorId: string;
   publishedAt: Date;
   text: string;
   sha1: string;
   version: number;
   firstSeenAt: Date;
   lastSeenAt: Date;
+  deletedAt: Date | null;
+  incomplete: boolean;
   account: { entryUrl: string; platform: string };
   parent: { platformId: string } | null;
   flags: { status: string; reasons: string; score: number; topic: { name: string } }[];
@@ -93,13 +102,18 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
     kind: p.kind,
     url: p.url,
     title: p.title,
+    // The name as the page showed it, and the platform's stable id (names change; ids do not).
     author: p.author,
+    authorId: p.authorId,
     publishedAt: p.publishedAt.toISOString(),
     text: p.text,
     sha1: p.sha1,
     version: p.version,
     firstSeenAt: p.firstSeenAt.toISOString(),
     lastSeenAt: p.lastSeenAt.toISOString(),
+    // When the crawler noticed the post gone from the platform (kept, never removed); null: still there.
+    deletedAt: p.deletedAt?.toISOString() ?? null,
+    incomplete: p.incomplete,
     flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
   };
   if (format === "jsonl") return JSON.stringify(rec) + "\n";

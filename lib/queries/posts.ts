@@ -6,110 +6,16 @@
  * an index, checked with EXPLAIN QUERY PLAN on a million posts), then Prisma loads those rows
  * with their account, flags and classifications.
  */
-import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { dialectOf, type Db } from "../db";
-import { PLATFORMS, type Platform } from "@/crawler/types";
+import { encodeCursor, shanghaiDayStart, type Cursor, type PostFilter, type ReviewState } from "./posts-filter";
 import { planSearch, queryWords, searchCondition, wordProbe } from "./search";
 import { indexedBy, toBoolean } from "./sql";
+import { loadAncestors, loadReplyTree } from "./posts-replies";
+
+export * from "./posts-filter";
 
 export const PAGE_SIZE = 50;
-export const REVIEW_STATES = ["open", "reviewed", "confirmed", "dismissed"] as const;
-export type ReviewState = (typeof REVIEW_STATES)[number];
-
-/** What the lists can be filtered by. Every field is optional; `flagged` selects the view. */
-export interface PostFilter {
-  /** Only posts with a flag (that matches topic / review / minScore). */
-  flagged: boolean;
-  topicId?: number;
-  platform?: Platform;
-  accountId?: number;
-  /** Asia/Shanghai calendar days, inclusive: "2026-11-01". */
-  from?: string;
-  to?: string;
-  review?: ReviewState;
-  /** Flag score (flagged view) or classification score (posts view), 0–1. */
-  minScore?: number;
-  kind?: "post" | "reply";
-  q?: string;
-}
-
-/** A position in the newest-first order. */
-export interface Cursor {
-  publishedAt: Date;
-  id: number;
-}
-
-const blankToUndefined = (v: unknown) => (v === "" || v === null || (Array.isArray(v) && v.length === 0) ? undefined : Array.isArray(v) ? v[0] : v);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD");
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional().catch(undefined));
-
-/** Query-string schema of the filter: unknown or malformed values are ignored, not errors. */
-export const postFilterSchema = z.object({
-  topic: optional(z.coerce.number().int().positive()),
-  platform: optional(z.enum(PLATFORMS as unknown as [Platform, ...Platform[]])),
-  account: optional(z.coerce.number().int().positive()),
-  from: optional(day),
-  to: optional(day),
-  review: optional(z.enum(REVIEW_STATES)),
-  minScore: optional(z.coerce.number().min(0).max(1)),
-  kind: optional(z.enum(["post", "reply"])),
-  q: optional(z.string().trim().max(200)),
-  after: optional(z.string().regex(/^\d+\.\d+$/)),
-  before: optional(z.string().regex(/^\d+\.\d+$/)),
-});
-
-export type SearchParams = Record<string, string | string[] | undefined>;
-
-/** Read the filter and the page position from a page's search params. */
-export function parsePostFilter(params: SearchParams, flagged: boolean): { filter: PostFilter; after?: Cursor; before?: Cursor } {
-  const p = postFilterSchema.parse(params);
-  const filter: PostFilter = {
-    flagged,
-    topicId: p.topic,
-    platform: p.platform,
-    accountId: p.account,
-    from: p.from,
-    to: p.to,
-    review: p.review,
-    minScore: p.minScore,
-    kind: p.kind,
-    q: p.q || undefined,
-  };
-  return { filter, after: decodeCursor(p.after), before: decodeCursor(p.before) };
-}
-
-/** `{ms}.{id}`: short, opaque enough, and stable in a URL. */
-export function encodeCursor(c: Cursor): string {
-  return `${c.publishedAt.getTime()}.${c.id}`;
-}
-export function decodeCursor(s: string | undefined): Cursor | undefined {
-  if (!s) return undefined;
-  const [ms, id] = s.split(".").map(Number);
-  if (!Number.isSafeInteger(ms) || !Number.isSafeInteger(id)) return undefined;
-  return { publishedAt: new Date(ms!), id: id! };
-}
-
-/** The filter as query-string pairs (for links that keep it: pages, export, detail). */
-export function filterToParams(f: PostFilter): URLSearchParams {
-  const sp = new URLSearchParams();
-  if (f.topicId) sp.set("topic", String(f.topicId));
-  if (f.platform) sp.set("platform", f.platform);
-  if (f.accountId) sp.set("account", String(f.accountId));
-  if (f.from) sp.set("from", f.from);
-  if (f.to) sp.set("to", f.to);
-  if (f.review) sp.set("review", f.review);
-  if (f.minScore !== undefined) sp.set("minScore", String(f.minScore));
-  if (f.kind) sp.set("kind", f.kind);
-  if (f.q) sp.set("q", f.q);
-  return sp;
-}
-
-/** Start of an Asia/Shanghai day as an instant. */
-export function shanghaiDayStart(d: string): Date {
-  return new Date(`${d}T00:00:00+08:00`);
-}
-
 const FLAG_STATUS: Record<ReviewState, string[]> = {
   open: ["open"],
   reviewed: ["confirmed", "dismissed"],
@@ -125,6 +31,8 @@ function cheapConditions(f: PostFilter): Prisma.Sql[] {
   if (f.from) where.push(Prisma.sql`p."publishedAt" >= ${shanghaiDayStart(f.from)}`);
   if (f.to) where.push(Prisma.sql`p."publishedAt" < ${new Date(shanghaiDayStart(f.to).getTime() + 86_400_000)}`);
   if (f.kind) where.push(Prisma.sql`p."kind" = ${f.kind}`);
+  // Posts still on the platform are nearly all of them: checked row by row like the others.
+  if (f.deleted === "no") where.push(Prisma.sql`p."deletedAt" IS NULL`);
   return where;
 }
 
@@ -146,9 +54,15 @@ function classificationCondition(f: PostFilter): Prisma.Sql | null {
   return Prisma.sql`EXISTS (SELECT 1 FROM "Classification" c WHERE ${Prisma.join(c, " AND ")})`;
 }
 
-/** The filter needs more than the post row itself (flags, classifications or a search). */
+/**
+ * Only deleted posts: rare, so like flags a selective set (and not a condition on the date-index
+ * walk, which would read every row to find a few).
+ */
+const DELETED = Prisma.sql`p."deletedAt" IS NOT NULL`;
+
+/** The filter needs more than the date-ordered walk (flags, classifications, a search, deletions). */
 function needsProbe(f: PostFilter): boolean {
-  return f.flagged || Boolean(f.review) || Boolean(f.q) || classificationCondition(f) !== null;
+  return f.flagged || Boolean(f.review) || Boolean(f.q) || f.deleted === "yes" || classificationCondition(f) !== null;
 }
 
 const where = (conds: Prisma.Sql[]) => (conds.length ? Prisma.sql`WHERE ${Prisma.join(conds, " AND ")}` : Prisma.empty);
@@ -216,6 +130,8 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   }
   const cc = classificationCondition(f);
   if (cc) probes.push(cc);
+  const deletedSet = f.deleted === "yes";
+  if (deletedSet) probes.push(DELETED);
   const plan = f.q ? await planSearch(db, f.q) : null;
   if (plan?.empty) return { page: [], more: false, backwards };
   const words = f.q ? queryWords(f.q) : [];
@@ -224,7 +140,7 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   // into a join that reorders rows), and the LIMIT must keep the newest matches, so it is told.
   const windowed = await db.$queryRaw<IdRow[]>`
     SELECT p."id", p."publishedAt" FROM (
-      SELECT p."id", p."publishedAt" ${words.length ? Prisma.sql`, p."title", p."text", p."ocrText"` : Prisma.empty}
+      SELECT p."id", p."publishedAt" ${words.length ? Prisma.sql`, p."title", p."text", p."ocrText"` : Prisma.empty} ${deletedSet ? Prisma.sql`, p."deletedAt"` : Prisma.empty}
       FROM "Post" p ${index} ${where(cheap)}
       ${order} LIMIT ${WINDOW}
     ) p ${where(probes)} ${dialect === "postgresql" ? order : Prisma.empty} LIMIT ${take + 1}`;
@@ -241,12 +157,13 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
     if (flagSet) sets.push(Prisma.sql`p."id" IN (SELECT f."postId" FROM "Flag" f ${where(fc)})`);
     if (plan) sets.push(...searchCondition(plan));
   }
+  if (deletedSet) sets.push(DELETED);
   // PostgreSQL words too short for the trigram index (most Chinese words have two characters)
   // still make a set: one scan of the posts for them beats walking the whole date index and
   // fetching every row in date order. SQLite's equivalents (one character, or two too common to
   // expand) are rare and walk.
   const shortWordsSet = dialect === "postgresql" && plan !== null && plan.like.length > 0;
-  if (!(flagSet || plan?.indexed || shortWordsSet)) {
+  if (!(flagSet || plan?.indexed || shortWordsSet || deletedSet)) {
     // Only classifications or (SQLite) one-character words: no set to drive from, so walk the
     // date index to the end (relevant posts are common; single characters rarely searched).
     return finish(
@@ -283,9 +200,15 @@ export interface PostRow {
   excerpt: string;
   url: string;
   author: string;
+  /** The platform's stable id of the author ("" when the page shows none). */
+  authorId: string;
   publishedAt: Date;
   version: number;
   replyCount: number | null;
+  /** When the crawler noticed the post gone from the platform (null: still there). */
+  deletedAt: Date | null;
+  /** Only part of the text could be read (a later crawl completes it). */
+  incomplete: boolean;
   account: { id: number; name: string; platform: string };
   parent: { id: number; title: string; excerpt: string } | null;
   flags: { id: number; topicId: number; topicName: string; score: number; status: string; reasons: string }[];
@@ -306,8 +229,23 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
   if (ids.length === 0) return [];
   const [posts, flags, classes, accounts, topics] = await Promise.all([
     db.$queryRaw<
-      { id: Int; kind: string; title: string; excerpt: string; url: string; author: string; publishedAt: Date; version: Int; replyCount: Int | null; accountId: Int; parentId: Int | null }[]
-    >`SELECT "id", "kind", "title", substr("text", 1, 240) AS "excerpt", "url", "author", "publishedAt", "version", "replyCount", "accountId", "parentId"
+      {
+        id: Int;
+        kind: string;
+        title: string;
+        excerpt: string;
+        url: string;
+        author: string;
+        authorId: string;
+        publishedAt: Date;
+        version: Int;
+        replyCount: Int | null;
+        accountId: Int;
+        parentId: Int | null;
+        deletedAt: Date | string | null;
+        incomplete: Int | boolean;
+      }[]
+    >`SELECT "id", "kind", "title", substr("text", 1, 240) AS "excerpt", "url", "author", "authorId", "publishedAt", "version", "replyCount", "accountId", "parentId", "deletedAt", "incomplete"
       FROM "Post" WHERE "id" IN (${idList(ids)})`,
     db.$queryRaw<{ id: Int; postId: Int; topicId: Int; score: number; status: string; reasons: string }[]>`
       SELECT "id", "postId", "topicId", "score", "status", "reasons" FROM "Flag" WHERE "postId" IN (${idList(ids)}) ORDER BY "score" DESC`,
@@ -347,9 +285,12 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
       excerpt: p.excerpt,
       url: p.url,
       author: p.author,
+      authorId: p.authorId,
       publishedAt: new Date(p.publishedAt),
       version: Number(p.version),
       replyCount: num(p.replyCount),
+      deletedAt: p.deletedAt === null ? null : new Date(p.deletedAt),
+      incomplete: toBoolean(p.incomplete),
       account: accountById.get(Number(p.accountId)) ?? { id: Number(p.accountId), name: "?", platform: "?" },
       parent: parentId === null ? null : (parentById.get(parentId) ?? null),
       flags: flagsBy.get(id) ?? [],
@@ -400,12 +341,8 @@ export async function getPostDetail(db: Db, id: number) {
     },
   });
   if (!post) return null;
-  const replies = await db.post.findMany({
-    where: { parentId: id },
-    orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
-    take: 200,
-    select: { id: true, author: true, publishedAt: true, text: true, html: true, url: true, flags: { select: { id: true, status: true, topic: { select: { name: true } } } } },
-  });
-  return { ...post, replies };
+  // A reply (a floor) shows what it answers up to the thread, and its own replies (楼中楼).
+  const [replies, ancestors] = await Promise.all([loadReplyTree(db, id), loadAncestors(db, post.parentId)]);
+  return { ...post, replies, ancestors };
 }
 export type PostDetail = NonNullable<Awaited<ReturnType<typeof getPostDetail>>>;

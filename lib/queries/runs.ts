@@ -23,7 +23,29 @@ export async function listRunsPage(db: Db, f: RunFilter, take = 50) {
   return { rows: rows.slice(0, take), next: rows.length > take ? rows[take - 1]!.id : null };
 }
 
-/** One run with its account, errors and notifications. */
+/** A field the crawler could not read while it still stored the item (CrawlRun.warnings). */
+export interface RunWarningRow {
+  at?: string;
+  url?: string;
+  field?: string;
+  /** The raw text as crawled: hostile, shown as text only. */
+  raw?: string;
+  reason?: string;
+}
+
+/** The stored warnings as a list; a malformed entry becomes empty fields, never an error. */
+export function runWarnings(json: string): RunWarningRow[] {
+  const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? undefined : String(v));
+  return jsonList<Record<string, unknown>>(json)
+    .filter((w) => w !== null && typeof w === "object")
+    .map((w) => {
+      // A time that does not parse is dropped (the page would fail formatting it).
+      const at = str(w.at);
+      return { at: at && !Number.isNaN(Date.parse(at)) ? at : undefined, url: str(w.url), field: str(w.field), raw: str(w.raw), reason: str(w.reason) };
+    });
+}
+
+/** One run with its account, errors, warnings and notifications. */
 export async function getRun(db: Db, id: number) {
   const run = await db.crawlRun.findUnique({
     where: { id },
@@ -36,7 +58,7 @@ export async function getRun(db: Db, id: number) {
   const errors = jsonList<{ at?: string; url?: string; kind?: string; reason?: string }>(run.errors);
   const seconds = run.finishedAt ? (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 : (Date.now() - run.startedAt.getTime()) / 1000;
   const pages = run.pagesList + run.pagesItem + run.pagesOther;
-  return { ...run, errorList: errors, seconds, pages, pagesPerMinute: seconds > 0 ? (pages * 60) / seconds : 0 };
+  return { ...run, errorList: errors, warningList: runWarnings(run.warnings), seconds, pages, pagesPerMinute: seconds > 0 ? (pages * 60) / seconds : 0 };
 }
 export type RunDetail = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 

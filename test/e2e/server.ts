@@ -4,7 +4,8 @@
  * with one admin and one reviewer and the topic "考试"), a local platform site, the scheduler
  * (polling every 500 ms, no politeness delay) and `next start` on the production build in
  * NEXT_DIST_DIR. It writes test-results/e2e-data/env.json for the specs:
- * `{ platformOrigin, accounts: { blog, weibo, tieba, discuz }, hostileBlog }` (entry URLs to register).
+ * `{ platformOrigin, accounts: { blog, weibo, tieba, discuz }, hostileBlog, threads }` (entry URLs to register;
+ * `threads`: the ids seed-threads.ts wrote).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -24,7 +25,10 @@ const { startLocalPlatforms } = await import("../support/platforms");
 const { startScheduler } = await import("../../crawler/commands/crawl");
 
 for (const u of Object.values(E2E_USERS)) await createUser(db, u);
-await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊"]), sensitiveWords: JSON.stringify(["作弊"]) } });
+const examTopic = await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊"]), sensitiveWords: JSON.stringify(["作弊"]) } });
+// Threaded replies, deletions and run warnings for field-ready.spec.ts.
+const { seedThreads } = await import("./seed-threads");
+const threads = await seedThreads(db, examTopic.id);
 
 // Remote content in hostile posts points at loopback only: if the sanitizer ever failed, the
 // request would stay on this machine (and the specs watch for it).
@@ -57,6 +61,7 @@ fs.writeFileSync(
     platformOrigin: site.origin,
     accounts: { blog: site.entryUrl("blog-1"), weibo: site.entryUrl("weibo-1"), tieba: site.entryUrl("tieba-1"), discuz: site.entryUrl("discuz-1") },
     hostileBlog: site.entryUrl("blog-2"),
+    threads,
   }),
 );
 

@@ -5,7 +5,7 @@ import { requireUser } from "@/lib/auth/current-user";
 import { CHART_RANGES, rangeDays } from "@/lib/queries/charts";
 import { PageHeader } from "@/components/page-header";
 import { PanelSkeleton } from "@/components/skeletons";
-import { ActivitySection, FlagsSection, HarvestSection, HealthSection, PostsSection, TermsSection, TopicRateSection } from "@/components/charts/sections";
+import { ActivitySection, DeletionsSection, FlagsSection, HarvestSection, HealthSection, PostsSection, TermsSection, TopicRateSection } from "@/components/charts/sections";
 
 export async function generateMetadata() {
   const t = await getTranslations("charts.page");
@@ -34,6 +34,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       <div className="chart-grid">
         {s(<PostsSection days={days} />, t("sectionPosts"))}
         {s(<FlagsSection days={days} />, t("sectionFlags"))}
+        {s(<DeletionsSection days={days} />, t("sectionDeletions"))}
         {s(<TopicRateSection days={days} />, t("sectionFlagRate"))}
         {s(<TermsSection />, t("sectionTerms"))}
         {s(<HealthSection days={days} />, t("sectionHealth"))}

@@ -12,3 +12,6 @@ ALTER TABLE "HistoryMark" ADD COLUMN "resume" TEXT;
 -- AlterTable
 ALTER TABLE "CrawlRun" ADD COLUMN "warningCount" INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE "CrawlRun" ADD COLUMN "warnings" TEXT NOT NULL DEFAULT '[]';
+
+-- CreateIndex
+CREATE INDEX "Post_deletedAt_idx" ON "Post"("deletedAt");

@@ -1,11 +1,47 @@
 /**
  * Local Discuz! X board: forumdisplay and viewthread pages in the stock X3 template markup
  * (notes/platforms.md; no real HTML capture exists), the mobile API JSON in the shape of the
- * real capture (discuz_mobile_api_forumdisplay_s1.json), and GBK boards.
+ * real capture (discuz_mobile_api_forumdisplay_s1.json), and GBK boards. Floors can carry 点评
+ * (post comments, {@link addDiscuzComment}), rendered as viewthread_node renders them.
  */
 import type { LocalAccount, LocalPost, PlatformModel } from "./model";
 import { discuzDay, discuzFull, discuzRelative, esc } from "./format";
 import { json, notFound, type PageSizes, type Rendered } from "./responses";
+
+/** A 点评 under a floor (Discuz! X post comment). */
+export interface LocalDiscuzComment {
+  author: string;
+  text: string;
+  at: Date;
+}
+
+/** Comments per model, by floor pid (the head floor's pid is the post's `headId`). */
+const COMMENTS = new WeakMap<PlatformModel, Map<string, LocalDiscuzComment[]>>();
+
+/**
+ * Add a 点评 under floor `pid` of a Discuz! thread (the head floor: `post.headId`). Like posts,
+ * a comment dated after the clock is invisible until the clock passes it.
+ */
+export function addDiscuzComment(model: PlatformModel, pid: string, comment: Partial<LocalDiscuzComment> & { text: string }): LocalDiscuzComment {
+  let byPid = COMMENTS.get(model);
+  if (!byPid) COMMENTS.set(model, (byPid = new Map()));
+  const c: LocalDiscuzComment = { author: comment.author ?? "路人甲", text: comment.text, at: comment.at ?? model.clock.now() };
+  byPid.set(pid, [...(byPid.get(pid) ?? []), c]);
+  return c;
+}
+
+/** The comment block of a floor: `div#comment_{pid}.cm` with one `div.pstl` per comment. */
+function commentBlock(model: PlatformModel, pid: string, now: Date): string {
+  const shown = (COMMENTS.get(model)?.get(pid) ?? []).filter((c) => c.at <= now);
+  if (shown.length === 0) return `<div id="comment_${pid}" class="cm"></div>`;
+  const items = shown.map(
+    (c) => `<div class="pstl xs1 cl"><div class="psta vm"><a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" c="1"><img src="uc_server/avatar.php?uid=${1000 + c.author.length}&amp;size=small" /></a>
+<a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" class="xi2 xw1">${esc(c.author)}</a></div>
+<div class="psti">${esc(c.text)}&nbsp;<span class="xg1">发表于 ${timeCell(c.at, now)}</span></div></div>`,
+  );
+  return `<div id="comment_${pid}" class="cm"><h3 class="psth xs1"><span class="icon_ring vm"></span>点评</h3>
+${items.join("\n")}</div>`;
+}
 
 function page(account: LocalAccount, title: string, body: string, status = 200): Rendered {
   const charset = account.encoding === "gbk" ? "gbk" : "utf-8";
@@ -127,7 +163,8 @@ export function renderDiscuzThread(model: PlatformModel, post: LocalPost | undef
 <em id="authorposton${p.pid}">发表于 ${timeCell(p.at, now)}</em>
 <span class="pipe">|</span><a href="forum.php?mod=viewthread&amp;tid=${post.id}&amp;page=1&amp;authorid=1" rel="nofollow">只看该作者</a></div></div></div>
 <div class="pct"><div class="pcb"><div class="t_fsz"><table cellspacing="0" cellpadding="0"><tr><td class="t_f" id="postmessage_${p.pid}">
-${p.edited ? `<i class="pstatus"> 本帖最后由 ${esc(p.author)} 于 ${discuzFull(p.edited)} 编辑 </i><br />\n` : ""}${p.html}</td></tr></table></div></div></div>
+${p.edited ? `<i class="pstatus"> 本帖最后由 ${esc(p.author)} 于 ${discuzFull(p.edited)} 编辑 </i><br />\n` : ""}${p.html}</td></tr></table></div>
+${commentBlock(model, p.pid, now)}<div id="post_rate_div_${p.pid}"></div></div></div>
 </td></tr></table></div>`,
     )
     .join("\n");

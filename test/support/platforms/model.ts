@@ -68,6 +68,10 @@ export interface LocalReply {
   editedAt: Date | null;
   /** Floor number on Tieba/Discuz! (the head post is floor 1, so replies start at 2). */
   floor: number;
+  /** Deleted by a moderator (`removeReply`): no longer served; floors of the others stay. */
+  removed?: boolean;
+  /** Blogs: the comment this one answers (a threaded WordPress comment); unset for a comment on the post. */
+  parentId?: string;
 }
 
 /** A post (Weibo status, Tieba/Discuz! thread with its head post, blog article). */
@@ -88,6 +92,8 @@ export interface LocalPost {
   headId: string;
   views: number;
   replies: LocalReply[];
+  /** Deleted by a moderator (`removePost`): not listed, and its page answers "deleted". */
+  removed?: boolean;
 }
 
 /** A monitored account on one platform. */
@@ -103,6 +109,10 @@ export interface LocalAccount {
   encoding: "utf-8" | "gbk";
   /** Blogs: whether `/blog/{slug}/feed/` exists (and is advertised by a `<link rel=alternate>`). */
   hasFeed: boolean;
+  /** Blogs: markup of the pages (see blog.ts); a test may switch it. @default "hexo" */
+  blogTheme?: "hexo" | "wordpress";
+  /** Blogs with a feed: WordPress-style RSS at `feed/`, or Hexo-style Atom at `atom.xml`. @default "rss" */
+  blogFeed?: "rss" | "atom";
   posts: LocalPost[];
 }
 
@@ -149,6 +159,8 @@ export interface NewPost {
 
 /** What `addReply` accepts. */
 export interface NewReply {
+  /** Blogs: the comment this one answers. */
+  parentId?: string;
   text?: string;
   html?: string;
   author?: string;
@@ -156,7 +168,7 @@ export interface NewReply {
   at?: Date;
 }
 
-const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz" | "discuzPost" | "blog", bigint> = {
+const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz" | "discuzPost" | "blog" | "blogComment", bigint> = {
   weibo: 4_900_000_000_000_000n,
   weiboComment: 4_900_000_500_000_000n,
   tieba: 7_000_000_000n,
@@ -164,6 +176,7 @@ const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz
   discuz: 100_000n,
   discuzPost: 2_000_000n,
   blog: 100n,
+  blogComment: 300_000n,
 };
 
 const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -210,7 +223,14 @@ export class PlatformModel {
     return this.accounts.find((a) => a.platform === platform && a.slug === slug);
   }
 
+  /** A post as served: undefined when unknown or removed (its page then answers "deleted"). */
   post(id: string): LocalPost | undefined {
+    const post = this.postIndex.get(id);
+    return post?.removed ? undefined : post;
+  }
+
+  /** A post whether removed or not. */
+  postIncludingRemoved(id: string): LocalPost | undefined {
     return this.postIndex.get(id);
   }
 
@@ -227,13 +247,13 @@ export class PlatformModel {
   /** Posts of an account visible at the clock's time, newest first by publication. */
   visiblePosts(account: LocalAccount): LocalPost[] {
     const now = this.clock.now().getTime();
-    return account.posts.filter((p) => p.publishedAt.getTime() <= now).sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || cmpId(b.id, a.id));
+    return account.posts.filter((p) => !p.removed && p.publishedAt.getTime() <= now).sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || cmpId(b.id, a.id));
   }
 
   /** Replies of a post visible at the clock's time, oldest first. */
   visibleReplies(post: LocalPost): LocalReply[] {
     const now = this.clock.now().getTime();
-    return post.replies.filter((r) => r.publishedAt.getTime() <= now);
+    return post.replies.filter((r) => !r.removed && r.publishedAt.getTime() <= now);
   }
 
   // ---- mutations
@@ -265,12 +285,11 @@ export class PlatformModel {
     return post;
   }
 
-  /** A new reply to a post (blogs have none), at `at` (default: the clock's now). */
+  /** A new reply to a post (a comment on blogs: generated blogs have none), at `at` (default: the clock's now). */
   addReply(postId: string, input: NewReply = {}): LocalReply {
     const post = this.requirePost(postId);
-    if (post.platform === "blog") throw new Error("local blogs do not serve comments");
     const at = input.at ?? this.clock.now();
-    const kind = post.platform === "weibo" ? "weiboComment" : post.platform === "tieba" ? "tiebaPost" : "discuzPost";
+    const kind = post.platform === "weibo" ? "weiboComment" : post.platform === "tieba" ? "tiebaPost" : post.platform === "blog" ? "blogComment" : "discuzPost";
     const html =
       input.html ??
       (input.text !== undefined ? escapeHtml(input.text) : `${this.rng.pick(REPLY_OPENERS)}${this.rng.chance(0.6) ? this.rng.pick(SENTENCES[post.topic]) : ""}`);
@@ -283,6 +302,7 @@ export class PlatformModel {
       publishedAt: new Date(at),
       editedAt: null,
       floor: (post.replies.at(-1)?.floor ?? 1) + 1,
+      ...(input.parentId !== undefined ? { parentId: input.parentId } : {}),
     };
     // Replies stay in time order: a reply "in the past" goes where it belongs.
     const idx = post.replies.findIndex((r) => r.publishedAt > reply.publishedAt);
@@ -309,6 +329,21 @@ export class PlatformModel {
     if (!reply) throw new Error(`no local reply ${replyId}`);
     reply.html = change.html ?? escapeHtml(change.text ?? "");
     reply.editedAt = this.clock.now();
+    return reply;
+  }
+
+  /** Delete a post as a moderator would (or undo it with `removed = false`): unlisted, its page "deleted". */
+  removePost(postId: string, removed = true): LocalPost {
+    const post = this.requirePost(postId);
+    post.removed = removed;
+    return post;
+  }
+
+  /** Delete a reply as a moderator would (or undo it): gone from its thread, other floors keep their numbers. */
+  removeReply(replyId: string, removed = true): LocalReply {
+    const reply = this.replyIndex.get(replyId);
+    if (!reply) throw new Error(`no local reply ${replyId}`);
+    reply.removed = removed;
     return reply;
   }
 

@@ -6,13 +6,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import iconv from "iconv-lite";
 import type { PageKind, Platform } from "../../../crawler/types";
-import { renderBlogArticle, renderBlogFeed, renderBlogListing } from "./blog";
+import { routeBlog } from "./blog";
 import { answerCapture, CAPTURE_SITES, locateCaptures, type CaptureSite, type CaptureSiteName } from "./captures";
 import { renderDiscuzList, renderDiscuzMobileList, renderDiscuzThread } from "./discuz";
 import { PlatformModel, type LocalAccount, type LocalPost, type LocalReply, type ModelOptions } from "./model";
 import { DEFAULT_PAGE_SIZES, notFound, type PageSizes, type Rendered } from "./responses";
-import { BAIDU_CAPTCHA_PAGE, renderTiebaList, renderTiebaThread } from "./tieba";
-import { renderWeiboExtend, renderWeiboHotflow, renderWeiboLookup, renderWeiboProfileShell, renderWeiboTimeline, type WeiboDateStyle } from "./weibo";
+import { BAIDU_CAPTCHA_PAGE, renderTiebaList, renderTiebaThread, tiebaFloorsOnPage } from "./tieba";
+import { renderCommentPage, renderTotalComment } from "./tieba-lzl";
+import { renderWeiboExtend, renderWeiboHotflow, renderWeiboHotFlowChild, renderWeiboLookup, renderWeiboProfileShell, renderWeiboTimeline, type WeiboDateStyle } from "./weibo";
 
 /** Options of {@link startLocalPlatforms}: the generated world plus how it is served. */
 export interface LocalPlatformsOptions extends ModelOptions {
@@ -123,6 +124,10 @@ export interface LocalPlatforms {
   editPost: PlatformModel["editPost"];
   editReply: PlatformModel["editReply"];
   pin: PlatformModel["pin"];
+  /** Delete a post (`removePost(id, false)` restores it). */
+  removePost: PlatformModel["removePost"];
+  /** Delete a reply (`removeReply(id, false)` restores it). */
+  removeReply: PlatformModel["removeReply"];
   setEncoding: PlatformModel["setEncoding"];
   simulateActivity: PlatformModel["simulateActivity"];
   fault(match: FaultMatch, fault: Fault): FaultHandle;
@@ -185,9 +190,19 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
       const a = accountOfPost(url.searchParams.get("id"));
       return { rendered: renderWeiboHotflow(model, url, sizes), platform: "weibo", accountKey: a?.key ?? null, kind: "item" };
     }
+    if (p === "/comments/hotFlowChild") {
+      const a = accountOfPost(model.reply(url.searchParams.get("cid") ?? "")?.postId ?? null);
+      return { rendered: renderWeiboHotFlowChild(model, url, sizes), platform: "weibo", accountKey: a?.key ?? null, kind: "item" };
+    }
 
     // Tieba
     if (p === "/f") return on(model.findAccount("tieba", url.searchParams.get("kw") ?? ""), "list", (a) => renderTiebaList(model, a, url, sizes));
+    // Tieba 楼中楼: the JSON of a thread page's floors, and one floor's further pages.
+    if (p === "/p/totalComment" || p === "/p/comment") {
+      const post = model.post(url.searchParams.get("tid") ?? "");
+      const rendered = p === "/p/comment" ? renderCommentPage(model, post, url) : renderTotalComment(model, post, url, (x, pn) => tiebaFloorsOnPage(model, x, pn, sizes.tiebaFloors));
+      return { rendered, platform: "tieba", accountKey: post?.accountKey ?? null, kind: "item" };
+    }
     m = /^\/p\/(\d+)\/?$/.exec(p);
     if (m?.[1]) {
       const post = model.post(m[1]);
@@ -220,13 +235,10 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     if (m?.[1] !== undefined) {
       const account = model.findAccount("blog", decodeURIComponent(m[1]));
       const rest = m[2] ?? "";
-      if (rest === "" || rest === "index.html") return on(account, "list", (a) => renderBlogListing(model, a, 1, sizes));
-      const pg = /^page\/(\d+)\/?$/.exec(rest);
-      if (pg?.[1]) return on(account, "list", (a) => renderBlogListing(model, a, Number(pg[1]), sizes));
-      if (/^(feed\/?|atom\.xml|rss\.xml)$/.test(rest)) return on(account, "list", (a) => (rest.startsWith("feed") ? renderBlogFeed(model, a, origin, sizes) : notFound()));
-      const art = /^posts\/(\d+)\/?$/.exec(rest);
-      if (art?.[1]) return on(account, "item", (a) => renderBlogArticle(model, a, art[1] ?? ""));
-      return on(account, "other", () => notFound());
+      // Pages, feeds and comments of the blog themes: see blog.ts.
+      if (!account) return none(/^(|index\.html|page\/\d+\/?|feed\/?|atom\.xml|rss\.xml)$/.test(rest) ? "list" : /^posts\//.test(rest) ? "item" : "other", null);
+      const routed = routeBlog(model, account, rest, url, origin, sizes);
+      return { rendered: routed.rendered, platform: "blog", accountKey: account.key, kind: routed.kind };
     }
     return none("other", null);
   }
@@ -384,7 +396,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     entryUrl: (key) => origin + entryPath(model.account(key)),
     platformIdOf(item) {
       if ("postId" in item) {
-        const post = model.post(item.postId);
+        const post = model.postIncludingRemoved(item.postId);
         return post?.platform === "discuz" ? `p${item.id}` : item.id;
       }
       if (item.platform === "discuz") return `t${item.id}`;
@@ -396,6 +408,8 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     editPost: (...args) => model.editPost(...args),
     editReply: (...args) => model.editReply(...args),
     pin: (...args) => model.pin(...args),
+    removePost: (...args) => model.removePost(...args),
+    removeReply: (...args) => model.removeReply(...args),
     setEncoding: (...args) => model.setEncoding(...args),
     simulateActivity: (...args) => model.simulateActivity(...args),
     fault(match, fault) {

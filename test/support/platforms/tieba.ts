@@ -1,9 +1,11 @@
 /**
  * Local tieba.baidu.com: list pages with the thread list inside an HTML comment in the
  * `thread_list` pagelet and thread pages with `l_post` floors, both modelled on the real
- * captures (tieba_forum_list_frs.html, tieba_thread_detail_pb.html).
+ * captures (tieba_forum_list_frs.html, tieba_thread_detail_pb.html). As on Tieba, users print a
+ * nickname while their login and portrait id differ, and floors carry their 楼中楼 (./tieba-lzl).
  */
 import type { LocalAccount, LocalPost, LocalReply, PlatformModel } from "./model";
+import { isGarbled, LZL_INLINE, lzlItem, lzlPager, tiebaForumId, tiebaLogin, tiebaPortrait, tiebaUserId, visibleLzl } from "./tieba-lzl";
 import { asciiJson, esc, tiebaFloorDate, tiebaListDate } from "./format";
 import { html, notFound, type PageSizes, type Rendered } from "./responses";
 
@@ -12,15 +14,25 @@ export const BAIDU_CAPTCHA_PAGE = `<!DOCTYPE html><html><head><meta charset="utf
 
 const textOf = (h: string): string => h.replace(/<[^>]+>/g, "");
 
+/** A thread's last activity as Tieba's list shows it: a 楼中楼 bumps the thread like a floor does. */
+export function tiebaLastActivity(model: PlatformModel, post: LocalPost): Date {
+  let last = model.lastActivity(post);
+  for (const pid of [post.headId, ...model.visibleReplies(post).map((r) => r.id)]) {
+    const newest = visibleLzl(model, pid).at(-1);
+    if (newest && newest.publishedAt > last) last = newest.publishedAt;
+  }
+  return last;
+}
+
 function threadRow(model: PlatformModel, post: LocalPost): string {
   const now = model.clock.now();
   const replies = model.visibleReplies(post);
   const last = replies.at(-1);
   const field = asciiJson({
     id: Number(post.id),
-    author_name: post.author,
-    author_nickname: null,
-    author_portrait: `tb.1.local.${post.id}`,
+    author_name: tiebaLogin(post.author),
+    author_nickname: post.author,
+    author_portrait: tiebaPortrait(post.author),
     first_post_id: Number(post.headId),
     reply_num: replies.length,
     is_bakan: null,
@@ -54,7 +66,7 @@ function threadRow(model: PlatformModel, post: LocalPost): string {
         <div class="threadlist_author pull_right">
         <span class="tb_icon_author_rely j_replyer" title="最后回复人: ${esc(last?.author ?? post.author)}"><i class="icon_replyer"></i><a rel="noopener" class="frs-author-name j_user_card " href="/home/main/?id=tb.1.local" target="_blank">${esc(last?.author ?? post.author)}</a>        </span>
         <span class="threadlist_reply_date pull_right j_reply_data" title="最后回复时间">
-            ${tiebaListDate(model.lastActivity(post), now)}        </span>
+            ${tiebaListDate(tiebaLastActivity(model, post), now)}        </span>
 </div>
                 </div>
                                 </div>
@@ -70,7 +82,7 @@ export function renderTiebaList(model: PlatformModel, account: LocalAccount, url
   const pn = Math.max(0, Number(url.searchParams.get("pn") ?? "0") || 0);
   const posts = model.visiblePosts(account);
   const pinned = posts.filter((p) => p.pinned);
-  const rest = posts.filter((p) => !p.pinned).sort((a, b) => model.lastActivity(b).getTime() - model.lastActivity(a).getTime());
+  const rest = posts.filter((p) => !p.pinned).sort((a, b) => tiebaLastActivity(model, b).getTime() - tiebaLastActivity(model, a).getTime());
   const rows = [...(pn === 0 ? pinned : []), ...rest.slice(pn, pn + sizes.tieba)];
   const kw = encodeURIComponent(account.slug);
   const hasNext = pn + sizes.tieba < rest.length;
@@ -94,15 +106,33 @@ ${list}
 }
 
 function floor(model: PlatformModel, post: LocalPost, item: { id: string; author: string; html: string; publishedAt: Date; floor: number }): string {
+  const noDate = isGarbled(model, item.id, "date");
+  const noAuthor = isGarbled(model, item.id, "author");
+  const noBody = isGarbled(model, item.id, "body");
+  const lzl = visibleLzl(model, item.id);
+  const author = noAuthor
+    ? { user_id: 0, user_name: "", props: null, portrait: "", user_nickname: null }
+    : { user_id: tiebaUserId(item.author), user_name: tiebaLogin(item.author), props: null, portrait: `${tiebaPortrait(item.author)}?t=1700000000`, user_nickname: item.author };
   const field = asciiJson({
-    author: { user_id: 1000 + (item.author.length * 31) % 977, user_name: item.author, props: null, portrait: "tb.1.local", user_nickname: null },
-    content: { post_id: Number(item.id), is_anonym: false, forum_id: 27_000_000, thread_id: Number(post.id), content: item.html, post_no: item.floor, type: "0", comment_num: 0, is_fold: 0, props: null, post_index: item.floor - 1, pb_tpoint: null },
+    author,
+    content: { post_id: Number(item.id), is_anonym: false, forum_id: tiebaForumId(model, post.accountKey), thread_id: Number(post.id), ...(noBody ? {} : { content: item.html }), post_no: item.floor, type: "0", comment_num: lzl.length, is_fold: 0, props: null, post_index: item.floor - 1, pb_tpoint: null },
   });
-  return `<div class="l_post l_post_bright j_l_post clearfix  " data-field="${esc(field)}">
-<div class="d_author"><ul class="p_author"><li class="d_name" data-field='{}'><a rel="noopener" class="p_author_name j_user_card" href="/home/main?un=x" target="_blank">${esc(item.author)}</a></li></ul></div>
-<div class="d_post_content_main ${item.floor === 1 ? "d_post_content_firstfloor" : ""}"><div class="p_content  "><cc><div id="post_content_${item.id}" class="d_post_content j_d_post_content " style="display:;">            ${item.html}</div><br></cc></div>
-<div class="core_reply j_lzl_wrapper"><div class="core_reply_tail clearfix"><div class="post-tail-wrap"><span class="tail-info">来自<a rel="noopener" href="#" target="_blank">Android客户端</a></span><span class="tail-info">${item.floor}楼</span><span class="tail-info">${tiebaFloorDate(item.publishedAt)}</span></div></div></div></div>
+  const name = noAuthor ? "" : `<a rel="noopener" data-field='${esc(asciiJson({ un: tiebaLogin(item.author), id: tiebaPortrait(item.author) }))}' class="p_author_name j_user_card" href="/home/main?id=${tiebaPortrait(item.author)}&amp;fr=pb" target="_blank">${esc(item.author)}</a>`;
+  const body = noBody ? "" : `<div id="post_content_${item.id}" class="d_post_content j_d_post_content " style="display:;">            ${item.html}</div>`;
+  const date = noDate ? "某天下午" : tiebaFloorDate(item.publishedAt);
+  const inline = lzl.length > 0 ? `<ul class="j_lzl_m_w" style="display:">${lzl.slice(0, LZL_INLINE).map(lzlItem).join("")}${lzlPager(lzl.length)}</ul>` : `<ul class="j_lzl_m_w" style="display:none">${lzlPager(0)}</ul>`;
+  return `<div class="l_post l_post_bright j_l_post clearfix  " data-field="${esc(field)}" data-pid="${item.id}">
+<div class="d_author"><ul class="p_author"><li class="d_name" data-field='{}'>${name}</li></ul></div>
+<div class="d_post_content_main ${item.floor === 1 ? "d_post_content_firstfloor" : ""}"><div class="p_content  "><cc>${body}<br></cc></div>
+<div class="core_reply j_lzl_wrapper"><div class="core_reply_tail clearfix"><div class="post-tail-wrap"><span class="tail-info">来自<a rel="noopener" href="#" target="_blank">Android客户端</a></span><span class="tail-info">${item.floor}楼</span><span class="tail-info">${date}</span><div class="j_lzl_r p_reply" data-field="${esc(JSON.stringify({ pid: Number(item.id), total_num: lzl.length > 0 ? lzl.length : null }))}"><a rel="noopener" href="#" class="lzl_link_unfold">回复(${lzl.length})</a></div></div></div>
+<div class="j_lzl_container core_reply_wrapper" data-field="${esc(JSON.stringify({ pid: Number(item.id), floor_num: item.floor, total_num: lzl.length }))}"><div class="j_lzl_c_b_a core_reply_content">${inline}</div></div></div></div>
 </div>`;
+}
+
+/** Post ids of the floors on thread page `pn` (floor 1 is the head post's `headId`). */
+export function tiebaFloorsOnPage(model: PlatformModel, post: LocalPost, pn: number, perPage: number): string[] {
+  const ids = [post.headId, ...model.visibleReplies(post).map((r) => r.id)];
+  return ids.slice((pn - 1) * perPage, pn * perPage);
 }
 
 /** `/p/{tid}?pn={n}`: floor 1 (the head post) then replies, oldest first, 30 floors a page. */

@@ -91,10 +91,15 @@ describe("Discuz! HTML markup", () => {
   });
 
   test.each([
-    ["http://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2", { base: "http://bbs.example.edu.cn/", fid: "2" }],
-    ["https://bbs.saraba1st.com/2b/forum-6-1.html", { base: "https://bbs.saraba1st.com/2b/", fid: "6" }],
-    ["http://127.0.0.1:4000/bbs/forum.php?fid=9&mod=forumdisplay&page=3", { base: "http://127.0.0.1:4000/bbs/", fid: "9" }],
+    ["http://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2", { base: "http://bbs.example.edu.cn/", fid: "2", dialect: "x" }],
+    ["https://bbs.saraba1st.com/2b/forum-6-1.html", { base: "https://bbs.saraba1st.com/2b/", fid: "6", dialect: "x" }],
+    ["http://127.0.0.1:4000/bbs/forum.php?fid=9&mod=forumdisplay&page=3", { base: "http://127.0.0.1:4000/bbs/", fid: "9", dialect: "x" }],
+    ["http://bbs.example.edu.cn/bbs/forumdisplay.php?fid=12&page=2", { base: "http://bbs.example.edu.cn/bbs/", fid: "12", dialect: "7" }],
+    ["http://bbs.example.edu.cn/archiver/?fid-5.html", { base: "http://bbs.example.edu.cn/", fid: "5", dialect: "x", dialectGuessed: true }],
+    ["http://bbs.example.edu.cn/bbs/archiver/fid-5-page-2.html", { base: "http://bbs.example.edu.cn/bbs/", fid: "5", dialect: "x", dialectGuessed: true }],
     ["http://bbs.example.edu.cn/forum.php?mod=viewthread&tid=2", null],
+    ["http://bbs.example.edu.cn/viewthread.php?tid=2", null],
+    ["http://bbs.example.edu.cn/thread-2-1-1.html", null],
   ])("board of %s", (url, expected) => {
     expect(discuzBoardFromUrl(new URL(url))).toEqual(expected);
   });

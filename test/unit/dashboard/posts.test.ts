@@ -16,6 +16,7 @@ interface Row {
   publishedAt: Date;
   text: string;
   title: string;
+  deleted: boolean;
   flags: { topicId: number; status: string; score: number }[];
   cls: { topicId: number; score: number; relevant: boolean }[];
 }
@@ -39,8 +40,11 @@ beforeAll(async () => {
     const text = `${WORDS[i % WORDS.length]} 第${i}条${i % 11 === 0 ? "作弊" : ""}`;
     const title = i % 5 === 0 ? `标题${i}` : "";
     const kind = i % 4 === 3 ? "reply" : "post";
-    const p = await db.post.create({ data: { accountId: a.id, platformId: String(i), url: `u${i}`, title, publishedAt, text, sha1: String(i), kind } });
-    const row: Row = { id: p.id, accountId: a.id, platform: a.platform, kind, publishedAt, text, title, flags: [], cls: [] };
+    // A few noticed deleted on the platform (kept, marked): the "deleted" filter.
+    const deleted = i % 7 === 2;
+    const deletedAt = deleted ? new Date(base + 90 * 86_400_000 + i * 1000) : null;
+    const p = await db.post.create({ data: { accountId: a.id, platformId: String(i), url: `u${i}`, title, publishedAt, text, sha1: String(i), kind, deletedAt } });
+    const row: Row = { id: p.id, accountId: a.id, platform: a.platform, kind, publishedAt, text, title, deleted, flags: [], cls: [] };
     for (const topic of topics) {
       const score = ((i * 37 + topic.id * 11) % 100) / 100;
       const relevant = score >= 0.6;
@@ -68,6 +72,7 @@ function brute(f: PostFilter): number[] {
       if (f.accountId && r.accountId !== f.accountId) return false;
       if (f.platform && r.platform !== f.platform) return false;
       if (f.kind && r.kind !== f.kind) return false;
+      if (f.deleted && r.deleted !== (f.deleted === "yes")) return false;
       if (f.from && day(r.publishedAt) < f.from) return false;
       if (f.to && day(r.publishedAt) > f.to) return false;
       const flags = r.flags.filter((x) => (!statuses || statuses.includes(x.status)) && (!f.flagged || ((!f.topicId || x.topicId === f.topicId) && (f.minScore === undefined || x.score >= f.minScore))));
@@ -119,6 +124,15 @@ const cases: [string, Record<string, string>, boolean][] = [
   ["search: nothing", { q: "鲸鱼" }, false],
   ["search + flagged + platform", { q: "作弊", platform: "weibo" }, true],
   ["search + topic + range", { q: "作弊", topic: "1", from: "2026-10-05" }, false],
+  ["deleted only", { deleted: "yes" }, false],
+  ["flagged and deleted", { deleted: "yes" }, true],
+  ["flagged, unreviewed, deleted", { deleted: "yes", review: "open" }, true],
+  ["still online, replies only", { deleted: "no", kind: "reply" }, false],
+  ["deleted, one account", { deleted: "yes", account: "2" }, false],
+  ["deleted + search", { deleted: "yes", q: "作弊" }, false],
+  ["deleted + one-character search", { deleted: "yes", q: "水" }, false],
+  ["deleted + topic", { deleted: "yes", topic: "1" }, false],
+  ["not deleted + flagged + platform", { deleted: "no", platform: "weibo" }, true],
 ];
 
 describe("findPostIds", () => {

@@ -8,7 +8,7 @@ import { can } from "@/lib/permissions";
 import { db } from "@/lib/db";
 import { getPostDetail } from "@/lib/queries/posts";
 import { PageHeader, Notice } from "@/components/page-header";
-import { PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
+import { InReplyTo, PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
 import { PanelSkeleton } from "@/components/skeletons";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -63,6 +63,7 @@ async function PostDetailView({ postId, q, images, canReview, canLoadImages, rev
           )}
           <PostContent post={post} terms={terms} imageSrc={images ? (_src, i) => `/api/posts/${post.id}/images/${i}` : undefined} />
           <Versions post={post} />
+          <InReplyTo post={post} />
           <Replies post={post} />
         </div>
         <aside>

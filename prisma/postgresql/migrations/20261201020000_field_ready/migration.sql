@@ -10,3 +10,6 @@ ALTER TABLE "HistoryMark" ADD COLUMN     "resume" TEXT;
 ALTER TABLE "CrawlRun" ADD COLUMN     "warningCount" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN     "warnings" TEXT NOT NULL DEFAULT '[]';
 
+
+-- CreateIndex
+CREATE INDEX "Post_deletedAt_idx" ON "Post"("deletedAt");

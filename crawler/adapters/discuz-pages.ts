@@ -1,0 +1,285 @@
+/**
+ * Reading Discuz! pages: the thread list (forumdisplay) and thread pages (viewthread), in the
+ * Discuz! X2–X3.5 template and the Discuz! 6/7 one, including custom themes that keep the
+ * template's ids.
+ *
+ * - X list: `table#threadlisttableid > tbody[id^=normalthread_]` (pinned `stickthread_`); title
+ *   `a.s.xst`; author `td.by cite a`; dates `td.by em span` (the `title` attribute holds the full
+ *   date when the text is relative, "3 天前"); the second `td.by` is the last reply; `td.num` has
+ *   replies (a) and views (em); `div.pg a.nxt` links the next page.
+ * - 7.x list: the same `tbody` ids in `table#forum_{fid}`; title `th.subject a`; author and date
+ *   `td.author cite a` / `td.author em`; replies `td.nums strong`; last reply `td.lastpost em`;
+ *   paging `div.pages a.next`.
+ * - Thread (both): posts `div#postlist > div[id^=post_]`; date `em[id^=authorposton]`
+ *   ("发表于 2019-1-11 22:29", a span with a title, or a custom label such as a hidden
+ *   `<em>时间：</em>`); content `[id^=postmessage_]` (X `td.t_f`, 7.x `div.t_msgfont`); author
+ *   `.authi a.xw1` (X) or `.postauthor .postinfo a` (7.x); title `#thread_subject` (X) or
+ *   `#threadtitle h1` (7.x). 点评 (post comments, X) are `div#comment_{pid}.cm > div.pstl` items with
+ *   `.psta a.xw1` (author) and `.psti` (text, then `span.xg1` "发表于 …").
+ *
+ * One unreadable field never loses a page: the floor is stored with the best value there is (the
+ * previous floor's date, the list's date and author) and the field is reported through `warn`.
+ */
+import * as cheerio from "cheerio";
+import type { CheerioAPI } from "cheerio";
+import { tryParsePlatformDate } from "../dates";
+import { NonRetryableError } from "../errors";
+import type { CrawlItem, FieldWarning, ListItem } from "../types";
+import { imagesIn, num, type ParsedThreadPage } from "./shared";
+import { floorUrl, threadUrl, type DiscuzBoard } from "./discuz-urls";
+
+/** A cheerio selection of elements (spelled via cheerio's API so domhandler need not be imported). */
+type Sel = ReturnType<ReturnType<CheerioAPI["root"]>["find"]>;
+
+/** What a page parser may be told besides the page. All optional: the parsers work without. */
+export interface DiscuzParseOptions {
+  /** Called for each field that could not be read (the run records it); the page goes on. */
+  warn?: (warning: FieldWarning) => void;
+  /** The board the page belongs to (request dialect for links); by default read from the page URL. */
+  board?: DiscuzBoard;
+  /** The thread as the list showed it: the best title, author and date when the page lacks them. */
+  thread?: Pick<ListItem, "title" | "author" | "publishedAt"> & { authorId?: string };
+}
+
+/** Whitespace-collapsed text, as titles and names are stored. */
+export function collapse(text: string | undefined): string {
+  return (text ?? "").replace(/[\s\u00a0\u3000]+/g, " ").trim();
+}
+
+/** The board of a page when the caller did not say: its directory, and 7.x for `*.php` scripts of 7.x. */
+function boardOfPage(pageUrl: string): DiscuzBoard {
+  const u = new URL(pageUrl);
+  const dialect = /\/(?:forumdisplay|viewthread)\.php$/.test(u.pathname) ? "7" : "x";
+  return { base: pageUrl.replace(/[?#].*$/, "").replace(/[^/]*$/, ""), fid: u.searchParams.get("fid") ?? "", dialect };
+}
+
+/** The uid in a profile link (`home.php?mod=space&uid=5`, `space-uid-5.html`, 7.x `space.php?uid=5`). */
+function uidOf(href: string | undefined): string | undefined {
+  if (!href) return undefined;
+  return /[?&]uid=(\d+)/.exec(href)?.[1] ?? /space-uid-(\d+)\.html/.exec(href)?.[1];
+}
+
+/**
+ * A date cell: the `title` attribute (full date) wins over the shown text ("3 天前"), except
+ * when the title is a bare day and the text has the time ("昨天 09:32" titled "2019-3-4").
+ * The text is searched for a date, so labels and noise around it do not matter.
+ */
+function dateOf(cell: Sel, now: Date): Date | null {
+  if (cell.length === 0) return null;
+  const titled = cell.find("span[title]").first();
+  const title = titled.attr("title")?.trim();
+  const text = collapse(titled.length > 0 ? titled.text() : cell.text());
+  const fromTitle = title ? tryParsePlatformDate(title, now, "discuz") : null;
+  const fromText = text ? tryParsePlatformDate(text, now, "discuz") : null;
+  if (fromTitle && title && !title.includes(":") && text.includes(":") && fromText) return fromText;
+  return fromTitle ?? fromText ?? (titled.length > 0 ? tryParsePlatformDate(collapse(cell.text()), now, "discuz") : null);
+}
+
+/** The items of a forumdisplay page (X or 7.x). Exported for unit tests. */
+export function parseDiscuzList(html: string, pageUrl: string, now: Date, options: DiscuzParseOptions = {}): { items: ListItem[]; nextUrl: string | null } {
+  const $ = cheerio.load(html);
+  const board = options.board ?? boardOfPage(pageUrl);
+  const rowSelector = "tbody[id^=normalthread_], tbody[id^=stickthread_]";
+  const table = $("table#threadlisttableid");
+  const rows = table.length > 0 ? table.find(rowSelector) : $(rowSelector);
+  if (table.length === 0 && rows.length === 0 && $("table[id^=forum_]").length === 0) {
+    throw new NonRetryableError("not a Discuz! thread list: no table#threadlisttableid (X) or table#forum_{fid} (7.x)", pageUrl);
+  }
+  const warn = options.warn ?? (() => undefined);
+  const items: ListItem[] = [];
+  const source = { url: pageUrl, body: html };
+  rows.each((_i, el) => {
+    const tbody = $(el);
+    const id = tbody.attr("id") ?? "";
+    const tid = /_(\d+)$/.exec(id)?.[1];
+    if (!tid) return;
+    const link = tbody.find("a.s.xst, a.xst").first();
+    const titleLink = link.length > 0 ? link : tbody.find("th a[href*='viewthread'], th a[href*='thread-']").last();
+    // X: two td.by (author, last reply); 7.x: td.author and td.lastpost.
+    const by = tbody.find("td.by");
+    const authorCell = by.length > 0 ? by.eq(0) : tbody.find("td.author").first();
+    const lastCell = by.length > 0 ? by.eq(1) : tbody.find("td.lastpost").first();
+    const authorLink = authorCell.find("cite a").first();
+    const author = collapse(authorLink.text()) || collapse(authorCell.find("cite").text());
+    const lastActivity = lastCell.length > 0 ? dateOf(lastCell.find("em").first(), now) : null;
+    let publishedAt = dateOf(authorCell.find("em").first(), now);
+    if (!publishedAt) {
+      // The last reply is never before the thread began: the closest bound the row has.
+      publishedAt = lastActivity ?? now;
+      warn({ url: pageUrl, field: "date", raw: collapse(authorCell.find("em").first().text()) || collapse(authorCell.text()), reason: lastActivity ? `thread ${tid}: used the row's last-reply date` : `thread ${tid}: used the crawl time` });
+    }
+    const title = collapse(titleLink.text());
+    if (!title) warn({ url: pageUrl, field: "title", raw: collapse(tbody.find("th").first().text()), reason: `thread ${tid}: the thread page's title is used` });
+    const numCell = tbody.find("td.num").first();
+    const replies = (numCell.length > 0 ? num(collapse(numCell.find("a").first().text())) : num(collapse(tbody.find("td.nums strong").first().text()))) ?? 0;
+    const item: ListItem = {
+      platformId: `t${tid}`,
+      kind: "post",
+      url: threadUrl(board, tid),
+      title,
+      author,
+      publishedAt,
+      html: "",
+      pinned: id.startsWith("stickthread_"),
+      incomplete: true,
+      hasReplies: replies > 0,
+      replyCount: replies,
+      lastActivityAt: lastActivity ?? publishedAt,
+      source,
+    };
+    const authorId = uidOf(authorLink.attr("href"));
+    if (authorId) item.authorId = authorId;
+    items.push(item);
+  });
+  const next = $("div.pg a.nxt, div.pages a.next").first().attr("href");
+  return { items, nextUrl: next ? new URL(next, pageUrl).href : null };
+}
+
+const NAMED_FLOORS: Record<string, number> = { 楼主: 1, 沙发: 2, 板凳: 3, 地板: 4 };
+
+/** The thread's title as the page shows it; never the site name of a header `<h1>`. */
+function titleOf($: CheerioAPI, options: DiscuzParseOptions): string {
+  const own = collapse($("#thread_subject").first().text()) || collapse($("#threadtitle h1").first().text()) || collapse($('meta[property="og:title"]').attr("content"));
+  if (own) return own;
+  if (options.thread?.title) return collapse(options.thread.title);
+  // "主题 - 版块 - 站点 - Powered by Discuz!": the first part is the thread's.
+  return collapse($("title").first().text().split(/\s+-\s+/)[0]);
+}
+
+/** One viewthread page (X or 7.x). Exported for unit tests. */
+export function parseDiscuzThread(html: string, pageUrl: string, tid: string, page: number, now: Date, options: DiscuzParseOptions = {}): ParsedThreadPage {
+  const $ = cheerio.load(html);
+  const board = options.board ?? boardOfPage(pageUrl);
+  const warn = options.warn ?? (() => undefined);
+  let posts = $("div#postlist > div[id^=post_]").filter((_i, el) => /^post_\d+$/.test($(el).attr("id") ?? ""));
+  // Custom themes wrap the posts in more containers; the ids stay.
+  if (posts.length === 0) posts = $("div[id^=post_]").filter((_i, el) => /^post_\d+$/.test($(el).attr("id") ?? ""));
+  if (posts.length === 0 && $("div#postlist").length === 0) {
+    throw new NonRetryableError("not a Discuz! thread page: no div#postlist", pageUrl);
+  }
+  const title = titleOf($, options);
+  const source = { url: pageUrl, body: html };
+  const replies: CrawlItem[] = [];
+  let head: CrawlItem | undefined;
+  // The best date for a floor whose own is unreadable: the floor before it (floors are in time order).
+  let previous: Date | null = page === 1 ? null : (options.thread?.publishedAt ?? null);
+  posts.each((index, el) => {
+    const div = $(el);
+    const pid = (div.attr("id") ?? "").slice("post_".length);
+    const isHead = page === 1 && index === 0;
+    const posted = div.find("em[id^=authorposton]").first();
+    let publishedAt = dateOf(posted, now);
+    if (!publishedAt) {
+      const best = isHead ? (options.thread?.publishedAt ?? null) : (previous ?? options.thread?.publishedAt ?? null);
+      publishedAt = best ?? now;
+      const reason = isHead ? "the list's date" : previous ? "the previous floor's date" : best ? "the thread's date" : "the crawl time";
+      warn({ url: pageUrl, field: "date", raw: collapse(posted.text()) || collapse(div.find(".authi").text()).slice(0, 200), reason: `floor ${pid}: used ${reason}` });
+    }
+    previous = publishedAt;
+
+    const nameLink = div.find(".authi a.xw1, .postauthor .postinfo a[href*='uid'], .authi a[href*='uid']").first();
+    let author = collapse(nameLink.text()) || collapse(div.find(".authi").first().text());
+    if (!author) {
+      author = isHead ? collapse(options.thread?.author) : "";
+      warn({ url: pageUrl, field: "author", raw: collapse(div.find(".pls, .postauthor").first().text()).slice(0, 200), reason: `floor ${pid}: ${author ? "used the list's author" : "stored without a name"}` });
+    }
+    const authorId = uidOf(nameLink.attr("href")) ?? (isHead ? options.thread?.authorId : undefined);
+
+    let body = div.find("[id^=postmessage_]").first().html();
+    if (body === null) {
+      // A banned author's floor shows a notice instead of the message: keep what the page shows.
+      const notice = div.find(".locked, .pcb").first();
+      body = notice.html() ?? "";
+      warn({ url: pageUrl, field: "body", raw: collapse(notice.text() || div.text()).slice(0, 200), reason: `floor ${pid}: no [id^=postmessage_]; stored ${body ? "the notice shown" : "an empty body"}` });
+    }
+    const postnum = div.find("a[id^=postnum]").first();
+    const floorText = collapse(postnum.find("em").first().text()) || collapse(postnum.text()).replace(/#$/, "");
+    const floor = num(floorText) ?? NAMED_FLOORS[floorText] ?? num(/^(\d+)/.exec(floorText)?.[1]);
+    const item: CrawlItem = {
+      platformId: `p${pid}`,
+      parentPlatformId: `t${tid}`,
+      kind: "reply",
+      url: floorUrl(board, tid, pid),
+      title: "",
+      author,
+      publishedAt,
+      html: body.trim(),
+      images: imagesIn(body, pageUrl),
+      source,
+    };
+    if (authorId) item.authorId = authorId;
+    if (floor !== undefined) item.floor = floor;
+    if (isHead) {
+      head = { ...item, platformId: `t${tid}`, parentPlatformId: null, kind: "post", title, url: threadUrl(board, tid), floor: 1 };
+    } else {
+      replies.push(item);
+    }
+    // The floor's 点评 follow it, so the floor is stored before what answers it.
+    replies.push(...parseComments($, div, pid, isHead ? `t${tid}` : `p${pid}`, floorUrl(board, tid, pid), publishedAt, pageUrl, now, warn, source));
+  });
+  const pg = $("div.pg, div.pages").first();
+  const total =
+    num(/(\d+)/.exec(pg.find("span[title]").first().attr("title") ?? "")?.[1]) ??
+    Math.max(page, ...pg.find("a").map((_i, a) => num($(a).text().replace(/^\.\.\.\s*/, "").trim()) ?? 0).get());
+  const result: ParsedThreadPage = { url: pageUrl, replies, pageCount: Math.max(1, total) };
+  if (head) result.head = head;
+  return result;
+}
+
+/**
+ * A floor's 点评 (Discuz! X post comments) as replies to the floor. The page shows no comment id,
+ * so one is made from what identifies a comment: the floor, the author's uid (or name) and the
+ * minute it was posted, with a counter for two in the same minute. Only the comments the page
+ * shows are read (X shows the newest few; the rest are behind an AJAX "下一页").
+ */
+function parseComments(
+  $: CheerioAPI,
+  floor: Sel,
+  pid: string,
+  parentPlatformId: string,
+  url: string,
+  floorDate: Date,
+  pageUrl: string,
+  now: Date,
+  warn: (w: FieldWarning) => void,
+  source: { url: string; body: string },
+): CrawlItem[] {
+  const out: CrawlItem[] = [];
+  const seen = new Map<string, number>();
+  floor.find("div[id^=comment_] .pstl, div.cm .pstl").each((_i, el) => {
+    const row = $(el);
+    const text = row.find(".psti").first();
+    if (text.length === 0) return; // the "N 条点评" total line
+    const nameLink = row.find(".psta a.xw1, .psta a.xi2").last();
+    const author = collapse(nameLink.text()) || collapse(row.find(".psta").text());
+    const authorId = uidOf(nameLink.attr("href"));
+    const xg1 = text.find("span.xg1").last();
+    const stamp = xg1.length > 0 ? xg1 : text.children("span").last();
+    let publishedAt = dateOf(stamp, now);
+    if (!publishedAt) {
+      publishedAt = floorDate;
+      warn({ url: pageUrl, field: "date", raw: collapse(stamp.text() || text.text()).slice(0, 200), reason: `comment on ${parentPlatformId}: used the floor's date` });
+    }
+    const body = text.clone();
+    body.find("span.xg1, a.xi2").remove();
+    body.children("span").remove();
+    const html = (body.html() ?? "").replace(/(?:&nbsp;|\u00a0|\s)+$/, "").trim();
+    const key = `c${pid}-${authorId ?? author}-${Math.floor(publishedAt.getTime() / 60_000)}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    const item: CrawlItem = {
+      platformId: n === 1 ? key : `${key}-${n}`,
+      parentPlatformId,
+      kind: "reply",
+      url,
+      title: "",
+      author,
+      publishedAt,
+      html,
+      source,
+    };
+    if (authorId) item.authorId = authorId;
+    out.push(item);
+  });
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * Requests for a thread page's 楼中楼 (formats in ./comments).
+ *
+ * Only floors that say they have comments cost requests, and only as many as the page does not
+ * show itself: one `/p/totalComment` per thread page (the first 10 of every floor on it), then
+ * `/p/comment` pages for a floor with more. With `since` (the newest reply stored for the
+ * thread), a floor's later comment pages are read from the last one back, stopping at the page
+ * that reaches `since`: older comments are stored already, and new ones land at the end.
+ *
+ * A failed 楼中楼 request must not cost the floors of its page, nor let the thread's mark move
+ * past the comments it missed: the page is yielded with what was read, and the failure is thrown
+ * once the walk is over, so the worker records it (naming the API URL) and reopens the thread on
+ * the next run.
+ */
+import { NonRetryableError } from "../../errors";
+import type { AdapterContext, CrawlItem, ThreadPage } from "../../types";
+import { getJson, onOrigin, rebase } from "../shared";
+import { parseCommentPage, parseTotalComment, TIEBA_COMMENTS_PER_PAGE, type CommentParseContext, type FloorRef } from "./comments";
+import type { TiebaThreadPage } from "./thread";
+
+/** `/p/totalComment` of one thread page. */
+export function totalCommentPath(tid: string, fid: string | null, pn: number): string {
+  return `/p/totalComment?tid=${tid}&fid=${fid ?? ""}&pn=${pn}`;
+}
+
+/** `/p/comment`: one page of one floor's 楼中楼. */
+export function commentPagePath(tid: string, pid: string, pn: number): string {
+  return `/p/comment?tid=${tid}&pid=${pid}&pn=${pn}`;
+}
+
+/** A thread page as read, by its URL, with its page number (`/p/totalComment` is asked per page). */
+export type ReadPages = Map<string, { pn: number; page: TiebaThreadPage }>;
+
+/**
+ * Yields each thread page with its floors followed by their 楼中楼 (parents before children, as
+ * the store wants them). Comments are read only for pages the walk yields (not for pages it
+ * merely looked at to find where to start). A failed 楼中楼 request is thrown after the last
+ * page, so the floors it came with are kept.
+ * @param read the pages as parsed by the walk's fetch, by URL
+ */
+export async function* withComments(ctx: AdapterContext, pages: AsyncIterable<ThreadPage>, read: ReadPages, since: Date | null): AsyncGenerator<ThreadPage> {
+  let failure: unknown = null;
+  for await (const yielded of pages) {
+    const { forumId: _f, floors: _fl, commentCounts: _c, inlineComments: _i, ...rest } = yielded as ThreadPage & Partial<TiebaThreadPage>;
+    const parsed = read.get(yielded.url);
+    if (!parsed) {
+      yield rest;
+      continue;
+    }
+    const comments = new Map<string, CrawlItem>(parsed.page.inlineComments.map((c) => [c.platformId, c]));
+    try {
+      await readComments(ctx, parsed.page, parsed.pn, since, comments);
+    } catch (e) {
+      failure ??= e;
+    }
+    yield { ...rest, replies: [...rest.replies, ...comments.values()] };
+  }
+  if (failure !== null) throw failure;
+}
+
+async function readComments(ctx: AdapterContext, page: TiebaThreadPage, pn: number, since: Date | null, comments: Map<string, CrawlItem>): Promise<void> {
+  const have = (pid: string) => {
+    const parent = page.floors.get(pid)?.parentPlatformId;
+    return [...comments.values()].filter((x) => x.parentPlatformId === parent).length;
+  };
+  const wanting = [...page.commentCounts].filter(([pid, n]) => n > have(pid));
+  if (wanting.length === 0) return;
+  const tid = [...page.floors.values()][0]?.tid;
+  if (!tid) return;
+  const origin = new URL(page.url).origin;
+  const c: CommentParseContext = { origin, now: ctx.now, warn: ctx.warn };
+
+  const apiUrl = onOrigin(ctx, totalCommentPath(tid, page.forumId, pn));
+  const { res, data } = await getJson(ctx, apiUrl, { kind: "item" });
+  const errno = (data as { errno?: unknown } | null)?.errno;
+  if (errno !== undefined && errno !== 0 && errno !== "0") throw new NonRetryableError(`Tieba totalComment answered errno ${String(errno)}`, res.url, res.status);
+  const totals = new Map(page.commentCounts);
+  for (const floor of parseTotalComment(data, (pid) => page.floors.get(pid) ?? null, res.url, res.body, c)) {
+    for (const item of floor.comments) comments.set(item.platformId, item);
+    totals.set(floor.pid, Math.max(floor.total, totals.get(floor.pid) ?? 0));
+  }
+  for (const [pid, total] of totals) {
+    const ref = page.floors.get(pid);
+    if (ref && total > have(pid)) await readCommentPages(ctx, ref, total, have(pid), since, comments, c);
+  }
+}
+
+/** One floor's `/p/comment` pages past the `known` comments already read. */
+async function readCommentPages(ctx: AdapterContext, ref: FloorRef, total: number, known: number, since: Date | null, comments: Map<string, CrawlItem>, c: CommentParseContext): Promise<void> {
+  const first = Math.floor(known / TIEBA_COMMENTS_PER_PAGE) + 1;
+  let last = Math.ceil(total / TIEBA_COMMENTS_PER_PAGE);
+  const read = async (n: number) => {
+    const res = await ctx.fetch.get(onOrigin(ctx, commentPagePath(ref.tid, ref.pid, n)), { kind: "item" });
+    const page = parseCommentPage(res.body, ref, rebase(ctx, res.url, res.url), c);
+    for (const item of page.comments) comments.set(item.platformId, item);
+    return page;
+  };
+  if (since === null) {
+    for (let n = first; n <= last; n++) {
+      const page = await read(n);
+      if (page.pages !== null) last = Math.min(last, page.pages);
+      if (page.comments.length === 0) return;
+    }
+    return;
+  }
+  // Newest page first, back to the one that reaches what is stored.
+  for (let n = last; n >= first; n--) {
+    const page = await read(n);
+    if (page.comments.some((x) => x.publishedAt <= since)) return;
+  }
+}

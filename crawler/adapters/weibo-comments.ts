@@ -1,0 +1,162 @@
+/**
+ * Weibo comments and their child comments (the replies to a comment, 楼中楼), read through the
+ * m.weibo.cn JSON API.
+ *
+ * - `/comments/hotflow?id={id}&mid={mid}&max_id_type=0`, then `&max_id=…&max_id_type=…` from
+ *   `data.max_id` (0 ends it). Each comment carries `total_number` (how many child comments it
+ *   has), a preview of the first ones in `comments` (`false` when none) and, when there are more,
+ *   `more_info` ("共N条回复").
+ * - `/comments/hotFlowChild?cid={comment id}&max_id={n}&max_id_type=0`: the child comments, in
+ *   `data` at the top level of the answer (not `data.data`), paged by the top-level `max_id`
+ *   (0 on the last page); `rootComment` repeats the comment they answer.
+ *
+ * Child comments are stored as replies whose parent is the comment they answer. They are read
+ * from the preview when it holds all of them, else from hotFlowChild, one thread page per child
+ * page, so the worker's page budget counts them and their parent is always stored first.
+ */
+import type { AdapterContext, CrawlItem, ListItem, ThreadPage } from "../types";
+import { apiUrl, userOf, weiboDateOr, weiboGone, weiboGoneNotice } from "./weibo-api";
+import { arr, dig, getJson, imagesIn, num, rec, str, type Json } from "./shared";
+
+/** The post a comment belongs to, as the comment readers need it. */
+interface PostRef {
+  /** The status id used in URLs. */
+  id: string;
+  /** The post's platformId (mid): the parent of top-level comments. */
+  mid: string;
+  origin: string;
+  publishedAt: Date;
+}
+
+/** A comment's own id: `idstr` first (ids near 2^53 lose digits as numbers), then `id`, `mid`. */
+function commentId(c: Json): string | undefined {
+  return str(c["idstr"]) ?? str(c["id"]) ?? str(c["mid"]);
+}
+
+/**
+ * One comment (or child comment) as a reply. Returns null only for an entry without an id (it
+ * cannot be stored or deduplicated); an unreadable date or author is warned about and replaced.
+ * @param parent platformId of what it answers (the post's mid, or the comment's id)
+ * @param parentDate date to use when the comment's own cannot be read
+ */
+export function commentToReply(
+  ctx: AdapterContext,
+  c: Json,
+  post: PostRef,
+  parent: { platformId: string; publishedAt: Date },
+  source: { url: string; body: string },
+): CrawlItem | null {
+  const cid = commentId(c);
+  if (!cid) {
+    ctx.warn({ url: source.url, field: "id", raw: JSON.stringify(c).slice(0, 200), reason: "skipped a comment without id" });
+    return null;
+  }
+  const html = str(c["text"]) ?? "";
+  if (str(c["text"]) === undefined) ctx.warn({ url: source.url, field: "body", raw: `comment ${cid}`, reason: "stored with an empty body" });
+  const publishedAt = weiboDateOr(ctx, c["created_at"], { date: parent.publishedAt, what: "the date of what it answers" }, source.url);
+  const { author, authorId } = userOf(c);
+  if (!author) ctx.warn({ url: source.url, field: "author", raw: JSON.stringify(c["user"] ?? null).slice(0, 200), reason: "stored without an author name" });
+  return {
+    platformId: cid,
+    parentPlatformId: parent.platformId,
+    kind: "reply",
+    url: `${post.origin}/detail/${post.id}#comment-${cid}`,
+    title: "",
+    author,
+    ...(authorId ? { authorId } : {}),
+    publishedAt,
+    html,
+    images: imagesIn(html, source.url),
+    source,
+  };
+}
+
+/**
+ * Every page of a post's comments: each hotflow page (its comments, plus child comments whose
+ * preview is complete), then the hotFlowChild pages of the comments whose preview is not.
+ * Hotflow is ordered by popularity, not time, so `since` cannot end the scan early: every page
+ * is read and the caller dedupes.
+ * @throws GoneError when Weibo answers that the post is gone
+ */
+export async function* weiboComments(ctx: AdapterContext, thread: ListItem): AsyncGenerator<ThreadPage> {
+  const id = /\/detail\/(\d+)/.exec(thread.url)?.[1] ?? thread.platformId;
+  const post: PostRef = { id, mid: thread.platformId, origin: "", publishedAt: thread.publishedAt };
+  let cursor = "&max_id_type=0";
+  const seenCursors = new Set<string>();
+  const childrenRead = new Set<string>();
+  for (;;) {
+    const url = apiUrl(ctx, `/comments/hotflow?id=${id}&mid=${post.mid}${cursor}`);
+    const { res, data } = await getJson(ctx, url, { kind: "item" });
+    post.origin = new URL(url).origin;
+    const source = { url: res.url, body: res.body };
+    const gone = weiboGoneNotice(data);
+    if (gone) throw weiboGone(gone, res.url);
+    // ok:0 with no data is how hotflow says "no (more) comments".
+    const replies: CrawlItem[] = [];
+    // Comments whose preview is cut: their children are read from hotFlowChild after this page.
+    const needs: CrawlItem[] = [];
+    for (const entry of arr(dig(data, "data.data"))) {
+      const c = rec(entry);
+      if (!c) continue;
+      const comment = commentToReply(ctx, c, post, { platformId: post.mid, publishedAt: post.publishedAt }, source);
+      if (!comment) continue;
+      replies.push(comment);
+      const preview = arr(c["comments"]).map(rec).filter((x): x is Json => x !== undefined);
+      const total = num(c["total_number"]) ?? preview.length;
+      if (total <= 0 && preview.length === 0) continue;
+      if (preview.length >= total && !rec(c["more_info"])) {
+        for (const child of preview) {
+          const r = commentToReply(ctx, child, post, comment, source);
+          if (r) replies.push(r);
+        }
+      } else {
+        needs.push(comment);
+      }
+    }
+    if (replies.length === 0) return;
+    yield { url: res.url, replies };
+    for (const comment of needs) {
+      if (childrenRead.has(comment.platformId)) continue;
+      childrenRead.add(comment.platformId);
+      yield* childPages(ctx, post, comment);
+    }
+    const maxId = str(dig(data, "data.max_id"));
+    const maxIdType = str(dig(data, "data.max_id_type")) ?? "0";
+    const next = `&max_id=${maxId}&max_id_type=${maxIdType}`;
+    // A cursor seen before means the API is looping: stop rather than read forever.
+    if (!maxId || maxId === "0" || seenCursors.has(next)) return;
+    seenCursors.add(next);
+    cursor = next;
+  }
+}
+
+/**
+ * The hotFlowChild pages of one comment, one thread page each. An `ok: 0` answer ends them (the
+ * comment has no more children, or was removed since hotflow listed it).
+ */
+async function* childPages(ctx: AdapterContext, post: PostRef, comment: CrawlItem): AsyncGenerator<ThreadPage> {
+  let maxId = "0";
+  let maxIdType = "0";
+  const seen = new Set<string>();
+  for (;;) {
+    const url = apiUrl(ctx, `/comments/hotFlowChild?cid=${comment.platformId}&max_id=${maxId}&max_id_type=${maxIdType}`);
+    const { res, data } = await getJson(ctx, url, { kind: "item" });
+    const source = { url: res.url, body: res.body };
+    // The children sit in the top-level `data`; some answers nest them like hotflow's.
+    const top = rec(data);
+    const list = Array.isArray(top?.["data"]) ? arr(top?.["data"]) : arr(dig(data, "data.data"));
+    const replies: CrawlItem[] = [];
+    for (const entry of list) {
+      const c = rec(entry);
+      const r = c ? commentToReply(ctx, c, post, comment, source) : null;
+      if (r) replies.push(r);
+    }
+    if (replies.length === 0) return;
+    yield { url: res.url, replies };
+    const next = str(top?.["max_id"]) ?? str(dig(data, "data.max_id"));
+    if (!next || next === "0" || seen.has(next)) return;
+    seen.add(next);
+    maxId = next;
+    maxIdType = str(top?.["max_id_type"]) ?? "0";
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Reading one thread's replies (and, for forums, its head post) within the run's page budget.
+ *
+ * Forum adapters number their pages, so a thread that does not fit in the budget is left
+ * unfinished on purpose: its mark moves only over the pages stored, `HistoryMark.resume` says
+ * where the next run continues, and the run is "partial" until the thread is whole. A finished
+ * thread remembers its last page, so new replies cost one request (there) next time. Flows
+ * without page numbers (Weibo comments, ordered by popularity) are read to the budget and the
+ * run says where it stopped.
+ */
+import { advanceMark, prepareItem, setResume, type KnownPost, type PreparedItem, type ThreadResume } from "../store";
+import { contentSha1, htmlToText } from "../text";
+import type { ListItem } from "../types";
+import { commit } from "./commit";
+import { note, type Crawl } from "./context";
+import { isGone, markMissingReplies, postGone, readPageOf, type ReadPage } from "./deletions";
+
+/** What became of a thread this run. "unfinished" and "failed" keep the account's mark below it. */
+export type ThreadOutcome = "done" | "unfinished" | "failed" | "gone";
+
+/**
+ * Does this thread need opening: new, newer activity than its mark, a changed reply count, in
+ * the re-check window, unfinished by an earlier run, or marked deleted and listed again.
+ */
+export function needsThread(item: ListItem, prev: KnownPost | undefined, mark: Date | null, recheckFrom: Date | null, resume: ThreadResume | undefined): boolean {
+  if (!item.hasReplies && !item.incomplete) return false;
+  if (!prev || !mark) return Boolean(item.hasReplies || item.incomplete);
+  if (resume?.page !== undefined || prev.deletedAt) return true;
+  if (item.lastActivityAt && item.lastActivityAt > mark) return true;
+  if (item.replyCount !== undefined && prev.replyCount !== null && item.replyCount !== prev.replyCount) return true;
+  return recheckFrom !== null && item.publishedAt >= recheckFrom;
+}
+
+/** How to read a thread this run, decided by the list walk. */
+export interface ThreadPlan {
+  /** Newest reply time already stored (the thread's mark), or null for a new thread. */
+  since: Date | null;
+  resume: ThreadResume | undefined;
+  /** Read page 1 as well: the re-check window, or a deleted thread listed again. */
+  withHead: boolean;
+  /** Read from page 1 to the end (replies went away: find which), unless unfinished. */
+  whole: boolean;
+}
+
+/** Read a thread's new replies (and its full head post) page by page. */
+export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan): Promise<ThreadOutcome> {
+  const { adapter, ctx, services } = c;
+  const whole = plan.whole && plan.resume?.page === undefined;
+  const since = whole ? null : plan.since;
+  const fromPage = whole ? 1 : plan.resume?.page ?? plan.resume?.last ?? null;
+  let newest: Date | null = plan.since;
+  let storedNewest: Date | null = null;
+  let headSeen = false;
+  let flowPages = 0;
+  let bounded = false;
+  const read: ReadPage[] = [];
+  const shown = new Set<string>();
+  try {
+    for await (const tp of adapter.replies!(ctx, thread, since, { fromPage, pageBudget: c.pageBudget, withHead: plan.withHead })) {
+      // Flows without page numbers (Weibo's comments, by popularity) cannot resume: bound them.
+      if (tp.page === undefined && ++flowPages > c.pageBudget) {
+        bounded = true;
+        break;
+      }
+      const batch: PreparedItem[] = [];
+      if (tp.head) {
+        headSeen = true;
+        // Remember the list excerpt, so an unchanged thread needs no item request next time.
+        const listSha1 = contentSha1(thread.title, htmlToText(thread.html));
+        batch.push(prepareItem(tp.head, { replyCount: thread.replyCount ?? null, listSha1 }));
+      }
+      for (const r of tp.replies) {
+        batch.push(prepareItem(r));
+        shown.add(r.platformId);
+        // Sub-replies (楼中楼, child comments) answer a floor, and may be much newer than the
+        // floors around them: the thread's time line is its own replies'.
+        if (r.parentPlatformId !== thread.platformId) continue;
+        newest = maxDate(newest, r.publishedAt);
+        storedNewest = maxDate(storedNewest, r.publishedAt);
+      }
+      await commit(c, batch);
+      const page = readPageOf(tp, thread.platformId);
+      if (page) read.push(page);
+    }
+  } catch (e) {
+    if (isGone(e) && read.length === 0) {
+      await postGone(c, thread, e);
+      return "gone";
+    }
+    // The error names the URL it requested (the page or API), not the thread it belongs to.
+    c.record(e, thread.url);
+    // Keep at least the list entry of a new thread, so a post is never lost; the next run
+    // reopens the thread (its mark did not move) and stores the full head as a new version.
+    if (!headSeen && thread.incomplete && read.length === 0 && plan.since === null) {
+      await commit(c, [prepareItem(thread, { replyCount: thread.replyCount ?? null })]);
+    }
+    // Pages already stored stay stored, but neither the mark nor the resume point moves: an
+    // adapter may fail after yielding a page it could not read whole (Tieba's 楼中楼 requests
+    // fail after their floors are yielded), so the next run reads this run's pages again.
+    return "failed";
+  }
+
+  const last = read.reduce<ReadPage | null>((a, p) => (!a || p.page > a.page ? p : a), null);
+  await markMissingReplies(c, thread.platformId, read, shown);
+  if (last && last.page < last.pageCount) {
+    await unfinished(c, thread, read, storedNewest);
+    return "unfinished";
+  }
+  if (bounded) note(c, `thread ${thread.platformId}: read the first ${c.pageBudget} pages of comments only (ordered by popularity, not time; ${thread.url})`);
+  // Mark the thread only after all its pages are committed.
+  const activity = maxDate(newest, thread.lastActivityAt ?? null) ?? thread.publishedAt;
+  await advanceMark(services.db, c.accountId, thread.platformId, activity);
+  if (last) await setResume(services.db, c.accountId, thread.platformId, { last: last.pageCount }, activity);
+  await services.db.post.updateMany({ where: { accountId: c.accountId, platformId: thread.platformId }, data: { lastReplyAt: newest } });
+  return "done";
+}
+
+/** Record an unfinished thread: its mark moves over the stored pages only, and where it resumes. */
+async function unfinished(c: Crawl, thread: ListItem, read: ReadPage[], storedNewest: Date | null): Promise<void> {
+  const pages = read.map((p) => p.page).sort((a, b) => a - b);
+  const lastPage = pages.at(-1)!;
+  const pageCount = read.find((p) => p.page === lastPage)!.pageCount;
+  const next = lastPage + 1;
+  const { db } = c.services;
+  if (storedNewest) await advanceMark(db, c.accountId, thread.platformId, storedNewest);
+  await setResume(db, c.accountId, thread.platformId, { page: next }, storedNewest ?? thread.publishedAt);
+  c.s.unfinishedThreads++;
+  note(c, `thread ${thread.platformId} unfinished: read pages ${pages[0]}–${lastPage} of ${pageCount} (budget ${c.pageBudget} pages per run); the next run resumes at page ${next} (${thread.url})`);
+}
+
+function maxDate(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a >= b ? a : b;
+}

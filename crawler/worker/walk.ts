@@ -1,0 +1,169 @@
+/**
+ * The listing walk of one crawl: newest first, deciding from the history time table where to
+ * stop and which threads to open; what it could not finish keeps the account's mark below it.
+ */
+import { archiveSource } from "../archive";
+import { advanceMark, knownPosts, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
+import { contentSha1, htmlToText } from "../text";
+import type { CrawlItem, ListItem, ListPage } from "../types";
+import { commit } from "./commit";
+import type { Crawl } from "./context";
+import { isGone, postGone, probeMissingThreads } from "./deletions";
+import { crawlThread, needsThread } from "./thread";
+
+/** What the walk needs of the account row. */
+export type AccountRow = { id: number; backfillDays: number | null; backfillPages: number | null; recheckDays: number; entryUrl: string; ocr: boolean };
+
+/**
+ * Walk the listing. Returns true when the listing itself could not be read to its natural end
+ * (so the account's history mark must not move).
+ */
+export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
+  const { services, adapter, ctx } = c;
+  const { db } = services;
+  const marks = await readMarks(db, account.id);
+  const resumes = await readResumes(db, account.id);
+  const oldMark = marks.get("") ?? null;
+  const firstCrawl = oldMark === null;
+  const cutoff = firstCrawl && account.backfillDays ? new Date(ctx.now.getTime() - account.backfillDays * 86_400_000) : null;
+  const recheckFrom = account.recheckDays > 0 ? new Date(ctx.now.getTime() - account.recheckDays * 86_400_000) : null;
+  let newest: Date | null = null;
+  // If a thread could not be read (or is unfinished), the next run must reach it again: the mark stays below it.
+  let ceiling: Date | null = null;
+  let pageNo = 0;
+  // What the walk saw, to notice forum threads gone from the list (worker/deletions.ts).
+  const seen = new Set<string>();
+  let oldestSeen: Date | null = null;
+  let orderedByActivity = false;
+
+  const iterator = adapter.list(ctx)[Symbol.asyncIterator]();
+  for (;;) {
+    if (services.signal?.aborted) return true;
+    let next: IteratorResult<ListPage>;
+    try {
+      next = await iterator.next();
+    } catch (e) {
+      c.record(e);
+      return true;
+    }
+    if (next.done) break;
+    const page = next.value;
+    pageNo++;
+    orderedByActivity ||= page.orderedByActivity === true;
+    const timeOf = (it: ListItem) => (page.orderedByActivity ? it.lastActivityAt ?? it.publishedAt : it.publishedAt);
+    for (const it of page.items) {
+      seen.add(it.platformId);
+      if (!it.pinned) oldestSeen = minDate(oldestSeen, timeOf(it));
+    }
+    const items = cutoff ? page.items.filter((it) => it.pinned || timeOf(it) >= cutoff) : page.items;
+    const known = await knownPosts(db, account.id, items.map((i) => i.platformId));
+
+    const prepared: PreparedItem[] = [];
+    const threads: { item: ListItem; prev: KnownPost | undefined }[] = [];
+    for (const item of items) {
+      const prev = known.get(item.platformId);
+      const t = timeOf(item);
+      const mark = marks.get(item.platformId) ?? null;
+      const wantsThread = Boolean(adapter.replies) && needsThread(item, prev, mark, recheckFrom, resumes.get(item.platformId));
+      if (wantsThread && item.incomplete && adapter.repliesIncludeHead) {
+        // The thread's first page carries the full head post: storing the list excerpt first
+        // would make every new thread look edited.
+        threads.push({ item, prev });
+        continue;
+      }
+      try {
+        const p = await prepareListItem(c, item, prev, recheckFrom);
+        if (p) prepared.push(p);
+        // Stored with partial text (a Weibo long text whose full text failed): keep the mark
+        // below it, so the next run's walk reaches it again and completes it.
+        if (p?.item.textIncomplete) ceiling = minDate(ceiling, t);
+      } catch (e) {
+        if (isGone(e)) {
+          await postGone(c, item, e);
+          continue;
+        }
+        c.record(e, item.url);
+        ceiling = minDate(ceiling, t);
+        continue;
+      }
+      if (wantsThread) threads.push({ item, prev });
+    }
+    await commit(c, prepared);
+
+    for (const { item, prev } of threads) {
+      if (services.signal?.aborted) return true;
+      const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
+      const mark = prev ? marks.get(item.platformId) ?? null : null;
+      const before = prev?.replyCount ?? null;
+      const counted = item.replyCount !== undefined && before !== null && item.replyCount !== before;
+      const newer = Boolean(mark && item.lastActivityAt && item.lastActivityAt > mark);
+      const outcome = await crawlThread(c, item, {
+        since: mark,
+        resume: resumes.get(item.platformId),
+        withHead: recheck || Boolean(prev?.deletedAt),
+        // Fewer replies than stored (some went away), or more without newer activity (some came
+        // back): they may sit on any page, and only a whole read tells which.
+        whole: counted && (item.replyCount! < before! || !newer),
+      });
+      if (outcome === "failed" || outcome === "unfinished") ceiling = minDate(ceiling, timeOf(item));
+    }
+
+    const unpinned = items.filter((i) => !i.pinned);
+    for (const it of unpinned) newest = maxDate(newest, timeOf(it));
+    services.onProgress?.(`page ${pageNo}: ${items.length} items, ${threads.length} threads opened`);
+
+    // Stop at the first page whose non-pinned items are all no newer than what we already have.
+    // Within the re-check window the walk goes on, to catch edits and new comments on recent posts.
+    const inRecheck = recheckFrom !== null && unpinned.some((i) => i.publishedAt >= recheckFrom);
+    if (oldMark && unpinned.length > 0 && unpinned.every((i) => timeOf(i) <= oldMark) && !inRecheck) break;
+    if (firstCrawl && account.backfillPages && pageNo >= account.backfillPages) break;
+    if (cutoff && page.items.filter((i) => !i.pinned).some((i) => timeOf(i) < cutoff)) break;
+  }
+  await iterator.return?.();
+
+  // Forum lists are ordered by last reply, so a stored thread newer than the oldest row read
+  // and not listed is probably gone: confirm by opening it.
+  if (orderedByActivity && !firstCrawl && oldestSeen && !services.signal?.aborted) await probeMissingThreads(c, seen, oldestSeen, marks);
+
+  if (newest) {
+    const target = ceiling && ceiling <= newest ? new Date(ceiling.getTime() - 1) : newest;
+    if (!oldMark || target > oldMark) await advanceMark(db, account.id, "", target);
+  }
+  return false;
+}
+
+/** Prepare a list item for storage, completing it (one item request) only when needed. */
+async function prepareListItem(c: Crawl, item: ListItem, prev: KnownPost | undefined, recheckFrom: Date | null): Promise<PreparedItem | null> {
+  const { services, adapter, ctx } = c;
+  const extra = {
+    replyCount: item.replyCount ?? null,
+    // lastReplyAt is advanced by crawlThread once the replies are stored, never from the list alone.
+    archivePath: item.source ? await archiveSource(services.archiveDir, ctx.account.id, item.source) : null,
+  };
+  if (!item.incomplete || !adapter.complete) {
+    // Threads opened by crawlThread get their full head from page 1; store the list entry only when new.
+    if (item.incomplete && prev) return null;
+    return prepareItem(item, extra);
+  }
+  const listSha1 = contentSha1(item.title, htmlToText(item.html));
+  const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
+  // A post marked deleted and listed again is read again: storing it clears the mark.
+  if (prev && prev.listSha1 === listSha1 && !recheck && !prev.incomplete && !prev.deletedAt) return null;
+  const full: CrawlItem = await adapter.complete(ctx, item);
+  return prepareItem(full, {
+    ...extra,
+    listSha1,
+    archivePath: full.source ? await archiveSource(services.archiveDir, ctx.account.id, full.source) : extra.archivePath,
+  });
+}
+
+function maxDate(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a >= b ? a : b;
+}
+function minDate(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a <= b ? a : b;
+}

@@ -1,0 +1,227 @@
+/**
+ * The Weibo adapter through the real worker and store against the local m.weibo.cn (issue 13):
+ * long posts whose full text fails are kept incomplete and completed later (item 4), errors and
+ * warnings name the API URL that failed (item 5), child comments are stored once under their
+ * comment (item 8), authors are the screen name with the uid beside it (item 3), and Weibo's
+ * deletion notice is told apart from a failure (item 9, detection).
+ */
+import { afterEach, describe, expect, test } from "vitest";
+import { weiboAdapter } from "../../../crawler/adapters/weibo";
+import { GoneError, RetryableError } from "../../../crawler/errors";
+import { htmlToText } from "../../../crawler/text";
+import type { ListItem } from "../../../crawler/types";
+import { addWeiboChildComment } from "../../support/platforms/weibo";
+import type { Fault } from "../../support/platforms";
+import { crawlFixture, type CrawlFixture } from "../crawl/support";
+import { all, contextFor, firstPage, localFetcher } from "./helpers";
+
+let f: CrawlFixture | undefined;
+afterEach(async () => {
+  await f?.close();
+  f = undefined;
+});
+
+const MINUTE = 60_000;
+const weiboOnly = { accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, postsPerAccount: 6, repliesPerPost: [0, 2] as const, longTextRatio: 0, weiboDates: "rfc" as const };
+
+async function postRow(fx: CrawlFixture, platformId: string) {
+  return fx.t.db.post.findFirstOrThrow({ where: { accountId: fx.ids.get("weibo-1")!, platformId } });
+}
+
+describe("item 4: a long post whose full text fails is stored incomplete and completed by a later crawl", () => {
+  const failures: [string, Fault][] = [
+    ["HTTP 500 (after the retry)", { type: "status", status: 500 }],
+    ["ok: 0", { type: "body", body: JSON.stringify({ ok: 0, msg: "请求过于频繁，歇歇吧" }), contentType: "application/json; charset=utf-8" }],
+    ["ok: -100 (a block)", { type: "body", body: JSON.stringify({ ok: -100, url: "https://passport.weibo.cn/signin/welcome" }), contentType: "application/json; charset=utf-8" }],
+  ];
+  test.each(failures)("%s", async (_name, fault) => {
+    f = await crawlFixture({ seed: 5, ...weiboOnly });
+    f.site.clock.advance(MINUTE);
+    const post = f.site.addPost("weibo-1", { long: true });
+    f.site.clock.advance(MINUTE);
+    const extendPath = `/statuses/extend?id=${post.id}`;
+    const handle = f.site.fault(extendPath, fault);
+
+    const r1 = await f.crawl("weibo-1");
+    expect(handle.hits).toBeGreaterThan(0);
+    const cut = await postRow(f, post.id);
+    expect(cut).toMatchObject({ incomplete: true, version: 1 });
+    expect(cut.text).toContain("全文");
+    expect(cut.text.length).toBeLessThan(htmlToText(post.html).length);
+    // The run names the API URL that failed, not the post's page.
+    expect(r1.warnings).toEqual([expect.objectContaining({ url: f.site.origin + extendPath, field: "body" })]);
+    expect(r1.newPosts).toBeGreaterThan(0);
+
+    handle.clear();
+    f.site.clock.advance(MINUTE);
+    const r2 = await f.crawl("weibo-1");
+    expect(r2.warnings).toEqual([]);
+    const whole = await postRow(f, post.id);
+    expect(whole).toMatchObject({ incomplete: false, version: 1, text: htmlToText(post.html.replace(/<\/p><p>/g, "<br />")) });
+    expect(await f.t.db.postVersion.count({ where: { postId: whole.id } })).toBe(0);
+
+    // Complete now: a third crawl of the unchanged site changes nothing and asks no full text.
+    const mark = f.site.lastSeq();
+    f.site.clock.advance(MINUTE);
+    const r3 = await f.crawl("weibo-1");
+    expect(r3).toMatchObject({ newPosts: 0, changedPosts: 0 });
+    expect(f.site.requests({ afterSeq: mark }).filter((r) => r.path === "/statuses/extend")).toEqual([]);
+  });
+});
+
+describe("item 4: an incomplete post deep in the timeline", () => {
+  test("is reached and completed by the next crawl although newer pages are unchanged", async () => {
+    f = await crawlFixture({ seed: 9, ...weiboOnly, postsPerAccount: 2, pinOldest: false, pageSizes: { weibo: 3 } });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const long = site.addPost("weibo-1", { long: true });
+    for (let k = 0; k < 4; k++) {
+      site.clock.advance(MINUTE);
+      site.addPost("weibo-1", { text: `通知${k + 1}` });
+    }
+    site.clock.advance(MINUTE);
+    const handle = site.fault(`/statuses/extend?id=${long.id}`, { type: "status", status: 500 });
+    await f.crawl("weibo-1");
+    expect(await postRow(f, long.id)).toMatchObject({ incomplete: true });
+
+    handle.clear();
+    site.clock.advance(MINUTE);
+    const r2 = await f.crawl("weibo-1");
+    expect(r2.newPosts).toBe(0);
+    expect(await postRow(f, long.id)).toMatchObject({ incomplete: false, version: 1 });
+  });
+});
+
+describe("item 8 and 3: child comments are stored once, under the comment they answer; authors as shown", () => {
+  test("a cut preview is read through hotFlowChild, a complete one is not; new children are picked up", async () => {
+    f = await crawlFixture({ seed: 6, ...weiboOnly, repliesPerPost: [0, 0], pageSizes: { weiboComments: 2 } });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const post = site.addPost("weibo-1", { text: "宿舍今晚停电检修，请提前充电" });
+    site.clock.advance(MINUTE);
+    const a = site.addReply(post.id, { text: "几点恢复？", author: "小 明" });
+    site.clock.advance(MINUTE);
+    const b = site.addReply(post.id, { text: "收到", author: "阿强" });
+    const childrenOfA = [];
+    for (let k = 1; k <= 5; k++) {
+      site.clock.advance(MINUTE);
+      childrenOfA.push(addWeiboChildComment(site.model, a.id, { text: `回复${k}` }));
+    }
+    site.clock.advance(MINUTE);
+    const onlyChildOfB = addWeiboChildComment(site.model, b.id, { text: "好的" });
+    site.clock.advance(MINUTE);
+
+    const mark1 = site.lastSeq();
+    const r1 = await f.crawl("weibo-1");
+    expect(r1.errors).toEqual([]);
+    const childRequests = site.requests({ afterSeq: mark1 }).filter((r) => r.path === "/comments/hotFlowChild");
+    // A: 5 children, preview of 2 → 3 pages of 2; B: 1 child, all in the preview → none.
+    expect(childRequests.map((r) => new URL(r.url, site.origin).searchParams.get("cid"))).toEqual([a.id, a.id, a.id]);
+
+    const stored = await f.stored("weibo-1");
+    for (const c of childrenOfA) expect(stored.get(c.id)).toMatchObject({ kind: "reply", parentPlatformId: a.id, text: htmlToText(c.html) });
+    expect(stored.get(onlyChildOfB.id)).toMatchObject({ kind: "reply", parentPlatformId: b.id });
+    expect(stored.get(a.id)).toMatchObject({ parentPlatformId: post.id });
+    const rowA = await postRow(f, a.id);
+    expect(rowA.author).toBe("小 明");
+    expect(rowA.authorId).toMatch(/^\d+$/);
+    const rowPost = await postRow(f, post.id);
+    expect(rowPost).toMatchObject({ author: site.account("weibo-1").name, authorId: site.account("weibo-1").slug });
+
+    // Unchanged: nothing new, nothing changed, no comment requests at all.
+    const mark2 = site.lastSeq();
+    site.clock.advance(MINUTE);
+    const r2 = await f.crawl("weibo-1");
+    expect(r2).toMatchObject({ newPosts: 0, changedPosts: 0 });
+    expect(site.requests({ afterSeq: mark2 }).filter((r) => r.path.startsWith("/comments/"))).toEqual([]);
+
+    // New children on both comments: each stored once, under its comment.
+    site.clock.advance(MINUTE);
+    const lateA = addWeiboChildComment(site.model, a.id, { text: "已恢复" });
+    const lateB = addWeiboChildComment(site.model, b.id, { text: "谢谢" });
+    site.clock.advance(MINUTE);
+    const r3 = await f.crawl("weibo-1");
+    expect(r3.newPosts).toBe(2);
+    expect(r3.changedPosts).toBe(0);
+    const after = await f.stored("weibo-1");
+    expect(after.get(lateA.id)).toMatchObject({ parentPlatformId: a.id });
+    expect(after.get(lateB.id)).toMatchObject({ parentPlatformId: b.id });
+    const rows = await f.t.db.post.findMany({ where: { accountId: f.ids.get("weibo-1")! }, select: { platformId: true } });
+    expect(new Set(rows.map((r) => r.platformId)).size).toBe(rows.length);
+  });
+});
+
+describe("items 5 and 9: what failed is named by its API URL; a deletion is told apart", () => {
+  test("hotflow failing: the adapter's error carries the hotflow URL, and so does the run's error", async () => {
+    f = await crawlFixture({ seed: 7, ...weiboOnly });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const post = site.addPost("weibo-1", { text: "食堂新窗口开业" });
+    site.clock.advance(MINUTE);
+    site.addReply(post.id, { text: "去看看" });
+    site.clock.advance(MINUTE);
+    site.fault(`/comments/hotflow?id=${post.id}`, { type: "status", status: 500 });
+
+    const fetch = localFetcher();
+    try {
+      const item = (await firstPage(weiboAdapter.list(contextFor(site, "weibo-1", fetch)))).items.find((i) => i.platformId === post.id) as ListItem;
+      const err = await all(weiboAdapter.replies!(contextFor(site, "weibo-1", fetch), item, null)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as RetryableError).url).toBe(`${site.origin}/comments/hotflow?id=${post.id}&mid=${post.id}&max_id_type=0`);
+    } finally {
+      await fetch.close();
+    }
+
+    const run = await f.crawl("weibo-1");
+    expect(run.errors.map((e) => e.url)).toEqual([`${site.origin}/comments/hotflow?id=${post.id}&mid=${post.id}&max_id_type=0`]);
+  });
+
+  test("through the worker: an incomplete long post whose full text now says 微博不存在 is marked deleted, kept", async () => {
+    f = await crawlFixture({ seed: 10, ...weiboOnly });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const post = site.addPost("weibo-1", { long: true });
+    site.clock.advance(MINUTE);
+    const failing = site.fault(`/statuses/extend?id=${post.id}`, { type: "status", status: 500 });
+    await f.crawl("weibo-1");
+    expect(await postRow(f, post.id)).toMatchObject({ incomplete: true, deletedAt: null });
+    failing.clear();
+    site.fault(`/statuses/extend?id=${post.id}`, { type: "body", body: JSON.stringify({ ok: 0, msg: "微博不存在或暂无查看权限!" }), contentType: "application/json; charset=utf-8" });
+    site.clock.advance(MINUTE);
+    const run = await f.crawl("weibo-1");
+    expect(run.errors).toEqual([]);
+    const row = await postRow(f, post.id);
+    expect(row.deletedAt).toBeInstanceOf(Date);
+    expect(row.text).toContain("全文");
+  });
+
+  test("extend and hotflow answering Weibo's deletion notice throw GoneError naming the API URL", async () => {
+    f = await crawlFixture({ seed: 8, ...weiboOnly });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const post = site.addPost("weibo-1", { long: true });
+    site.clock.advance(MINUTE);
+    site.addReply(post.id, { text: "沙发" });
+    site.clock.advance(MINUTE);
+    const fetch = localFetcher();
+    try {
+      const ctx = contextFor(site, "weibo-1", fetch);
+      const item = (await firstPage(weiboAdapter.list(ctx))).items.find((i) => i.platformId === post.id) as ListItem;
+      const notice = { type: "body" as const, body: JSON.stringify({ ok: 0, msg: "该微博已被删除" }), contentType: "application/json; charset=utf-8" };
+      site.fault("/statuses/extend", notice);
+      site.fault("/comments/hotflow", notice);
+      const fromExtend = await weiboAdapter.complete!(ctx, item).catch((e: unknown) => e);
+      expect(fromExtend).toBeInstanceOf(GoneError);
+      expect((fromExtend as GoneError).url).toBe(`${site.origin}/statuses/extend?id=${post.id}`);
+      const fromHotflow = await all(weiboAdapter.replies!(ctx, item, null)).catch((e: unknown) => e);
+      expect(fromHotflow).toBeInstanceOf(GoneError);
+      expect((fromHotflow as GoneError).url).toContain("/comments/hotflow?id=");
+      // The local server's own answer for a status it does not have is the same notice class.
+      site.clearFaults();
+      const unknown = await weiboAdapter.complete!(ctx, { ...item, url: `${site.origin}/detail/4900000999999999`, platformId: "4900000999999999" }).catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(GoneError);
+    } finally {
+      await fetch.close();
+    }
+  });
+});
