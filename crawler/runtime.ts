@@ -11,6 +11,7 @@ import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { notifyNewFlags } from "../lib/notify";
+import { loadAccountCookies } from "../lib/queries/account-access";
 import type { FetchMode } from "./types";
 import type { WorkerServices } from "./worker";
 
@@ -76,6 +77,8 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
         maxBodyBytes: cfg.maxBodyBytes,
         chromiumPath: cfg.chromiumPath,
         respectRobots: opts.respectRobots ?? true,
+        // The operator's login cookies, decrypted when the crawl's first request goes out.
+        cookies: () => loadAccountCookies(opts.db, account.id, (m) => opts.onProgress?.(`account ${account.id}: ${m}`)),
         onRequest,
         log: (m) => opts.onProgress?.(`account ${account.id}: ${m}`),
       }),

@@ -15,6 +15,8 @@ import { Num, RelativeTime, Time } from "../time";
 import { TableSkeleton } from "../skeletons";
 import { readableUrl } from "../readable-url";
 import { updateAccountAction } from "@/app/(dashboard)/accounts/actions";
+import { cookieSummaryOf } from "@/lib/queries/account-access";
+import { AccountCookies } from "./account-cookies";
 
 /** One account: status figures, the edit form and its recent crawl runs. */
 export async function AccountDetail({ id, admin, saved }: { id: number; admin: boolean; saved?: boolean }) {
@@ -91,6 +93,7 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
           <AccountForm action={updateAccountAction} presets={CRON_PRESETS} submitLabel={t("saveChanges")} initial={{ id: a.id, url: a.entryUrl, platform: a.platform, name: a.name, cron: a.cron }} />
         </section>
       )}
+      <AccountCookies accountId={a.id} summary={cookieSummaryOf(a)} setAt={a.cookiesSetAt} admin={admin} />
       <h2>{t("recentRuns")}</h2>
       <Suspense fallback={<TableSkeleton rows={5} />}>
         <RunTable filter={{ account: a.id }} take={20} hideAccount />

@@ -1,9 +1,11 @@
 import type { Command } from "commander";
 import { db } from "../../lib/db";
+import fs from "node:fs";
 import { createAccount, listAccounts, removeAccount } from "../../lib/queries/accounts";
-import { action, intOption } from "./util";
+import { clearAccountCookies, setAccountCookies } from "../../lib/queries/account-access";
+import { action, intOption, UserInputError } from "./util";
 
-/** `campuswatch accounts add|list|remove`. */
+/** `campuswatch accounts add|list|set|remove`. */
 export function registerAccountCommands(program: Command) {
   const accounts = program.command("accounts").description("monitored accounts (blogs, Weibo users, forum boards, Tieba bars)");
   accounts
@@ -51,6 +53,39 @@ export function registerAccountCommands(program: Command) {
             );
         }
         if (!o.json && rows.length === 0) console.log("no accounts yet: campuswatch accounts add <url>");
+      }),
+    );
+  accounts
+    .command("set")
+    .description("change how an account reaches its platform: login cookies (stored encrypted, never printed)")
+    .argument("<id>", "account id", intOption("id", 1))
+    .option("--cookie-file <file>", "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value")
+    .option("--cookie <value>", "a Cookie header value copied from the browser (name=value; name2=value2)")
+    .option("--clear-cookies", "forget the account's login cookies")
+    .action(
+      action(async (id: number, o: { cookieFile?: string; cookie?: string; clearCookies?: boolean }) => {
+        const given = [o.cookieFile, o.cookie, o.clearCookies].filter((x) => x !== undefined).length;
+        if (given === 0) throw new UserInputError("nothing to set: give --cookie-file, --cookie or --clear-cookies");
+        if (given > 1) throw new UserInputError("give one of --cookie-file, --cookie and --clear-cookies");
+        if (o.clearCookies) {
+          await clearAccountCookies(db, id);
+          console.log(`account ${id}: login cookies removed`);
+          return;
+        }
+        let text = o.cookie ?? "";
+        if (o.cookieFile) {
+          try {
+            text = fs.readFileSync(o.cookieFile, "utf8");
+          } catch (e) {
+            throw new UserInputError(`cannot read ${o.cookieFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+          }
+        }
+        const r = await setAccountCookies(db, id, text);
+        console.log(`account ${id}: ${r.count} login cookies stored encrypted (read as ${r.format})`);
+        for (const s of r.summary) console.log(`  ${s.domain}\t${s.count} cookies\t${s.expiresAt ? `expire ${s.expiresAt}` : "session"}`);
+        const skipped = Object.entries(r.skipped);
+        if (skipped.length > 0) console.log(`  left out ${skipped.reduce((n, [, c]) => n + c, 0)} cookies of other sites (${skipped.map(([d]) => d).slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""})`);
+        if (r.expired > 0) console.log(`  left out ${r.expired} expired cookies`);
       }),
     );
   accounts

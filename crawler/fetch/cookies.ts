@@ -1,10 +1,11 @@
 /**
- * A small in-memory cookie jar, one per fetcher (= per account), so each account keeps its own
- * session: forum session cookies, and Weibo's visitor cookies copied from Chromium. It implements
- * the parts of RFC 6265 crawling needs (Domain, Path, Expires/Max-Age, Secure) and nothing more:
- * no public-suffix list, so a Domain attribute is only accepted when it domain-matches the host
- * that set it.
+ * The cookie jar of one fetcher (= one account), so each account keeps its own session: forum
+ * session cookies, Weibo's visitor cookies copied from Chromium, and the login cookies an operator
+ * gave the account (lib/cookies). RFC 6265 is tough-cookie's: Domain, Path, Expires/Max-Age,
+ * Secure, and the public-suffix list, so a server cannot set a cookie for `com.cn` or for a site
+ * it is not, and a cookie is only ever sent to the hosts it belongs to.
  */
+import { Cookie as ToughCookie, CookieJar as ToughJar, MemoryCookieStore } from "tough-cookie";
 
 /** One stored cookie. */
 export interface Cookie {
@@ -18,6 +19,7 @@ export interface Cookie {
   /** Expiry in ms since epoch; undefined for a session cookie (lives as long as the jar). */
   expires?: number;
   secure: boolean;
+  httpOnly?: boolean;
 }
 
 /** A cookie as Playwright's BrowserContext.cookies() returns it (the fields we use). */
@@ -31,59 +33,67 @@ export interface BrowserCookie {
   secure: boolean;
 }
 
-/** Cookies of one account: remembered from Set-Cookie (or Chromium) and sent back where they apply. */
+/** Cookies of one account: remembered from Set-Cookie (or Chromium, or the operator) and sent back where they apply. */
 export class CookieJar {
-  private readonly cookies = new Map<string, Cookie>();
+  // A synchronous store: every call below is synchronous, so headers are built without awaiting.
+  private readonly jar = new ToughJar(new MemoryCookieStore(), { allowSpecialUseDomain: true, rejectPublicSuffixes: true });
 
-  /** Remember the Set-Cookie headers of a response from `url`. */
+  /** Remember the Set-Cookie headers of a response from `url`; a header the RFC refuses is ignored. */
   setFromResponse(url: string, setCookies: readonly string[]): void {
-    const u = new URL(url);
     for (const header of setCookies) {
-      const cookie = parseSetCookie(header, u);
-      if (cookie) this.put(cookie);
+      try {
+        this.jar.setCookieSync(header, url, { ignoreError: true });
+      } catch {
+        // Malformed or refused (another site's domain, a public suffix): dropped, like a browser does.
+      }
     }
   }
 
   /** Add (or with a past expiry, remove) one cookie. */
   put(cookie: Cookie): void {
-    const key = `${cookie.domain};${cookie.path};${cookie.name}`;
-    if (cookie.expires !== undefined && cookie.expires <= Date.now()) this.cookies.delete(key);
-    else this.cookies.set(key, cookie);
+    const tough = toTough(cookie);
+    const url = `${cookie.secure ? "https" : "http"}://${cookie.domain}${cookie.path.startsWith("/") ? cookie.path : "/"}`;
+    try {
+      this.jar.setCookieSync(tough, url, { ignoreError: true });
+    } catch {
+      // A cookie for a public suffix: never stored.
+    }
   }
 
   /** The Cookie header value to send to `url`, or undefined when no cookie applies. */
   headerFor(url: string): string | undefined {
-    const u = new URL(url);
-    const host = u.hostname.toLowerCase();
-    const now = Date.now();
-    const matching = [...this.cookies.values()].filter(
-      (c) =>
-        (c.expires === undefined || c.expires > now) &&
-        (c.hostOnly ? host === c.domain : domainMatches(host, c.domain)) &&
-        pathMatches(u.pathname, c.path) &&
-        (!c.secure || u.protocol === "https:"),
-    );
-    if (matching.length === 0) return undefined;
-    // RFC 6265 §5.4: longer paths first, so the most specific cookie wins on servers that take the first.
-    matching.sort((a, b) => b.path.length - a.path.length);
-    return matching.map((c) => `${c.name}=${c.value}`).join("; ");
+    let header: string;
+    try {
+      header = this.jar.getCookieStringSync(url);
+    } catch {
+      return undefined;
+    }
+    return header === "" ? undefined : header;
   }
 
   /** Every live cookie, e.g. to seed a browser context. */
   all(): Cookie[] {
     const now = Date.now();
-    return [...this.cookies.values()].filter((c) => c.expires === undefined || c.expires > now);
+    const out: Cookie[] = [];
+    const serialized = this.jar.serializeSync();
+    for (const json of serialized?.cookies ?? []) {
+      const c = ToughCookie.fromJSON(json);
+      if (!c || !c.domain) continue;
+      const expiry = c.expiryTime();
+      if (expiry !== undefined && expiry !== Infinity && expiry <= now) continue;
+      out.push(fromTough(c));
+    }
+    return out;
   }
 
   /** Take cookies from a browser context (Weibo's visitor cookies are set by script in Chromium). */
   importBrowserCookies(cookies: readonly BrowserCookie[]): number {
     for (const c of cookies) {
-      const hostOnly = !c.domain.startsWith(".");
       this.put({
         name: c.name,
         value: c.value,
         domain: c.domain.replace(/^\./, "").toLowerCase(),
-        hostOnly,
+        hostOnly: !c.domain.startsWith("."),
         path: c.path || "/",
         expires: c.expires > 0 ? c.expires * 1000 : undefined,
         secure: c.secure,
@@ -93,56 +103,37 @@ export class CookieJar {
   }
 }
 
-/** Parse one Set-Cookie header received from `url`; undefined when malformed or not allowed. */
+/** Parse one Set-Cookie header received from `url`; undefined when malformed or not allowed there. */
 export function parseSetCookie(header: string, url: URL): Cookie | undefined {
-  const [pair = "", ...attrs] = header.split(";");
-  const eq = pair.indexOf("=");
-  if (eq <= 0) return undefined;
-  const name = pair.slice(0, eq).trim();
-  const value = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
-  if (!name) return undefined;
-  const host = url.hostname.toLowerCase();
-  const cookie: Cookie = { name, value, domain: host, hostOnly: true, path: defaultPath(url.pathname), secure: false };
-  let maxAge: number | undefined;
-  let expires: number | undefined;
-  for (const attr of attrs) {
-    const i = attr.indexOf("=");
-    const key = (i < 0 ? attr : attr.slice(0, i)).trim().toLowerCase();
-    const val = i < 0 ? "" : attr.slice(i + 1).trim();
-    if (key === "domain" && val) {
-      const domain = val.replace(/^\./, "").toLowerCase();
-      // A host may only set cookies for itself or a parent domain, never for an unrelated site.
-      if (!domainMatches(host, domain)) return undefined;
-      cookie.domain = domain;
-      cookie.hostOnly = false;
-    } else if (key === "path" && val.startsWith("/")) {
-      cookie.path = val;
-    } else if (key === "max-age" && /^-?\d+$/.test(val)) {
-      maxAge = Number(val);
-    } else if (key === "expires") {
-      const t = Date.parse(val);
-      if (!Number.isNaN(t)) expires = t;
-    } else if (key === "secure") {
-      cookie.secure = true;
-    }
-  }
-  // Max-Age wins over Expires (RFC 6265 §5.3 step 3).
-  if (maxAge !== undefined) cookie.expires = maxAge <= 0 ? 0 : Date.now() + maxAge * 1000;
-  else if (expires !== undefined) cookie.expires = expires;
-  return cookie;
+  const jar = new CookieJar();
+  jar.setFromResponse(url.href, [header]);
+  return jar.all()[0];
 }
 
-function domainMatches(host: string, domain: string): boolean {
-  return host === domain || host.endsWith(`.${domain}`);
+function toTough(c: Cookie): ToughCookie {
+  return new ToughCookie({
+    key: c.name,
+    value: c.value,
+    domain: c.domain,
+    hostOnly: c.hostOnly,
+    path: c.path || "/",
+    secure: c.secure,
+    httpOnly: c.httpOnly ?? false,
+    // A past expiry is kept as such: tough-cookie then removes the cookie, as RFC 6265 says.
+    expires: c.expires === undefined ? "Infinity" : new Date(c.expires),
+  });
 }
 
-function pathMatches(requestPath: string, cookiePath: string): boolean {
-  if (requestPath === cookiePath) return true;
-  if (!requestPath.startsWith(cookiePath)) return false;
-  return cookiePath.endsWith("/") || requestPath[cookiePath.length] === "/";
-}
-
-function defaultPath(pathname: string): string {
-  const i = pathname.lastIndexOf("/");
-  return i <= 0 ? "/" : pathname.slice(0, i);
+function fromTough(c: ToughCookie): Cookie {
+  const expiry = c.expiryTime();
+  return {
+    name: c.key,
+    value: c.value,
+    domain: (c.domain ?? "").replace(/^\./, "").toLowerCase(),
+    hostOnly: c.hostOnly === true,
+    path: c.path ?? "/",
+    expires: expiry === undefined || expiry === Infinity ? undefined : expiry,
+    secure: c.secure,
+    httpOnly: c.httpOnly,
+  };
 }

@@ -105,6 +105,12 @@ export interface FetcherOptions {
    * @default none: every address is allowed (tests and benchmarks that build fetchers directly)
    */
   addressPolicy?: AddressPolicy;
+  /**
+   * Cookies the jar starts with: an account's login cookies (lib/queries/account-access.ts), or a
+   * loader for them, awaited before the first request. The jar sends each only to the hosts it
+   * belongs to, over plain HTTP and in Chromium alike.
+   */
+  cookies?: readonly Cookie[] | (() => Promise<readonly Cookie[]>);
   /** Called once per `get()` when it settles, e.g. for the worker to count list/item pages on its crawl run. */
   onRequest?: (info: RequestInfo) => void;
   /** Where notable events go (robots.txt unreachable, throttling, cookie refresh). @default console.warn */
@@ -167,6 +173,12 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
 
   const robots = robotsCacheFor(scheduler);
   const jar = new CookieJar();
+  // The operator's cookies go in before the first request (a loader is awaited once, lazily).
+  let seeded: Promise<void> | null = null;
+  const seedJar = (): Promise<void> =>
+    (seeded ??= Promise.resolve(typeof options.cookies === "function" ? options.cookies() : (options.cookies ?? [])).then((list) => {
+      for (const c of list) jar.put(c);
+    }));
   const policy = options.addressPolicy;
   // Keep-alive: with one request at a time per host, one warm connection per host is all we need.
   // With a policy, the agent checks addresses when it connects (no DNS rebinding past the check).
@@ -199,6 +211,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     const started = Date.now();
     const trace: Trace = { status: 0, bytes: 0, viaBrowser: false };
     try {
+      await seedJar();
       const target = httpUrl(url);
       // Binary downloads (images for OCR) always go over plain HTTP: a rendered page has no bytes.
       const useBrowser = !opts.binary && (mode === "browser" || (mode === "auto" && opts.browser === true));
@@ -493,6 +506,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
 
   async function refreshCookiesViaBrowser(url: string): Promise<number> {
     if (closed) throw new FatalError("fetcher used after close()");
+    await seedJar();
     const target = new URL(httpUrl(url));
     await guard(target.href);
     const delay = await politeDelay(target);
@@ -583,6 +597,7 @@ function toBrowserCookie(c: Cookie) {
     path: c.path,
     expires: c.expires === undefined ? -1 : Math.floor(c.expires / 1000),
     secure: c.secure,
+    httpOnly: c.httpOnly ?? false,
   };
 }
 

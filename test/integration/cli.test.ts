@@ -110,16 +110,46 @@ describe("campuswatch CLI", async () => {
       const records = jsonl.out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(records).toHaveLength(expected);
       const r0 = records[0]!;
-      for (const k of ["accountUrl", "platform", "platformId", "parentPlatformId", "url", "title", "author", "publishedAt", "text", "sha1", "version", "firstSeenAt", "lastSeenAt", "flags"]) expect(r0).toHaveProperty(k);
+      for (const k of ["accountUrl", "platform", "platformId", "parentPlatformId", "url", "title", "author", "authorId", "publishedAt", "text", "sha1", "version", "firstSeenAt", "lastSeenAt", "deletedAt", "incomplete", "flags"]) expect(r0).toHaveProperty(k);
       expect(r0.accountUrl).toBe(site.entryUrl("tieba-1"));
       expect(String(r0.publishedAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(records.filter((r) => r.parentPlatformId !== null).length).toBeGreaterThan(0);
 
       const csv = await cw("posts", "export", "--format", "csv", "--account", "1");
-      expect(csv.out.split("\r\n")[0]).toBe("accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,flags");
+      expect(csv.out.split("\r\n")[0]).toBe("accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags");
 
       const rm = await cw("accounts", "remove", "1");
       expect(rm.out).toMatch(new RegExp(`removed account 1 "南苑吧" and its ${expected} posts`));
     });
   });
+  it("accounts set --cookie-file stores login cookies without printing them; bad files are refused and change nothing", async () => {
+    const add = await cw("accounts", "add", "https://weibo.com/u/1234567890", "--name", "校团委");
+    expect(add.code).toBe(0);
+    const id = /account (\d+)/.exec(add.out)![1]!;
+    const future = Math.floor(Date.now() / 1000) + 86_400;
+    const file = path.join(dir, "cookies.txt");
+    fs.writeFileSync(file, `# Netscape HTTP Cookie File\n.weibo.cn\tTRUE\t/\tTRUE\t${future}\tSUB\tsecret-sub-value\n.google.com\tTRUE\t/\tFALSE\t${future}\tNID\tg\n`);
+    const set = await cw("accounts", "set", id, "--cookie-file", file);
+    expect(set.err).toBe("");
+    expect(set.out).toMatch(/1 login cookies stored encrypted \(read as netscape\)/);
+    expect(set.out).toMatch(/weibo\.cn\t1 cookies\texpire /);
+    expect(set.out).toMatch(/left out 1 cookies of other sites \(google\.com\)/);
+    expect(set.out).not.toContain("secret-sub-value");
+    const list = await cw("accounts", "list", "--json");
+    expect(list.out).not.toContain("secret-sub-value");
+    expect(list.out).not.toContain('"cookies"');
+
+    fs.writeFileSync(file, "sid=1; broken");
+    const bad = await cw("accounts", "set", id, "--cookie-file", file);
+    expect(bad.code).toBe(1);
+    expect(bad.err.trim()).toBe('campuswatch: cookies: cookie 2: expected name=value, got "broken"');
+    const missing = await cw("accounts", "set", id, "--cookie-file", path.join(dir, "nope.txt"));
+    expect(missing.err.trim()).toMatch(/^campuswatch: cannot read .*nope\.txt: ENOENT$/);
+    expect((await cw("accounts", "set", id)).err).toMatch(/nothing to set/);
+    // The refused files left the stored cookies as they were.
+    expect((await cw("accounts", "list", "--json")).out).toMatch(/"cookieSummary":"\[\{\\"domain\\":\\"weibo\.cn\\"/);
+    expect((await cw("accounts", "set", id, "--clear-cookies")).out).toMatch(/login cookies removed/);
+    expect((await cw("accounts", "remove", id)).code).toBe(0);
+  });
+
 });

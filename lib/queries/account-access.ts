@@ -1,0 +1,92 @@
+/**
+ * How an account reaches its platform: the operator's login cookies (sealed at rest, never shown
+ * back: only their domains and expiry), and later its proxy and robots.txt policy. The crawler
+ * reads the cookies through {@link loadAccountCookies} when a crawl's fetcher starts.
+ */
+import type { Db } from "../db";
+import { seal, SealError, unseal } from "../secret-box";
+import { ValidationError } from "../validation";
+import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../cookies/import";
+import type { Cookie } from "@/crawler/fetch/cookies";
+import type { Platform } from "@/crawler/types";
+
+const PURPOSE = "account-cookies";
+
+/** Cookies refused: a ValidationError (field `cookies`) that keeps the parser's code for the dashboard. */
+export class CookieRefusal extends ValidationError {
+  constructor(readonly cause: CookieInputError) {
+    super(`cookies: ${cause.message}`, { cookies: [cause.message] }, { code: `cookies.${cause.code}`, values: cause.values });
+  }
+}
+
+/** What storing cookies did, for the form's or the CLI's answer (no values). */
+export interface CookiesStored {
+  format: CookieFormat;
+  count: number;
+  summary: CookieSummary[];
+  /** Cookies of other sites in the input, by domain, left out. */
+  skipped: Record<string, number>;
+  expired: number;
+}
+
+async function accountOrThrow(db: Db, id: number) {
+  const account = await db.account.findUnique({ where: { id }, select: { id: true, entryUrl: true, platform: true } });
+  if (!account) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "accountGone" });
+  return account;
+}
+
+/**
+ * Replace an account's login cookies with those in `text` (a Cookie header value, a Netscape
+ * cookies.txt or a JSON export). A refusal changes nothing and says why ({@link CookieRefusal}).
+ */
+export async function setAccountCookies(db: Db, id: number, text: string, now = new Date()): Promise<CookiesStored> {
+  const account = await accountOrThrow(db, id);
+  let parsed;
+  try {
+    parsed = parseCookieInput(text, { entryUrl: account.entryUrl, platform: account.platform as Platform }, now.getTime());
+  } catch (e) {
+    if (e instanceof CookieInputError) {
+      throw new CookieRefusal(e);
+    }
+    throw e;
+  }
+  const summary = summariseCookies(parsed.cookies);
+  await db.account.update({
+    where: { id },
+    data: { cookies: seal(JSON.stringify(parsed.cookies), PURPOSE), cookieSummary: JSON.stringify(summary), cookiesSetAt: now },
+  });
+  return { format: parsed.format, count: parsed.cookies.length, summary, skipped: parsed.skipped, expired: parsed.expired };
+}
+
+/** Forget an account's login cookies. */
+export async function clearAccountCookies(db: Db, id: number): Promise<void> {
+  await accountOrThrow(db, id);
+  await db.account.update({ where: { id }, data: { cookies: null, cookieSummary: "[]", cookiesSetAt: null } });
+}
+
+/**
+ * The account's login cookies for a crawl (decrypted), [] when none. Cookies sealed with another
+ * CAMPUSWATCH_SECRET cannot be opened: that is reported through `onError` and the crawl goes on
+ * without them (as a visitor), never with a crash.
+ */
+export async function loadAccountCookies(db: Db, id: number, onError?: (message: string) => void): Promise<Cookie[]> {
+  const row = await db.account.findUnique({ where: { id }, select: { cookies: true } });
+  if (!row?.cookies) return [];
+  try {
+    const list = JSON.parse(unseal(row.cookies, PURPOSE)) as Cookie[];
+    return Array.isArray(list) ? list : [];
+  } catch (e) {
+    onError?.(`the account's stored cookies cannot be used (${e instanceof SealError ? e.message : "unreadable"}): set them again`);
+    return [];
+  }
+}
+
+/** The stored cookies' domains, counts and expiry, for display. */
+export function cookieSummaryOf(row: { cookieSummary: string }): CookieSummary[] {
+  try {
+    const list = JSON.parse(row.cookieSummary) as CookieSummary[];
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
