@@ -43,3 +43,17 @@ export class GoneError extends Error {
     super(message);
   }
 }
+
+/**
+ * The account has login cookies, but the platform answered as to a visitor: the login expired
+ * (Weibo `api/config` says `login: false`, a Discuz! board shows its login form or "需要登录",
+ * a Tieba page says `is_login: 0`). The logged-out page is never read as an empty list: the run
+ * stops, the account is marked "relogin" (需要重新登录) until its cookies are set again, and the
+ * topics' channels are told once. `name` is the kind recorded on the run.
+ */
+export class LoginExpiredError extends Error {
+  override name = "LoginExpired";
+  constructor(message: string, readonly url?: string, readonly status?: number) {
+    super(message);
+  }
+}

@@ -4,14 +4,16 @@
  */
 import path from "node:path";
 import type { Db } from "../lib/db";
-import { crawlerConfig, dataDir, trustedHostsFromEnv } from "../lib/config";
-import { createAddressPolicy, createFetcher, HostScheduler, type AddressPolicy, type Resolver } from "./fetch";
+import { crawlerConfig, dataDir, proxyFromEnv, trustedHostsFromEnv } from "../lib/config";
+import { createAddressPolicy, createFetcher, HostScheduler, type AddressPolicy, type Resolver, type RobotsPolicy } from "./fetch";
 import type { HostGate } from "./fetch/politeness";
+import type { ProxyConfig } from "./fetch/proxy-url";
 import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { notifyNewFlags } from "../lib/notify";
 import { loadAccountCookies } from "../lib/queries/account-access";
+import { loadAccountProxy } from "../lib/queries/account-proxy";
 import type { FetchMode } from "./types";
 import type { WorkerServices } from "./worker";
 
@@ -35,6 +37,8 @@ export interface RuntimeOptions {
   trustedHosts?: readonly string[];
   /** Host name resolver of the address policy. @default the system resolver */
   resolve?: Resolver;
+  /** The proxy of accounts without their own (null: direct). @default CAMPUSWATCH_PROXY */
+  proxy?: ProxyConfig | null;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
   now?: () => Date;
@@ -49,6 +53,8 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   const scheduler = opts.hostGate ?? new HostScheduler();
   // Read (and validated) once: a malformed CAMPUSWATCH_TRUSTED_HOSTS stops the process at start.
   const trusted = [...trustedHostsFromEnv(), ...(opts.trustedHosts ?? [])];
+  // Likewise CAMPUSWATCH_PROXY: an unknown scheme stops the process at start, not a crawl later.
+  const globalProxy = opts.proxy === undefined ? proxyFromEnv() : opts.proxy;
   const policyFor = (entryUrl: string) => createAddressPolicy({ trustedHosts: [entryUrl, ...trusted], resolve: opts.resolve });
   const deliveries = new Set<Promise<unknown>>();
   return {
@@ -63,7 +69,7 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
     db: opts.db,
     // The account's entry URL is the host its administrator registered: trusted wherever it is.
     // The worker may pass it; otherwise it is read from the database before the first request.
-    createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string }, onRequest) =>
+    createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy }, onRequest) =>
       createFetcher({
         addressPolicy:
           account.entryUrl !== undefined
@@ -77,8 +83,11 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
         maxBodyBytes: cfg.maxBodyBytes,
         chromiumPath: cfg.chromiumPath,
         respectRobots: opts.respectRobots ?? true,
+        robotsPolicy: account.robotsPolicy ?? (() => opts.db.account.findUnique({ where: { id: account.id }, select: { robotsPolicy: true } }).then((a) => (a?.robotsPolicy === "ignore" ? "ignore" : "obey"))),
         // The operator's login cookies, decrypted when the crawl's first request goes out.
         cookies: () => loadAccountCookies(opts.db, account.id, (m) => opts.onProgress?.(`account ${account.id}: ${m}`)),
+        // The account's own proxy wins over the global one; read (and decrypted) before the first request.
+        proxy: async () => (await loadAccountProxy(opts.db, account.id)) ?? globalProxy,
         onRequest,
         log: (m) => opts.onProgress?.(`account ${account.id}: ${m}`),
       }),

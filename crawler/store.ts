@@ -1,11 +1,61 @@
 /**
  * Dedupe and store: the only code that writes posts. Each page of items is written in one
- * transaction; the unique key (account, platform id) makes a repeated page harmless, and the SHA-1
- * of the cleaned text tells new / changed / unchanged apart.
+ * transaction; a post is one row per site and platform id (crawler/site-key.ts), whichever
+ * accounts reach it — each is recorded in PostSource — so a repeated page, or the same post found
+ * by an account and a keyword watch, is harmless. The SHA-1 of the cleaned text tells new /
+ * changed / unchanged apart.
  */
 import type { Db } from "../lib/db";
 import type { CrawlItem } from "./types";
+import { siteKeyOf } from "./site-key";
 import { contentSha1, htmlToText } from "./text";
+
+/** A transaction client, or the client itself: what the lookups below run on. */
+type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+/** The site key of an account's posts ("" for an unknown account or an unreadable entry URL). */
+export async function accountSiteKey(db: Tx, accountId: number): Promise<string> {
+  const a = await db.account.findUnique({ where: { id: accountId }, select: { platform: true, entryUrl: true } });
+  return a ? siteKeyOf(a.platform, a.entryUrl) : "";
+}
+
+/**
+ * Where-condition of the posts with these platform ids on the account's site: stored by any
+ * account of the site, or by this account itself (its rows stored before site keys existed).
+ */
+function onSite(accountId: number, siteKey: string, platformIds: string[]) {
+  return {
+    platformId: { in: platformIds },
+    OR: siteKey ? [{ siteKey }, { accountId }] : [{ accountId }],
+  };
+}
+
+/**
+ * One row per platform id: the account's own row when there are two (a duplicate stored before
+ * site keys, kept apart by the backfill), else the site's.
+ */
+function byPlatformId<T extends { platformId: string; accountId: number }>(rows: T[], accountId: number): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const r of rows) {
+    const had = out.get(r.platformId);
+    if (!had || (had.accountId !== accountId && r.accountId === accountId)) out.set(r.platformId, r);
+  }
+  return out;
+}
+
+/**
+ * Record `accountId` as a source of these posts (those it is not one of yet). The post's own
+ * account is recorded by a database trigger when the post is inserted.
+ * @returns the ids of posts it newly became a source of
+ */
+async function addSources(db: Tx, accountId: number, postIds: number[], now: Date): Promise<number[]> {
+  if (postIds.length === 0) return [];
+  const have = await db.postSource.findMany({ where: { accountId, postId: { in: postIds } }, select: { postId: true } });
+  const had = new Set(have.map((r) => r.postId));
+  const missing = [...new Set(postIds)].filter((id) => !had.has(id));
+  if (missing.length > 0) await db.postSource.createMany({ data: missing.map((postId) => ({ postId, accountId, firstSeenAt: now })) });
+  return missing;
+}
 
 /** An item ready to store: its text cleaned and hashed. */
 export interface PreparedItem {
@@ -34,16 +84,31 @@ export interface StoreOutcome {
   /** Ids of posts among `changed` that had been marked deleted and are back. */
   restored: number[];
   unchanged: number;
+  /**
+   * Ids of posts another account had stored that this account reached for the first time (it
+   * was added to their sources). They are counted in `changed` or `unchanged` as usual.
+   */
+  linked: number[];
 }
 
-/** The stored state of known items, for decisions before fetching more (listSha1, reply counts). */
-export async function knownPosts(db: Db, accountId: number, platformIds: string[]) {
+/**
+ * The stored state of items an account has just listed, for decisions before fetching more
+ * (listSha1, reply counts): the posts of the account's site, whichever account stored them. The
+ * account is recorded as a source of those it had not reached before — it has just listed them —
+ * so a post another account stored is neither fetched again nor stored from its list excerpt.
+ * @param now when the account reached them. @default the current time
+ */
+export async function knownPosts(db: Db, accountId: number, platformIds: string[], now: Date = new Date()): Promise<Map<string, KnownPost>> {
   if (platformIds.length === 0) return new Map<string, KnownPost>();
+  const siteKey = await accountSiteKey(db, accountId);
   const rows = await db.post.findMany({
-    where: { accountId, platformId: { in: platformIds } },
-    select: { id: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true, incomplete: true, deletedAt: true },
+    where: onSite(accountId, siteKey, platformIds),
+    select: { id: true, accountId: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true, incomplete: true, deletedAt: true },
   });
-  return new Map(rows.map((r) => [r.platformId, r]));
+  const known = byPlatformId(rows, accountId);
+  const foreign = [...known.values()].filter((r) => r.accountId !== accountId).map((r) => r.id);
+  if (foreign.length > 0) await withUniqueRetry(() => addSources(db, accountId, foreign, now));
+  return new Map([...known].map(([id, { accountId: _owner, ...r }]) => [id, r]));
 }
 export interface KnownPost {
   id: number;
@@ -65,19 +130,31 @@ export interface KnownPost {
  * an unchanged item only has `lastSeenAt` moved. Replies are linked to their parent by
  * `parentPlatformId` (the parent must be stored already, or earlier in the same page). Created and
  * changed posts are listed in UnclassifiedPost until the classifier has judged them.
+ *
+ * Items are looked up on the account's whole site: a post another account stored is the same
+ * post (never a second row); this account is added to its sources, and its content is compared
+ * as usual, so it is classified and flagged once. Two crawls inserting the same new post at once
+ * (PostgreSQL workers): one fails on the unique index and its page is stored again, finding the
+ * other's row.
  */
 export async function storePage(db: Db, accountId: number, items: PreparedItem[], now: Date): Promise<StoreOutcome> {
-  const outcome: StoreOutcome = { created: [], changed: [], restored: [], unchanged: 0 };
-  if (items.length === 0) return outcome;
+  if (items.length === 0) return { created: [], changed: [], restored: [], unchanged: 0, linked: [] };
+  const siteKey = await accountSiteKey(db, accountId);
+  return withUniqueRetry(() => storeOnce(db, accountId, siteKey, items, now));
+}
+
+async function storeOnce(db: Db, accountId: number, siteKey: string, items: PreparedItem[], now: Date): Promise<StoreOutcome> {
+  const outcome: StoreOutcome = { created: [], changed: [], restored: [], unchanged: 0, linked: [] };
   // The same item can appear twice on one page (a pinned copy and the regular row): keep the last.
   const byId = new Map(items.map((p) => [p.item.platformId, p]));
   await db.$transaction(async (tx) => {
     const ids = [...byId.keys()];
     const parentIds = [...new Set(items.map((p) => p.item.parentPlatformId).filter((x): x is string => Boolean(x)))];
-    const existing = await tx.post.findMany({
-      where: { accountId, platformId: { in: [...new Set([...ids, ...parentIds])] } },
-    });
-    const known = new Map(existing.map((r) => [r.platformId, r]));
+    const existing = await tx.post.findMany({ where: onSite(accountId, siteKey, [...new Set([...ids, ...parentIds])]) });
+    const known = byPlatformId(existing, accountId);
+    // Posts of the page that another account stored: this account becomes one of their sources.
+    const reached = [...new Set(ids.map((id) => known.get(id)).filter((r) => r !== undefined && r.accountId !== accountId).map((r) => r!.id))];
+    outcome.linked = await addSources(tx, accountId, reached, now);
     for (const p of byId.values()) {
       const { item } = p;
       const prev = known.get(item.platformId);
@@ -86,6 +163,7 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
         const created = await tx.post.create({
           data: {
             accountId,
+            siteKey,
             platformId: item.platformId,
             parentId,
             kind: item.kind,
@@ -119,6 +197,9 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
         // A name change (Tieba nicknames change) or a newly read author id is not an edit.
         ...(item.author && item.author !== prev.author ? { author: item.author } : {}),
         ...(item.authorId && item.authorId !== prev.authorId ? { authorId: item.authorId } : {}),
+        // A reply first stored without its parent (a keyword watch found the floor before anyone
+        // stored its thread) is linked once the parent is known.
+        ...(prev.parentId === null && item.parentPlatformId && known.get(item.parentPlatformId) ? { parentId: known.get(item.parentPlatformId)!.id } : {}),
       };
       // A post marked deleted that is served again is back: the mark is cleared and the return
       // is kept as a version (the moderation history shows it went away and came back).
@@ -186,6 +267,25 @@ export async function storePage(db: Db, accountId: number, items: PreparedItem[]
   return outcome;
 }
 
+/** True for a unique-constraint violation (Prisma's P2002, with or without a driver adapter). */
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: unknown; cause?: { code?: unknown; kind?: unknown } } | null;
+  return err?.code === "P2002" || err?.cause?.code === "23505" || err?.cause?.kind === "UniqueConstraintViolation";
+}
+
+/**
+ * Run a write once more when it lost a race on a unique key (another crawl inserted the same
+ * post or source first): the second run reads the winner's rows. A second loss is an error.
+ */
+async function withUniqueRetry<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    return write();
+  }
+}
+
 /** The history time table: newest post time already crawled, per account ("") or per thread. */
 export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
   const rows = await db.historyMark.findMany({ where: { accountId } });
@@ -242,7 +342,9 @@ export async function setResume(db: Db, accountId: number, scope: string, resume
  */
 export async function markDeleted(db: Db, accountId: number, platformIds: string[], now: Date): Promise<number> {
   if (platformIds.length === 0) return 0;
-  const out = await db.post.updateMany({ where: { accountId, platformId: { in: platformIds }, deletedAt: null }, data: { deletedAt: now } });
+  // Gone from the platform is gone for every account that reached it: the post is the site's.
+  const siteKey = await accountSiteKey(db, accountId);
+  const out = await db.post.updateMany({ where: { ...onSite(accountId, siteKey, platformIds), deletedAt: null }, data: { deletedAt: now } });
   return out.count;
 }
 

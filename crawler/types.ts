@@ -102,6 +102,12 @@ export interface ListPage {
   items: ListItem[];
   /** True when the list is ordered by last reply (Discuz!, Tieba) rather than by publication. */
   orderedByActivity?: boolean;
+  /**
+   * The platform ordered this page by relevance (a keyword watch's search results): an old item
+   * says nothing about the next page, so the walk neither stops at the history mark nor at the
+   * backfill cutoff here; the adapter bounds how many pages it yields.
+   */
+  orderedByRelevance?: boolean;
 }
 
 /** One page of a thread: the first post (on page 1) and replies. */
@@ -131,7 +137,18 @@ export interface ThreadReadOptions {
 
 /** What an adapter is given. */
 export interface AdapterContext {
-  account: { id: number; entryUrl: string; platform: Platform; fetchMode: FetchMode };
+  account: {
+    id: number;
+    entryUrl: string;
+    platform: Platform;
+    fetchMode: FetchMode;
+    /**
+     * The operator gave this account login cookies: the adapter checks that the platform answers
+     * as to a logged-in member and throws `LoginExpiredError` when it does not (an anonymous
+     * account is expected to be logged out and is not checked).
+     */
+    hasLoginCookies?: boolean;
+  };
   fetch: Fetcher;
   /** The crawl's clock: resolve relative and year-less dates against it. */
   now: Date;

@@ -11,9 +11,9 @@
  */
 import type { Db } from "../lib/db";
 import { getAdapter } from "./adapters";
-import { BlockedError, FatalError } from "./errors";
+import { BlockedError, FatalError, LoginExpiredError } from "./errors";
 import type { AdapterContext, FetchMode, Platform } from "./types";
-import type { PoliteFetcher, RequestInfo } from "./fetch";
+import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
 import type { Ocr } from "./ocr";
 import { classifyPending } from "./classify/pending";
 import { appendRunError } from "./runs";
@@ -25,7 +25,7 @@ import { walk } from "./worker/walk";
 export interface WorkerServices {
   db: Db;
   /** Creates the fetcher for one account (one browser context per account). */
-  createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string }, onRequest: (r: RequestInfo) => void) => PoliteFetcher;
+  createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy }, onRequest: (r: RequestInfo) => void) => PoliteFetcher;
   /** Classify new or changed posts and dequeue them from UnclassifiedPost (classifyPosts); omitted in storage-only tests. */
   classify?: (db: Db, postIds: number[]) => Promise<unknown>;
   /** The crawl's clock. @default () => new Date() */
@@ -115,7 +115,18 @@ export async function crawlAccount(
     where: { accountId, status: "running" },
     data: { status: "failed", finishedAt: wallStart, note: "interrupted: the crawling process ended mid-run" },
   });
-  const run = await db.crawlRun.create({ data: { accountId, trigger, status: "running", startedAt: wallStart } });
+  // The robots.txt policy is fixed for the run and recorded on it, with who chose "ignore" and when.
+  const robotsPolicy: RobotsPolicy = account.robotsPolicy === "ignore" ? "ignore" : "obey";
+  const run = await db.crawlRun.create({
+    data: {
+      accountId,
+      trigger,
+      status: "running",
+      startedAt: wallStart,
+      robotsPolicy,
+      ...(robotsPolicy === "ignore" ? { robotsPolicySetBy: account.robotsPolicySetBy, robotsPolicySetAt: account.robotsPolicySetAt } : {}),
+    },
+  });
   await db.account.update({ where: { id: accountId }, data: { status: "running" } });
 
   const s: RunSummary = {
@@ -140,7 +151,7 @@ export async function crawlAccount(
     durationMs: 0,
   };
   // The entry URL's host is the one host this account's fetcher trusts on an internal address.
-  const fetcher = services.createFetcher({ id: account.id, fetchMode: account.fetchMode as FetchMode, entryUrl: account.entryUrl }, (r) => {
+  const fetcher = services.createFetcher({ id: account.id, fetchMode: account.fetchMode as FetchMode, entryUrl: account.entryUrl, robotsPolicy }, (r) => {
     if (r.kind === "list") s.pagesList++;
     else if (r.kind === "item") s.pagesItem++;
     else s.pagesOther++;
@@ -169,9 +180,17 @@ export async function crawlAccount(
 
   let listFailed = false;
   try {
-    const adapter = getAdapter(account.platform as Platform);
+    // A keyword watch (the entry URL is the platform's search) gets the search adapter.
+    const adapter = getAdapter(account.platform as Platform, account.entryUrl);
     const ctx: AdapterContext = {
-      account: { id: account.id, entryUrl: account.entryUrl, platform: account.platform as Platform, fetchMode: account.fetchMode as FetchMode },
+      account: {
+        id: account.id,
+        entryUrl: account.entryUrl,
+        platform: account.platform as Platform,
+        fetchMode: account.fetchMode as FetchMode,
+        // With login cookies the adapter checks each answer is logged in (LoginExpiredError).
+        hasLoginCookies: Boolean(account.cookies),
+      },
       fetch: fetcher,
       now: started,
       log: (m) => services.onProgress?.(m),
@@ -191,6 +210,9 @@ export async function crawlAccount(
     await fetcher.close().catch(() => undefined);
   }
 
+  // An expired login (the adapter refused a logged-out page): the account needs new cookies.
+  const loginExpired = s.errors.find((e) => e.kind === LOGIN_EXPIRED);
+  if (loginExpired) s.notes.push(`login expired (seen on ${loginExpired.url ?? account.entryUrl}): the account needs re-login; set its login cookies again`);
   const finished = new Date();
   s.durationMs = finished.getTime() - wallStart.getTime();
   // A thread left unfinished is not "ok": replies are still unread, even if nothing failed.
@@ -220,7 +242,7 @@ export async function crawlAccount(
   await db.account.update({
     where: { id: accountId },
     data: {
-      status: s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
+      status: loginExpired ? "relogin" : s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
       lastRunAt: wallStart,
       lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
     },
@@ -230,6 +252,9 @@ export async function crawlAccount(
   if (notify) void Promise.resolve().then(() => notify(db, run.id)).catch((e: unknown) => appendRunError(db, run.id, "NotifyError", e, services.onProgress));
   return s;
 }
+
+/** The error kind of an expired login on the run (and the account's "relogin" status, 需要重新登录). */
+const LOGIN_EXPIRED = new LoginExpiredError("").name;
 
 /** The per-thread page budget: the service's, else CAMPUSWATCH_THREAD_PAGE_BUDGET, else 50. */
 function pageBudgetOf(services: WorkerServices): number {

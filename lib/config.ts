@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import { parseTrustedEntry } from "./net/address";
+import { parseProxyUrl, type ProxyConfig } from "../crawler/fetch/proxy-url";
 
 /** Default SQLite database, relative to the working directory. */
 export const DEFAULT_DATABASE_URL = "file:./data/campuswatch.db";
@@ -171,4 +172,20 @@ export function trustedHostsFromEnv(): string[] {
     }
   }
   return entries;
+}
+
+/**
+ * `CAMPUSWATCH_PROXY`: the proxy every crawl goes through unless its account has its own
+ * (`http://`, `https://`, `socks5://` or `socks5h://`, credentials allowed), or null when unset.
+ * Read when the crawler's services are built, so a malformed value stops the process at start.
+ * @throws Error naming the variable (the password masked) when the value is not a proxy URL.
+ */
+export function proxyFromEnv(): ProxyConfig | null {
+  const raw = process.env.CAMPUSWATCH_PROXY?.trim();
+  if (!raw) return null;
+  try {
+    return parseProxyUrl(raw);
+  } catch (err) {
+    throw new Error(`CAMPUSWATCH_PROXY: ${(err as Error).message}`);
+  }
 }

@@ -24,6 +24,11 @@ import { migrateDatabase, migrationNames } from "./migrate";
 
 /** Tables that are not copied: Prisma's own bookkeeping, and roll-ups PostgreSQL's triggers rebuild. */
 const SKIP = new Set(["_prisma_migrations", "post_day_stats", "flag_day_stats", "run_day_stats"]);
+/**
+ * Tables whose rows a PostgreSQL trigger already wrote while an earlier table was copied (the
+ * PostSource row of each post's own account): their copied rows skip the ones already there.
+ */
+const TRIGGER_FILLED = new Set(["PostSource"]);
 /** PostgreSQL allows 65535 parameters per statement. */
 const MAX_PARAMS = 60_000;
 
@@ -142,7 +147,8 @@ export async function copySqliteToPostgres(from: string, to: string, options: Co
       const perBatch = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
       const insertSql = (n: number) =>
         `INSERT INTO ${q(table)} (${columns.map((c) => q(c.name)).join(", ")}) VALUES ` +
-        Array.from({ length: n }, (_, r) => `(${columns.map((_c, i) => `$${r * columns.length + i + 1}`).join(", ")})`).join(", ");
+        Array.from({ length: n }, (_, r) => `(${columns.map((_c, i) => `$${r * columns.length + i + 1}`).join(", ")})`).join(", ") +
+        (TRIGGER_FILLED.has(table) ? " ON CONFLICT DO NOTHING" : "");
       const later: { id: unknown; column: string; value: unknown }[] = [];
       let batch: unknown[] = [];
       let count = 0;

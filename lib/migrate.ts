@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import crypto from "node:crypto";
 import pg from "pg";
 import { databaseKind, sqlitePath } from "./config";
+import { backfillSiteKeys } from "./post-sources";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -29,10 +30,21 @@ export interface MigrateResult {
 }
 
 /**
- * Apply every pending migration to the database at `url`.
+ * Apply every pending migration to the database at `url`, then fill in what SQL cannot compute
+ * (the site keys of posts stored before them, lib/post-sources.ts; idempotent).
  * @throws Error with Prisma's message when a migration fails.
  */
 export async function migrateDatabase(url: string): Promise<MigrateResult> {
+  const result = await applyMigrations(url);
+  // Data the SQL migrations cannot compute (site keys of posts stored before them), in TS.
+  const keys = await backfillSiteKeys(url);
+  if (keys.keyed > 0 || keys.leftApart > 0) {
+    result.output += `\nsite keys: ${keys.keyed} posts keyed` + (keys.leftApart ? `, ${keys.leftApart} stored twice before kept apart` : "");
+  }
+  return result;
+}
+
+async function applyMigrations(url: string): Promise<MigrateResult> {
   if (databaseKind(url) === "postgresql") return migratePostgres(url);
   if (databaseKind(url) === "sqlite") fs.mkdirSync(path.dirname(sqlitePath(url)), { recursive: true });
   const require = createRequire(import.meta.url);

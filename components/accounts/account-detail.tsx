@@ -17,6 +17,8 @@ import { readableUrl } from "../readable-url";
 import { updateAccountAction } from "@/app/(dashboard)/accounts/actions";
 import { cookieSummaryOf } from "@/lib/queries/account-access";
 import { AccountCookies } from "./account-cookies";
+import { AccountProxy } from "./account-proxy";
+import { RobotsPolicyPanel } from "./robots-policy";
 
 /** One account: status figures, the edit form and its recent crawl runs. */
 export async function AccountDetail({ id, admin, saved }: { id: number; admin: boolean; saved?: boolean }) {
@@ -86,6 +88,7 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
           {a.blocks7d ? t("blocked", { count: a.blocks7d }) : null}
         </div>
       </div>
+      {a.status === "relogin" && <Notice kind="error">{ta("login.expired")}</Notice>}
       {a.lastError && <Notice kind="error">{t("lastError", { error: a.lastError })}</Notice>}
       {admin && (
         <section className="panel" aria-labelledby="edit-h">
@@ -94,6 +97,8 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
         </section>
       )}
       <AccountCookies accountId={a.id} summary={cookieSummaryOf(a)} setAt={a.cookiesSetAt} admin={admin} />
+      <AccountProxy accountId={a.id} display={a.proxyDisplay} admin={admin} />
+      <RobotsPolicyPanel accountId={a.id} policy={a.robotsPolicy} setBy={a.robotsPolicySetBy} setAt={a.robotsPolicySetAt} admin={admin} />
       <h2>{t("recentRuns")}</h2>
       <Suspense fallback={<TableSkeleton rows={5} />}>
         <RunTable filter={{ account: a.id }} take={20} hideAccount />

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { dateText } from "@/i18n/format";
 import { useDateTools } from "@/i18n/use-date-tools";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { WatchFields } from "./watch-fields";
 
 const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
 type PlatformValue = (typeof PLATFORMS)[number];
@@ -20,7 +21,13 @@ interface Props {
   action: (prev: FormState, formData: FormData) => Promise<FormState>;
   presets: readonly Preset[];
   /** Edit mode: the account's current values. */
-  initial?: { id: number; url: string; platform: string; name: string; cron: string };
+  initial?: {
+    id: number;
+    url: string;
+    platform: string;
+    name: string;
+    cron: string;
+  };
   submitLabel: string;
 }
 
@@ -30,18 +37,41 @@ interface Props {
  * back from the server action next to their fields, and nothing typed is lost.
  */
 export function AccountForm({ action, presets, initial, submitLabel }: Props) {
-  const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
+  const [state, formAction, pending] = useActionState<FormState, FormData>(
+    action,
+    {},
+  );
   const t = useTranslations("accounts.form");
   const tp = useTranslations("accounts");
   const tools = useDateTools();
   const v = state.values;
-  const initialInterval = initial ? (presets.some((p) => p.cron === initial.cron) ? initial.cron : "custom") : (presets[2]?.cron ?? "custom");
+  const initialInterval = initial
+    ? presets.some((p) => p.cron === initial.cron)
+      ? initial.cron
+      : "custom"
+    : (presets[2]?.cron ?? "custom");
   const [url, setUrl] = useState(v?.url ?? initial?.url ?? "");
-  const [platform, setPlatform] = useState(v?.platform ?? initial?.platform ?? "auto");
+  const [platform, setPlatform] = useState(
+    v?.platform ?? initial?.platform ?? "auto",
+  );
   const [interval, setInterval] = useState(v?.interval ?? initialInterval);
-  const [cron, setCron] = useState(v?.cron ?? (initialInterval === "custom" ? (initial?.cron ?? "") : ""));
-  const [detected, setDetected] = useState<{ platform: string | null; problem: string | null } | null>(null);
-  const [preview, setPreview] = useState<{ times?: string[]; error?: string } | null>(null);
+  const [cron, setCron] = useState(
+    v?.cron ?? (initialInterval === "custom" ? (initial?.cron ?? "") : ""),
+  );
+  const [detected, setDetected] = useState<{
+    platform: string | null;
+    problem: string | null;
+  } | null>(null);
+  const [preview, setPreview] = useState<{
+    times?: string[];
+    error?: string;
+  } | null>(null);
+  // New accounts only: an account URL, or a keyword watch built from its fields.
+  const [mode, setMode] = useState(v?.mode === "watch" ? "watch" : "account");
+  const [watchPlatform, setWatchPlatform] = useState(
+    v?.watchPlatform ?? "weibo",
+  );
+  const tw = useTranslations("accounts.watch");
   const prevValues = useRef(v);
 
   // After a failed submit, show what was submitted (useActionState returns it in `values`).
@@ -52,6 +82,8 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
       setPlatform(v.platform ?? "auto");
       setInterval(v.interval ?? "custom");
       setCron(v.cron ?? "");
+      setMode(v.mode === "watch" ? "watch" : "account");
+      setWatchPlatform(v.watchPlatform ?? "weibo");
     }
   }, [v]);
 
@@ -62,7 +94,9 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
     }
     const ctl = new AbortController();
     const timer = setTimeout(() => {
-      fetch(`/api/accounts/recognise?url=${encodeURIComponent(url)}`, { signal: ctl.signal })
+      fetch(`/api/accounts/recognise?url=${encodeURIComponent(url)}`, {
+        signal: ctl.signal,
+      })
         .then((r) => (r.ok ? r.json() : null))
         .then((j) => j && setDetected(j))
         .catch(() => undefined);
@@ -81,10 +115,16 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
     }
     const ctl = new AbortController();
     const timer = setTimeout(() => {
-      fetch(`/api/cron-preview?expr=${encodeURIComponent(expr)}`, { signal: ctl.signal })
+      fetch(`/api/cron-preview?expr=${encodeURIComponent(expr)}`, {
+        signal: ctl.signal,
+      })
         .then(async (r) => {
           const j = await r.json();
-          setPreview(r.ok ? { times: j.times } : { error: j.error?.message ?? t("invalid") });
+          setPreview(
+            r.ok
+              ? { times: j.times }
+              : { error: j.error?.message ?? t("invalid") },
+          );
         })
         .catch(() => undefined);
     }, 250);
@@ -95,57 +135,153 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   }, [expr, t]);
 
   const err = (name: string) => state.errors?.[name]?.join(" ");
-  const platformLabel = (p: string) => ((PLATFORMS as readonly string[]).includes(p) ? tp(`platforms.${p as PlatformValue}`) : p);
-  const detectedLabel = detected?.platform ? platformLabel(detected.platform) : null;
+  const platformLabel = (p: string) =>
+    (PLATFORMS as readonly string[]).includes(p)
+      ? tp(`platforms.${p as PlatformValue}`)
+      : p;
+  const detectedLabel = detected?.platform
+    ? platformLabel(detected.platform)
+    : null;
   const idp = initial ? `edit-${initial.id}` : "new";
+  const watching = !initial && mode === "watch";
   return (
-    <form action={formAction} noValidate className="account-form" aria-label={initial ? t("editAria") : t("addAria")}>
+    <form
+      action={formAction}
+      noValidate
+      className="account-form"
+      aria-label={initial ? t("editAria") : t("addAria")}
+    >
       {initial && <input type="hidden" name="id" value={initial.id} />}
+      {!initial && (
+        <fieldset className="field wide watch-mode">
+          <legend>{tw("mode")}</legend>
+          <label>
+            <input
+              type="radio"
+              name="mode"
+              value="account"
+              checked={!watching}
+              onChange={() => setMode("account")}
+            />{" "}
+            {tw("modeAccount")}
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="mode"
+              value="watch"
+              checked={watching}
+              onChange={() => setMode("watch")}
+            />{" "}
+            {tw("modeWatch")}
+          </label>
+        </fieldset>
+      )}
+      {watching && (
+        <WatchFields
+          idp={idp}
+          values={v}
+          platform={watchPlatform}
+          onPlatform={setWatchPlatform}
+          err={err}
+        />
+      )}
       <div className="form-grid">
-        <div className="field wide">
-          <label htmlFor={`${idp}-url`}>{t("url")}</label>
-          <input
-            id={`${idp}-url`}
-            name="url"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder={t("urlPlaceholder")}
-            aria-invalid={Boolean(err("url"))}
-            aria-describedby={`${idp}-url-error ${idp}-url-detected`}
-            required
-          />
-          <div id={`${idp}-url-error`} className="field-error" aria-live="polite">
-            {err("url")}
+        {!watching && (
+          <div className="field wide">
+            <label htmlFor={`${idp}-url`}>{t("url")}</label>
+            <input
+              id={`${idp}-url`}
+              name="url"
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder={t("urlPlaceholder")}
+              aria-invalid={Boolean(err("url"))}
+              aria-describedby={`${idp}-url-error ${idp}-url-detected`}
+              required
+            />
+            <div
+              id={`${idp}-url-error`}
+              className="field-error"
+              aria-live="polite"
+            >
+              {err("url")}
+            </div>
+            <div
+              id={`${idp}-url-detected`}
+              className="detected"
+              aria-live="polite"
+            >
+              {detected &&
+                !err("url") &&
+                (detected.problem ? (
+                  <span className="field-error">{detected.problem}</span>
+                ) : detectedLabel ? (
+                  t("recognised", { platform: detectedLabel })
+                ) : null)}
+            </div>
           </div>
-          <div id={`${idp}-url-detected`} className="detected" aria-live="polite">
-            {detected && !err("url") && (detected.problem ? <span className="field-error">{detected.problem}</span> : detectedLabel ? t("recognised", { platform: detectedLabel }) : null)}
-          </div>
-        </div>
-        <div className="field">
-          <label htmlFor={`${idp}-platform`}>{t("platform")}</label>
-          <select id={`${idp}-platform`} name="platform" value={platform} onChange={(e) => setPlatform(e.target.value)} aria-invalid={Boolean(err("platform"))} aria-describedby={`${idp}-platform-error`}>
-            <option value="auto">{detectedLabel ? t("recogniseWith", { platform: detectedLabel }) : t("recognise")}</option>
-            {PLATFORMS.map((p) => (
-              <option key={p} value={p}>
-                {tp(`platforms.${p}`)}
+        )}
+        {!watching && (
+          <div className="field">
+            <label htmlFor={`${idp}-platform`}>{t("platform")}</label>
+            <select
+              id={`${idp}-platform`}
+              name="platform"
+              value={platform}
+              onChange={(e) => setPlatform(e.target.value)}
+              aria-invalid={Boolean(err("platform"))}
+              aria-describedby={`${idp}-platform-error`}
+            >
+              <option value="auto">
+                {detectedLabel
+                  ? t("recogniseWith", { platform: detectedLabel })
+                  : t("recognise")}
               </option>
-            ))}
-          </select>
-          <div id={`${idp}-platform-error`} className="field-error" aria-live="polite">
-            {err("platform")}
+              {PLATFORMS.map((p) => (
+                <option key={p} value={p}>
+                  {tp(`platforms.${p}`)}
+                </option>
+              ))}
+            </select>
+            <div
+              id={`${idp}-platform-error`}
+              className="field-error"
+              aria-live="polite"
+            >
+              {err("platform")}
+            </div>
           </div>
-        </div>
+        )}
         <div className="field">
           <label htmlFor={`${idp}-name`}>{t("name")}</label>
-          <input id={`${idp}-name`} name="name" type="text" defaultValue={v?.name ?? initial?.name ?? ""} key={v ? `n-${v.name}` : "n"} placeholder={t("namePlaceholder")} aria-invalid={Boolean(err("name"))} aria-describedby={`${idp}-name-error`} />
-          <div id={`${idp}-name-error`} className="field-error" aria-live="polite">
+          <input
+            id={`${idp}-name`}
+            name="name"
+            type="text"
+            defaultValue={v?.name ?? initial?.name ?? ""}
+            key={v ? `n-${v.name}` : "n"}
+            placeholder={t("namePlaceholder")}
+            aria-invalid={Boolean(err("name"))}
+            aria-describedby={`${idp}-name-error`}
+          />
+          <div
+            id={`${idp}-name-error`}
+            className="field-error"
+            aria-live="polite"
+          >
             {err("name")}
           </div>
         </div>
         <div className="field">
           <label htmlFor={`${idp}-interval`}>{t("interval")}</label>
-          <select id={`${idp}-interval`} name="interval" value={interval} onChange={(e) => setInterval(e.target.value)}>
+          <select
+            id={`${idp}-interval`}
+            name="interval"
+            value={interval}
+            onChange={(e) => setInterval(e.target.value)}
+          >
             {presets.map((p) => (
               <option key={p.cron} value={p.cron}>
                 {tp(`presets.${p.key}`)}
@@ -170,21 +306,33 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
             aria-describedby={`${idp}-cron-error ${idp}-cron-preview`}
             spellCheck={false}
           />
-          <div id={`${idp}-cron-error`} className="field-error" aria-live="polite">
+          <div
+            id={`${idp}-cron-error`}
+            className="field-error"
+            aria-live="polite"
+          >
             {err("cron")}
           </div>
-          <div id={`${idp}-cron-preview`} className="cron-preview" aria-live="polite">
+          <div
+            id={`${idp}-cron-preview`}
+            className="cron-preview"
+            aria-live="polite"
+          >
             {preview?.times && (
               <>
                 {t("nextRuns")}
                 <ol>
                   {preview.times.map((time) => (
-                    <li key={time}>{dateText({ ...tools, now: new Date() }, new Date(time))}</li>
+                    <li key={time}>
+                      {dateText({ ...tools, now: new Date() }, new Date(time))}
+                    </li>
                   ))}
                 </ol>
               </>
             )}
-            {preview?.error && !err("cron") && <span className="field-error">{preview.error}</span>}
+            {preview?.error && !err("cron") && (
+              <span className="field-error">{preview.error}</span>
+            )}
           </div>
         </div>
       </div>

@@ -26,6 +26,13 @@ async function StatusBadge({ a }: { a: AccountStatus }) {
         {t("status", { status: "error" })}
       </span>
     );
+  // The login cookies expired (需要重新登录): a warning, not a failure of the site.
+  if (a.status === "relogin")
+    return (
+      <span className="badge warn" title={t("login.badgeTitle")}>
+        {t("status", { status: "relogin" })}
+      </span>
+    );
   if (a.status === "blocked")
     return (
       <span className="badge danger" title={a.lastError ?? ""}>

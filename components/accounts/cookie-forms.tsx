@@ -3,13 +3,13 @@
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { ClearSettingForm } from "./clear-setting-form";
 import { clearCookiesAction, setCookiesAction } from "@/app/(dashboard)/accounts/cookie-actions";
 
 /** Paste a Cookie header or upload cookies.txt / a JSON export; forget the stored cookies. */
 export function CookieForms({ accountId, hasCookies }: { accountId: number; hasCookies: boolean }) {
   const t = useTranslations("accounts.cookies");
   const [state, setAction, saving] = useActionState<FormState, FormData>(setCookiesAction, {});
-  const [clearState, clearAction, clearing] = useActionState<FormState, FormData>(clearCookiesAction, {});
   const err = state.errors?.cookies?.join(" ");
   return (
     <>
@@ -49,21 +49,7 @@ export function CookieForms({ accountId, hasCookies }: { accountId: number; hasC
           )}
         </div>
       </form>
-      {hasCookies && (
-        <form
-          action={clearAction}
-          className="button-row"
-          onSubmit={(e) => {
-            if (!confirm(t("confirmClear"))) e.preventDefault();
-          }}
-        >
-          <input type="hidden" name="id" value={accountId} />
-          <button type="submit" className="small danger secondary" disabled={clearing}>
-            {t("clear")}
-          </button>
-          {clearState.message && <span className="inline-ok">{clearState.message}</span>}
-        </form>
-      )}
+      {hasCookies && <ClearSettingForm accountId={accountId} action={clearCookiesAction} label={t("clear")} confirmText={t("confirmClear")} />}
     </>
   );
 }

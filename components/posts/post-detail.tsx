@@ -48,6 +48,7 @@ export function PostHeader({ post }: { post: PostDetail }) {
     <div className="post-meta">
       <PlatformBadge platform={post.account.platform} />
       <Link href={`/posts?account=${post.account.id}`}>{post.account.name}</Link>
+      <OtherSources post={post} />
       {post.author && (
         <span>
           · <AuthorName author={post.author} authorId={post.authorId} />
@@ -64,6 +65,27 @@ export function PostHeader({ post }: { post: PostDetail }) {
         </a>
       )}
     </div>
+  );
+}
+
+/**
+ * The other accounts that reached the post (a keyword watch, another board of the same site):
+ * one post is listed under every source, and each links to that source's posts.
+ */
+function OtherSources({ post }: { post: PostDetail }) {
+  const t = useTranslations("posts.detail");
+  const others = post.sources.filter((s) => s.account.id !== post.account.id);
+  if (others.length === 0) return null;
+  return (
+    <span data-testid="post-sources">
+      {t("alsoFoundBy")}{" "}
+      {others.map((s, i) => (
+        <span key={s.account.id}>
+          {i > 0 && t("sourceSeparator")}
+          <Link href={`/posts?account=${s.account.id}`}>{s.account.name}</Link>
+        </span>
+      ))}
+    </span>
   );
 }
 

@@ -14,7 +14,7 @@ import { RunWarnings } from "./run-warnings";
 export async function RunDetail({ id }: { id: number }) {
   const run = await getRun(db, id);
   if (!run) notFound();
-  const [t, tr, format] = await Promise.all([getTranslations("runs.detail"), getTranslations("runs"), getFormatter()]);
+  const [t, tr, format, ta] = await Promise.all([getTranslations("runs.detail"), getTranslations("runs"), getFormatter(), getTranslations("accounts.robots")]);
   const n = (x: number) => <Num value={x} />;
   return (
     <>
@@ -135,6 +135,11 @@ export async function RunDetail({ id }: { id: number }) {
       </section>
       <RunWarnings run={run} />
       {run.note && <p className="muted">{t("note", { note: run.note })}</p>}
+      {run.robotsPolicy === "ignore" && (
+        <p className="notice" data-testid="run-robots">
+          {ta("runIgnored", { user: run.robotsPolicySetBy ?? "?", date: run.robotsPolicySetAt ? format.dateTime(run.robotsPolicySetAt, { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Shanghai" }) : "?" })}
+        </p>
+      )}
       <section className="panel">
         <h2>{t("notificationsHeading", { count: run.notifications.length })}</h2>
         {run.notifications.length === 0 ? (

@@ -17,6 +17,9 @@
  *   with a title), content `td.t_f[id^=postmessage_]`. The first post of page 1 is the head
  *   (platformId `t{tid}`); the others are replies (`p{pid}`, parent `t{tid}`); 点评 under a
  *   floor are replies to that floor.
+ * - Login (./discuz-login.ts): with login cookies, a page showing the login form instead of the
+ *   member bar, or a "需要登录" notice, is an expired login (`LoginExpiredError`); without them
+ *   the notice says the board is for members. Never read as an empty board.
  * - GBK boards are decoded by the fetcher (header or `<meta charset>`); nothing here cares.
  *
  * Also: {@link parseDiscuzMobileThreadList} reads the mobile API's `forumdisplay` JSON.
@@ -27,6 +30,7 @@ import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage
 import { arr, dig, getThreadPage, num, rec, str, walkThreadPages } from "./shared";
 import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, threadPageUrl, type DiscuzBoard } from "./discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./discuz-pages";
+import { checkDiscuzLogin } from "./discuz-login";
 
 export { discuzBoardFromUrl, discuzThreadFromUrl, DISCUZ_BOARD_FORMS } from "./discuz-urls";
 export type { DiscuzBoard, DiscuzDialect } from "./discuz-urls";
@@ -62,9 +66,14 @@ function parseOptions(ctx: AdapterContext, thread?: ListItem): DiscuzParseOption
 /** Discuz!'s notices for a deleted (or hidden) thread, shown instead of the post list. */
 const DISCUZ_GONE = /抱歉，指定的主题不存在或已被删除|该帖已被删除|指定的主题不存在/;
 
-/** A viewthread page; a deleted thread throws GoneError (the notice comes without `div#postlist`). */
-function getDiscuzThreadPage(ctx: AdapterContext, url: string) {
-  return getThreadPage(ctx, url, DISCUZ_GONE, (body) => /id=["']postlist["']/.test(body));
+/**
+ * A viewthread page; a deleted thread throws GoneError (the notice comes without `div#postlist`),
+ * a logged-out one LoginExpiredError (./discuz-login.ts).
+ */
+async function getDiscuzThreadPage(ctx: AdapterContext, url: string) {
+  const res = await getThreadPage(ctx, url, DISCUZ_GONE, (body) => /id=["']postlist["']/.test(body));
+  checkDiscuzLogin(ctx, res);
+  return res;
 }
 
 function tidOf(item: ListItem): string {
@@ -103,6 +112,8 @@ export const discuzAdapter: Adapter = {
     for (let page = 1; ; page++) {
       const url = boardListUrl(boardOf(ctx), page);
       const res = await getListPage(ctx, url, page);
+      // A logged-out page or a "login required" notice is not an empty board (./discuz-login.ts).
+      checkDiscuzLogin(ctx, res);
       const { items, nextUrl } = parseDiscuzList(res.body, res.url, ctx.now, parseOptions(ctx));
       if (items.length === 0) return;
       yield { url: res.url, items, orderedByActivity: true };

@@ -6,6 +6,7 @@
 import type { Adapter, Platform } from "../types";
 import { blogAdapter } from "./blog";
 import { discuzAdapter } from "./discuz";
+import { searchAdapterFor, searchWatchOf } from "./search";
 import { tiebaAdapter } from "./tieba";
 import { weiboAdapter } from "./weibo";
 
@@ -19,9 +20,12 @@ const ADAPTERS: Record<Platform, Adapter> = {
 /** Most specific first: blog accepts any http(s) URL, so it must stay last. */
 const RECOGNITION_ORDER: readonly Platform[] = ["weibo", "tieba", "discuz", "blog"];
 
-/** The adapter of a platform. */
-export function getAdapter(platform: Platform): Adapter {
-  return ADAPTERS[platform];
+/**
+ * The adapter of a platform; with the account's entry URL, a keyword watch (the platform's own
+ * search, ./search) gets its search adapter instead.
+ */
+export function getAdapter(platform: Platform, entryUrl?: string): Adapter {
+  return (entryUrl !== undefined ? searchAdapterFor(platform, entryUrl) : null) ?? ADAPTERS[platform];
 }
 
 /**
@@ -38,6 +42,9 @@ export function recognisePlatform(url: string | URL): Platform | null {
     return null;
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+  // A platform's search (a keyword watch) is recognised by its shape on any host.
+  const watch = searchWatchOf(u);
+  if (watch) return watch.platform;
   return RECOGNITION_ORDER.find((p) => ADAPTERS[p].recognise(u)) ?? null;
 }
 
@@ -46,3 +53,5 @@ export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscu
 export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba";
 export { mblogToListItem, parseWeiboCnProfile, weiboUidFromUrl } from "./weibo";
 export type { WeiboCnProfilePage } from "./weibo";
+export { buildSearchUrl, DEFAULT_SEARCH_PAGES, MAX_SEARCH_PAGES, PAGES_PARAM, SEARCH_PLATFORMS, SEARCH_URL_EXAMPLES, searchUrlProblem, searchWatchOf } from "./search";
+export type { SearchPlatform, SearchWatch, WatchRequest } from "./search";

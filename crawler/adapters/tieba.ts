@@ -19,6 +19,8 @@
  * - 楼中楼 (replies to a floor) come from the page itself, `/p/totalComment` and `/p/comment`
  *   (./tieba/comments, ./tieba/lzl), stored as replies whose parent is the floor.
  * - Mobile and other-host bar URLs are mapped to the desktop list (./tieba/urls).
+ * - An account with login cookies checks each page's viewer (`is_login`, ./tieba/login): a
+ *   logged-out page is an expired login (`LoginExpiredError`), never read as a visitor's.
  * - A field that cannot be read is reported with `ctx.warn` and the item kept with the best
  *   value available; the page goes on.
  */
@@ -31,6 +33,7 @@ import { withComments, type ReadPages } from "./tieba/lzl";
 import { collapse, shownName, stableId } from "./tieba/names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
 import { isTiebaHost, tiebaBarFromUrl } from "./tieba/urls";
+import { checkTiebaLogin } from "./tieba/login";
 
 export { parseTiebaThread } from "./tieba/thread";
 export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba/urls";
@@ -158,9 +161,14 @@ function threadOptions(ctx: AdapterContext, item: ListItem): TiebaThreadOptions 
 /** Tieba's notices for a deleted thread (served with 200 or 404), shown instead of the floors. */
 const TIEBA_GONE = /该贴已被删除|该帖已被删除|贴子不存在|帖子不存在/;
 
-/** A thread page; a deleted thread throws GoneError (its notice page has no `l_post` floor). */
-function getTiebaThreadPage(ctx: AdapterContext, url: string) {
-  return getThreadPage(ctx, url, TIEBA_GONE, (body) => /class=["'][^"']*\bl_post\b/.test(body));
+/**
+ * A thread page; a deleted thread throws GoneError (its notice page has no `l_post` floor), a
+ * logged-out one (for an account with login cookies) LoginExpiredError.
+ */
+async function getTiebaThreadPage(ctx: AdapterContext, url: string) {
+  const res = await getThreadPage(ctx, url, TIEBA_GONE, (body) => /class=["'][^"']*\bl_post\b/.test(body));
+  checkTiebaLogin(ctx, res);
+  return res;
 }
 
 function tidOf(item: ListItem): string {
@@ -182,6 +190,7 @@ export const tiebaAdapter: Adapter = {
     const kw = encodeURIComponent(barOf(ctx));
     for (let pn = 0; ; ) {
       const res = await ctx.fetch.get(onOrigin(ctx, `/f?kw=${kw}&ie=utf-8&pn=${pn}`), { kind: "list" });
+      checkTiebaLogin(ctx, res);
       const { items, hasNext, nextPn } = parseListPage(res.body, rebase(ctx, res.url, res.url), ctx.now, true);
       if (items.length === 0) return;
       yield { url: res.url, items, orderedByActivity: true };

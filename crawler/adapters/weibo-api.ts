@@ -3,9 +3,9 @@
  * gone, and how one unreadable field is reported without losing the item.
  */
 import { parseWeiboDate } from "../dates";
-import { GoneError, NonRetryableError } from "../errors";
+import { GoneError, LoginExpiredError, NonRetryableError } from "../errors";
 import type { AdapterContext } from "../types";
-import { dig, onOrigin, rec, str, type Json } from "./shared";
+import { dig, getJson, onOrigin, rec, str, type Json } from "./shared";
 
 export const WEIBO_HOSTS = /(^|\.)weibo\.(com|cn)$/i;
 
@@ -94,4 +94,21 @@ export function userOf(obj: Json): { author: string; authorId?: string } {
   const author = collapse(str(user?.["screen_name"]));
   const authorId = str(user?.["idstr"]) ?? str(user?.["id"]);
   return authorId ? { author, authorId } : { author };
+}
+
+/**
+ * For an account with login cookies: ask `api/config` (what m.weibo.cn itself asks on load)
+ * whether the session is logged in. `data.login: false` means the cookies expired: the timeline
+ * would still answer, as to a visitor, so the run must stop here rather than read it.
+ * An answer without a `login` field tells nothing: logged, and the crawl goes on.
+ * @throws LoginExpiredError naming the config URL
+ */
+export async function checkWeiboLogin(ctx: AdapterContext): Promise<void> {
+  if (!ctx.account.hasLoginCookies) return;
+  const { res, data } = await getJson(ctx, apiUrl(ctx, "/api/config"), { kind: "other" });
+  const login = dig(data, "data.login");
+  if (login === false || login === 0) {
+    throw new LoginExpiredError("Weibo answers as to a visitor (api/config login: false): the login cookies expired; sign in again and set them anew", res.url, res.status);
+  }
+  if (login !== true && login !== 1) ctx.log(`weibo: cannot tell the login state from ${res.url}; going on`);
 }

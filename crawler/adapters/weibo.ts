@@ -16,6 +16,8 @@
  *   (`ok: 0` "微博不存在或暂无查看权限", `deleted: "1"`) is thrown as `GoneError`: the worker
  *   marks the post deleted.
  * - Comments and their child comments: see ./weibo-comments.ts.
+ * - An account with login cookies first asks `/api/config`: `data.login: false` is an expired
+ *   login (`LoginExpiredError`), never a timeline read as a visitor.
  * - Authors are the screen name as shown (whitespace-collapsed); `user.id` is the author id.
  *
  * Requests go to the entry URL's origin (a local copy is crawled exactly like the real site),
@@ -27,7 +29,7 @@
 import { parseWeiboDate } from "../dates";
 import { BlockedError, FatalError, GoneError, NonRetryableError, RetryableError } from "../errors";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../types";
-import { apiUrl, timeFromWeiboId, userOf, WEIBO_HOSTS, weiboGone, weiboGoneNotice } from "./weibo-api";
+import { apiUrl, checkWeiboLogin, timeFromWeiboId, userOf, WEIBO_HOSTS, weiboGone, weiboGoneNotice } from "./weibo-api";
 import { weiboComments } from "./weibo-comments";
 import { arr, dig, getJson, htmlToText, imagesIn, parseCount, rec, str, titleFromText, type Json } from "./shared";
 
@@ -203,6 +205,8 @@ export const weiboAdapter: Adapter = {
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const uid = uidOf(ctx);
+    // A logged-out session must not be read as the timeline (an account with cookies only).
+    await checkWeiboLogin(ctx);
     const base = `/api/container/getIndex?type=uid&value=${uid}`;
     let containerId: string | undefined;
     try {

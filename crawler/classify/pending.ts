@@ -43,7 +43,8 @@ export async function classifyPending(db: Db, options: PendingOptions = {}): Pro
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const classify = options.classify ?? ((d: Db, ids: number[]) => classifyPosts(d, ids));
   const scope = {
-    ...(options.accountId === undefined ? {} : { post: { accountId: options.accountId } }),
+    // Every post the account reached: one it changed may have been stored first by another account.
+    ...(options.accountId === undefined ? {} : { post: { sources: { some: { accountId: options.accountId } } } }),
     ...(options.queuedBefore ? { queuedAt: { lt: options.queuedBefore } } : {}),
   };
   let after: { queuedAt: Date; postId: number } | null = null;

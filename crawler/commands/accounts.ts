@@ -2,7 +2,10 @@ import type { Command } from "commander";
 import { db } from "../../lib/db";
 import fs from "node:fs";
 import { createAccount, listAccounts, removeAccount } from "../../lib/queries/accounts";
-import { clearAccountCookies, setAccountCookies } from "../../lib/queries/account-access";
+import os from "node:os";
+import { clearAccountCookies, parseRobotsPolicy, setAccountCookies, setRobotsPolicy } from "../../lib/queries/account-access";
+import { clearAccountProxy, setAccountProxy } from "../../lib/queries/account-proxy";
+import { parseProxyUrl, ProxyUrlError } from "../fetch/proxy-url";
 import { action, intOption, UserInputError } from "./util";
 
 /** `campuswatch accounts add|list|set|remove`. */
@@ -21,8 +24,11 @@ export function registerAccountCommands(program: Command) {
     .option("--recheck-days <n>", "re-open threads of the last N days to catch edits", intOption("--recheck-days", 0))
     .option("--ocr", "read text in images with tesseract")
     .option("--disabled", "register without scheduling")
+    .option("--robots <policy>", "obey (default) or ignore robots.txt Disallow rules, for boards you run or may crawl; Crawl-delay is always honoured")
     .action(
       action(async (url: string, o: Record<string, string | number | boolean | undefined>) => {
+        // Refused before anything is created.
+        if (o.robots !== undefined) parseRobotsPolicy(String(o.robots));
         const a = await createAccount(db, {
           url,
           name: o.name as string | undefined,
@@ -35,6 +41,7 @@ export function registerAccountCommands(program: Command) {
           ocr: Boolean(o.ocr),
           enabled: !o.disabled,
         });
+        if (o.robots !== undefined && parseRobotsPolicy(String(o.robots)) === "ignore") await setRobotsPolicy(db, a.id, "ignore", cliUser());
         console.log(`added ${a.platform} account ${a.id} "${a.name}" (${a.entryUrl}), cron "${a.cron}"`);
       }),
     );
@@ -57,16 +64,48 @@ export function registerAccountCommands(program: Command) {
     );
   accounts
     .command("set")
-    .description("change how an account reaches its platform: login cookies (stored encrypted, never printed)")
+    .description("change how an account reaches its platform: login cookies (stored encrypted, never printed), proxy, robots.txt policy")
     .argument("<id>", "account id", intOption("id", 1))
     .option("--cookie-file <file>", "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value")
     .option("--cookie <value>", "a Cookie header value copied from the browser (name=value; name2=value2)")
     .option("--clear-cookies", "forget the account's login cookies")
+    .option("--proxy <url>", "crawl this account through its own proxy: http://, https://, socks5:// or socks5h://[user:password@]host:port (stored encrypted, shown with the password masked)")
+    .option("--clear-proxy", "remove the account's own proxy (CAMPUSWATCH_PROXY applies again, if set)")
+    .option("--robots <policy>", "obey or ignore robots.txt Disallow rules (ignore: for boards you run or may crawl; who and when is recorded)")
     .action(
-      action(async (id: number, o: { cookieFile?: string; cookie?: string; clearCookies?: boolean }) => {
+      action(async (id: number, o: { cookieFile?: string; cookie?: string; clearCookies?: boolean; robots?: string; proxy?: string; clearProxy?: boolean }) => {
         const given = [o.cookieFile, o.cookie, o.clearCookies].filter((x) => x !== undefined).length;
-        if (given === 0) throw new UserInputError("nothing to set: give --cookie-file, --cookie or --clear-cookies");
+        const proxyGiven = o.proxy !== undefined || o.clearProxy === true;
+        if (given === 0 && o.robots === undefined && !proxyGiven) {
+          throw new UserInputError("nothing to set: give --cookie-file, --cookie, --clear-cookies, --robots, --proxy or --clear-proxy");
+        }
         if (given > 1) throw new UserInputError("give one of --cookie-file, --cookie and --clear-cookies");
+        if (o.proxy !== undefined && o.clearProxy) throw new UserInputError("give one of --proxy and --clear-proxy");
+        // A bad proxy URL is refused before anything (robots, cookies) is changed.
+        if (o.proxy !== undefined) {
+          try {
+            parseProxyUrl(o.proxy);
+          } catch (e) {
+            if (e instanceof ProxyUrlError) throw new UserInputError(`--proxy: ${e.message}`);
+            throw e;
+          }
+        }
+        if (proxyGiven) {
+          if (o.clearProxy) {
+            await clearAccountProxy(db, id);
+            console.log(`account ${id}: own proxy removed`);
+          } else {
+            const { display } = await setAccountProxy(db, id, o.proxy ?? "");
+            console.log(`account ${id}: crawled through ${display} (stored encrypted)`);
+          }
+          if (given === 0 && o.robots === undefined) return;
+        }
+        if (o.robots !== undefined) {
+          const policy = parseRobotsPolicy(o.robots);
+          await setRobotsPolicy(db, id, policy, cliUser());
+          console.log(`account ${id}: robots.txt ${policy === "ignore" ? "Disallow rules ignored (Crawl-delay still honoured)" : "obeyed"}`);
+          if (given === 0) return;
+        }
         if (o.clearCookies) {
           await clearAccountCookies(db, id);
           console.log(`account ${id}: login cookies removed`);
@@ -98,4 +137,15 @@ export function registerAccountCommands(program: Command) {
         console.log(`removed account ${account.id} "${account.name}" and its ${posts} posts`);
       }),
     );
+}
+
+/** Who set something from the command line: recorded with the robots policy. */
+function cliUser(): string {
+  let name = "unknown";
+  try {
+    name = os.userInfo().username;
+  } catch {
+    // No passwd entry (a container's arbitrary uid): keep "unknown".
+  }
+  return `cli (${name})`;
 }

@@ -15,6 +15,9 @@ export function registerDbCommands(program: Command) {
         const { output } = await migrateDatabase(url);
         const applied = /No pending migrations/.test(output) ? "already up to date" : "migrated";
         console.log(`database ${redactUrl(url)}: ${applied}`);
+        // Posts stored before site keys existed get theirs right after the migrations (lib/post-sources.ts).
+        const keys = /^site keys: .*$/m.exec(output);
+        if (keys) console.log(keys[0]);
       }),
     );
   db.command("copy")

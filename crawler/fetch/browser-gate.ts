@@ -13,15 +13,24 @@
  *
  * QUIC is off and WebRTC may only use proxied connections (CHROMIUM_ARGS), so no UDP leaves
  * around the gate.
+ *
+ * With an operator's proxy (`upstream`), the gate checks each connection exactly as without one,
+ * then opens it through the proxy (./proxy-tunnel.ts) instead of directly: `socks5://` is handed
+ * the checked addresses, `http(s)://` and `socks5h://` the name (the residual DNS-rebinding gap
+ * described in ./proxy.ts). A proxy failure is remembered as a ProxyError for browser.ts to name.
  */
 import net from "node:net";
 import { AddressRefusedError, systemResolver, type AddressPolicy, type ResolvedAddress } from "./address-policy";
 import { isIpLiteral, stripBrackets } from "../../lib/net/address";
+import { openTunnel, ProxyError } from "./proxy-tunnel";
+import type { ProxyConfig } from "./proxy-url";
 
 /** Options of {@link BrowserGate.start}. */
 export interface BrowserGateOptions {
   /** What may be contacted; without one, every address may (the gate still counts bytes). */
   policy?: AddressPolicy;
+  /** The operator's proxy: every connection is opened through it once checked. @default none (direct) */
+  upstream?: ProxyConfig;
   /** Time allowed for one TCP connection. @default 10000 */
   connectTimeoutMs?: number;
   /** Told of every refused connection (once per host:port and gate). */
@@ -147,25 +156,32 @@ export class BrowserGate {
   /** Check, resolve and connect; then splice the two sockets together. */
   private async connect(client: net.Socket, host: string, port: number, early: Buffer): Promise<void> {
     const key = `${host}:${port}`;
-    const { policy } = this.options;
+    const { policy, upstream: proxy } = this.options;
+    // Only a direct connection or socks5:// (given addresses) needs the target resolved here;
+    // through other proxies a trusted host is the proxy's to resolve (it may know names we do not).
+    const needAddresses = !proxy || proxy.scheme === "socks5";
     if (this.blocked > 0) {
       reply(client, REPLY.notAllowed, true);
       return;
     }
     let upstream: net.Socket;
     try {
-      let addresses: ResolvedAddress[];
+      let addresses: ResolvedAddress[] | undefined;
       if (policy) {
         const named = isIpLiteral(host) && host.includes(":") ? `[${host}]` : host;
         // Trust is keyed by URL.host, where a default port is left out; SOCKS does not say which
         // scheme the port belongs to, so 80 and 443 both count as default.
         const trusted = policy.isTrusted(`http://${named}:${port}/`) || policy.isTrusted(`https://${named}:${port}/`);
         const url = `${port === 443 ? "https" : "http"}://${named}:${port}/`;
-        addresses = await policy.resolveHost(host, { checked: !trusted, url: new URL(url).href });
-      } else {
+        if (!trusted || needAddresses) addresses = await policy.resolveHost(host, { checked: !trusted, url: new URL(url).href });
+      } else if (needAddresses) {
         addresses = await systemResolver(host);
       }
-      upstream = await connectAny(addresses, port, this.options.connectTimeoutMs ?? 10_000);
+      const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
+      const checked = addresses;
+      upstream = proxy
+        ? await openTunnel(proxy, host, port, { timeoutMs, ...(checked ? { resolveTarget: async () => checked } : {}) })
+        : await connectAny(checked ?? [], port, timeoutMs);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       const known = this.failures.has(key);
@@ -173,6 +189,8 @@ export class BrowserGate {
       if (error instanceof AddressRefusedError) {
         if (!known) this.options.onRefused?.(error);
         reply(client, REPLY.notAllowed, true);
+      } else if (error instanceof ProxyError) {
+        reply(client, REPLY.failure, true);
       } else {
         reply(client, /ECONNREFUSED/.test(error.message) ? REPLY.refused : REPLY.hostUnreachable, true);
       }

@@ -16,6 +16,8 @@ import { AddressRefusedError, type AddressPolicy } from "./address-policy";
 import { BrowserGate } from "./browser-gate";
 import { launchChromium } from "./chromium-launch";
 import { BodyTooLargeError } from "./http";
+import { ProxyError } from "./proxy-tunnel";
+import type { ProxyConfig } from "./proxy-url";
 
 export { CHROMIUM_ARGS, browserConfinement } from "./chromium-launch";
 export type { BrowserConfinement } from "./chromium-launch";
@@ -109,6 +111,11 @@ export interface BrowserSessionOptions {
    */
   addressPolicy?: AddressPolicy;
   /**
+   * The operator's proxy (or none), asked once when the gate starts: the gate checks each
+   * connection as always, then opens it through this proxy instead of directly.
+   */
+  proxy?: () => Promise<ProxyConfig | null>;
+  /**
    * Bytes one page may receive, all its requests together: counted decoded for the page's own
    * frames, and on the wire for everything this session's context receives while the page is
    * open (workers, iframes in other processes; two pages open at once count together).
@@ -180,10 +187,12 @@ export class BrowserSession {
   private gateFor(): Promise<BrowserGate> {
     if (!this.gate) {
       const log = this.options.log ?? ((message: string) => console.warn(`[browser] ${message}`));
-      const gate = BrowserGate.start({
-        policy: this.options.addressPolicy,
-        onRefused: this.options.onRefused ?? ((err) => log(`Chromium: ${err.message}`)),
-      });
+      const gate = (async () =>
+        BrowserGate.start({
+          policy: this.options.addressPolicy,
+          upstream: (await this.options.proxy?.()) ?? undefined,
+          onRefused: this.options.onRefused ?? ((err) => log(`Chromium: ${err.message}`)),
+        }))();
       this.gate = gate;
       gate.catch(() => this.gate === gate && (this.gate = undefined));
     }
@@ -325,6 +334,8 @@ async function watchPage(page: Page, context: BrowserContext, gate: BrowserGate,
         return from ? refused.viaRedirect(from.url()) : refused;
       }
       if (!cause) return err;
+      // The operator's proxy failed: say so, naming it (masked), not the site.
+      if (cause instanceof ProxyError) return cause.forUrl(url);
       // "net::ERR_SOCKS_CONNECTION_FAILED" says nothing; the gate knows what happened. A final
       // answer stays final (a host without addresses); anything else is a network error as before.
       const message = `Chromium could not open ${url}: ${cause.message}`;

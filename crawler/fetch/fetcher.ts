@@ -4,7 +4,7 @@
  * the shared per-host queue, robots.txt, retries and back-off, redirects, block detection and a
  * per-account cookie jar. Adapters see only `get(url, options)` and the error classes.
  */
-import { Agent } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { BrowserContext, Page } from "playwright-core";
 import { BlockedError, FatalError, NonRetryableError, RetryableError } from "../errors";
 import type { FetchMode, FetchOptions, FetchResult, Fetcher, PageKind } from "../types";
@@ -17,6 +17,7 @@ import { BodyTooLargeError, TimeoutError, httpGet } from "./http";
 import { type HostGate, defaultHostScheduler, hostKey, sleep } from "./politeness";
 import { backoffDelay, parseRetryAfter } from "./retry";
 import { robotsCacheFor, type RobotsResponse } from "./robots";
+import { createProxyAgent, ProxyError, proxyErrorOf, resolveProxySetting, type ProxyConfig, type ProxySetting } from "./proxy";
 
 /** Honest default User-Agent: names the bot, so site owners can recognise it and address it in robots.txt. */
 export const DEFAULT_USER_AGENT = "CampusWatch/0.1 (topic monitoring crawler; honours robots.txt)";
@@ -82,6 +83,12 @@ export interface FetcherOptions {
   hostDelayMs?: number;
   /** Fetch and obey robots.txt (Disallow and Crawl-delay). @default true */
   respectRobots?: boolean;
+  /**
+   * The account's robots.txt policy (or a loader for it, awaited once): `ignore`, for boards the
+   * operator runs or may crawl, skips Disallow rules but still honours Crawl-delay as a minimum
+   * delay. Only meaningful with `respectRobots`. @default "obey"
+   */
+  robotsPolicy?: RobotsPolicy | (() => Promise<RobotsPolicy>);
   /** Retries after a network error, timeout, 5xx or throttle status, on top of the first attempt. @default 3 */
   retries?: number;
   /** First back-off wait; doubled on every further retry. @default 500 */
@@ -111,11 +118,22 @@ export interface FetcherOptions {
    * belongs to, over plain HTTP and in Chromium alike.
    */
   cookies?: readonly Cookie[] | (() => Promise<readonly Cookie[]>);
+  /**
+   * The proxy every request goes through, plain HTTP and Chromium alike (see ./proxy.ts): a URL
+   * (`http://`, `https://`, `socks5://`, `socks5h://`, credentials allowed), or a loader awaited
+   * before the first request. Politeness and robots.txt stay keyed by the target host. A failure
+   * at the proxy is a ProxyError naming it (password masked), never the site's failure.
+   * @default none: direct connections
+   */
+  proxy?: ProxySetting;
   /** Called once per `get()` when it settles, e.g. for the worker to count list/item pages on its crawl run. */
   onRequest?: (info: RequestInfo) => void;
   /** Where notable events go (robots.txt unreachable, throttling, cookie refresh). @default console.warn */
   log?: (message: string) => void;
 }
+
+/** Whether an account's crawls obey robots.txt Disallow rules (Crawl-delay is always honoured). */
+export type RobotsPolicy = "obey" | "ignore";
 
 /** A {@link Fetcher} that holds resources (connections, a browser context) until closed. */
 export interface PoliteFetcher extends Fetcher {
@@ -172,6 +190,11 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
   const log = options.log ?? ((message: string) => console.warn(`[fetch] ${message}`));
 
   const robots = robotsCacheFor(scheduler);
+  let robotsPolicyLoaded: Promise<RobotsPolicy> | null = null;
+  const robotsPolicyOnce = (): Promise<RobotsPolicy> =>
+    (robotsPolicyLoaded ??= Promise.resolve(typeof options.robotsPolicy === "function" ? options.robotsPolicy() : (options.robotsPolicy ?? "obey")).then((p) =>
+      p === "ignore" ? "ignore" : "obey",
+    ));
   const jar = new CookieJar();
   // The operator's cookies go in before the first request (a loader is awaited once, lazily).
   let seeded: Promise<void> | null = null;
@@ -180,9 +203,24 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
       for (const c of list) jar.put(c);
     }));
   const policy = options.addressPolicy;
+  // The proxy is known before the first request (an account's is read from the database then).
+  // A loader that fails fails every request: nothing is sent directly instead.
+  let proxyLoaded: Promise<ProxyConfig | null> | undefined;
+  const proxyOnce = (): Promise<ProxyConfig | null> => (proxyLoaded ??= resolveProxySetting(options.proxy));
+  /** Set when the proxy is down or refuses our credentials: the rest of this crawl fails fast instead of retrying every page. */
+  let proxyDown: ProxyError | undefined;
   // Keep-alive: with one request at a time per host, one warm connection per host is all we need.
-  // With a policy, the agent checks addresses when it connects (no DNS rebinding past the check).
-  const agent = policy ? createGuardedAgent(policy, { keepAliveTimeout: 10_000 }) : new Agent({ keepAliveTimeout: 10_000 });
+  // With a policy, the agent checks addresses when it connects (no DNS rebinding past the check);
+  // through a proxy, the proxy connects, and targets are checked before sending (./proxy.ts).
+  let agentReady: Promise<Dispatcher> | undefined;
+  const dispatcher = (): Promise<Dispatcher> =>
+    (agentReady ??= proxyOnce().then((proxy) =>
+      proxy
+        ? createProxyAgent(proxy, { policy, keepAliveTimeout: 10_000, connectTimeoutMs: Math.min(timeoutMs, 10_000) })
+        : policy
+          ? createGuardedAgent(policy, { keepAliveTimeout: 10_000 })
+          : new Agent({ keepAliveTimeout: 10_000 }),
+    ));
   // Chromium's own connections (sub-resources, redirects it follows) obey the same policy.
   const browser = new BrowserSession({
     executablePath,
@@ -190,6 +228,8 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     idleMs: options.browserIdleMs ?? 60_000,
     // Chromium's connections obey the same policy: every request, redirect hop, iframe and worker.
     addressPolicy: policy,
+    // Chromium's traffic leaves through the same proxy, chained behind its gate.
+    proxy: proxyOnce,
     // Everything one rendered page receives (HTML, scripts, XHR) together; the HTML alone is still checked against maxBodyBytes.
     maxPageBytes: maxBodyBytes * 4,
     log,
@@ -211,6 +251,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     const started = Date.now();
     const trace: Trace = { status: 0, bytes: 0, viaBrowser: false };
     try {
+      if (proxyDown) throw proxyDown.forUrl(url);
       await seedJar();
       const target = httpUrl(url);
       // Binary downloads (images for OCR) always go over plain HTTP: a rendered page has no bytes.
@@ -291,6 +332,17 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
       try {
         ex = await once(url);
       } catch (err) {
+        const atProxy = proxyErrorOf(err, url);
+        if (atProxy) {
+          // Credentials refused will not get better by asking again; a proxy hiccup might.
+          if (atProxy.failure === "auth" || retry >= retries) {
+            if (atProxy.failure === "auth" || atProxy.failure === "connect") proxyDown = atProxy;
+            throw atProxy;
+          }
+          retry++;
+          await backOff(url, atProxy.message, backoffDelay(retry, backoffBaseMs, maxRetryAfterMs));
+          continue;
+        }
         if (isDecision(err)) throw err;
         if (err instanceof BodyTooLargeError) throw new NonRetryableError(err.message, url);
         const reason = err instanceof TimeoutError ? err.message : `network error: ${describe(err)}`;
@@ -383,13 +435,15 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
   async function politeDelay(url: URL): Promise<number> {
     if (!respectRobots) return hostDelayMs;
     const rules = await robots.get(url.origin, loadRobots, log);
-    if (!rules.isAllowed(url.href, userAgent)) throw new NonRetryableError("disallowed by robots.txt", url.href);
+    // "ignore" (set by an operator for a board they may crawl) skips Disallow, never Crawl-delay.
+    if ((await robotsPolicyOnce()) === "obey" && !rules.isAllowed(url.href, userAgent)) throw new NonRetryableError("disallowed by robots.txt", url.href);
     return Math.max(hostDelayMs, rules.crawlDelayMs(userAgent) ?? 0);
   }
 
   /** Fetch robots.txt through the host queue (it is a request like any other), following a few redirects. */
   async function loadRobots(robotsUrl: string): Promise<RobotsResponse> {
     let current = robotsUrl;
+    const agent = await dispatcher();
     for (let hop = 0; ; hop++) {
       const u = current;
       counters.requests++;
@@ -424,6 +478,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
     const target = new URL(url);
     await guard(url);
     const delay = await politeDelay(target);
+    const agent = await dispatcher();
     const raw = await scheduler
       .run(hostKey(target), delay, () => {
         counters.requests++;
@@ -560,7 +615,7 @@ export function createFetcher(options: FetcherOptions = {}): PoliteFetcher {
       closing ??= (async () => {
         closed = true;
         await browser.close();
-        await agent.close();
+        await (await agentReady?.catch(() => undefined))?.close();
       })();
       return closing;
     },

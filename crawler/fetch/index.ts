@@ -16,7 +16,7 @@
  * await closeSharedBrowser();
  */
 export { createFetcher, DEFAULT_USER_AGENT } from "./fetcher";
-export type { FetcherOptions, FetcherStats, PoliteFetcher, RequestInfo } from "./fetcher";
+export type { FetcherOptions, FetcherStats, PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetcher";
 export { HostScheduler, defaultHostScheduler } from "./politeness";
 export { decodeBody } from "./decode";
 export type { DecodedBody } from "./decode";
@@ -25,3 +25,5 @@ export type { BlockProbe, BlockSignal } from "./captcha";
 export { closeSharedBrowser } from "./browser";
 export { AddressRefusedError, createAddressPolicy, createGuardedAgent, parseTrustedEntry, systemResolver } from "./address-policy";
 export type { AddressPolicy, AddressPolicyOptions, GuardedAgentOptions, Resolver } from "./address-policy";
+export { createProxyAgent, maskProxyUrl, parseProxyUrl, PROXY_SCHEMES, ProxyError, ProxyUrlError } from "./proxy";
+export type { ProxyConfig, ProxyFailure, ProxyScheme, ProxySetting } from "./proxy";

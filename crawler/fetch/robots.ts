@@ -5,6 +5,7 @@
  * starts with a clean slate.
  */
 import robotsParser from "robots-parser";
+import { ProxyError } from "./proxy-tunnel";
 
 /** What we need from a parsed robots.txt. */
 export interface RobotsRules {
@@ -45,7 +46,8 @@ export class RobotsCache {
    * Rules for `origin` (e.g. `https://bbs.example.edu.cn`). `load` fetches `<origin>/robots.txt`
    * (through the politeness queue); it is called at most once per origin per TTL even when many
    * requests ask at the same time. 4xx means no rules (allow all); 5xx or a network error also
-   * allows, with a log line, and is asked again after a few minutes.
+   * allows, with a log line, and is asked again after a few minutes. A proxy failure is not the
+   * site's answer: it is thrown (the request fails as a ProxyError) and nothing is cached.
    */
   get(origin: string, load: (robotsUrl: string) => Promise<RobotsResponse>, log: (message: string) => void): Promise<RobotsRules> {
     const now = Date.now();
@@ -64,6 +66,12 @@ export class RobotsCache {
         return ALLOW_ALL;
       },
       (err: unknown) => {
+        // A proxy failure says nothing about the site: never remember "allow all" for it (the
+        // cache is shared by every account, some of which may reach the site another way).
+        if (err instanceof ProxyError) {
+          if (this.entries.get(origin) === entry) this.entries.delete(origin);
+          throw err;
+        }
         entry.expires = Date.now() + ROBOTS_ERROR_TTL_MS;
         log(`robots.txt at ${robotsUrl} could not be fetched (${err instanceof Error ? err.message : String(err)}); crawling as if allowed`);
         return ALLOW_ALL;

@@ -25,7 +25,7 @@ export function isGone(e: unknown): e is GoneError {
  * already gone) is stored from its list entry first, so the deletion is on record.
  */
 export async function postGone(c: Crawl, item: ListItem, e: GoneError): Promise<void> {
-  const known = await knownPosts(c.services.db, c.accountId, [item.platformId]);
+  const known = await knownPosts(c.services.db, c.accountId, [item.platformId], c.now());
   if (!known.has(item.platformId)) await commit(c, [prepareItem(item, { replyCount: item.replyCount ?? null })]);
   const n = await markDeleted(c.services.db, c.accountId, [item.platformId], c.now());
   if (n > 0) {
@@ -84,7 +84,8 @@ export async function markMissingReplies(c: Crawl, threadId: string, pages: Read
   const spans = coverageOf(pages);
   if (spans.length === 0) return 0;
   const { db } = c.services;
-  const parent = await db.post.findUnique({ where: { accountId_platformId: { accountId: c.accountId, platformId: threadId } }, select: { id: true } });
+  // The thread may have been stored first by another account of the site (crawler/store.ts).
+  const parent = await db.post.findFirst({ where: { platformId: threadId, sources: { some: { accountId: c.accountId } } }, select: { id: true } });
   if (!parent) return 0;
   const stored = await db.post.findMany({ where: { parentId: parent.id, deletedAt: null }, select: { platformId: true, publishedAt: true } });
   const inside = (t: Date) => spans.some((s) => (s.after === null || t > s.after) && (s.before === null || t < s.before));
@@ -133,7 +134,7 @@ export async function probeMissingThreads(c: Crawl, seen: Set<string>, oldest: D
   // A thread within the list's precision of the edge may sit on the next page.
   const edge = new Date(oldest.getTime() + listPrecisionMs(oldest));
   const rows = await c.services.db.post.findMany({
-    where: { accountId: c.accountId, kind: "post", deletedAt: null, OR: [{ publishedAt: { gt: edge } }, { lastReplyAt: { gt: edge } }] },
+    where: { sources: { some: { accountId: c.accountId } }, kind: "post", deletedAt: null, OR: [{ publishedAt: { gt: edge } }, { lastReplyAt: { gt: edge } }] },
     select: { platformId: true, url: true, title: true, author: true, publishedAt: true, lastReplyAt: true },
     orderBy: { publishedAt: "desc" },
   });

@@ -8,6 +8,7 @@
  * without page numbers (Weibo comments, ordered by popularity) are read to the budget and the
  * run says where it stopped.
  */
+import { LoginExpiredError } from "../errors";
 import { advanceMark, prepareItem, setResume, type KnownPost, type PreparedItem, type ThreadResume } from "../store";
 import { contentSha1, htmlToText } from "../text";
 import type { ListItem } from "../types";
@@ -83,6 +84,8 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
       if (page) read.push(page);
     }
   } catch (e) {
+    // An expired login ends the whole run (the walk rethrows it): nothing more is read as a visitor.
+    if (e instanceof LoginExpiredError) throw e;
     if (isGone(e) && read.length === 0) {
       await postGone(c, thread, e);
       return "gone";
@@ -111,7 +114,8 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   const activity = maxDate(newest, thread.lastActivityAt ?? null) ?? thread.publishedAt;
   await advanceMark(services.db, c.accountId, thread.platformId, activity);
   if (last) await setResume(services.db, c.accountId, thread.platformId, { last: last.pageCount }, activity);
-  await services.db.post.updateMany({ where: { accountId: c.accountId, platformId: thread.platformId }, data: { lastReplyAt: newest } });
+  // The thread may have been stored first by another account of the site (crawler/store.ts).
+  await services.db.post.updateMany({ where: { platformId: thread.platformId, sources: { some: { accountId: c.accountId } } }, data: { lastReplyAt: newest } });
   return "done";
 }
 

@@ -3,6 +3,7 @@
  * stop and which threads to open; what it could not finish keeps the account's mark below it.
  */
 import { archiveSource } from "../archive";
+import { LoginExpiredError } from "../errors";
 import { advanceMark, knownPosts, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
 import { contentSha1, htmlToText } from "../text";
 import type { CrawlItem, ListItem, ListPage } from "../types";
@@ -56,7 +57,7 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
       if (!it.pinned) oldestSeen = minDate(oldestSeen, timeOf(it));
     }
     const items = cutoff ? page.items.filter((it) => it.pinned || timeOf(it) >= cutoff) : page.items;
-    const known = await knownPosts(db, account.id, items.map((i) => i.platformId));
+    const known = await knownPosts(db, account.id, items.map((i) => i.platformId), c.now());
 
     const prepared: PreparedItem[] = [];
     const threads: { item: ListItem; prev: KnownPost | undefined }[] = [];
@@ -78,6 +79,8 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
         // below it, so the next run's walk reaches it again and completes it.
         if (p?.item.textIncomplete) ceiling = minDate(ceiling, t);
       } catch (e) {
+        // An expired login ends the run, so the mark stays and nothing is read as a visitor.
+        if (e instanceof LoginExpiredError) throw e;
         if (isGone(e)) {
           await postGone(c, item, e);
           continue;
@@ -115,9 +118,11 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
     // Stop at the first page whose non-pinned items are all no newer than what we already have.
     // Within the re-check window the walk goes on, to catch edits and new comments on recent posts.
     const inRecheck = recheckFrom !== null && unpinned.some((i) => i.publishedAt >= recheckFrom);
-    if (oldMark && unpinned.length > 0 && unpinned.every((i) => timeOf(i) <= oldMark) && !inRecheck) break;
+    // Results ordered by relevance (keyword watches) cannot end the walk by their dates.
+    const byDate = page.orderedByRelevance !== true;
+    if (byDate && oldMark && unpinned.length > 0 && unpinned.every((i) => timeOf(i) <= oldMark) && !inRecheck) break;
     if (firstCrawl && account.backfillPages && pageNo >= account.backfillPages) break;
-    if (cutoff && page.items.filter((i) => !i.pinned).some((i) => timeOf(i) < cutoff)) break;
+    if (byDate && cutoff && page.items.filter((i) => !i.pinned).some((i) => timeOf(i) < cutoff)) break;
   }
   await iterator.return?.();
 

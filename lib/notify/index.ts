@@ -5,6 +5,9 @@
  * Feishu bot (Chinese markdown / rich text, ./message.ts). Each delivery is a Notification row
  * (pending → sent | failed, attempts, last error) that the dashboard shows and can retry.
  *
+ * A run that found an account's login expired (需要重新登录) also sends one notice to every enabled
+ * topic's channels, once per expiry (./login.ts).
+ *
  * Delivery never throws and never blocks a crawl for long: every attempt has a timeout and the
  * retries are bounded. The crawler calls `void notifyNewFlags(db, runId)` after a run. Network
  * errors, HTTP 408, 429 and 5xx and the platforms' rate-limit codes are retried; a platform's other
@@ -21,9 +24,10 @@ import { sendEmail, smtpConfig } from "./channels/email";
 import { sendFeishu } from "./channels/feishu";
 import { sendWebhook } from "./channels/webhook";
 import { sendWecom } from "./channels/wecom";
-import { CHANNELS, type Channel, type NotificationPayload, type NotifyOptions, type NotifyResult, type Outcome, type SendContext } from "./types";
+import { loginExpiredPayloads, LOGIN_PAYLOAD_PREFIX } from "./login";
+import { CHANNELS, type AnyNotificationPayload, type Channel, type NotificationPayload, type NotifyOptions, type NotifyResult, type Outcome, type SendContext } from "./types";
 
-export type { Channel, FlagSummary, NotificationPayload, NotifyOptions, NotifyResult, SmtpSettings } from "./types";
+export type { AnyNotificationPayload, Channel, FlagSummary, LoginExpiredPayload, NotificationPayload, NotifyOptions, NotifyResult, SmtpSettings } from "./types";
 export { CHANNELS, CHANNEL_LABELS } from "./types";
 export { emailMessage, smtpConfig } from "./channels/email";
 
@@ -81,10 +85,11 @@ export async function notifyNewFlags(db: Db, crawlRunId: number, options: Notify
     if (!run) return result;
     const topics = await db.topic.findMany({
       where: { OR: [{ webhookUrl: { not: null } }, { notifyEmail: { not: null } }, { dingtalkWebhook: { not: null } }, { wecomWebhook: { not: null } }, { feishuWebhook: { not: null } }] },
-      select: { id: true, name: true, ...CHANNEL_FIELDS },
+      select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
     });
     if (topics.length === 0) return result;
-    const already = await db.notification.findMany({ where: { crawlRunId }, select: { topicId: true, channel: true } });
+    // The run's flag messages (its login-expired notice, if any, is counted apart below).
+    const already = await db.notification.findMany({ where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } }, select: { topicId: true, channel: true } });
     const until = run.finishedAt ?? new Date();
     const baseUrl = (options.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
     const created: number[] = [];
@@ -137,6 +142,17 @@ export async function notifyNewFlags(db: Db, crawlRunId: number, options: Notify
         created.push(n.id);
       }
     }
+    // An expired login (需要重新登录), once per expiry, to every enabled topic's channels (./login.ts).
+    const enabled = topics.filter((t) => t.enabled);
+    for (const payload of await loginExpiredPayloads(db, run, enabled, baseUrl)) {
+      const topic = enabled.find((t) => t.id === payload.topic.id)!;
+      for (const channel of CHANNELS) {
+        const { target } = channelOf(topic, channel);
+        if (!target) continue;
+        const n = await db.notification.create({ data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" } });
+        created.push(n.id);
+      }
+    }
     result.notifications = created.length;
     for (const id of created) {
       const status = await deliverNotification(db, id, options);
@@ -165,9 +181,9 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   if (!isChannel(n.channel)) return fail(`unknown channel "${n.channel}"`);
   const { target, secret } = channelOf(n.topic, n.channel);
   if (!target) return fail(`the topic no longer has this channel (${n.channel}); nothing sent`);
-  let payload: NotificationPayload;
+  let payload: AnyNotificationPayload;
   try {
-    payload = JSON.parse(n.payload) as NotificationPayload;
+    payload = JSON.parse(n.payload) as AnyNotificationPayload;
   } catch {
     return fail("the stored message is not valid JSON");
   }

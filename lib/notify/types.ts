@@ -62,6 +62,28 @@ export interface NotificationPayload {
   flags: FlagSummary[];
 }
 
+/**
+ * "The login expired" (需要重新登录): an account with login cookies was answered as a visitor.
+ * Sent once per expiry to every enabled topic's channels (topics are not linked to accounts),
+ * stored as JSON in `Notification.payload` and POSTed as it is to the generic webhook.
+ * `event` is the first key, so stored rows can be told apart by their prefix.
+ */
+export interface LoginExpiredPayload {
+  event: "campuswatch.login-expired";
+  topic: { id: number; name: string };
+  account: { id: number; name: string; platform: string; entryUrl: string };
+  crawlRun: { id: number; startedAt: string; finishedAt: string | null };
+  /** The page or API URL that showed the logged-out state. */
+  url: string | null;
+  /** What the platform answered, in English (the run's error reason). */
+  reason: string;
+  /** The account's page on the dashboard, where cookies are set again (null without a public URL). */
+  accountUrl: string | null;
+}
+
+/** Whatever a Notification row carries. */
+export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload;
+
 export interface NotifyResult {
   notifications: number;
   sent: number;
@@ -79,7 +101,7 @@ export interface SendContext {
   secret: string | null;
   /** The stored payload JSON, exactly as stored (the generic webhook's body). */
   raw: string;
-  payload: NotificationPayload;
+  payload: AnyNotificationPayload;
   timeoutMs: number;
   fetch: typeof fetch;
   now: () => number;

@@ -55,6 +55,7 @@ export async function setAccountCookies(db: Db, id: number, text: string, now = 
     where: { id },
     data: { cookies: seal(JSON.stringify(parsed.cookies), PURPOSE), cookieSummary: JSON.stringify(summary), cookiesSetAt: now },
   });
+  await clearRelogin(db, id);
   return { format: parsed.format, count: parsed.cookies.length, summary, skipped: parsed.skipped, expired: parsed.expired };
 }
 
@@ -62,6 +63,16 @@ export async function setAccountCookies(db: Db, id: number, text: string, now = 
 export async function clearAccountCookies(db: Db, id: number): Promise<void> {
   await accountOrThrow(db, id);
   await db.account.update({ where: { id }, data: { cookies: null, cookieSummary: "[]", cookiesSetAt: null } });
+  await clearRelogin(db, id);
+}
+
+/**
+ * New cookies (or none: crawled as a visitor from now on) answer an expired login: the account
+ * leaves "relogin" (需要重新登录) for "idle", and the next expiry is notified again (lib/notify/login.ts
+ * counts from `cookiesSetAt`).
+ */
+async function clearRelogin(db: Db, id: number): Promise<void> {
+  await db.account.updateMany({ where: { id, status: "relogin" }, data: { status: "idle", lastError: null } });
 }
 
 /**
@@ -89,4 +100,27 @@ export function cookieSummaryOf(row: { cookieSummary: string }): CookieSummary[]
   } catch {
     return [];
   }
+}
+
+/** Whether an account's crawls obey robots.txt Disallow rules; Crawl-delay is honoured either way. */
+export type RobotsPolicyValue = "obey" | "ignore";
+
+/** Parse a robots policy typed by a user ("obey" | "ignore"), or a ValidationError saying which are allowed. */
+export function parseRobotsPolicy(value: string): RobotsPolicyValue {
+  const v = value.trim().toLowerCase();
+  if (v === "obey" || v === "ignore") return v;
+  throw new ValidationError(`robots: must be obey or ignore (got ${JSON.stringify(value)})`, { robots: ["must be obey or ignore"] }, { code: "robotsPolicy" });
+}
+
+/**
+ * Set an account's robots.txt policy. `ignore` is for boards the operator runs or has permission
+ * to crawl; who set it (`by`: a dashboard user name, or "cli (unix user)") and when are stored and
+ * shown on the account and on every run it governs. Setting `obey` clears them.
+ */
+export async function setRobotsPolicy(db: Db, id: number, policy: RobotsPolicyValue, by: string, now = new Date()): Promise<void> {
+  await accountOrThrow(db, id);
+  await db.account.update({
+    where: { id },
+    data: policy === "ignore" ? { robotsPolicy: "ignore", robotsPolicySetBy: by.slice(0, 100), robotsPolicySetAt: now } : { robotsPolicy: "obey", robotsPolicySetBy: null, robotsPolicySetAt: null },
+  });
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { Prisma } from "@/generated/prisma/client";
 import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
-import { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, getAdapter, recognisePlatform, tiebaBarFromUrl, tiebaEntryUrl, weiboUidFromUrl } from "@/crawler/adapters";
+import { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, getAdapter, recognisePlatform, searchUrlProblem, searchWatchOf, tiebaBarFromUrl, tiebaEntryUrl, weiboUidFromUrl } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "./overview";
@@ -49,6 +49,7 @@ export function normaliseEntryUrl(url: string): string {
 export async function createAccount(db: Db, input: AccountInput) {
   const data = parseInput(accountInputSchema, input);
   const entryUrl = normaliseEntryUrl(data.url);
+  refuseBadSearch(entryUrl);
   const platform = data.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform) {
     throw new ValidationError(
@@ -81,8 +82,21 @@ export async function createAccount(db: Db, input: AccountInput) {
   }
 }
 
+/**
+ * A URL shaped like a platform's search but without a word (or with a bad `cw_pages`) is refused:
+ * crawled, it would search for nothing (or everything).
+ * @throws ValidationError on the url field, as the account form reports it
+ */
+function refuseBadSearch(entryUrl: string): void {
+  const problem = searchUrlProblem(entryUrl);
+  if (problem) throw new ValidationError(`url: ${problem}`, { url: [problem] }, { issues: [{ code: "custom", path: ["url"], message: problem, input: entryUrl }] });
+}
+
 function defaultName(entryUrl: string): string {
   const u = new URL(entryUrl);
+  // A keyword watch is named by its word (and bar), like the dashboard shows it.
+  const watch = searchWatchOf(u);
+  if (watch) return `“${watch.word}” · ${watch.platform} search${watch.bar ? ` in ${watch.bar}吧` : ""}`;
   const kw = u.searchParams.get("kw");
   if (kw) return `${kw}吧`;
   const fid = u.searchParams.get("fid");
@@ -94,18 +108,23 @@ function defaultName(entryUrl: string): string {
 export async function listAccounts(db: Db) {
   // The sealed cookies and proxy never leave the server, not even encrypted.
   const accounts = await db.account.findMany({ orderBy: { id: "asc" }, omit: { cookies: true, proxy: true } });
-  const postCounts = await db.post.groupBy({ by: ["accountId"], _count: { _all: true } });
+  // Every post an account reached, also those another account stored first (PostSource).
+  const postCounts = await db.postSource.groupBy({ by: ["accountId"], _count: { _all: true } });
   const errorCounts = await db.crawlRun.groupBy({ by: ["accountId"], _sum: { errorCount: true } });
   const posts = new Map(postCounts.map((r) => [r.accountId, r._count._all]));
   const errors = new Map(errorCounts.map((r) => [r.accountId, r._sum.errorCount ?? 0]));
   return accounts.map((a) => ({ ...a, postCount: posts.get(a.id) ?? 0, errorCount: errors.get(a.id) ?? 0 }));
 }
 
-/** Delete an account and, by cascade, its posts, runs and history. Returns what was removed. */
+/**
+ * Delete an account and, by cascade, its posts, runs and history. Returns what was removed. Posts
+ * another account also reached stay, under the one that reached them first (a trigger moves them,
+ * migration 20261201040000_post_sources), and are not counted as removed.
+ */
 export async function removeAccount(db: Db, id: number) {
   const account = await db.account.findUnique({ where: { id } });
   if (!account) throw new ValidationError(`no account with id ${id}`, { id: ["not found"] });
-  const posts = await db.post.count({ where: { accountId: id } });
+  const posts = await db.post.count({ where: { accountId: id, sources: { every: { accountId: id } } } });
   await db.account.delete({ where: { id } });
   return { account, posts };
 }
@@ -152,14 +171,18 @@ export function platformProblem(url: string, platform: Platform | undefined): st
     return "not a valid URL";
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return "only http and https URLs can be crawled";
+  const searchProblem = searchUrlProblem(u);
+  if (searchProblem) return searchProblem;
   const p = platform ?? recognisePlatform(u);
   if (!p) return "cannot tell the platform from this URL; choose one";
   const shapeOk =
     p === "blog" ||
+    // A keyword watch: the platform's own search with a word.
+    searchWatchOf(u)?.platform === p ||
     (p === "weibo" && weiboUidFromUrl(u) !== null) ||
     (p === "tieba" && tiebaBarFromUrl(u) !== null) ||
     (p === "discuz" && discuzBoardFromUrl(u) !== null);
-  if (shapeOk && (platform === undefined || p === "blog" || getAdapter(p).recognise(u))) return null;
+  if (shapeOk && (platform === undefined || p === "blog" || getAdapter(p, u.href).recognise(u))) return null;
   return `unknown URL shape for a ${PLATFORM_LABEL[p]}: expected something like ${formsList(p)}`;
 }
 
@@ -235,6 +258,7 @@ export async function getAccountStatus(db: Db, id: number) {
 /** Change an account's name, platform or interval. Throws ValidationError (url on a clash). */
 export async function updateAccount(db: Db, id: number, form: AccountForm) {
   const entryUrl = normaliseEntryUrl(form.url);
+  refuseBadSearch(entryUrl);
   const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform) throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
   try {

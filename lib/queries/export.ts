@@ -1,4 +1,8 @@
-/** Export of stored posts and replies, streamed in id order (keyset batches, constant memory). */
+/**
+ * Export of stored posts and replies, streamed in id order (keyset batches, constant memory). One
+ * record per post, however many accounts reached it: `accountUrl` is the account that stored it
+ * first, `sources` every account that reached it (a keyword watch, another board of the site).
+ */
 import type { Db } from "../db";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
 
@@ -24,6 +28,7 @@ export const EXPORT_FIELDS = [
   "deletedAt",
   "incomplete",
   "flags",
+  "sources",
 ] as const;
 
 export interface ExportFilter {
@@ -49,7 +54,8 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
     const rows = await db.post.findMany({
       where: {
         id: { gt: after },
-        ...(filter.accountId ? { accountId: filter.accountId } : {}),
+        // Every post the account reached, also those another account stored first.
+        ...(filter.accountId ? { sources: { some: { accountId: filter.accountId } } } : {}),
         ...(filter.flagged ? { flags: { some: {} } } : {}),
         ...(filter.deleted ? { deletedAt: { not: null } } : {}),
       },
@@ -59,6 +65,7 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
         account: { select: { entryUrl: true, platform: true } },
         parent: { select: { platformId: true } },
         flags: { select: { status: true, reasons: true, score: true, topic: { select: { name: true } } } },
+        sources: SOURCES,
       },
     });
     if (rows.length === 0) return;
@@ -70,6 +77,12 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
     yield out;
   }
 }
+
+/** The accounts that reached a post, first one first (the `include` of the export queries). */
+const SOURCES = {
+  select: { firstSeenAt: true, account: { select: { id: true, entryUrl: true, name: true } } },
+  orderBy: [{ firstSeenAt: "asc" as const }, { accountId: "asc" as const }],
+};
 
 /** The post with what an export record needs (see the `include` of the export queries). */
 interface ExportRow {
@@ -90,6 +103,7 @@ interface ExportRow {
   account: { entryUrl: string; platform: string };
   parent: { platformId: string } | null;
   flags: { status: string; reasons: string; score: number; topic: { name: string } }[];
+  sources: { firstSeenAt: Date; account: { id: number; entryUrl: string; name: string } }[];
 }
 
 /** One export record as a JSONL line or a CSV row. */
@@ -115,9 +129,10 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
     deletedAt: p.deletedAt?.toISOString() ?? null,
     incomplete: p.incomplete,
     flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
+    sources: p.sources.map((s) => ({ accountId: s.account.id, accountUrl: s.account.entryUrl, name: s.account.name, firstSeenAt: s.firstSeenAt.toISOString() })),
   };
   if (format === "jsonl") return JSON.stringify(rec) + "\n";
-  return EXPORT_FIELDS.map((k) => csvField(k === "flags" ? JSON.stringify(rec.flags) : rec[k])).join(",") + "\r\n";
+  return EXPORT_FIELDS.map((k) => csvField(k === "flags" || k === "sources" ? JSON.stringify(rec[k]) : rec[k])).join(",") + "\r\n";
 }
 
 function safeJson(s: string): unknown {
@@ -144,6 +159,7 @@ export async function* exportFilteredPosts(db: Db, format: ExportFormat, filter:
         account: { select: { entryUrl: true, platform: true } },
         parent: { select: { platformId: true } },
         flags: { select: { status: true, reasons: true, score: true, topic: { select: { name: true } } } },
+        sources: SOURCES,
       },
     });
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -53,7 +53,7 @@ export async function headlineCounts(db: Db, now = new Date()) {
   for (const g of accounts) {
     accountsTotal += g._count._all;
     if (g.enabled) accountsEnabled += g._count._all;
-    if (g.enabled && (g.status === "error" || g.status === "blocked")) accountsFailing += g._count._all;
+    if (g.enabled && (g.status === "error" || g.status === "blocked" || g.status === "relogin")) accountsFailing += g._count._all;
   }
   return {
     posts: toNumber(posts[0]?.n),

@@ -23,10 +23,15 @@ const FLAG_STATUS: Record<ReviewState, string[]> = {
   dismissed: ["dismissed"],
 };
 
-/** Conditions on the Post alias `p` that an index scan in date order checks row by row. */
-function cheapConditions(f: PostFilter): Prisma.Sql[] {
+/**
+ * Conditions on the Post alias `p` that an index scan in date order checks row by row.
+ * @param sourced the chosen account also reached posts other accounts stored first (see
+ *   {@link reachesOthersPosts}): its posts are then those it is a source of.
+ */
+function cheapConditions(f: PostFilter, sourced = false): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
-  if (f.accountId) where.push(Prisma.sql`p."accountId" = ${f.accountId}`);
+  if (f.accountId && sourced) where.push(Prisma.sql`p."id" IN (SELECT s."postId" FROM "PostSource" s WHERE s."accountId" = ${f.accountId})`);
+  else if (f.accountId) where.push(Prisma.sql`p."accountId" = ${f.accountId}`);
   else if (f.platform) where.push(Prisma.sql`p."accountId" IN (SELECT "id" FROM "Account" WHERE "platform" = ${f.platform})`);
   if (f.from) where.push(Prisma.sql`p."publishedAt" >= ${shanghaiDayStart(f.from)}`);
   if (f.to) where.push(Prisma.sql`p."publishedAt" < ${new Date(shanghaiDayStart(f.to).getTime() + 86_400_000)}`);
@@ -93,7 +98,11 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   const take = opts.take ?? PAGE_SIZE;
   const backwards = Boolean(opts.before && !opts.after);
   const cursor = opts.after ?? opts.before;
-  const cheap = cheapConditions(f);
+  // An account lists every post it reached. Most accounts reached only their own posts, and keep
+  // the walk of the account index; one that also reached others' (a keyword watch) walks the date
+  // index and checks its sources.
+  const sourced = f.accountId ? await reachesOthersPosts(db, f.accountId) : false;
+  const cheap = cheapConditions(f, sourced);
   if (cursor) {
     cheap.push(
       backwards
@@ -102,7 +111,7 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
     );
   }
   const dir = backwards ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  const index = indexedBy(dialect, f.accountId ? "Post_accountId_publishedAt_idx" : "Post_publishedAt_id_idx");
+  const index = indexedBy(dialect, f.accountId && !sourced ? "Post_accountId_publishedAt_idx" : "Post_publishedAt_id_idx");
   const order = Prisma.sql`ORDER BY p."publishedAt" ${dir}, p."id" ${dir}`;
   const finish = (rows: IdRow[]) => {
     const out = rows.map((r) => ({ id: Number(r.id), publishedAt: new Date(r.publishedAt) }));
@@ -189,6 +198,18 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
       SELECT p."id", p."publishedAt" FROM "Post" p ${selective}
       ORDER BY +p."publishedAt" ${dir}, +p."id" ${dir} LIMIT ${take + 1}`,
   );
+}
+
+/**
+ * Whether an account reached posts that another account stored first. Every post is a source of
+ * its own account (a trigger keeps that), so it did exactly when it has more source rows than
+ * posts: two index-only counts.
+ */
+export async function reachesOthersPosts(db: Db, accountId: number): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ sources: Int; own: Int }[]>`
+    SELECT (SELECT count(*) FROM "PostSource" WHERE "accountId" = ${accountId}) AS "sources",
+           (SELECT count(*) FROM "Post" WHERE "accountId" = ${accountId}) AS "own"`;
+  return row !== undefined && Number(row.sources) > Number(row.own);
 }
 
 /** One row of a list table. */
@@ -338,6 +359,11 @@ export async function getPostDetail(db: Db, id: number) {
         orderBy: { score: "desc" },
       },
       _count: { select: { replies: true } },
+      // Every account that reached the post (its own account first among equals by time).
+      sources: {
+        select: { firstSeenAt: true, account: { select: { id: true, name: true, platform: true } } },
+        orderBy: [{ firstSeenAt: "asc" }, { accountId: "asc" }],
+      },
     },
   });
   if (!post) return null;

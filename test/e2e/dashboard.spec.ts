@@ -92,14 +92,14 @@ test("an admin adds an account: a bad cron expression is refused next to its fie
   await page.screenshot({ path: `${SHOTS}/account-form-error.png`, fullPage: true });
 
   // A URL of the wrong shape for the chosen platform is refused on the URL field.
-  await form.getByLabel("Platform").selectOption("weibo");
+  await form.getByLabel("Platform", { exact: true }).selectOption("weibo");
   await cron.fill("*/30 * * * *");
   await expect(form.locator(".cron-preview li")).toHaveCount(5);
   await form.getByRole("button", { name: "Add account" }).click();
   await expect(url).toHaveAttribute("aria-invalid", "true");
   await expect(form.locator(".field-error").first()).toContainText(/unknown URL shape for a Weibo user/);
 
-  await form.getByLabel("Platform").selectOption("auto");
+  await form.getByLabel("Platform", { exact: true }).selectOption("auto");
   await form.getByRole("button", { name: "Add account" }).click();
   await expect(page).toHaveURL(/\/accounts\?added=\d+/);
   ids.blog = Number(new URL(page.url()).searchParams.get("added"));

@@ -116,7 +116,7 @@ describe("campuswatch CLI", async () => {
       expect(records.filter((r) => r.parentPlatformId !== null).length).toBeGreaterThan(0);
 
       const csv = await cw("posts", "export", "--format", "csv", "--account", "1");
-      expect(csv.out.split("\r\n")[0]).toBe("accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags");
+      expect(csv.out.split("\r\n")[0]).toBe("accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags,sources");
 
       const rm = await cw("accounts", "remove", "1");
       expect(rm.out).toMatch(new RegExp(`removed account 1 "南苑吧" and its ${expected} posts`));
@@ -149,6 +149,15 @@ describe("campuswatch CLI", async () => {
     // The refused files left the stored cookies as they were.
     expect((await cw("accounts", "list", "--json")).out).toMatch(/"cookieSummary":"\[\{\\"domain\\":\\"weibo\.cn\\"/);
     expect((await cw("accounts", "set", id, "--clear-cookies")).out).toMatch(/login cookies removed/);
+    // robots.txt policy: refused when unknown, recorded with who set it.
+    const badPolicy = await cw("accounts", "set", id, "--robots", "sometimes");
+    expect(badPolicy.code).toBe(1);
+    expect(badPolicy.err.trim()).toBe('campuswatch: robots: must be obey or ignore (got "sometimes")');
+    expect((await cw("accounts", "set", id, "--robots", "ignore")).out).toMatch(/Disallow rules ignored \(Crawl-delay still honoured\)/);
+    expect((await cw("accounts", "list", "--json")).out).toMatch(/"robotsPolicy":"ignore","robotsPolicySetBy":"cli \([^)]+\)"/);
+    const refusedAdd = await cw("accounts", "add", "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=9", "--robots", "maybe");
+    expect(refusedAdd.code).toBe(1);
+    expect((await cw("accounts", "list", "--json")).out).not.toContain("fid=9");
     expect((await cw("accounts", "remove", id)).code).toBe(0);
   });
 

@@ -6,27 +6,66 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/lib/queries/accounts";
-import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
-import { accountIssues } from "./_lib/problems";
+import {
+  accountFormSchema,
+  createAccount,
+  removeAccount,
+  requestCrawl,
+  setAccountEnabled,
+  updateAccount,
+} from "@/lib/queries/accounts";
+import {
+  formValues,
+  guard,
+  localizedFailure,
+  localizedInvalid,
+  type FormState,
+} from "../_lib/form";
+import { accountIssues, watchFromForm } from "./_lib/problems";
 
 /** A failed parse of the account form as translated form state. */
-async function invalidAccount(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
-  const [errors, tc] = await Promise.all([accountIssues(error.issues, values), getTranslations("common")]);
+async function invalidAccount(
+  error: z.ZodError,
+  values: Record<string, string>,
+): Promise<FormState> {
+  const [errors, tc] = await Promise.all([
+    accountIssues(error.issues, values),
+    getTranslations("common"),
+  ]);
   return { errors, message: tc("correctFields"), values };
 }
 
 /** A refusal from lib/queries/accounts.ts as translated form state; anything else is a real error. */
-async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
+async function failure(
+  e: unknown,
+  values: Record<string, string>,
+): Promise<FormState> {
   if (!(e instanceof ValidationError)) throw e;
-  if (e.detail.issues) return invalidAccount(new z.ZodError([...e.detail.issues]), values);
+  if (e.detail.issues)
+    return invalidAccount(new z.ZodError([...e.detail.issues]), values);
   return localizedFailure(e, values);
 }
 
-/** Register an account from the form: URL (platform recognised or chosen), name, interval. */
-export async function createAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
+/**
+ * Register an account from the form: URL (platform recognised or chosen), name, interval. In
+ * "keyword watch" mode the URL is the platform's search, built from platform, word, bar (Tieba)
+ * or board URL (Discuz!) and result pages; a bad field is refused next to it and nothing is stored.
+ */
+export async function createAccountAction(
+  _prev: FormState,
+  formData: FormData,
+): Promise<FormState> {
   const values = formValues(formData);
-  const parsed = accountFormSchema.safeParse(values);
+  let input = values;
+  if (values.mode === "watch") {
+    const watch = await watchFromForm(values);
+    if (watch.errors) {
+      const tc = await getTranslations("common");
+      return { errors: watch.errors, message: tc("correctFields"), values };
+    }
+    input = { ...values, url: watch.url, platform: watch.platform };
+  }
+  const parsed = accountFormSchema.safeParse(input);
   if (!parsed.success) return invalidAccount(parsed.error, values);
   const { state } = await guard("manage-accounts");
   if (state) return { ...state, values };
@@ -43,7 +82,10 @@ export async function createAccountAction(_prev: FormState, formData: FormData):
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /** Change an account's URL, platform, name or interval. */
-export async function updateAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateAccountAction(
+  _prev: FormState,
+  formData: FormData,
+): Promise<FormState> {
   const values = formValues(formData);
   const ids = idSchema.safeParse(values);
   const parsed = accountFormSchema.safeParse(values);
@@ -60,10 +102,16 @@ export async function updateAccountAction(_prev: FormState, formData: FormData):
   redirect(`/accounts/${ids.data.id}?saved=1`);
 }
 
-const toggleSchema = z.object({ id: z.coerce.number().int().positive(), enabled: z.enum(["true", "false"]) });
+const toggleSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  enabled: z.enum(["true", "false"]),
+});
 
 /** Enable or disable an account's schedule. */
-export async function toggleAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function toggleAccountAction(
+  _prev: FormState,
+  formData: FormData,
+): Promise<FormState> {
   const parsed = toggleSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("manage-accounts");
@@ -71,11 +119,17 @@ export async function toggleAccountAction(_prev: FormState, formData: FormData):
   await setAccountEnabled(db, parsed.data.id, parsed.data.enabled === "true");
   revalidatePath("/accounts");
   const t = await getTranslations("accounts.done");
-  return { ok: true, message: parsed.data.enabled === "true" ? t("enabled") : t("disabled") };
+  return {
+    ok: true,
+    message: parsed.data.enabled === "true" ? t("enabled") : t("disabled"),
+  };
 }
 
 /** "Crawl now": the scheduler picks the request up within seconds. */
-export async function crawlNowAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function crawlNowAction(
+  _prev: FormState,
+  formData: FormData,
+): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("run-crawls");
@@ -86,15 +140,23 @@ export async function crawlNowAction(_prev: FormState, formData: FormData): Prom
   return { ok: true, message: t("crawlRequested") };
 }
 
-const deleteSchema = z.object({ id: z.coerce.number().int().positive(), confirm: z.literal("delete", { error: "Confirm the deletion" }) });
+const deleteSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  confirm: z.literal("delete", { error: "Confirm the deletion" }),
+});
 
 /** Delete an account with its posts, replies, flags, reviews and runs. */
-export async function deleteAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function deleteAccountAction(
+  _prev: FormState,
+  formData: FormData,
+): Promise<FormState> {
   const parsed = deleteSchema.safeParse(formValues(formData));
   const t = await getTranslations("accounts.done");
   if (!parsed.success) {
     const state = await localizedInvalid(parsed.error, {});
-    return parsed.error.issues.some((i) => i.path[0] === "confirm") ? { ...state, message: t("confirmDeletion") } : state;
+    return parsed.error.issues.some((i) => i.path[0] === "confirm")
+      ? { ...state, message: t("confirmDeletion") }
+      : state;
   }
   const { state } = await guard("manage-accounts");
   if (state) return state;

@@ -13,6 +13,7 @@
  */
 import crypto from "node:crypto";
 import { markdownMessage } from "../message";
+import { isLoginExpired, loginMarkdown } from "../login";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -33,7 +34,8 @@ export function dingtalkUrl(webhook: string, secret: string | null, nowMs: numbe
 
 /** Send one notification to a DingTalk robot. */
 export async function sendDingtalk(ctx: SendContext): Promise<Outcome> {
-  const { title, text } = markdownMessage(ctx.payload, { lineBreak: "\n\n" });
+  const p = ctx.payload;
+  const { title, text } = isLoginExpired(p) ? loginMarkdown(p, { lineBreak: "\n\n" }) : markdownMessage(p, { lineBreak: "\n\n" });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { title, text } });
   const answer = await postJson(dingtalkUrl(ctx.target, ctx.secret, ctx.now()), body, ctx);
   return errcodeOutcome(answer, "钉钉", DINGTALK_RETRY_CODES);

@@ -9,6 +9,7 @@
 import nodemailer from "nodemailer";
 import { messageTitle, PLATFORM_ZH, reasonsZh, shanghaiTime } from "../message";
 import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "../types";
+import { isLoginExpired, loginEmail } from "../login";
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
 export function smtpConfig(env = process.env): SmtpSettings | null {
@@ -70,7 +71,8 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
     socketTimeout: timeoutMs,
   });
   try {
-    await transport.sendMail({ from: smtp.from, to: ctx.target, ...emailMessage(ctx.payload) });
+    const p = ctx.payload;
+    await transport.sendMail({ from: smtp.from, to: ctx.target, ...(isLoginExpired(p) ? loginEmail(p) : emailMessage(p)) });
     return { ok: true };
   } catch (e) {
     const err = e as Error & { code?: string; responseCode?: number; response?: string };

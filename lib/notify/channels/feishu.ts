@@ -14,6 +14,7 @@
  */
 import crypto from "node:crypto";
 import { feishuPost } from "../message";
+import { isLoginExpired, loginFeishuPost } from "../login";
 import type { Outcome, SendContext } from "../types";
 import { jsonObject, numberField, platformOutcome, postJson, stringField } from "./http";
 
@@ -29,7 +30,8 @@ export function feishuSign(timestamp: string, secret: string): string {
 
 /** Send one notification to a Feishu / Lark custom bot. */
 export async function sendFeishu(ctx: SendContext): Promise<Outcome> {
-  const message = feishuPost(ctx.payload);
+  const p = ctx.payload;
+  const message = isLoginExpired(p) ? loginFeishuPost(p) : feishuPost(p);
   let signed: { timestamp?: string; sign?: string } = {};
   if (ctx.secret) {
     const timestamp = String(Math.floor(ctx.now() / 1000));

@@ -9,3 +9,8 @@ ALTER TABLE "Account" ADD COLUMN "proxyDisplay" TEXT;
 ALTER TABLE "Account" ADD COLUMN "robotsPolicy" TEXT NOT NULL DEFAULT 'obey';
 ALTER TABLE "Account" ADD COLUMN "robotsPolicySetBy" TEXT;
 ALTER TABLE "Account" ADD COLUMN "robotsPolicySetAt" DATETIME;
+
+-- AlterTable
+ALTER TABLE "CrawlRun" ADD COLUMN "robotsPolicy" TEXT NOT NULL DEFAULT 'obey';
+ALTER TABLE "CrawlRun" ADD COLUMN "robotsPolicySetBy" TEXT;
+ALTER TABLE "CrawlRun" ADD COLUMN "robotsPolicySetAt" DATETIME;

@@ -223,3 +223,24 @@ export function renderDiscuzMobileList(model: PlatformModel, account: LocalAccou
     },
   });
 }
+
+/**
+ * The top bar of a Discuz! X page (./login.ts adds it when logins are simulated): a member's
+ * `div#um` with the username and the logout link, or the visitor's login form `form#lsform`.
+ */
+export function discuzTopBar(member: string | null): string {
+  return member
+    ? `<div id="toptb" class="cl"><div id="um"><div class="avt y"><a href="home.php?mod=space&amp;uid=7"><img src="uc_server/avatar.php?uid=7&amp;size=small" /></a></div><p><strong class="vwmy"><a href="home.php?mod=space&amp;uid=7" target="_blank" title="访问我的空间">${esc(member)}</a></strong><span class="pipe">|</span><a href="member.php?mod=logging&amp;action=logout&amp;formhash=0a1b2c3d">退出</a></p></div></div>`
+    : `<div id="toptb" class="cl"><form method="post" autocomplete="off" id="lsform" action="member.php?mod=logging&amp;action=login&amp;loginsubmit=yes&amp;infloat=yes&amp;lssubmit=yes"><div class="fastlg cl"><span id="return_ls" style="display:none"></span><input type="text" name="username" id="ls_username" class="px vm" /><input type="password" name="password" id="ls_password" class="px vm" /><button type="submit" class="pn vm"><em>登录</em></button></div></form></div>`;
+}
+
+/** What Discuz! shows a visitor instead of a members-only board or thread (showmessage). */
+export function renderDiscuzLoginRequired(account: LocalAccount): Rendered {
+  return page(
+    account,
+    "提示信息",
+    `${discuzTopBar(null)}
+<div id="ct" class="wp cl w"><div class="nfl"><div class="f_c altw"><div id="messagetext" class="alert_error"><p>抱歉，您尚未登录，没有权限访问该版块</p></div>
+<div id="messagelogin"></div><script type="text/javascript">ajaxget('member.php?mod=logging&action=login&infloat=yes&frommessage', 'messagelogin');</script></div></div></div>`,
+  );
+}

@@ -49,6 +49,13 @@
  * site.clearFaults();
  * ```
  *
+ * ## Member logins (./login.ts)
+ * ```ts
+ * const cookie = site.logins.signIn("tieba");   // "BDUSS=…": give it to the account
+ * site.logins.membersOnly("discuz-1");           // visitors get "抱歉，您尚未登录…"
+ * site.logins.expire("tieba");                   // the same cookie is a visitor's from now on
+ * ```
+ *
  * ## Request log
  * ```ts
  * site.requests();                                         // every request, in order
@@ -78,3 +85,5 @@ export type { CaptureSite, CaptureSiteName } from "./captures";
 export { TOPICS } from "./text";
 export type { Topic } from "./text";
 export { BAIDU_CAPTCHA_PAGE } from "./tieba";
+export { SESSION_COOKIES } from "./login";
+export type { LocalLogins } from "./login";

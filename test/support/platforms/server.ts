@@ -13,6 +13,10 @@ import { PlatformModel, type LocalAccount, type LocalPost, type LocalReply, type
 import { DEFAULT_PAGE_SIZES, notFound, type PageSizes, type Rendered } from "./responses";
 import { BAIDU_CAPTCHA_PAGE, renderTiebaList, renderTiebaThread, tiebaFloorsOnPage } from "./tieba";
 import { renderCommentPage, renderTotalComment } from "./tieba-lzl";
+import { routeDiscuzSearch } from "./search-discuz";
+import { routeTiebaSearch } from "./search-tieba";
+import { routeWeiboSearch } from "./search-weibo";
+import { createLogins, type LocalLogins } from "./login";
 import { renderWeiboExtend, renderWeiboHotflow, renderWeiboHotFlowChild, renderWeiboLookup, renderWeiboProfileShell, renderWeiboTimeline, type WeiboDateStyle } from "./weibo";
 
 /** Options of {@link startLocalPlatforms}: the generated world plus how it is served. */
@@ -136,6 +140,8 @@ export interface LocalPlatforms {
   /** Sequence number of the last logged request (0 before any). */
   lastSeq(): number;
   clearRequests(): void;
+  /** Member logins: sign in, expire sessions, members-only boards (./login.ts). */
+  readonly logins: LocalLogins;
   /** The real capture sites, or null (see `capturesSkipReason`). */
   readonly captures: Readonly<Record<CaptureSiteName, CaptureSite>> | null;
   readonly capturesSkipReason: string | null;
@@ -155,6 +161,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
   /** Requests being answered, per origin (capture sites are separate hosts). */
   const inFlight = new Map<string, number>();
   const faults: ActiveFault[] = [];
+  const logins = createLogins(model);
   let seq = 0;
   let origin = "";
 
@@ -178,6 +185,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
       const account = model.findAccount("weibo", m[1]);
       return { rendered: renderWeiboProfileShell(account), platform: "weibo", accountKey: account?.key ?? null, kind: "other" };
     }
+    if (p === "/api/container/getIndex" && url.searchParams.get("page_type") === "searchall") return routeWeiboSearch(model, url, sizes);
     if (p === "/api/container/getIndex") {
       const account = model.findAccount("weibo", url.searchParams.get("value") ?? "");
       return on(account, "list", (a) => (url.searchParams.has("containerid") ? renderWeiboTimeline(model, a, url, sizes, weiboDates) : renderWeiboLookup(a)));
@@ -196,6 +204,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     }
 
     // Tieba
+    if (p === "/f/search/res") return routeTiebaSearch(model, url);
     if (p === "/f") return on(model.findAccount("tieba", url.searchParams.get("kw") ?? ""), "list", (a) => renderTiebaList(model, a, url, sizes));
     // Tieba 楼中楼: the JSON of a thread page's floors, and one floor's further pages.
     if (p === "/p/totalComment" || p === "/p/comment") {
@@ -210,6 +219,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     }
 
     // Discuz!
+    if (p.endsWith("/search.php")) return routeDiscuzSearch(model, url);
     if (p.endsWith("/forum.php")) {
       const mod = url.searchParams.get("mod");
       const pageNo = Number(url.searchParams.get("page") ?? "1") || 1;
@@ -278,7 +288,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
   }
 
   /** Handles one request: faults first, then the router (`answer` differs for capture sites). */
-  function handler(answer: (url: URL) => Routed, serverOrigin: () => string): http.RequestListener {
+  function handler(answer: (url: URL, cookie?: string) => Routed, serverOrigin: () => string): http.RequestListener {
     return (req, res) => {
       void (async () => {
         const url = new URL(req.url ?? "/", serverOrigin());
@@ -306,7 +316,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
         });
         let routed: Routed;
         try {
-          routed = answer(url);
+          routed = answer(url, req.headers.cookie);
         } catch (err) {
           routed = { rendered: { status: 500, contentType: "text/plain", body: String(err) }, platform: null, accountKey: null, kind: "other" };
         }
@@ -353,7 +363,8 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     return `http://${host}:${addr.port}`;
   };
 
-  const main = http.createServer(handler(route, () => origin));
+  // Member logins decorate the main server's answers (./login.ts); capture sites stay as captured.
+  const main = http.createServer(handler((url, cookie) => logins.apply(route(url), url, cookie), () => origin));
   origin = await listen(main);
 
   // Real captures: one origin per captured site.
@@ -443,6 +454,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     clearRequests() {
       log.length = 0;
     },
+    logins,
     captures,
     capturesSkipReason,
     async close() {

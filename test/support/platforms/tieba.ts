@@ -166,3 +166,19 @@ ${pager}
 <div id="tofrs_up" class="tofrs_up"><a href="/f?kw=${encodeURIComponent(account.slug)}&amp;ie=utf-8" title="${esc(account.slug)}">&lt;返回${esc(account.slug)}吧</a></div>
 </body></html>`);
 }
+
+/**
+ * The viewer in a page's scripts, as Tieba prints it (./login.ts adds it when logins are
+ * simulated): list pages carry `"user":{"is_login":…}` in their page data, thread pages
+ * `PageData.user = {… "is_login": 1 …}`; a member also gets the top bar's `li#j_u_username`.
+ */
+export function tiebaViewer(member: string | null, kind: "list" | "item"): { head: string; bar: string } {
+  const bar = member
+    ? `<ul class="u_menu"><li class="u_username" id="j_u_username"><a href="/home/main?un=${encodeURIComponent(member)}">${esc(member)}</a></li><li class="u_logout"><a href="#">退出</a></li></ul>`
+    : `<ul class="u_menu"><li class="u_login"><a href="https://passport.baidu.com/v2/?login">登录</a></li><li class="u_reg">注册</li></ul>`;
+  const head =
+    kind === "list"
+      ? `<script>var PageData = {"forum":{"is_private_forum":0},"user":${asciiJson(member ? { is_login: true, user_id: 7007, user_name: member, portrait: "tb.1.local7" } : { is_login: false, user_id: 0, user_name: "", portrait: "" })}};</script>`
+      : `<script>PageData.user = {        "id": "${member ? "7007" : ""}",        "name": "${member ? esc(member) : ""}",        "is_login": ${member ? 1 : 0},        "portrait": "${member ? "tb.1.local7" : ""}"};</script>`;
+  return { head, bar };
+}

@@ -282,3 +282,11 @@ export function renderWeiboProfileShell(account: LocalAccount | undefined): Rend
   if (!account) return notFound("用户不存在");
   return html(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${account.name}的微博</title></head><body><div id="app"></div><script>window.$render_data = { uid: "${account.slug}" };</script></body></html>`);
 }
+
+/**
+ * `/api/config`, which m.weibo.cn asks on load: `login` says whether the session is a member's
+ * (./login.ts answers it from the request's cookies).
+ */
+export function renderWeiboConfig(member: { uid: string } | null): Rendered {
+  return json({ ok: 1, data: member ? { login: true, st: "8f3a2c", uid: member.uid } : { login: false, st: "", uid: "" } });
+}

@@ -8,3 +8,8 @@ ADD COLUMN     "robotsPolicy" TEXT NOT NULL DEFAULT 'obey',
 ADD COLUMN     "robotsPolicySetAt" TIMESTAMP(3),
 ADD COLUMN     "robotsPolicySetBy" TEXT;
 
+
+-- AlterTable
+ALTER TABLE "CrawlRun" ADD COLUMN     "robotsPolicy" TEXT NOT NULL DEFAULT 'obey',
+ADD COLUMN     "robotsPolicySetAt" TIMESTAMP(3),
+ADD COLUMN     "robotsPolicySetBy" TEXT;

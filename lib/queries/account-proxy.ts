@@ -1,0 +1,64 @@
+/**
+ * An account's own proxy, overriding `CAMPUSWATCH_PROXY` for its crawls. The URL (credentials
+ * and all) is sealed at rest like the login cookies (lib/secret-box.ts, purpose "account-proxy");
+ * only `proxyDisplay`, the URL with its password masked, is ever shown back.
+ */
+import type { Db } from "../db";
+import { seal, SealError, unseal } from "../secret-box";
+import { ValidationError } from "../validation";
+import { FatalError } from "@/crawler/errors";
+import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "@/crawler/fetch/proxy-url";
+
+const PURPOSE = "account-proxy";
+
+/** A proxy URL refused: a ValidationError (field `proxy`) carrying the parser's code for the dashboard. */
+export class ProxyRefusal extends ValidationError {
+  constructor(readonly cause: ProxyUrlError) {
+    super(`proxy: ${cause.message}`, { proxy: [cause.message] }, { code: `proxy.${cause.code}`, values: cause.values });
+  }
+}
+
+async function accountOrThrow(db: Db, id: number) {
+  const account = await db.account.findUnique({ where: { id }, select: { id: true } });
+  if (!account) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "accountGone" });
+  return account;
+}
+
+/**
+ * Give an account its own proxy. A URL that is not `http|https|socks5|socks5h://…` is refused
+ * ({@link ProxyRefusal}) and nothing changes. Resolves to the masked URL that is shown from now on.
+ */
+export async function setAccountProxy(db: Db, id: number, url: string): Promise<{ display: string }> {
+  await accountOrThrow(db, id);
+  let config: ProxyConfig;
+  try {
+    config = parseProxyUrl(url);
+  } catch (e) {
+    if (e instanceof ProxyUrlError) throw new ProxyRefusal(e);
+    throw e;
+  }
+  await db.account.update({ where: { id }, data: { proxy: seal(config.url, PURPOSE), proxyDisplay: config.display } });
+  return { display: config.display };
+}
+
+/** Remove an account's own proxy: its crawls use `CAMPUSWATCH_PROXY` again, or go direct. */
+export async function clearAccountProxy(db: Db, id: number): Promise<void> {
+  await accountOrThrow(db, id);
+  await db.account.update({ where: { id }, data: { proxy: null, proxyDisplay: null } });
+}
+
+/**
+ * The account's own proxy for a crawl (decrypted), or null when it has none. A proxy sealed with
+ * another CAMPUSWATCH_SECRET cannot be opened: that throws a FatalError, so the run fails with a
+ * clear reason rather than sending the account's traffic around the proxy it was given.
+ */
+export async function loadAccountProxy(db: Db, id: number): Promise<ProxyConfig | null> {
+  const row = await db.account.findUnique({ where: { id }, select: { proxy: true } });
+  if (!row?.proxy) return null;
+  try {
+    return parseProxyUrl(unseal(row.proxy, PURPOSE));
+  } catch (e) {
+    const why = e instanceof SealError ? e.message : "unreadable";
+    throw new FatalError(`the account's stored proxy cannot be used (${why}): set it again`);
+  }
+}
