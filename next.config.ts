@@ -31,8 +31,8 @@ const nextConfig: NextConfig = {
   // Uploads (topic samples, seed lists) go through server actions: their body limit is the largest
   // upload the forms state plus room for the other fields (lib/limits.ts), not Next's 1 MB default.
   experimental: { serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES } },
-  async headers() {
-    return [
+  headers() {
+    return Promise.resolve([
       {
         source: "/:path*",
         headers: [
@@ -44,7 +44,7 @@ const nextConfig: NextConfig = {
           { key: "X-Frame-Options", value: "DENY" },
         ],
       },
-    ];
+    ]);
   },
 };
 

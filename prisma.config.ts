@@ -15,10 +15,11 @@ export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
   schema: postgres ? "prisma/postgresql/schema.prisma" : "prisma/schema.prisma",
-  async adapter() {
-    if (postgres) return new PrismaPg({ connectionString: url });
+  // Prisma wants a promise; building the adapter itself needs nothing awaited.
+  adapter() {
+    if (postgres) return Promise.resolve(new PrismaPg({ connectionString: url }));
     const file = path.resolve(url.replace(/^file:/, "").replace(/\?.*$/, ""));
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    return new PrismaBetterSQLite3({ url: file });
+    return Promise.resolve(new PrismaBetterSQLite3({ url: file }));
   },
 });

@@ -35,11 +35,11 @@ const { values: args } = parseArgs({
 });
 const runs = Number(args.runs);
 const warmup = Number(args.warmup);
-const kind = databaseKind(args.db!);
+const kind = databaseKind(args.db);
 // The server gets an absolute path for SQLite, so its working directory does not matter.
-const dbUrl = kind === "sqlite" ? `file:${sqlitePath(args.db!)}` : args.db!;
-if (kind === "sqlite" && !fs.existsSync(sqlitePath(args.db!))) {
-  console.error(`no database at ${sqlitePath(args.db!)}: run \`npm run seed:large\` first`);
+const dbUrl = kind === "sqlite" ? `file:${sqlitePath(args.db)}` : args.db;
+if (kind === "sqlite" && !fs.existsSync(sqlitePath(args.db))) {
+  console.error(`no database at ${sqlitePath(args.db)}: run \`npm run seed:large\` first`);
   process.exit(1);
 }
 const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -126,7 +126,7 @@ const PAGES: { name: string; url: string; target?: boolean }[] = [
 ];
 
 await waitForServer();
-console.log(`database: ${kind === "sqlite" ? sqlitePath(args.db!) : redactUrl(args.db!)} (${kind})`);
+console.log(`database: ${kind === "sqlite" ? sqlitePath(args.db) : redactUrl(args.db)} (${kind})`);
 console.log(`          ${posts.toLocaleString("en-US")} posts and replies, ${flags.toLocaleString("en-US")} flags, ${days!.first} – ${days!.last}`);
 console.log(`server:   next start (${distDir}), ${runs} timed requests per page after ${warmup} warm-up\n`);
 

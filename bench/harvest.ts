@@ -35,7 +35,7 @@ const { values } = parseArgs({
   },
 });
 const maxPages = Number(values.pages);
-const target = values.target as string;
+const target = values.target;
 const seed = Number(values.seed);
 const seedCount = Number(values.seeds);
 const trainPerLabel = Number(values["train-per-label"]);

@@ -32,7 +32,8 @@ export function LiveCrawls({ intervalMs = 2000, show = true }: { intervalMs?: nu
       }
     };
     void tick();
-    const t = setInterval(tick, intervalMs);
+    // tick catches its own errors (the next tick tries again), so nothing is lost by not awaiting it.
+    const t = setInterval(() => void tick(), intervalMs);
     return () => {
       stop = true;
       clearInterval(t);

@@ -55,9 +55,14 @@ function convert(value: unknown, type: string): unknown {
     // or the server would shift it by the offset and then drop it.
     // SQLite's CURRENT_TIMESTAMP writes "YYYY-MM-DD HH:MM:SS" in UTC without saying so; Date would
     // read that as local time.
-    const text = String(value);
-    const zoneless = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
-    const d = typeof value === "number" || typeof value === "bigint" ? new Date(Number(value)) : new Date(zoneless ? `${text.replace(" ", "T")}Z` : text);
+    // better-sqlite3 hands a timestamp over as a number (epoch ms), a bigint or text; anything else
+    // is not a date.
+    let d: Date;
+    if (typeof value === "number" || typeof value === "bigint") d = new Date(Number(value));
+    else if (typeof value === "string") {
+      const zoneless = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
+      d = new Date(zoneless ? `${value.replace(" ", "T")}Z` : value);
+    } else d = new Date(NaN);
     if (Number.isNaN(d.getTime())) throw new Error(`not a date: ${JSON.stringify(value)}`);
     return d.toISOString().replace("Z", "");
   }

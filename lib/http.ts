@@ -17,7 +17,7 @@ export function jsonError(status: number, message: string, code: string) {
  */
 export function withAuth<C>(
   permission: Permission,
-  handler: (req: Request, user: CurrentUser, context: C) => Promise<Response>,
+  handler: (req: Request, user: CurrentUser, context: C) => Response | Promise<Response>,
 ) {
   return async (req: Request, context: C): Promise<Response> => {
     let user: CurrentUser;

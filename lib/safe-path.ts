@@ -10,7 +10,7 @@ const BASE = new URL("http://campuswatch.invalid");
  */
 export function safeLocalPath(value: unknown, fallback = "/"): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return fallback;
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return fallback;
   let u: URL;
   try {

@@ -108,6 +108,7 @@ export function highlightHtml(safeHtml: string, terms: readonly string[], sensit
   const $ = cheerio.load(`<div id="__root">${safeHtml}</div>`, null, false);
   const walk = (node: ReturnType<typeof $>) => {
     node.contents().each((_, child) => {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- domhandler's ElementType enum is not exported by cheerio; its values are these strings
       if (child.type === "text") {
         const segments = highlightSegments(child.data, terms);
         if (segments.some((s) => s.hit)) {
@@ -116,6 +117,7 @@ export function highlightHtml(safeHtml: string, terms: readonly string[], sensit
             .join("");
           $(child).replaceWith(html);
         }
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- as above
       } else if (child.type === "tag") {
         walk($(child));
       }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite, on both databases: type check, a production build, then twice — once on
-# SQLite (the default) and once on PostgreSQL (a throwaway local server, scripts/pg-local.sh) —
-# Vitest (unit + integration against local servers and real databases) and the browser tests in
-# Debian Chromium. Ends with one line "N passed, N failed, N skipped" summing every run.
+# The whole test suite, on both databases: type check, lint, a production build, then twice —
+# once on SQLite (the default) and once on PostgreSQL (a throwaway local server,
+# scripts/pg-local.sh) — Vitest (unit + integration against local servers and real databases) and
+# the browser tests in Debian Chromium. Ends with one line "N passed, N failed, N skipped" summing
+# every run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -15,6 +16,9 @@ bash scripts/ensure-system-deps.sh
 echo "== type check"
 npx tsc --noEmit -p . || status=1
 node scripts/gen-pg-schema.mjs --check || status=1
+
+echo "== lint"
+npm run lint || status=1
 
 echo "== build for browser tests"
 built=1

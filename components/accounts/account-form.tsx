@@ -17,6 +17,18 @@ export interface Preset {
   key: "every5" | "every10" | "every30" | "hourly" | "daily";
 }
 
+/** What /api/accounts/recognise answers for a URL. */
+interface Detected {
+  platform: string | null;
+  problem: string | null;
+}
+
+/** What /api/cron-preview answers: the next run times, or an error (lib/http.ts jsonError). */
+interface CronPreviewAnswer {
+  times?: string[];
+  error?: { message?: string };
+}
+
 interface Props {
   action: (prev: FormState, formData: FormData) => Promise<FormState>;
   presets: readonly Preset[];
@@ -58,11 +70,8 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   const [cron, setCron] = useState(
     v?.cron ?? (initialInterval === "custom" ? (initial?.cron ?? "") : ""),
   );
-  const [detected, setDetected] = useState<{
-    platform: string | null;
-    problem: string | null;
-  } | null>(null);
-  const [preview, setPreview] = useState<{
+  const [fetchedDetected, setDetected] = useState<Detected | null>(null);
+  const [fetchedPreview, setPreview] = useState<{
     times?: string[];
     error?: string;
   } | null>(null);
@@ -87,17 +96,17 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
     }
   }, [v]);
 
+  // A blank URL shows no recognition; derived here rather than reset from the effect (a state
+  // update inside an effect renders twice).
+  const detected = url.trim() ? fetchedDetected : null;
   useEffect(() => {
-    if (!url.trim()) {
-      setDetected(null);
-      return;
-    }
+    if (!url.trim()) return;
     const ctl = new AbortController();
     const timer = setTimeout(() => {
       fetch(`/api/accounts/recognise?url=${encodeURIComponent(url)}`, {
         signal: ctl.signal,
       })
-        .then((r) => (r.ok ? r.json() : null))
+        .then((r) => (r.ok ? (r.json() as Promise<Detected>) : null))
         .then((j) => j && setDetected(j))
         .catch(() => undefined);
     }, 250);
@@ -108,18 +117,16 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   }, [url]);
 
   const expr = interval === "custom" ? cron : interval;
+  const preview = expr.trim() ? fetchedPreview : null;
   useEffect(() => {
-    if (!expr.trim()) {
-      setPreview(null);
-      return;
-    }
+    if (!expr.trim()) return;
     const ctl = new AbortController();
     const timer = setTimeout(() => {
       fetch(`/api/cron-preview?expr=${encodeURIComponent(expr)}`, {
         signal: ctl.signal,
       })
         .then(async (r) => {
-          const j = await r.json();
+          const j = (await r.json()) as CronPreviewAnswer;
           setPreview(
             r.ok
               ? { times: j.times }

@@ -10,7 +10,7 @@ export const GRID = "#e6e9ee";
 /** A chart number in the reader's format (`12,345`); anything else as text. For client components. */
 export function useFmt(): (n: unknown) => string {
   const format = useFormatter();
-  return (n: unknown) => (typeof n === "number" ? format.number(n) : String(n ?? ""));
+  return (n: unknown) => (typeof n === "number" ? format.number(n) : typeof n === "string" ? n : Array.isArray(n) ? n.join(",") : "");
 }
 
 /** A platform's name in the reader's language (the code itself when unknown). For client components. */

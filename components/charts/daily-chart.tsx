@@ -13,7 +13,7 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
       <CartesianGrid stroke={GRID} vertical={false} />
       <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} minTickGap={18} />
       <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} tickFormatter={fmt} allowDecimals={false} />
-      <Tooltip formatter={(v, name) => [fmt(v), platformLabel(String(name))]} labelFormatter={(l, p) => (p?.[0]?.payload?.bucket ? `${p[0].payload.bucket}${data.length > 120 ? "" : ""}` : l)} />
+      <Tooltip formatter={(v, name) => [fmt(v), platformLabel(String(name))]} labelFormatter={(l, p) => bucketLabel(p?.[0]?.payload as { bucket?: string } | undefined) ?? l} />
       <Legend formatter={(v) => platformLabel(String(v))} iconType="square" wrapperStyle={{ fontSize: 12 }} />
     </>
   );
@@ -36,4 +36,9 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
       )}
     </ResponsiveContainer>
   );
+}
+
+/** The tooltip's title: the hovered point's bucket (its full date) when it has one. */
+function bucketLabel(point: { bucket?: string } | undefined): string | undefined {
+  return point?.bucket ? point.bucket : undefined;
 }

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import {
@@ -77,7 +78,7 @@ export async function DeletionsSection({ days }: { days: string[] }) {
       {isEmptySeries(data, PLATFORMS) ? <Empty>{t("deletions.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
       {flagged > 0 && (
         <p className="small">
-          <a href="/?deleted=yes">{t("deletions.flaggedLink", { flagged: n(flagged) })}</a>
+          <Link href="/?deleted=yes">{t("deletions.flaggedLink", { flagged: n(flagged) })}</Link>
         </p>
       )}
     </ChartPanel>

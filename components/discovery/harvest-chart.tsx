@@ -19,7 +19,7 @@ function colorOf(key: string, index: number): string {
 export function DiscoveryHarvestChart({ rows, keys, height = 260 }: { rows: HarvestChartRow[]; keys: string[]; height?: number }) {
   const t = useTranslations("discovery.chart");
   const format = useFormatter();
-  const fmt = (n: unknown) => (typeof n === "number" ? format.number(n) : String(n ?? ""));
+  const fmt = (n: unknown) => (typeof n === "number" ? format.number(n) : typeof n === "string" ? n : Array.isArray(n) ? n.join(",") : "");
   if (rows.length === 0) return <div className="chart-empty muted small">{t("empty")}</div>;
   return (
     <ResponsiveContainer width="100%" height={height}>

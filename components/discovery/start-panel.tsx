@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { StartDiscoveryForm } from "./start-form";
@@ -13,9 +14,9 @@ export async function StartDiscoveryPanel() {
     return (
       <p className="muted small">
         {tr.rich("needs", {
-          topic: (chunks) => (topics.length === 0 ? <a href="/topics">{chunks}</a> : null),
+          topic: (chunks) => (topics.length === 0 ? <Link href="/topics">{chunks}</Link> : null),
           and: (chunks) => (topics.length === 0 && seedSets.length === 0 ? chunks : null),
-          seeds: (chunks) => (seedSets.length === 0 ? <a href="/seeds">{chunks}</a> : null),
+          seeds: (chunks) => (seedSets.length === 0 ? <Link href="/seeds">{chunks}</Link> : null),
         })}
       </p>
     );

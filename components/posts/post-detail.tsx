@@ -264,7 +264,7 @@ function ScoreBar({ value, threshold }: { value: number; threshold: number }) {
 export function Versions({ post }: { post: PostDetail }) {
   const t = useTranslations("posts.detail");
   if (post.versions.length === 0) return null;
-  const chain = [...post.versions.map((v) => ({ version: v.version, title: v.title, text: v.text, seenAt: v.seenAt as Date | null, replacedAt: v.replacedAt as Date | null })), { version: post.version, title: post.title, text: post.text, seenAt: null, replacedAt: null }];
+  const chain = [...post.versions.map((v) => ({ version: v.version, title: v.title, text: v.text, seenAt: v.seenAt, replacedAt: v.replacedAt })), { version: post.version, title: post.title, text: post.text, seenAt: null, replacedAt: null }];
   const steps = chain.slice(1).map((next, i) => ({ prev: chain[i]!, next })).reverse();
   return (
     <section className="panel" aria-labelledby="versions-h">

@@ -150,7 +150,7 @@ export const discuzAdapter: Adapter = {
  * it give exact times (the HTML list shows only days for older threads).
  * @param base the board directory URL ("https://bbs.example.edu.cn/bbs/"), for item links
  */
-export function parseDiscuzMobileThreadList(json: string | unknown, base: string, now: Date): { items: ListItem[]; page: number; perPage: number } {
+export function parseDiscuzMobileThreadList(json: unknown, base: string, now: Date): { items: ListItem[]; page: number; perPage: number } {
   let data: unknown = json;
   if (typeof json === "string") {
     try {

@@ -66,6 +66,7 @@ export function extractTiebaThreadList(html: string): string | null {
   const $ = cheerio.load(html);
   const code = $(`code[id="${PAGELET_ID}"]`);
   if (code.length > 0) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- domhandler's ElementType enum is not exported by cheerio; its values are these strings
     const comment = code.contents().toArray().find((n) => n.type === "comment");
     if (comment && "data" in comment && typeof comment.data === "string") return comment.data;
     return code.html() ?? "";

@@ -16,7 +16,7 @@ export interface WordHit {
 export class WordMatcher {
   /** The distinct normalised words, in first-given order. */
   readonly words: readonly string[];
-  private readonly next: Map<number, number>[] = [new Map()];
+  private readonly next: Map<number, number>[] = [new Map<number, number>()];
   private readonly fail: number[] = [0];
   /** Indexes of the words ending at each state, including those reached through fail links. */
   private readonly out: number[][] = [[]];
@@ -65,7 +65,7 @@ export class WordMatcher {
         while (f !== 0 && !(this.next[f] as Map<number, number>).has(c)) f = this.fail[f] as number;
         const g = (this.next[f] as Map<number, number>).get(c);
         this.fail[t] = g !== undefined && g !== t ? g : 0;
-        const inherited = this.out[this.fail[t] as number] as number[];
+        const inherited = this.out[this.fail[t]] as number[];
         if (inherited.length > 0) this.out[t] = [...(this.out[t] as number[]), ...inherited];
         queue.push(t);
       }

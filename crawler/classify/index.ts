@@ -5,7 +5,7 @@
  * the CLI use. Import from here; the other files are internal.
  */
 export { cleanText, normalizeWord } from "./text-clean";
-export { tokenize, segment, addUserWords, useUserDictionary, loadedUserWords, type SegmentOptions } from "./tokenizer";
+export { tokenize, segment, addUserWords, setUserDictionary, loadedUserWords, type SegmentOptions } from "./tokenizer";
 export { prepareText, type PreparedText, type FeatureOptions } from "./features";
 export {
   trainNaiveBayes,

@@ -203,7 +203,7 @@ export class TopicModel {
    * Read a stored model (JSON text or parsed). Throws {@link ModelFormatError} for anything but a
    * topic model of {@link MODEL_FORMAT_VERSION}, naming the version found.
    */
-  static fromJSON(input: string | unknown): TopicModel {
+  static fromJSON(input: unknown): TopicModel {
     let data: unknown = input;
     if (typeof input === "string") {
       try {

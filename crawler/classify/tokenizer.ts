@@ -11,12 +11,12 @@
  * 1. Every user word is inserted with the same weight (jieba's median word weight) and POS tag
  *    `nz`, so the result depends only on the SET of loaded words, never on the insertion order.
  * 2. Callers that classify stored posts (the topic service, training) call
- *    {@link useUserDictionary} with the union of ALL topics' user words before segmenting
+ *    {@link setUserDictionary} with the union of ALL topics' user words before segmenting
  *    anything. The set is then a function of the topics in the database, not of the order in
  *    which topics were trained or posts were scored, and each post is segmented once for all
  *    topics. Another topic's word can therefore change how this topic's text is cut; that is the
  *    price of one segmentation per post, and it only happens where that word occurs.
- * 3. {@link useUserDictionary} makes the loaded set EXACTLY the given set: adding is incremental,
+ * 3. {@link setUserDictionary} makes the loaded set EXACTLY the given set: adding is incremental,
  *    but if a word must go (a topic was deleted or edited) the dictionary is reloaded from disk.
  * 4. {@link addUserWords} only adds; a model uses it on first use so that it works standalone.
  */
@@ -129,7 +129,7 @@ export function addUserWords(words: Iterable<string>): number {
  * Make the user dictionary exactly `words` (plus jieba's own dictionaries). Adding is
  * incremental; when a loaded word is no longer wanted the dictionary is reloaded (about a second).
  */
-export function useUserDictionary(words: Iterable<string>): void {
+export function setUserDictionary(words: Iterable<string>): void {
   const want = new Set(normalizedWords(words));
   let mustReload = false;
   for (const w of userWords) {

@@ -35,9 +35,9 @@ export function registerAccountCommands(program: Command) {
           platform: o.platform as "blog" | undefined,
           cron: o.cron as string | undefined,
           fetchMode: o.fetchMode as "auto",
-          backfillDays: o.backfillDays as number | undefined,
-          backfillPages: o.backfillPages as number | undefined,
-          recheckDays: o.recheckDays as number | undefined,
+          backfillDays: o.backfillDays,
+          backfillPages: o.backfillPages,
+          recheckDays: o.recheckDays,
           ocr: Boolean(o.ocr),
           enabled: !o.disabled,
         });

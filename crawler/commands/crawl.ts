@@ -143,7 +143,8 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
   // The archive's retention is applied at start and then hourly.
   const prune = () => pruneArchiveNow().then((n) => n && log(`archive: removed ${n} old files`)).catch(() => undefined);
   void prune();
-  const pruneTimer = setInterval(prune, 3_600_000);
+  // prune catches its own errors: an hourly fire-and-forget.
+  const pruneTimer = setInterval(() => void prune(), 3_600_000);
   pruneTimer.unref();
   log(`running ${scheduler.scheduled().length} accounts; Ctrl-C to stop`);
   const done = new Promise<void>((resolve) => {

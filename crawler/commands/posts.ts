@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { db } from "../../lib/db";
-import { exportPosts, type ExportFormat } from "../../lib/queries/export";
+import { exportPosts } from "../../lib/queries/export";
 import { action, intOption, UserInputError } from "./util";
 
 /** `campuswatch posts export`. */
@@ -16,7 +16,7 @@ export function registerPostCommands(program: Command) {
     .action(
       action(async (o: { format: string; flagged?: boolean; account?: number; deleted?: boolean }) => {
         if (o.format !== "jsonl" && o.format !== "csv") throw new UserInputError(`--format must be jsonl or csv (got ${o.format})`);
-        for await (const chunk of exportPosts(db, { format: o.format as ExportFormat, flagged: o.flagged, accountId: o.account, deleted: o.deleted })) {
+        for await (const chunk of exportPosts(db, { format: o.format, flagged: o.flagged, accountId: o.account, deleted: o.deleted })) {
           if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once("drain", r));
         }
       }),

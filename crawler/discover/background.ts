@@ -17,7 +17,7 @@ interface Running {
 
 // On globalThis, so Next.js dev reloads of this module do not forget the runs still going.
 const holder = globalThis as unknown as { campuswatchDiscoveries?: Map<number, Running> };
-const registry: Map<number, Running> = (holder.campuswatchDiscoveries ??= new Map());
+const registry: Map<number, Running> = (holder.campuswatchDiscoveries ??= new Map<number, Running>());
 
 /** True when this process is crawling the run. */
 export function isRunningHere(runId: number): boolean {

@@ -69,7 +69,7 @@ export function toHarvestChart(curves: readonly HarvestCurve[], maxPoints = 100)
   if (grid.at(-1) !== longest) grid.push(longest);
   const byCurve = curves.map((c) => new Map(c.points.map((p) => [p.crawled, p.relevant])));
   return grid.map((x) => {
-    const row: HarvestChartRow = { crawled: x } as HarvestChartRow;
+    const row: HarvestChartRow = { crawled: x };
     curves.forEach((c, i) => {
       const relevant = (byCurve[i] as Map<number, number>).get(x);
       if (relevant !== undefined) row[c.key] = Math.round((relevant / x) * 1000) / 1000;

@@ -180,7 +180,7 @@ export class BrowserGate {
       const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
       const checked = addresses;
       upstream = proxy
-        ? await openTunnel(proxy, host, port, { timeoutMs, ...(checked ? { resolveTarget: async () => checked } : {}) })
+        ? await openTunnel(proxy, host, port, { timeoutMs, ...(checked ? { resolveTarget: () => Promise.resolve(checked) } : {}) })
         : await connectAny(checked ?? [], port, timeoutMs);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));

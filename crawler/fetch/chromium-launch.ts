@@ -287,6 +287,7 @@ function childEnv(confined: boolean): Record<string, string> {
  * Playwright's error, not from the command line it also quotes.
  */
 export function sandboxFailure(err: unknown): string | null {
+  // eslint-disable-next-line no-control-regex -- strips the ANSI colour codes Chromium prints
   const text = (err instanceof Error ? err.message : String(err)).replace(/\x1b\[[0-9;]*m/g, "");
   for (const line of text.split("\n")) {
     const stderr = /\[pid=\d+\]\[err\]\s*(.*)$/.exec(line)?.[1];

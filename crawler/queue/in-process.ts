@@ -22,6 +22,11 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
+/** The in-process queue: enqueueing is synchronous, so callers need not await it. */
+export interface InProcessQueue extends JobQueue {
+  enqueue(job: CrawlJob): boolean;
+}
+
 /**
  * Create the in-process queue. `handler` errors, thrown or rejected, are reported through
  * `onError` and never escape (an error thrown by `onError` itself is printed and dropped): one
@@ -30,7 +35,7 @@ export interface JobQueue {
 export function createInProcessQueue(
   handler: (job: CrawlJob) => Promise<void>,
   { concurrency = 4, onError = (e: unknown) => console.error(e) }: { concurrency?: number; onError?: (e: unknown, job: CrawlJob) => unknown } = {},
-): JobQueue & { enqueue(job: CrawlJob): boolean } {
+): InProcessQueue {
   const pending: CrawlJob[] = [];
   const active = new Map<number, Promise<void>>();
   let closed = false;

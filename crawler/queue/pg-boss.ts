@@ -109,12 +109,13 @@ export function createPgBossQueue(boss: PgBoss): JobQueue & { runningAsync(): Pr
         const { rows } = await boss
           .getDb()
           .executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
-        if (rows[0].n === 0) return;
+        if ((rows as { n: number }[])[0]?.n === 0) return;
         await new Promise((r) => setTimeout(r, 250));
       }
     },
-    async close() {
+    close() {
       closed = true;
+      return Promise.resolve();
     },
   };
 }

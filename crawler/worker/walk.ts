@@ -65,7 +65,7 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
       const prev = known.get(item.platformId);
       const t = timeOf(item);
       const mark = marks.get(item.platformId) ?? null;
-      const wantsThread = Boolean(adapter.replies) && needsThread(item, prev, mark, recheckFrom, resumes.get(item.platformId));
+      const wantsThread = !!adapter.replies && needsThread(item, prev, mark, recheckFrom, resumes.get(item.platformId));
       if (wantsThread && item.incomplete && adapter.repliesIncludeHead) {
         // The thread's first page carries the full head post: storing the list excerpt first
         // would make every new thread look edited.
@@ -106,7 +106,7 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
         withHead: recheck || Boolean(prev?.deletedAt),
         // Fewer replies than stored (some went away), or more without newer activity (some came
         // back): they may sit on any page, and only a whole read tells which.
-        whole: counted && (item.replyCount! < before! || !newer),
+        whole: counted && (item.replyCount! < before || !newer),
       });
       if (outcome === "failed" || outcome === "unfinished") ceiling = minDate(ceiling, timeOf(item));
     }

@@ -43,7 +43,7 @@ export async function verifySession(token: string | undefined): Promise<SessionC
     if (!Number.isInteger(userId) || (role !== "admin" && role !== "reviewer")) return null;
     // Tokens signed before session versions existed carry none: they are refused like revoked ones.
     if (typeof sessionVersion !== "number" || !Number.isInteger(sessionVersion)) return null;
-    return { userId, username: String(payload.username ?? ""), role, sessionVersion };
+    return { userId, username: typeof payload.username === "string" ? payload.username : "", role, sessionVersion };
   } catch {
     return null;
   }

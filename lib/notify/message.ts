@@ -22,6 +22,7 @@ export const PLATFORM_ZH: Readonly<Record<string, string>> = { weibo: "微博", 
 
 // Control characters, zero-width and bidirectional-override characters: invisible, and able to
 // reorder or hide what a reader sees.
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /**

@@ -40,7 +40,7 @@ export interface ExportFilter {
 }
 
 /** RFC 4180 CSV field. A leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula. */
-export function csvField(v: unknown): string {
+export function csvField(v: string | number | boolean | Date | null | undefined): string {
   let s = v === null || v === undefined ? "" : String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -35,7 +35,8 @@ export interface RunWarningRow {
 
 /** The stored warnings as a list; a malformed entry becomes empty fields, never an error. */
 export function runWarnings(json: string): RunWarningRow[] {
-  const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? undefined : String(v));
+  // Numbers and booleans read as text; objects and arrays have no text of their own.
+  const str = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined);
   return jsonList<Record<string, unknown>>(json)
     .filter((w) => w !== null && typeof w === "object")
     .map((w) => {

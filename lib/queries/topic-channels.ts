@@ -94,8 +94,7 @@ export const channelFormFields = {
   feishuSecretClear: checkbox,
 };
 
-const channelSchema = z.object(channelFormFields);
-type ChannelForm = z.output<typeof channelSchema>;
+type ChannelForm = z.output<z.ZodObject<typeof channelFormFields>>;
 
 /** Form-level check: a new secret without its channel would be silently dropped, so say so. */
 export function checkChannelSecrets(f: ChannelForm, ctx: z.RefinementCtx): void {

@@ -171,7 +171,7 @@ export function parseEvaluation(json: string | null): EvaluationFigures | null {
   if (!json) return null;
   try {
     const v: unknown = JSON.parse(json);
-    return v && typeof v === "object" ? (v as EvaluationFigures) : null;
+    return v && typeof v === "object" ? v : null;
   } catch {
     return null;
   }
@@ -289,7 +289,7 @@ export function startTopicJob(_db: Db, topicId: number, kind: "train" | "rescore
       values?: Values;
     };
     try {
-      msg = JSON.parse(line);
+      msg = JSON.parse(line) as typeof msg;
     } catch {
       return;
     }

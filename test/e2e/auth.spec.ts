@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { E2E_USERS, submitSignIn } from "./users";
 
 test("an admin made by the CLI signs in and sees the dashboard", async ({ page, context }) => {

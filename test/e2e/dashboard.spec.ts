@@ -286,7 +286,7 @@ test("a reviewer cannot reach or submit the admin forms", async ({ browser }) =>
   await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeVisible();
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "CSV" }).click();
-  const csv = fs.readFileSync((await (await download).path())!, "utf8");
+  const csv = fs.readFileSync((await (await download).path()), "utf8");
   expect(csv.split("\n")[0]).toContain("accountUrl,platform,platformId");
   await page.screenshot({ path: `${SHOTS}/reviewer-flagged.png`, fullPage: true });
   await reviewer.context.close();

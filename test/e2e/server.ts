@@ -80,8 +80,8 @@ const stop = () => {
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-child.on("exit", async (code) => {
+child.on("exit", (code) => {
   scheduler.scheduler.stop();
-  await site.close();
-  process.exit(code ?? 0);
+  // Exit with the server's code once the demo site is closed, or at once if closing it fails.
+  void site.close().finally(() => process.exit(code ?? 0));
 });

@@ -140,9 +140,9 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
           .slice(0, -1)
           .map((c) => `"${c}"`)
           .join(", ")}`;
-        const norm = (rows: Record<string, unknown>[]) => rows.map((r) => cols.map((c) => (typeof r[c] === "string" && !/^\d+$/.test(r[c] as string) ? r[c] : Number(r[c]))));
+        const norm = (rows: Record<string, unknown>[]) => rows.map((r) => cols.map((c) => (typeof r[c] === "string" && !/^\d+$/.test(r[c]) ? r[c] : Number(r[c]))));
         const a = norm(sqlite.prepare(sql).all() as Record<string, unknown>[]);
-        const b = norm((await client.query(sql)).rows);
+        const b = norm((await client.query<Record<string, unknown>>(sql)).rows);
         expect(a.length, table).toBeGreaterThan(0);
         expect(b, table).toEqual(a);
       }

@@ -26,7 +26,9 @@ const schema = z
  * link itself is the credential: it is checked and used up in one transaction.
  */
 export async function completeSetupAction(_prev: SetupState, formData: FormData): Promise<SetupState> {
-  const username = String(formData.get("username") ?? "");
+  // A File in place of the name (a forged form) counts as no name.
+  const rawUsername = formData.get("username");
+  const username = typeof rawUsername === "string" ? rawUsername : "";
   const [t, tc] = await Promise.all([getTranslations("validation"), getTranslations("common")]);
   const parsed = schema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return { errors: localizeIssues(parsed.error.issues, t), message: tc("correctFields"), username };

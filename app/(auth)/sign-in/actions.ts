@@ -31,7 +31,9 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
     next: z.string().optional(),
   });
   const parsed = schema.safeParse(Object.fromEntries(formData));
-  const username = String(formData.get("username") ?? "");
+  // A File in place of the name (a forged form) counts as no name.
+  const rawUsername = formData.get("username");
+  const username = typeof rawUsername === "string" ? rawUsername : "";
   if (!parsed.success) return { errors: z.flattenError(parsed.error).fieldErrors, username };
   const requestHeaders = await headers();
   const address = clientAddressOf(requestHeaders);

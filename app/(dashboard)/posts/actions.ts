@@ -29,7 +29,8 @@ export async function reviewAction(_prev: FormState, formData: FormData): Promis
   const values = formValues(formData);
   const flagIds = formData
     .getAll("flagId")
-    .flatMap((v) => String(v).split(","))
+    // A File in place of an id (a forged form) holds no ids.
+    .flatMap((v) => (typeof v === "string" ? v.split(",") : []))
     .map((s) => s.trim())
     .filter(Boolean);
   const parsed = reviewInputSchema.safeParse({ flagIds, decision: formData.get("decision"), note: formData.get("note") ?? "" });

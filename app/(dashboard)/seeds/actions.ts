@@ -33,7 +33,8 @@ async function importText(formData: FormData): Promise<string> {
     }
     return file.text();
   }
-  return String(formData.get("urls") ?? "");
+  const urls = formData.get("urls");
+  return typeof urls === "string" ? urls : "";
 }
 
 function report(t: SeedsDone, tu: UrlProblems, r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {

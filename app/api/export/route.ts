@@ -15,7 +15,8 @@ const querySchema = z.object({
  * GET /api/export?format=csv|jsonl&flagged=1&… — the current list filter (same query-string
  * fields as the pages) as a download, streamed. Permission: export.
  */
-export const GET = withAuth("export", async (req) => {
+// Not async: the response streams, so nothing is awaited before it is returned.
+export const GET = withAuth("export", (req) => {
   const params = Object.fromEntries(new URL(req.url).searchParams);
   const { format, flagged } = parseInput(querySchema, params);
   const { filter } = parsePostFilter(params, flagged === "1");

@@ -161,7 +161,7 @@ export function parseTotalComment(data: unknown, floorOf: (pid: string) => Floor
       let publishedAt: Date;
       if (Number.isFinite(seconds) && seconds > 0) publishedAt = new Date(seconds * 1000);
       else {
-        c.warn?.({ url: where, field: "date", raw: String(info["now_time"] ?? ""), reason: "the floor's date" });
+        c.warn?.({ url: where, field: "date", raw: str(info["now_time"]) ?? "", reason: "the floor's date" });
         publishedAt = ref.floorDate;
       }
       if (author === "") c.warn?.({ url: where, field: "author", raw: JSON.stringify({ user_id: info["user_id"] ?? null }), reason: "no name" });

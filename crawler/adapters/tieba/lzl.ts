@@ -39,7 +39,9 @@ export type ReadPages = Map<string, { pn: number; page: TiebaThreadPage }>;
  * @param read the pages as parsed by the walk's fetch, by URL
  */
 export async function* withComments(ctx: AdapterContext, pages: AsyncIterable<ThreadPage>, read: ReadPages, since: Date | null): AsyncGenerator<ThreadPage> {
-  let failure: unknown = null;
+  // The first failure, thrown once every page is out; a flag, since anything may be thrown.
+  let failed = false;
+  let failure: unknown;
   for await (const yielded of pages) {
     const { forumId: _f, floors: _fl, commentCounts: _c, inlineComments: _i, ...rest } = yielded as ThreadPage & Partial<TiebaThreadPage>;
     const parsed = read.get(yielded.url);
@@ -52,10 +54,11 @@ export async function* withComments(ctx: AdapterContext, pages: AsyncIterable<Th
       await readComments(ctx, parsed.page, parsed.pn, since, comments);
     } catch (e) {
       failure ??= e;
+      failed = true;
     }
     yield { ...rest, replies: [...rest.replies, ...comments.values()] };
   }
-  if (failure !== null) throw failure;
+  if (failed) throw failure;
 }
 
 async function readComments(ctx: AdapterContext, page: TiebaThreadPage, pn: number, since: Date | null, comments: Map<string, CrawlItem>): Promise<void> {
@@ -73,7 +76,7 @@ async function readComments(ctx: AdapterContext, page: TiebaThreadPage, pn: numb
   const apiUrl = onOrigin(ctx, totalCommentPath(tid, page.forumId, pn));
   const { res, data } = await getJson(ctx, apiUrl, { kind: "item" });
   const errno = (data as { errno?: unknown } | null)?.errno;
-  if (errno !== undefined && errno !== 0 && errno !== "0") throw new NonRetryableError(`Tieba totalComment answered errno ${String(errno)}`, res.url, res.status);
+  if (errno !== undefined && errno !== 0 && errno !== "0") throw new NonRetryableError(`Tieba totalComment answered errno ${JSON.stringify(errno)}`, res.url, res.status);
   const totals = new Map(page.commentCounts);
   for (const floor of parseTotalComment(data, (pid) => page.floors.get(pid) ?? null, res.url, res.body, c)) {
     for (const item of floor.comments) comments.set(item.platformId, item);

@@ -134,6 +134,6 @@ describe("one bad field never loses a page (through the worker)", () => {
     expect(stored.get(`p${r2.id}`)!.publishedAt.getTime()).toBe(Math.floor(r1.publishedAt.getTime() / MINUTE) * MINUTE);
     const row = await f.t.db.crawlRun.findUnique({ where: { id: run.runId } });
     expect(row!.warningCount).toBe(1);
-    expect(JSON.parse(row!.warnings ?? "[]")[0]).toMatchObject({ field: "date", raw: "时间：未知" });
+    expect((JSON.parse(row!.warnings ?? "[]") as unknown[])[0]).toMatchObject({ field: "date", raw: "时间：未知" });
   });
 });

@@ -52,7 +52,7 @@ describe("the in-process queue", () => {
         if (job.accountId === 1) throw new TypeError("not even a promise");
         seen.push(job.accountId);
         return Promise.resolve();
-      }) as (job: CrawlJob) => Promise<void>,
+      }),
       {
         onError: async () => {
           throw new Error("the error handler failed too");

@@ -130,7 +130,7 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
       "the queue to drain",
       async () => {
         const { rows } = await boss!.getDb().executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
-        return rows[0].n === 0;
+        return (rows as { n: number }[])[0]?.n === 0;
       },
       { everyMs: 250 },
     );
@@ -144,8 +144,9 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
       `SELECT singleton_key, state, retry_count FROM ${BOSS_SCHEMA}.job WHERE name = $1 ORDER BY singleton_key`,
       [CRAWL_QUEUE],
     );
-    expect(jobs.every((j: { state: string }) => j.state === "completed")).toBe(true);
-    expect(jobs.find((j: { singleton_key: string }) => Number(j.singleton_key) === victim!.accountId)!.retry_count).toBeGreaterThanOrEqual(1);
+    const jobRows = jobs as { singleton_key: string; state: string; retry_count: number }[];
+    expect(jobRows.every((j) => j.state === "completed")).toBe(true);
+    expect(jobRows.find((j) => Number(j.singleton_key) === victim!.accountId)!.retry_count).toBeGreaterThanOrEqual(1);
 
     // What the dashboard's Workers page shows: two live workers, the dead one, an empty queue,
     // and the retried job.

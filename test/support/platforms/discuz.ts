@@ -24,7 +24,7 @@ const COMMENTS = new WeakMap<PlatformModel, Map<string, LocalDiscuzComment[]>>()
  */
 export function addDiscuzComment(model: PlatformModel, pid: string, comment: Partial<LocalDiscuzComment> & { text: string }): LocalDiscuzComment {
   let byPid = COMMENTS.get(model);
-  if (!byPid) COMMENTS.set(model, (byPid = new Map()));
+  if (!byPid) COMMENTS.set(model, (byPid = new Map<string, LocalDiscuzComment[]>()));
   const c: LocalDiscuzComment = { author: comment.author ?? "路人甲", text: comment.text, at: comment.at ?? model.clock.now() };
   byPid.set(pid, [...(byPid.get(pid) ?? []), c]);
   return c;

@@ -215,7 +215,7 @@ export function generateSyntheticWeb(options: SyntheticWebOptions): SyntheticWeb
   const gramIndex = new Map<string, Map<string, number[]>>();
   const indexOf = (key: string) => {
     let m = gramIndex.get(key);
-    if (!m) gramIndex.set(key, (m = new Map()));
+    if (!m) gramIndex.set(key, (m = new Map<string, number[]>()));
     return m;
   };
   for (const a of articles) {

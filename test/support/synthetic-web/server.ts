@@ -62,7 +62,7 @@ export async function startSyntheticWeb(model: SyntheticWebModel, options: Synth
   const add = (ref: PageRef) => {
     const host = ref.kind === "farm" ? -1 : ref.kind === "article" ? (model.articles[ref.id] as ArticleModel).site : ref.site;
     let m = routes.get(host);
-    if (!m) routes.set(host, (m = new Map()));
+    if (!m) routes.set(host, (m = new Map<string, PageRef>()));
     m.set(routeKey(pathOf(model, ref)), ref);
   };
   for (const s of model.sites) {

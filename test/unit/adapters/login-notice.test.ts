@@ -60,9 +60,9 @@ describe("login-expired notice", () => {
       payload,
       timeoutMs: 1000,
       fetch: (async (_url: string | URL | Request, init?: RequestInit) => {
-        sent.push(String(init?.body));
+        sent.push(typeof init?.body === "string" ? init.body : "");
         return new Response('{"errcode":0,"errmsg":"ok"}', { status: 200 });
-      }) as typeof fetch,
+      }),
       now: () => Date.parse("2026-11-30T02:00:06Z"),
       smtp: null,
     };

@@ -69,9 +69,12 @@ describe("search URLs", () => {
     expect(recognisePlatform("http://127.0.0.1:4000/f/search/res?qw=a")).toBe(
       "tieba",
     );
+    // Only the identity of the two list methods is compared; neither is called.
+    /* eslint-disable @typescript-eslint/unbound-method */
     expect(
       getAdapter("tieba", "https://tieba.baidu.com/f/search/res?qw=a").list,
     ).not.toBe(getAdapter("tieba").list);
+    /* eslint-enable @typescript-eslint/unbound-method */
     expect(getAdapter("tieba", "https://tieba.baidu.com/f?kw=a")).toBe(
       getAdapter("tieba"),
     );

@@ -58,7 +58,7 @@ describe("NBSVM (log-count-ratio logistic regression)", () => {
     const b = trainNbLogistic(texts, labels, SMALL);
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     const model = new NbLogistic(a);
-    const back = new NbLogistic(JSON.parse(JSON.stringify(a)));
+    const back = new NbLogistic(JSON.parse(JSON.stringify(a)) as ConstructorParameters<typeof NbLogistic>[0]);
     for (const [text] of CASES) {
       const t = prepareText(text);
       expect(Array.from(back.predict(t).posteriors)).toEqual(Array.from(model.predict(t).posteriors));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addUserWords, loadedUserWords, tokenize, useUserDictionary } from "../../../crawler/classify";
+import { addUserWords, loadedUserWords, tokenize, setUserDictionary } from "../../../crawler/classify";
 
 // Exact tokens: jieba's mixed mode, stop words and punctuation dropped. The first block runs with
 // an empty user dictionary (each test file runs in its own process, and the test sets it anyway).
@@ -12,29 +12,29 @@ describe("tokenize", () => {
     ["ＡＢＣ大学２０２４年招生简章发布", ["abc", "大学", "2024", "招生简章", "发布"]],
     ["南大食堂的鸭血粉丝汤真好喝[哈哈]", ["南大", "食堂", "鸭", "血", "粉丝汤", "真", "好喝"]],
   ])("without a user dictionary: %s", (text, tokens) => {
-    useUserDictionary([]);
+    setUserDictionary([]);
     expect(tokenize(text)).toEqual(tokens);
   });
 
   it("with a user dictionary, its words come out whole", () => {
-    useUserDictionary(["考试作弊", "南大食堂", "鸭血粉丝汤"]);
+    setUserDictionary(["考试作弊", "南大食堂", "鸭血粉丝汤"]);
     expect(tokenize("有人在四六级考试作弊被监考老师抓住了")).toEqual(["有人", "四六级", "考试作弊", "监考", "老师", "抓住"]);
     expect(tokenize("南大食堂的鸭血粉丝汤真好喝")).toEqual(["南大食堂", "鸭血粉丝汤", "真", "好喝"]);
   });
 
   it("user words are normalised like text (full-width, case)", () => {
-    useUserDictionary(["ＣＥＴ四级"]);
+    setUserDictionary(["ＣＥＴ四级"]);
     expect(loadedUserWords().has("cet四级")).toBe(true);
     expect(tokenize("明天考CET四级")).toContain("cet四级");
   });
 
   it("tokens depend on the set of user words, not on the order they were loaded", () => {
     const text = "南大食堂的鸭血粉丝汤和考试作弊的新闻";
-    useUserDictionary([]);
+    setUserDictionary([]);
     addUserWords(["南大食堂"]);
     addUserWords(["鸭血粉丝汤", "考试作弊"]);
     const forward = tokenize(text);
-    useUserDictionary([]);
+    setUserDictionary([]);
     addUserWords(["考试作弊"]);
     addUserWords(["鸭血粉丝汤"]);
     addUserWords(["南大食堂"]);
@@ -42,17 +42,17 @@ describe("tokenize", () => {
     expect(forward).toEqual(["南大食堂", "鸭血粉丝汤", "考试作弊", "新闻"]);
   });
 
-  it("useUserDictionary removes words no longer wanted (reloads jieba)", () => {
+  it("setUserDictionary removes words no longer wanted (reloads jieba)", () => {
     const text = "南大食堂的鸭血粉丝汤真好喝";
-    useUserDictionary(["鸭血粉丝汤"]);
+    setUserDictionary(["鸭血粉丝汤"]);
     expect(tokenize(text)).toEqual(["南大", "食堂", "鸭血粉丝汤", "真", "好喝"]);
-    useUserDictionary([]);
+    setUserDictionary([]);
     expect(loadedUserWords().size).toBe(0);
     expect(tokenize(text)).toEqual(["南大", "食堂", "鸭", "血", "粉丝汤", "真", "好喝"]);
   });
 
   it("can keep nouns only (time words and verbs go)", () => {
-    useUserDictionary([]);
+    setUserDictionary([]);
     expect(tokenize("同学们明天参加英语考试")).toEqual(["同学", "明天", "参加", "英语考试"]);
     expect(tokenize("同学们明天参加英语考试", { nounsOnly: true })).toEqual(["同学", "英语考试"]);
   });

@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 async function track<M>(s: Promise<RobotServer<M>>): Promise<RobotServer<M>> {
   const server = await s;
-  servers.push(server as RobotServer<unknown>);
+  servers.push(server);
   return server;
 }
 

@@ -61,10 +61,10 @@ describe("notifyNewFlags", () => {
     expect(r).toEqual({ notifications: 1, sent: 1, failed: 0 });
     expect(received).toHaveLength(1);
     expect(received[0]!.type).toContain("application/json");
-    const payload = JSON.parse(received[0]!.body);
+    const payload = JSON.parse(received[0]!.body) as { topic: unknown; flags: { title: string; dashboardUrl: string }[] };
     expect(payload.topic).toEqual({ id: topic.id, name: "考试" });
-    expect(payload.flags.map((f: { title: string }) => f.title)).toEqual(["标题1", "标题2"]);
-    expect(payload.flags[0].dashboardUrl).toMatch(/^https:\/\/cw\.example\.edu\.cn\/posts\/\d+$/);
+    expect(payload.flags.map((f) => f.title)).toEqual(["标题1", "标题2"]);
+    expect(payload.flags[0]!.dashboardUrl).toMatch(/^https:\/\/cw\.example\.edu\.cn\/posts\/\d+$/);
     const n = await t.db.notification.findFirstOrThrow();
     expect(n).toMatchObject({ status: "sent", attempts: 1, channel: "webhook", crawlRunId: run.id, lastError: null });
     // Called again for the same run: nothing is sent twice.

@@ -79,7 +79,7 @@ describe("write-only secrets", () => {
       t.db,
       parse({ webhookUrl: "https://hooks.example.edu.cn/cw", webhookSecret: HOOK_SECRET, dingtalkWebhook: DING, dingtalkSecret: DING_SECRET, feishuWebhook: FEISHU, feishuSecret: FEISHU_SECRET }),
     );
-    return topic!.id;
+    return topic.id;
   }
   const stored = (id: number) => t.db.topic.findUniqueOrThrow({ where: { id }, select: { webhookSecret: true, dingtalkSecret: true, feishuSecret: true } });
 

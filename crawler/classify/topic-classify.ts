@@ -1,0 +1,157 @@
+/**
+ * Classifying stored posts against topics: Classification rows and open Flags with their reasons
+ * (the rules are in ./verdict), for a crawled page's posts or for every post of a re-scored topic.
+ */
+import type { Db } from "../../lib/db";
+import { prepareText } from "./features";
+import { loadTopics, topicById } from "./topic-loader";
+import type { TopicProgress } from "./topic-train";
+import { dequeueJudged, lockPosts } from "./unclassified";
+import { judge, postText, type PostVerdict } from "./verdict";
+
+/** Options of {@link classifyPosts}. */
+export interface ClassifyOptions {
+  /** Only these topic ids (still only enabled ones). @default all enabled topics */
+  topics?: readonly number[];
+  /** Posts per transaction. @default 200 */
+  batchSize?: number;
+}
+
+/** What {@link classifyPosts} wrote. */
+export interface ClassifyResult {
+  posts: number;
+  classifications: number;
+  flagsOpened: number;
+  flagsUpdated: number;
+  flagsClosed: number;
+}
+
+/**
+ * Classify posts against enabled topics: upsert one Classification per post × topic, and open,
+ * update or close the post's open Flag for that topic. One transaction per batch of posts, which
+ * also removes the posts from UnclassifiedPost when every enabled topic was judged (also when
+ * there is no enabled topic). The crawler calls this after each committed page of new or changed
+ * posts, and for posts left queued by a killed process (./pending.ts).
+ */
+export async function classifyPosts(db: Db, postIds: readonly number[], options: ClassifyOptions = {}): Promise<ClassifyResult> {
+  const result: ClassifyResult = { posts: 0, classifications: 0, flagsOpened: 0, flagsUpdated: 0, flagsClosed: 0 };
+  const ids = [...new Set(postIds)];
+  if (ids.length === 0) return result;
+  // A post is done (its UnclassifiedPost row may go) only when judged against every enabled topic:
+  // a re-score of one topic among several leaves the queue alone.
+  const { topics, complete } = await loadTopics(db, options.topics);
+  const topicIds = topics.map((t) => t.row.id);
+  if (topics.length === 0) {
+    // Nothing to judge against: the posts are as classified as they can be.
+    if (complete) await db.unclassifiedPost.deleteMany({ where: { postId: { in: ids } } });
+    return result;
+  }
+  const batchSize = Math.max(1, options.batchSize ?? 200);
+
+  for (let i = 0; i < ids.length; i += batchSize) {
+    const batchIds = ids.slice(i, i + batchSize);
+    const posts = await db.post.findMany({
+      where: { id: { in: batchIds } },
+      // lastSeenAt says which stored version this text is (see dequeueJudged).
+      select: { id: true, title: true, text: true, ocrText: true, lastSeenAt: true },
+    });
+    // Segment each post once for every topic (the expensive step).
+    const rows: {
+      postId: number;
+      topicId: number;
+      verdict: PostVerdict;
+      modelVersion: number;
+    }[] = [];
+    for (const post of posts) {
+      const prepared = prepareText(postText(post));
+      for (const t of topics) rows.push({ postId: post.id, topicId: t.row.id, verdict: judge(t, prepared), modelVersion: t.row.modelVersion });
+    }
+    const presentIds = posts.map((p) => p.id);
+    await db.$transaction(
+      async (tx) => {
+        await lockPosts(db, tx, presentIds);
+        // Replace rather than upsert row by row: two statements per batch instead of one per pair.
+        await tx.classification.deleteMany({ where: { postId: { in: presentIds }, topicId: { in: topicIds } } });
+        await tx.classification.createMany({
+          data: rows.map((r) => ({
+            postId: r.postId,
+            topicId: r.topicId,
+            score: r.verdict.score,
+            cosine: r.verdict.cosine,
+            label: r.verdict.label,
+            relevant: r.verdict.relevant,
+            topTerms: JSON.stringify(r.verdict.topTerms),
+            sensitiveHits: JSON.stringify([...new Set(r.verdict.sensitiveHits.map((h) => h.word))]),
+            modelVersion: r.modelVersion,
+          })),
+        });
+        const existing = await tx.flag.findMany({
+          where: { postId: { in: presentIds }, topicId: { in: topicIds } },
+          select: { id: true, postId: true, topicId: true, status: true, reasons: true, score: true },
+        });
+        const byKey = new Map(existing.map((f) => [`${f.postId}:${f.topicId}`, f]));
+        const create: { postId: number; topicId: number; reasons: string; score: number }[] = [];
+        const close: number[] = [];
+        for (const r of rows) {
+          const flag = byKey.get(`${r.postId}:${r.topicId}`);
+          const reasons = JSON.stringify(r.verdict.reasons);
+          const score = r.verdict.score > 0 ? r.verdict.score : r.verdict.cosine;
+          if (r.verdict.reasons.length > 0) {
+            if (!flag) create.push({ postId: r.postId, topicId: r.topicId, reasons, score });
+            else if (flag.status === "open" && (flag.reasons !== reasons || flag.score !== score)) {
+              // Guarded by status so a review that landed meanwhile is not overwritten.
+              await tx.flag.updateMany({ where: { id: flag.id, status: "open" }, data: { reasons, score } });
+              result.flagsUpdated++;
+            }
+          } else if (flag && flag.status === "open") {
+            close.push(flag.id);
+          }
+        }
+        if (create.length > 0) await tx.flag.createMany({ data: create });
+        if (close.length > 0) await tx.flag.deleteMany({ where: { id: { in: close }, status: "open" } });
+        if (complete) await dequeueJudged(tx, posts);
+        result.flagsOpened += create.length;
+        result.flagsClosed += close.length;
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
+    result.posts += posts.length;
+    result.classifications += rows.length;
+  }
+  return result;
+}
+
+/** Options of {@link rescoreTopic}. */
+export interface RescoreOptions {
+  /** Posts per batch. @default 500 */
+  batchSize?: number;
+  onProgress?: (p: TopicProgress) => void;
+}
+
+/** Re-classify every stored post against one topic, in batches of ids. */
+export async function rescoreTopic(db: Db, topicId: number, options: RescoreOptions = {}): Promise<ClassifyResult> {
+  const topic = await topicById(db, topicId);
+  const total = await db.post.count();
+  const batchSize = Math.max(1, options.batchSize ?? 500);
+  const result: ClassifyResult = { posts: 0, classifications: 0, flagsOpened: 0, flagsUpdated: 0, flagsClosed: 0 };
+  if (!topic.enabled) {
+    options.onProgress?.({ phase: "rescore", message: `topic "${topic.name}" is disabled: nothing re-scored`, step: "disabled", values: { name: topic.name }, done: 0, total });
+    return result;
+  }
+  let cursor = 0;
+  for (;;) {
+    const ids = (
+      await db.post.findMany({ where: { id: { gt: cursor } }, select: { id: true }, orderBy: { id: "asc" }, take: batchSize })
+    ).map((p) => p.id);
+    if (ids.length === 0) break;
+    cursor = ids[ids.length - 1] as number;
+    const r = await classifyPosts(db, ids, { topics: [topicId], batchSize });
+    result.posts += r.posts;
+    result.classifications += r.classifications;
+    result.flagsOpened += r.flagsOpened;
+    result.flagsUpdated += r.flagsUpdated;
+    result.flagsClosed += r.flagsClosed;
+    options.onProgress?.({ phase: "rescore", message: `re-scored ${result.posts}/${total} posts`, step: "rescoring", values: { done: result.posts, total }, done: result.posts, total });
+  }
+  return result;
+}

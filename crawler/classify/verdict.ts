@@ -1,0 +1,85 @@
+/**
+ * The judgement of one post against one topic, without I/O: scores, matched words and the
+ * reasons to flag it.
+ *
+ * Flag rules (per post × enabled topic):
+ * - "classifier": the topic has a model and P(on-topic) ≥ nbThreshold;
+ * - "cosine": the topic has a topic vector and cosine ≥ cosineThreshold;
+ * - "sensitive": any sensitive word occurs (whatever the scores);
+ * - "keyword": keyword hits FLAG only while a topic is untrained (no model yet: keywords are then
+ *   its only relevance signal). Once trained, keywords are broad words that would flood reviewers
+ *   on their own, so they are listed as an extra reason on posts flagged for another reason.
+ */
+import type { WordHit } from "./aho-corasick";
+import type { PreparedText } from "./features";
+import type { LoadedTopic } from "./topic-loader";
+
+/** Why a post was flagged. */
+export interface FlagReason {
+  kind: "classifier" | "cosine" | "sensitive" | "keyword";
+  detail: string;
+}
+
+/** The judgement of one post against one topic, before it is written. */
+export interface PostVerdict {
+  score: number;
+  cosine: number;
+  label: string;
+  relevant: boolean;
+  topTerms: { term: string; weight: number }[];
+  sensitiveHits: WordHit[];
+  keywordHits: string[];
+  /** Empty when the post is not flagged. */
+  reasons: FlagReason[];
+}
+
+function fmt(x: number): string {
+  return x.toFixed(3);
+}
+
+/** Judge one prepared post against one loaded topic (no I/O). */
+export function judge(topic: LoadedTopic, text: PreparedText): PostVerdict {
+  const { row, model } = topic;
+  const sensitiveHits = topic.sensitive.findAll(text.cleaned);
+  const keywordHits = topic.keywords.distinctWords(text.cleaned);
+  const reasons: FlagReason[] = [];
+  let score = 0;
+  let cosine = 0;
+  let label: string;
+  let relevant: boolean;
+  let topTerms: PostVerdict["topTerms"] = [];
+  if (model) {
+    const p = model.predictPrepared(text);
+    score = p.score;
+    cosine = p.cosine;
+    topTerms = p.topTerms;
+    const byClassifier = score >= row.nbThreshold;
+    const byCosine = model.hasVector && cosine >= row.cosineThreshold;
+    relevant = byClassifier || byCosine;
+    label = p.label;
+    if (byClassifier) {
+      const terms = topTerms.map((t) => t.term).join(", ");
+      reasons.push({
+        kind: "classifier",
+        detail: `naive Bayes P(on-topic) ${fmt(score)} ≥ ${row.nbThreshold} (label ${p.label}${terms ? `; terms ${terms}` : ""})`,
+      });
+    }
+    if (byCosine) reasons.push({ kind: "cosine", detail: `cosine ${fmt(cosine)} ≥ ${row.cosineThreshold}` });
+  } else {
+    relevant = keywordHits.length > 0;
+    label = relevant ? "on-topic" : "off-topic";
+  }
+  if (sensitiveHits.length > 0) {
+    reasons.push({ kind: "sensitive", detail: sensitiveHits.map((h) => `${h.word} @${h.start}–${h.end}`).join(", ") });
+  }
+  if (keywordHits.length > 0 && (reasons.length > 0 || !model)) {
+    reasons.push({ kind: "keyword", detail: keywordHits.join(", ") });
+  }
+  return { score, cosine, label, relevant, topTerms, sensitiveHits, keywordHits, reasons };
+}
+
+/** The text of a post that is classified: title, body and OCR text of its images. */
+export function postText(p: { title: string; text: string; ocrText: string | null }): string {
+  // The title is classified with the body; OCR text is part of the post (method.md §1).
+  return [p.title, p.text, p.ocrText ?? ""].filter((s) => s.trim() !== "").join("\n");
+}
