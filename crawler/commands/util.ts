@@ -41,11 +41,3 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
 export class UserInputError extends Error {
   override name = "UserInputError";
 }
-
-/** Print "not implemented yet" for commands owned by a later issue, exit 2. */
-export function notImplemented(what: string) {
-  return () => {
-    console.error(`campuswatch: ${what} is not implemented yet`);
-    process.exitCode = 2;
-  };
-}

@@ -1,30 +1,6 @@
-/** Read-only queries for the dashboard's headline figures (and the simple lists the CLI may use). */
+/** Read-only queries for the dashboard's headline figures and filter options. */
 import type { Db } from "../db";
 import { toNumber, type SqlNumber } from "./sql";
-
-/** Newest open flags first, with their post, account and topic. */
-export function listFlags(db: Db, { take = 50, status }: { take?: number; status?: string } = {}) {
-  return db.flag.findMany({
-    where: status ? { status } : undefined,
-    orderBy: [{ post: { publishedAt: "desc" } }, { id: "desc" }],
-    take,
-    include: { topic: { select: { name: true } }, post: { include: { account: { select: { name: true, platform: true } } } } },
-  });
-}
-
-/** Newest posts and replies first. */
-export function listPosts(db: Db, { take = 50 }: { take?: number } = {}) {
-  return db.post.findMany({
-    orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
-    take,
-    include: { account: { select: { name: true, platform: true } } },
-  });
-}
-
-/** Newest crawl runs first. */
-export function listRuns(db: Db, { take = 100 }: { take?: number } = {}) {
-  return db.crawlRun.findMany({ orderBy: { id: "desc" }, take, include: { account: { select: { name: true, platform: true } } } });
-}
 
 /** The Asia/Shanghai calendar day of an instant, "2026-11-30". */
 export function shanghaiDay(d: Date): string {

@@ -84,11 +84,6 @@ export async function guard(permission: Permission): Promise<{ user: CurrentUser
   }
 }
 
-/** For plain `<form action>` buttons that do not use form state: throw on missing permission. */
-export async function requireAction(permission: Permission): Promise<CurrentUser> {
-  return authorize(permission);
-}
-
 /** A same-site path to go back to after an action ("/posts?topic=1"), else the fallback. */
 export function safeReturnPath(value: unknown, fallback: string): string {
   return safeLocalPath(value, fallback);
