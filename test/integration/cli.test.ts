@@ -1,29 +1,18 @@
 /**
  * The `campuswatch` CLI as a user runs it: a real process, a real database file.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli";
 import { startLocalPlatforms, type LocalPlatforms } from "../support/platforms";
 
-const root = path.resolve(import.meta.dirname, "../..");
 let dir = "";
 let env: NodeJS.ProcessEnv = { ...process.env };
 
 /** Run the CLI without blocking this process (the local platform server answers from it). */
-function cw(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
-}
+const cw = (...args: string[]) => runCli(args, { cwd: dir, env });
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-cli-"));

@@ -72,6 +72,30 @@ function commentUrl(origin: string, ref: FloorRef, spid: string): string {
   return `${origin}/p/${ref.tid}?pid=${ref.pid}&cid=${spid}#${spid}`;
 }
 
+/** A 楼中楼 as a stored reply under its floor, read from `source` (a comment page or totalComment JSON). */
+function lzlItem(
+  origin: string,
+  ref: FloorRef,
+  spid: string,
+  fields: { author: string; authorId: string | undefined; publishedAt: Date; html: string },
+  source: { url: string; body: string },
+): CrawlItem {
+  const item: CrawlItem = {
+    platformId: spid,
+    parentPlatformId: ref.parentPlatformId,
+    kind: "reply",
+    url: commentUrl(origin, ref, spid),
+    title: "",
+    author: fields.author,
+    publishedAt: fields.publishedAt,
+    html: fields.html,
+    images: imagesIn(fields.html, source.url),
+    source,
+  };
+  if (fields.authorId) item.authorId = fields.authorId;
+  return item;
+}
+
 /**
  * 楼中楼 items of `li.lzl_single_post` elements (a thread page's inline ones or a `/p/comment`
  * page). A comment whose date or author cannot be read is kept with the floor's date or its
@@ -107,21 +131,7 @@ export function parseLzlElements(
     }
     if (author === "") c.warn?.({ url: where, field: "author", raw: collapse(li.find(".lzl_cnt").first().text()).slice(0, 200), reason: "no name" });
     if (content.length === 0) c.warn?.({ url: where, field: "body", raw: collapse(li.text()).slice(0, 200), reason: "stored empty" });
-    const item: CrawlItem = {
-      platformId: spid,
-      parentPlatformId: ref.parentPlatformId,
-      kind: "reply",
-      url: commentUrl(c.origin, ref, spid),
-      title: "",
-      author,
-      publishedAt,
-      html,
-      images: imagesIn(html, pageUrl),
-      source: { url: pageUrl, body },
-    };
-    const authorId = stableId(field?.["portrait"], field?.["user_id"], login);
-    if (authorId) item.authorId = authorId;
-    items.push(item);
+    items.push(lzlItem(c.origin, ref, spid, { author, authorId: stableId(field?.["portrait"], field?.["user_id"], login), publishedAt, html }, { url: pageUrl, body }));
   });
   return items;
 }
@@ -167,21 +177,7 @@ export function parseTotalComment(data: unknown, floorOf: (pid: string) => Floor
       if (author === "") c.warn?.({ url: where, field: "author", raw: JSON.stringify({ user_id: info["user_id"] ?? null }), reason: "no name" });
       const html = str(info["content"]) ?? "";
       if (typeof info["content"] !== "string") c.warn?.({ url: where, field: "body", raw: JSON.stringify(info["content"] ?? null), reason: "stored empty" });
-      const item: CrawlItem = {
-        platformId: spid,
-        parentPlatformId: ref.parentPlatformId,
-        kind: "reply",
-        url: commentUrl(c.origin, ref, spid),
-        title: "",
-        author,
-        publishedAt,
-        html,
-        images: imagesIn(html, apiUrl),
-        source: { url: apiUrl, body },
-      };
-      const authorId = stableId(user?.["portrait"], info["user_id"], login);
-      if (authorId) item.authorId = authorId;
-      comments.push(item);
+      comments.push(lzlItem(c.origin, ref, spid, { author, authorId: stableId(user?.["portrait"], info["user_id"], login), publishedAt, html }, { url: apiUrl, body }));
     }
     const total = Number(floor?.["comment_num"]);
     out.push({ pid, total: Number.isFinite(total) ? Math.max(total, comments.length) : comments.length, comments });

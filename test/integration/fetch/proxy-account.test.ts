@@ -3,12 +3,12 @@
  * its scheme is unknown (changing nothing, in the library and the CLI), preferred over the global
  * proxy, and — when it is down — recorded on the crawl run as a ProxyError naming it.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FatalError } from "../../../crawler/errors";
+import { runCli } from "../../support/cli";
 import { parseProxyUrl } from "../../../crawler/fetch";
 import { createServices, type RuntimeOptions, type RuntimeServices } from "../../../crawler/runtime";
 import { crawlAccount } from "../../../crawler/worker";
@@ -130,19 +130,9 @@ describe("an account's own proxy", () => {
 });
 
 describe("campuswatch accounts set --proxy", () => {
-  const root = path.resolve(import.meta.dirname, "../../..");
   let dir = "";
   let env: NodeJS.ProcessEnv = { ...process.env };
-  const cw = (...args: string[]) =>
-    new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
-      child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, out, err }));
-    });
+  const cw = (...args: string[]) => runCli(args, { cwd: dir, env });
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-proxy-cli-"));
     env = { ...process.env, DATABASE_URL: "file:./x.db", CAMPUSWATCH_DATA_DIR: path.join(dir, "data") };
@@ -176,17 +166,7 @@ describe("campuswatch accounts set --proxy", () => {
   }, 60_000);
 
   it("a malformed CAMPUSWATCH_PROXY stops a crawl at start with a message naming it", async () => {
-    const r = await new Promise<{ code: number | null; err: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "crawl", "once"], {
-        cwd: dir,
-        env: { ...env, CAMPUSWATCH_PROXY: "gopher://ops:hunter2@gw.campus:70" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let err = "";
-      child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, err }));
-    });
+    const r = await runCli(["crawl", "once"], { cwd: dir, env: { ...env, CAMPUSWATCH_PROXY: "gopher://ops:hunter2@gw.campus:70" } });
     expect(r.code).not.toBe(0);
     expect(r.err).toContain('CAMPUSWATCH_PROXY: unsupported proxy scheme "gopher://"');
     expect(r.err).not.toContain("hunter2");

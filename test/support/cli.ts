@@ -1,0 +1,28 @@
+/**
+ * The `campuswatch` CLI as a user runs it: a real child process (never blocking this one, so local
+ * servers in the test keep answering), with its output collected.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** What one CLI run printed and how it exited. */
+export interface CliResult {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** Run `campuswatch ...args` in `cwd` with `env`. */
+export function runCli(args: readonly string[], { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
