@@ -7,6 +7,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
+import prettier from "eslint-config-prettier/flat";
 
 export default defineConfig([
   // Generated code, build output, runtime data and test reports are not ours to lint.
@@ -61,4 +62,7 @@ export default defineConfig([
     files: ["**/*.{js,mjs,cjs,jsx}"],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  // Layout is Prettier's job (`npm run format`; `npm run lint` checks it): rules that would argue
+  // with it are off.
+  prettier,
 ]);

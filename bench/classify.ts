@@ -215,7 +215,10 @@ for (const c of nbsvmConfigs) {
   const t0 = Date.now();
   const model = c.train(p.train);
   const trainSeconds = (Date.now() - t0) / 1000;
-  const m = multiClassMetrics(testLabels, p.test.map((t) => model.predict(t).label));
+  const m = multiClassMetrics(
+    testLabels,
+    p.test.map((t) => model.predict(t).label),
+  );
   const [postsPerSec, jieba] = pairedThroughput(testTexts, (t) => model.predict(prepareText(t)).classIndex + 1, jiebaCut, 3);
   report({ config: c.config, accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: jieba, trainSeconds });
 }
@@ -246,7 +249,14 @@ function nearestVectorClassifier(texts: readonly PreparedText[], labels: readonl
   const trainSeconds = (Date.now() - t0) / 1000;
   const m = multiClassMetrics(testLabels, p.test.map(classify));
   const [postsPerSec, jieba] = pairedThroughput(testTexts, (t) => classify(prepareText(t)), jiebaCut, 3);
-  report({ config: "TF-IDF cosine, nearest class vector (3000 words)", accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: jieba, trainSeconds });
+  report({
+    config: "TF-IDF cosine, nearest class vector (3000 words)",
+    accuracy: m.accuracy,
+    macroF1: m.macroF1,
+    postsPerSec,
+    jiebaPostsPerSec: jieba,
+    trainSeconds,
+  });
 }
 
 // The full pipeline of one topic as the crawler runs it: raw text → clean → segment → naive Bayes
@@ -339,9 +349,19 @@ if (!values.train && !values.validate && fs.existsSync(fullTextFile)) {
     const t0 = Date.now();
     const nb = new NaiveBayes(trainNaiveBayes(ftTrain, ftTrainLabels));
     const trainSeconds = (Date.now() - t0) / 1000;
-    const m = multiClassMetrics(ftTestLabels, ftTest.map((t) => nb.predict(t).label));
+    const m = multiClassMetrics(
+      ftTestLabels,
+      ftTest.map((t) => nb.predict(t).label),
+    );
     const postsPerSec = throughput(ftTexts, (t) => nb.predict(prepareText(t)).classIndex + 1, 2);
-    ftRows.push({ config: "full articles: NB words + bigrams + refined (topic default)", accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: ftJieba, trainSeconds });
+    ftRows.push({
+      config: "full articles: NB words + bigrams + refined (topic default)",
+      accuracy: m.accuracy,
+      macroF1: m.macroF1,
+      postsPerSec,
+      jiebaPostsPerSec: ftJieba,
+      trainSeconds,
+    });
   }
   {
     const t0 = Date.now();
@@ -349,7 +369,14 @@ if (!values.train && !values.validate && fs.existsSync(fullTextFile)) {
     const trainSeconds = (Date.now() - t0) / 1000;
     const m = multiClassMetrics(ftTestLabels, ftTest.map(classify));
     const postsPerSec = throughput(ftTexts, (t) => classify(prepareText(t)), 2);
-    ftRows.push({ config: "full articles: TF-IDF cosine, nearest class vector", accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: ftJieba, trainSeconds });
+    ftRows.push({
+      config: "full articles: TF-IDF cosine, nearest class vector",
+      accuracy: m.accuracy,
+      macroF1: m.macroF1,
+      postsPerSec,
+      jiebaPostsPerSec: ftJieba,
+      trainSeconds,
+    });
   }
   const ftModel = train(split.train, { relevantLabels: [topicLabel] });
   const ftEval = evaluateTopicModel(ftModel, split.test, {

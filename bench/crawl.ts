@@ -98,7 +98,10 @@ const rows: [string, string][] = [
   ["pages/s", (pages / seconds).toFixed(1)],
   ["posts/s", (posts / seconds).toFixed(1)],
   ["peak RSS", `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`],
-  ["re-crawl, nothing new", `${re.length} requests (${re.filter((r) => r.kind === "list").length} list, ${re.filter((r) => r.kind === "item").length} item) in ${reSeconds.toFixed(2)} s`],
+  [
+    "re-crawl, nothing new",
+    `${re.length} requests (${re.filter((r) => r.kind === "list").length} list, ${re.filter((r) => r.kind === "item").length} item) in ${reSeconds.toFixed(2)} s`,
+  ],
 ];
 const w = Math.max(...rows.map((r) => r[0].length));
 for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);

@@ -54,7 +54,11 @@ process.env.CAMPUSWATCH_SECRET = secret;
 const { signSession } = await import("../lib/auth/session");
 
 const db = createDb(dbUrl);
-const admin = await db.user.findFirst({ where: { role: "admin", disabledAt: null }, orderBy: { id: "asc" }, select: { id: true, username: true, sessionVersion: true } });
+const admin = await db.user.findFirst({
+  where: { role: "admin", disabledAt: null },
+  orderBy: { id: "asc" },
+  select: { id: true, username: true, sessionVersion: true },
+});
 const posts = toNumber((await db.$queryRaw<{ n: SqlNumber }[]>`SELECT sum("n") AS "n" FROM "post_day_stats"`)[0]?.n);
 const flags = await db.flag.count();
 const [days] = await db.$queryRaw<{ first: string; last: string }[]>`SELECT min("day") AS "first", max("day") AS "last" FROM "post_day_stats" WHERE "n" > 0`;

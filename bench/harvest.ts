@@ -115,7 +115,10 @@ const trainedIn = performance.now() - started;
 const webModel = generateSyntheticWeb({ seed, texts, bodySlices: 2 });
 const web = await startSyntheticWeb(webModel);
 const farmHubs = webModel.farm.length;
-const listHubs = webModel.sites.reduce((n, s) => n + [...s.byLabel.values()].reduce((m, ids) => m + Math.max(1, Math.ceil(ids.length / webModel.options.listPageSize)), 0), 0);
+const listHubs = webModel.sites.reduce(
+  (n, s) => n + [...s.byLabel.values()].reduce((m, ids) => m + Math.max(1, Math.ceil(ids.length / webModel.options.listPageSize)), 0),
+  0,
+);
 const totalPages = webModel.articles.length + listHubs + webModel.sites.length * 4 + farmHubs;
 const onTopic = webModel.articles.filter((a) => a.label === target).length;
 const seeds = Array.from({ length: Math.min(seedCount, webModel.sites.length) }, (_, i) => web.homeUrl(i));
@@ -153,7 +156,8 @@ for (const strategy of STRATEGIES) {
   const t0 = performance.now();
   const summary = await runDiscovery(db, run.id, {
     scheduler: new HostScheduler(),
-    fetcherFactory: ({ scheduler, addressPolicy }) => createFetcher({ mode: "http", scheduler, hostDelayMs: 0, retries: 0, addressPolicy, log: () => undefined }),
+    fetcherFactory: ({ scheduler, addressPolicy }) =>
+      createFetcher({ mode: "http", scheduler, hostDelayMs: 0, retries: 0, addressPolicy, log: () => undefined }),
     flushEvery: 50,
     onPage: (e) => {
       const isTarget = web.labelOf(e.url) === target;
@@ -166,7 +170,14 @@ for (const strategy of STRATEGIES) {
   // How precise were the block rules (pass 1) on this web? Judged by the generator's labels.
   const dropped = await db.frontierUrl.findMany({ where: { runId: run.id, reason: { contains: ": rule " } }, select: { url: true } });
   const offTopic = dropped.filter((d) => web.labelOf(d.url) !== target).length;
-  results.push({ strategy, at, crawled: summary.crawled, seconds, agree: agree / Math.max(1, summary.crawled), blockDrops: { links: dropped.length, offTopic } });
+  results.push({
+    strategy,
+    at,
+    crawled: summary.crawled,
+    seconds,
+    agree: agree / Math.max(1, summary.crawled),
+    blockDrops: { links: dropped.length, offTopic },
+  });
   console.log(
     `${strategy}: ${summary.crawled} pages in ${seconds.toFixed(1)} s (${(summary.crawled / seconds).toFixed(0)} pages/s), ` +
       `stopped: ${summary.reason}, classifier agrees with the labels on ${((agree / Math.max(1, summary.crawled)) * 100).toFixed(1)}% of pages`,

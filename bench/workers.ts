@@ -70,7 +70,14 @@ async function runOnce(workers: number) {
   for (let k = 0; k < perPlatform; k++) {
     for (const p of platforms) {
       sites.push(
-        await startLocalPlatforms({ seed: 42 + sites.length, now, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 0, [p]: 1 }, postsPerAccount, repliesPerPost: [0, 12], weiboDates: "rfc" }),
+        await startLocalPlatforms({
+          seed: 42 + sites.length,
+          now,
+          accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 0, [p]: 1 },
+          postsPerAccount,
+          repliesPerPost: [0, 12],
+          weiboDates: "rfc",
+        }),
       );
     }
   }
@@ -130,5 +137,7 @@ for (const n of workerCounts) {
   );
 }
 const base = rows[0]!;
-console.log(`speed-up over ${base.workers} worker: ${rows.map((r) => `${r.workers}→${(r.posts / r.seconds / (base.posts / base.seconds)).toFixed(2)}×`).join(", ")}`);
+console.log(
+  `speed-up over ${base.workers} worker: ${rows.map((r) => `${r.workers}→${(r.posts / r.seconds / (base.posts / base.seconds)).toFixed(2)}×`).join(", ")}`,
+);
 process.exit(0);

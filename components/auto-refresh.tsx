@@ -50,9 +50,18 @@ export function LiveCrawls({ intervalMs = 2000, show = true }: { intervalMs?: nu
       <ul className="live-list">
         {live.running.map((r) => (
           <li key={r.id}>
-            <a href={`/runs/${r.id}`}>#{r.id}</a> {r.account.name}: {t("item", { pages: r.pagesList + r.pagesItem + r.pagesOther, newPosts: r.newPosts, changed: r.changedPosts })}
+            <a href={`/runs/${r.id}`}>#{r.id}</a> {r.account.name}:{" "}
+            {t("item", { pages: r.pagesList + r.pagesItem + r.pagesOther, newPosts: r.newPosts, changed: r.changedPosts })}
             {r.errorCount ? t("errors", { count: r.errorCount }) : null}
-            {t("since", { time: format.dateTime(new Date(r.startedAt), { timeZone: DISPLAY_TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }) })}
+            {t("since", {
+              time: format.dateTime(new Date(r.startedAt), {
+                timeZone: DISPLAY_TIME_ZONE,
+                hour: "2-digit",
+                minute: "2-digit",
+                second: "2-digit",
+                hourCycle: "h23",
+              }),
+            })}
           </li>
         ))}
       </ul>

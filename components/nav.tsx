@@ -9,9 +9,30 @@ type LinkKey = "flags" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
-  { title: "review", links: [{ href: "/", label: "flags" }, { href: "/posts", label: "posts" }] },
-  { title: "sources", links: [{ href: "/accounts", label: "accounts" }, { href: "/runs", label: "runs" }, { href: "/workers", label: "workers" }, { href: "/seeds", label: "seeds" }, { href: "/discovery", label: "discovery" }] },
-  { title: "analysis", links: [{ href: "/topics", label: "topics" }, { href: "/charts", label: "charts" }] },
+  {
+    title: "review",
+    links: [
+      { href: "/", label: "flags" },
+      { href: "/posts", label: "posts" },
+    ],
+  },
+  {
+    title: "sources",
+    links: [
+      { href: "/accounts", label: "accounts" },
+      { href: "/runs", label: "runs" },
+      { href: "/workers", label: "workers" },
+      { href: "/seeds", label: "seeds" },
+      { href: "/discovery", label: "discovery" },
+    ],
+  },
+  {
+    title: "analysis",
+    links: [
+      { href: "/topics", label: "topics" },
+      { href: "/charts", label: "charts" },
+    ],
+  },
   { title: "admin", links: [{ href: "/users", label: "users", adminOnly: true }] },
 ];
 

@@ -18,7 +18,9 @@ export async function HeadlineStats() {
         {t.rich("posts", { b, count: c.posts, today: c.postsToday })}
       </Link>
       <Link className={`stat${c.accountsFailing ? " danger" : ""}`} href="/accounts">
-        {c.accountsFailing ? t.rich("accountsFailing", { b, count: c.accountsEnabled, failing: c.accountsFailing }) : t.rich("accountsOf", { b, count: c.accountsEnabled, total: c.accounts })}
+        {c.accountsFailing
+          ? t.rich("accountsFailing", { b, count: c.accountsEnabled, failing: c.accountsFailing })
+          : t.rich("accountsOf", { b, count: c.accountsEnabled, total: c.accounts })}
       </Link>
       <Link className="stat" href="/runs">
         {t.rich("crawls", { b, count: c.runningCrawls, topics: c.topics })}

@@ -32,18 +32,43 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 /** RFC-822 zone names that feeds still use instead of numeric offsets (minutes east of UTC). */
 const ZONES: Record<string, number> = {
-  UT: 0, UTC: 0, GMT: 0, Z: 0, EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420,
+  UT: 0,
+  UTC: 0,
+  GMT: 0,
+  Z: 0,
+  EST: -300,
+  EDT: -240,
+  CST: -360,
+  CDT: -300,
+  MST: -420,
+  MDT: -360,
+  PST: -480,
+  PDT: -420,
 };
 
 /** A date string (or unix seconds) that matches none of the formats of its platform. */
 export class DateFormatError extends NonRetryableError {
   override name = "DateFormatError";
-  constructor(readonly text: string, readonly platform: Platform | "any") {
+  constructor(
+    readonly text: string,
+    readonly platform: Platform | "any",
+  ) {
     super(`unrecognised ${platform === "any" ? "" : `${platform} `}date format: ${JSON.stringify(text)}`);
   }
 }
@@ -251,15 +276,17 @@ const ALL_RULES: Rule[] = [...new Set(Object.values(RULES).flat())];
 
 /** Normalise the noise around a date: nbsp, full-width forms, surrounding text Discuz/weibo.cn put next to it. */
 function clean(text: string): string {
-  return text
-    .replace(/[\u00a0\u3000\u200b-\u200d\ufeff]/g, " ")
-    // Full-width digits and colons ("２１：５５") are ordinary ones typed in a Chinese IME.
-    .replace(/[\uff10-\uff19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xff10 + 48))
-    .replace(/[\uff1a\ufe55]/g, ":")
-    .replace(/^\s*(?:发表于|發表於)\s*/, "")
-    .replace(/\s*来自.*$/s, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    text
+      .replace(/[\u00a0\u3000\u200b-\u200d\ufeff]/g, " ")
+      // Full-width digits and colons ("２１：５５") are ordinary ones typed in a Chinese IME.
+      .replace(/[\uff10-\uff19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xff10 + 48))
+      .replace(/[\uff1a\ufe55]/g, ":")
+      .replace(/^\s*(?:发表于|發表於)\s*/, "")
+      .replace(/\s*来自.*$/s, "")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 function applyRules(rules: Rule[], raw: string | number, now: Date, platform: Platform | "any"): Date {

@@ -6,7 +6,11 @@
 /** A transient failure (network error, 5xx, timeout) that was already retried and may work next time. */
 export class RetryableError extends Error {
   override name = "RetryableError";
-  constructor(message: string, readonly url?: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly url?: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -14,7 +18,11 @@ export class RetryableError extends Error {
 /** This item or page cannot be read (404, too large, redirect loop, unparseable): skip it. */
 export class NonRetryableError extends Error {
   override name = "NonRetryableError";
-  constructor(message: string, readonly url?: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly url?: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -22,7 +30,12 @@ export class NonRetryableError extends Error {
 /** The host blocks us (captcha page, 418/429/432/503 after back-off, robots.txt): back off this host. */
 export class BlockedError extends Error {
   override name = "BlockedError";
-  constructor(message: string, readonly url?: string, readonly status?: number, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly url?: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }
@@ -39,7 +52,11 @@ export class FatalError extends Error {
  */
 export class GoneError extends Error {
   override name = "GoneError";
-  constructor(message: string, readonly url?: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly url?: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -53,7 +70,11 @@ export class GoneError extends Error {
  */
 export class LoginExpiredError extends Error {
   override name = "LoginExpired";
-  constructor(message: string, readonly url?: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly url?: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }

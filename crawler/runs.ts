@@ -10,7 +10,7 @@ import type { RunError } from "./worker";
 /** A one-line reason for anything thrown. */
 export function reasonOf(e: unknown): string {
   if (e instanceof Error) return e.message || e.name;
-  return typeof e === "string" ? e : JSON.stringify(e) ?? String(e);
+  return typeof e === "string" ? e : (JSON.stringify(e) ?? String(e));
 }
 
 function runError(kind: string, e: unknown): RunError {

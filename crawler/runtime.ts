@@ -83,7 +83,12 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
         maxBodyBytes: cfg.maxBodyBytes,
         chromiumPath: cfg.chromiumPath,
         respectRobots: opts.respectRobots ?? true,
-        robotsPolicy: account.robotsPolicy ?? (() => opts.db.account.findUnique({ where: { id: account.id }, select: { robotsPolicy: true } }).then((a) => (a?.robotsPolicy === "ignore" ? "ignore" : "obey"))),
+        robotsPolicy:
+          account.robotsPolicy ??
+          (() =>
+            opts.db.account
+              .findUnique({ where: { id: account.id }, select: { robotsPolicy: true } })
+              .then((a) => (a?.robotsPolicy === "ignore" ? "ignore" : "obey"))),
         // The operator's login cookies, decrypted when the crawl's first request goes out.
         cookies: () => loadAccountCookies(opts.db, account.id, (m) => opts.onProgress?.(`account ${account.id}: ${m}`)),
         // The account's own proxy wins over the global one; read (and decrypted) before the first request.

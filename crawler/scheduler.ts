@@ -103,7 +103,10 @@ export class Scheduler {
   private unschedule(accountId: number, why: string) {
     const e = this.entries.get(accountId);
     if (!e) return;
-    this.background(`account ${accountId}: removing its cron task`, Promise.resolve().then(() => e.task.destroy()));
+    this.background(
+      `account ${accountId}: removing its cron task`,
+      Promise.resolve().then(() => e.task.destroy()),
+    );
     this.entries.delete(accountId);
     this.log(`unscheduled account ${accountId} (${why})`);
   }

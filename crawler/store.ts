@@ -103,7 +103,18 @@ export async function knownPosts(db: Db, accountId: number, platformIds: string[
   const siteKey = await accountSiteKey(db, accountId);
   const rows = await db.post.findMany({
     where: onSite(accountId, siteKey, platformIds),
-    select: { id: true, accountId: true, platformId: true, sha1: true, listSha1: true, replyCount: true, lastReplyAt: true, publishedAt: true, incomplete: true, deletedAt: true },
+    select: {
+      id: true,
+      accountId: true,
+      platformId: true,
+      sha1: true,
+      listSha1: true,
+      replyCount: true,
+      lastReplyAt: true,
+      publishedAt: true,
+      incomplete: true,
+      deletedAt: true,
+    },
   });
   const known = byPlatformId(rows, accountId);
   const foreign = [...known.values()].filter((r) => r.accountId !== accountId).map((r) => r.id);
@@ -147,123 +158,132 @@ async function storeOnce(db: Db, accountId: number, siteKey: string, items: Prep
   const outcome: StoreOutcome = { created: [], changed: [], restored: [], unchanged: 0, linked: [] };
   // The same item can appear twice on one page (a pinned copy and the regular row): keep the last.
   const byId = new Map(items.map((p) => [p.item.platformId, p]));
-  await db.$transaction(async (tx) => {
-    const ids = [...byId.keys()];
-    const parentIds = [...new Set(items.map((p) => p.item.parentPlatformId).filter((x): x is string => Boolean(x)))];
-    const existing = await tx.post.findMany({ where: onSite(accountId, siteKey, [...new Set([...ids, ...parentIds])]) });
-    const known = byPlatformId(existing, accountId);
-    // Posts of the page that another account stored: this account becomes one of their sources.
-    const reached = [...new Set(ids.map((id) => known.get(id)).filter((r) => r !== undefined && r.accountId !== accountId).map((r) => r!.id))];
-    outcome.linked = await addSources(tx, accountId, reached, now);
-    for (const p of byId.values()) {
-      const { item } = p;
-      const prev = known.get(item.platformId);
-      if (!prev) {
-        const parentId = item.parentPlatformId ? known.get(item.parentPlatformId)?.id ?? null : null;
-        const created = await tx.post.create({
+  await db.$transaction(
+    async (tx) => {
+      const ids = [...byId.keys()];
+      const parentIds = [...new Set(items.map((p) => p.item.parentPlatformId).filter((x): x is string => Boolean(x)))];
+      const existing = await tx.post.findMany({ where: onSite(accountId, siteKey, [...new Set([...ids, ...parentIds])]) });
+      const known = byPlatformId(existing, accountId);
+      // Posts of the page that another account stored: this account becomes one of their sources.
+      const reached = [
+        ...new Set(
+          ids
+            .map((id) => known.get(id))
+            .filter((r) => r !== undefined && r.accountId !== accountId)
+            .map((r) => r!.id),
+        ),
+      ];
+      outcome.linked = await addSources(tx, accountId, reached, now);
+      for (const p of byId.values()) {
+        const { item } = p;
+        const prev = known.get(item.platformId);
+        if (!prev) {
+          const parentId = item.parentPlatformId ? (known.get(item.parentPlatformId)?.id ?? null) : null;
+          const created = await tx.post.create({
+            data: {
+              accountId,
+              siteKey,
+              platformId: item.platformId,
+              parentId,
+              kind: item.kind,
+              url: item.url,
+              title: item.title,
+              author: item.author,
+              authorId: item.authorId ?? "",
+              publishedAt: item.publishedAt,
+              incomplete: item.textIncomplete ?? false,
+              text: p.text,
+              html: item.html,
+              sha1: p.sha1,
+              listSha1: p.listSha1 ?? null,
+              replyCount: p.replyCount ?? null,
+              lastReplyAt: p.lastReplyAt ?? null,
+              archivePath: p.archivePath ?? null,
+              firstSeenAt: now,
+              lastSeenAt: now,
+            },
+          });
+          known.set(item.platformId, created);
+          outcome.created.push(created.id);
+          continue;
+        }
+        // Bookkeeping fields move forward whatever the content did.
+        const bookkeeping = {
+          lastSeenAt: now,
+          ...(p.listSha1 !== undefined && p.listSha1 !== null ? { listSha1: p.listSha1 } : {}),
+          ...(p.replyCount !== undefined && p.replyCount !== null ? { replyCount: p.replyCount } : {}),
+          ...(p.lastReplyAt ? { lastReplyAt: p.lastReplyAt } : {}),
+          // A name change (Tieba nicknames change) or a newly read author id is not an edit.
+          ...(item.author && item.author !== prev.author ? { author: item.author } : {}),
+          ...(item.authorId && item.authorId !== prev.authorId ? { authorId: item.authorId } : {}),
+          // A reply first stored without its parent (a keyword watch found the floor before anyone
+          // stored its thread) is linked once the parent is known.
+          ...(prev.parentId === null && item.parentPlatformId && known.get(item.parentPlatformId) ? { parentId: known.get(item.parentPlatformId)!.id } : {}),
+        };
+        // A post marked deleted that is served again is back: the mark is cleared and the return
+        // is kept as a version (the moderation history shows it went away and came back).
+        const restored = prev.deletedAt !== null;
+        // A partial text (Weibo long text whose full text failed) never replaces a complete one:
+        // the next crawl tries the full text again.
+        if (item.textIncomplete && !prev.incomplete && prev.sha1 !== p.sha1 && !restored) {
+          await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
+          outcome.unchanged++;
+          continue;
+        }
+        if (prev.sha1 === p.sha1 && !restored) {
+          await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
+          outcome.unchanged++;
+          continue;
+        }
+        // Completing a partial text is not an edit: the content is replaced in place (and classified
+        // again), without a version.
+        const completing = prev.incomplete && !item.textIncomplete && !restored;
+        // A partial text still never replaces a complete one, even on a post coming back.
+        const keepText = Boolean(item.textIncomplete) && !prev.incomplete;
+        if (!completing)
+          await tx.postVersion.create({
+            data: {
+              postId: prev.id,
+              version: prev.version,
+              title: prev.title,
+              text: prev.text,
+              html: prev.html,
+              sha1: prev.sha1,
+              seenAt: prev.firstSeenAt,
+              replacedAt: now,
+            },
+          });
+        await tx.post.update({
+          where: { id: prev.id },
           data: {
-            accountId,
-            siteKey,
-            platformId: item.platformId,
-            parentId,
-            kind: item.kind,
-            url: item.url,
-            title: item.title,
-            author: item.author,
-            authorId: item.authorId ?? "",
-            publishedAt: item.publishedAt,
-            incomplete: item.textIncomplete ?? false,
-            text: p.text,
-            html: item.html,
-            sha1: p.sha1,
-            listSha1: p.listSha1 ?? null,
-            replyCount: p.replyCount ?? null,
-            lastReplyAt: p.lastReplyAt ?? null,
-            archivePath: p.archivePath ?? null,
-            firstSeenAt: now,
-            lastSeenAt: now,
+            ...bookkeeping,
+            deletedAt: null,
+            ...(keepText ? {} : { title: item.title, url: item.url, incomplete: item.textIncomplete ?? false, text: p.text, html: item.html, sha1: p.sha1 }),
+            author: item.author || prev.author,
+            version: completing ? prev.version : prev.version + 1,
+            ...(p.archivePath ? { archivePath: p.archivePath } : {}),
           },
         });
-        known.set(item.platformId, created);
-        outcome.created.push(created.id);
-        continue;
+        outcome.changed.push(prev.id);
+        if (restored) outcome.restored.push(prev.id);
       }
-      // Bookkeeping fields move forward whatever the content did.
-      const bookkeeping = {
-        lastSeenAt: now,
-        ...(p.listSha1 !== undefined && p.listSha1 !== null ? { listSha1: p.listSha1 } : {}),
-        ...(p.replyCount !== undefined && p.replyCount !== null ? { replyCount: p.replyCount } : {}),
-        ...(p.lastReplyAt ? { lastReplyAt: p.lastReplyAt } : {}),
-        // A name change (Tieba nicknames change) or a newly read author id is not an edit.
-        ...(item.author && item.author !== prev.author ? { author: item.author } : {}),
-        ...(item.authorId && item.authorId !== prev.authorId ? { authorId: item.authorId } : {}),
-        // A reply first stored without its parent (a keyword watch found the floor before anyone
-        // stored its thread) is linked once the parent is known.
-        ...(prev.parentId === null && item.parentPlatformId && known.get(item.parentPlatformId) ? { parentId: known.get(item.parentPlatformId)!.id } : {}),
-      };
-      // A post marked deleted that is served again is back: the mark is cleared and the return
-      // is kept as a version (the moderation history shows it went away and came back).
-      const restored = prev.deletedAt !== null;
-      // A partial text (Weibo long text whose full text failed) never replaces a complete one:
-      // the next crawl tries the full text again.
-      if (item.textIncomplete && !prev.incomplete && prev.sha1 !== p.sha1 && !restored) {
-        await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
-        outcome.unchanged++;
-        continue;
+      // Queue what this page created or changed for classification, in the same transaction as the
+      // posts: a process killed after this commit leaves the rows, and the next crawl of the account
+      // (or the next start) classifies those posts. queuedAt is this store's `now`, the post's
+      // lastSeenAt: the classifier removes a row only when queuedAt ≤ the lastSeenAt it read with the
+      // text it judged, so a post changed again meanwhile (a later `now`) stays queued.
+      const queued = [...outcome.created, ...outcome.changed];
+      if (queued.length > 0) {
+        if (outcome.changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: outcome.changed } } });
+        await tx.unclassifiedPost.createMany({ data: queued.map((postId) => ({ postId, queuedAt: now })) });
       }
-      if (prev.sha1 === p.sha1 && !restored) {
-        await tx.post.update({ where: { id: prev.id }, data: bookkeeping });
-        outcome.unchanged++;
-        continue;
-      }
-      // Completing a partial text is not an edit: the content is replaced in place (and classified
-      // again), without a version.
-      const completing = prev.incomplete && !item.textIncomplete && !restored;
-      // A partial text still never replaces a complete one, even on a post coming back.
-      const keepText = Boolean(item.textIncomplete) && !prev.incomplete;
-      if (!completing) await tx.postVersion.create({
-        data: {
-          postId: prev.id,
-          version: prev.version,
-          title: prev.title,
-          text: prev.text,
-          html: prev.html,
-          sha1: prev.sha1,
-          seenAt: prev.firstSeenAt,
-          replacedAt: now,
-        },
-      });
-      await tx.post.update({
-        where: { id: prev.id },
-        data: {
-          ...bookkeeping,
-          deletedAt: null,
-          ...(keepText
-            ? {}
-            : { title: item.title, url: item.url, incomplete: item.textIncomplete ?? false, text: p.text, html: item.html, sha1: p.sha1 }),
-          author: item.author || prev.author,
-          version: completing ? prev.version : prev.version + 1,
-          ...(p.archivePath ? { archivePath: p.archivePath } : {}),
-        },
-      });
-      outcome.changed.push(prev.id);
-      if (restored) outcome.restored.push(prev.id);
-    }
-    // Queue what this page created or changed for classification, in the same transaction as the
-    // posts: a process killed after this commit leaves the rows, and the next crawl of the account
-    // (or the next start) classifies those posts. queuedAt is this store's `now`, the post's
-    // lastSeenAt: the classifier removes a row only when queuedAt ≤ the lastSeenAt it read with the
-    // text it judged, so a post changed again meanwhile (a later `now`) stays queued.
-    const queued = [...outcome.created, ...outcome.changed];
-    if (queued.length > 0) {
-      if (outcome.changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: outcome.changed } } });
-      await tx.unclassifiedPost.createMany({ data: queued.map((postId) => ({ postId, queuedAt: now })) });
-    }
-    // Prisma's default limits (5 s, 2 s to get a connection) are too tight for a 50-item page on
-    // a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard
-    // started beside it. A page that runs out of time is still rolled back whole and re-read on
-    // the next run, but it costs the run.
-  }, { timeout: 60_000, maxWait: 30_000 });
+      // Prisma's default limits (5 s, 2 s to get a connection) are too tight for a 50-item page on
+      // a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard
+      // started beside it. A page that runs out of time is still rolled back whole and re-read on
+      // the next run, but it costs the run.
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
   return outcome;
 }
 

@@ -25,7 +25,10 @@ import { walk } from "./worker/walk";
 export interface WorkerServices {
   db: Db;
   /** Creates the fetcher for one account (one browser context per account). */
-  createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy }, onRequest: (r: RequestInfo) => void) => PoliteFetcher;
+  createFetcher: (
+    account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy },
+    onRequest: (r: RequestInfo) => void,
+  ) => PoliteFetcher;
   /** Classify new or changed posts and dequeue them from UnclassifiedPost (classifyPosts); omitted in storage-only tests. */
   classify?: (db: Db, postIds: number[]) => Promise<unknown>;
   /** The crawl's clock. @default () => new Date() */
@@ -96,11 +99,7 @@ export interface RunError {
  * Crawl one account once. Never throws for crawl problems: they are recorded on the run.
  * Throws only when the account does not exist.
  */
-export async function crawlAccount(
-  services: WorkerServices,
-  accountId: number,
-  trigger: "schedule" | "manual" | "cli" = "cli",
-): Promise<RunSummary> {
+export async function crawlAccount(services: WorkerServices, accountId: number, trigger: "schedule" | "manual" | "cli" = "cli"): Promise<RunSummary> {
   const { db } = services;
   const clock = services.now ?? (() => new Date());
   const account = await db.account.findUnique({ where: { id: accountId } });
@@ -216,7 +215,13 @@ export async function crawlAccount(
   const finished = new Date();
   s.durationMs = finished.getTime() - wallStart.getTime();
   // A thread left unfinished is not "ok": replies are still unread, even if nothing failed.
-  s.status = listFailed ? (s.newPosts + s.changedPosts + s.unchangedPosts > 0 ? "partial" : "failed") : s.errors.length || s.unfinishedThreads ? "partial" : "ok";
+  s.status = listFailed
+    ? s.newPosts + s.changedPosts + s.unchangedPosts > 0
+      ? "partial"
+      : "failed"
+    : s.errors.length || s.unfinishedThreads
+      ? "partial"
+      : "ok";
   await db.crawlRun.update({
     where: { id: run.id },
     data: {
@@ -249,7 +254,10 @@ export async function crawlAccount(
   });
   // Not awaited (a slow webhook must not hold up crawling), so a failure is caught here and written on the run.
   const notify = services.notify;
-  if (notify) void Promise.resolve().then(() => notify(db, run.id)).catch((e: unknown) => appendRunError(db, run.id, "NotifyError", e, services.onProgress));
+  if (notify)
+    void Promise.resolve()
+      .then(() => notify(db, run.id))
+      .catch((e: unknown) => appendRunError(db, run.id, "NotifyError", e, services.onProgress));
   return s;
 }
 

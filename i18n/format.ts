@@ -46,7 +46,8 @@ export function dateText(tools: DateTools, date: Date, { withYear = false }: { w
   }
   const { format, t, now } = tools;
   const time = clock(tools, date);
-  if (withYear) return t("dateWeekdayTime", { date: format.dateTime(date, { year: "numeric", month: "long", day: "numeric" }), weekday: weekday(tools, date), time });
+  if (withYear)
+    return t("dateWeekdayTime", { date: format.dateTime(date, { year: "numeric", month: "long", day: "numeric" }), weekday: weekday(tools, date), time });
   const ago = now.getTime() - date.getTime();
   if (ago >= 0 && ago < MINUTE) return t("justNow");
   if (Math.abs(ago) < HOUR) return format.relativeTime(date, { now, unit: Math.abs(ago) < MINUTE ? "second" : "minute" });
@@ -72,7 +73,14 @@ export function relativeText(tools: DateTools, date: Date, now: Date = tools.now
   const a = Math.abs(seconds);
   const unit = a < 60 ? "second" : a < 3600 ? "minute" : a < 86_400 ? "hour" : "day";
   if (tools.locale === "en") {
-    const v = unit === "second" ? `${a} s` : unit === "minute" ? `${Math.round(a / 60)} min` : unit === "hour" ? `${Math.round(a / 3600)} h` : `${Math.round(a / 86_400)} d`;
+    const v =
+      unit === "second"
+        ? `${a} s`
+        : unit === "minute"
+          ? `${Math.round(a / 60)} min`
+          : unit === "hour"
+            ? `${Math.round(a / 3600)} h`
+            : `${Math.round(a / 86_400)} d`;
     return seconds >= 0 ? `in ${v}` : `${v} ago`;
   }
   return tools.format.relativeTime(date, { now, unit });

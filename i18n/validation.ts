@@ -63,7 +63,8 @@ export function genericIssueMessage(issue: z.core.$ZodIssue): KeyedMessage {
       if (!Number.isFinite(bound)) break;
       if (issue.origin === "string") return { key: small ? "minLength" : "maxLength", values: { n: bound } };
       if (issue.origin === "array" || issue.origin === "set") return { key: small ? "minItems" : "maxItems", values: { n: bound } };
-      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { key: small ? "minNumber" : "maxNumber", values: { n: bound } };
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint")
+        return { key: small ? "minNumber" : "maxNumber", values: { n: bound } };
       break;
     }
     case "invalid_format":

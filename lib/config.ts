@@ -56,9 +56,7 @@ export function crawlerConfig() {
     /** Largest response body read, in bytes. @default 5 MiB */
     maxBodyBytes: intFromEnv("CAMPUSWATCH_MAX_BODY_BYTES", 5 * 1024 * 1024, 1024),
     /** Honest User-Agent sent with every request. */
-    userAgent:
-      process.env.CAMPUSWATCH_USER_AGENT?.trim() ||
-      "CampusWatchBot/0.1 (+https://github.com/campuswatch/campuswatch; campus monitoring crawler)",
+    userAgent: process.env.CAMPUSWATCH_USER_AGENT?.trim() || "CampusWatchBot/0.1 (+https://github.com/campuswatch/campuswatch; campus monitoring crawler)",
     /** Chromium used for pages that need a browser. @default /usr/bin/chromium */
     chromiumPath: process.env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium",
     /** Raw archive files older than this are deleted. @default 90 */
@@ -163,7 +161,10 @@ export function redactUrl(url: string): string {
  */
 export function trustedHostsFromEnv(): string[] {
   const raw = process.env.CAMPUSWATCH_TRUSTED_HOSTS ?? "";
-  const entries = raw.split(",").map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     try {
       parseTrustedEntry(entry);

@@ -122,12 +122,17 @@ export async function copySqliteToPostgres(from: string, to: string, options: Co
   const source = new Database(sqlitePath(from), { readonly: true, fileMustExist: true });
   try {
     const applied = new Set(
-      (source.prepare(`SELECT migration_name AS name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as { name: string }[]).map(
-        (r) => r.name,
-      ),
+      (
+        source.prepare(`SELECT migration_name AS name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as {
+          name: string;
+        }[]
+      ).map((r) => r.name),
     );
     const missing = migrationNames("sqlite").filter((m) => !applied.has(m));
-    if (missing.length) throw new Error(`the SQLite database is not up to date (${missing.length} migrations missing): run \`DATABASE_URL=${from} campuswatch db migrate\` first`);
+    if (missing.length)
+      throw new Error(
+        `the SQLite database is not up to date (${missing.length} migrations missing): run \`DATABASE_URL=${from} campuswatch db migrate\` first`,
+      );
   } catch (e) {
     source.close();
     throw /no such table: _prisma_migrations/.test((e as Error).message) ? new Error(`${from} is not a CampusWatch database`) : e;
@@ -182,10 +187,10 @@ export async function copySqliteToPostgres(from: string, to: string, options: Co
         for (const column of selfRefs) {
           const mine = part.filter((p) => p.column === column);
           if (mine.length === 0) continue;
-          await client.query(
-            `UPDATE ${q(table)} AS t SET ${q(column)} = v.value FROM unnest($1::int[], $2::int[]) AS v(id, value) WHERE t."id" = v.id`,
-            [mine.map((p) => p.id), mine.map((p) => p.value)],
-          );
+          await client.query(`UPDATE ${q(table)} AS t SET ${q(column)} = v.value FROM unnest($1::int[], $2::int[]) AS v(id, value) WHERE t."id" = v.id`, [
+            mine.map((p) => p.id),
+            mine.map((p) => p.value),
+          ]);
         }
       }
       if (columns.some((c) => c.name === "id" && (c.type === "integer" || c.type === "bigint"))) {

@@ -15,10 +15,7 @@ export function jsonError(status: number, message: string, code: string) {
  * Wrap a route handler: authorizes first (401/403 with the JSON error body), then maps thrown
  * ValidationErrors to 400 and anything else to 500.
  */
-export function withAuth<C>(
-  permission: Permission,
-  handler: (req: Request, user: CurrentUser, context: C) => Response | Promise<Response>,
-) {
+export function withAuth<C>(permission: Permission, handler: (req: Request, user: CurrentUser, context: C) => Response | Promise<Response>) {
   return async (req: Request, context: C): Promise<Response> => {
     let user: CurrentUser;
     try {

@@ -133,10 +133,11 @@ async function migratePostgres(url: string): Promise<MigrateResult> {
       await client.query("BEGIN");
       try {
         await client.query(sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
-          [crypto.randomUUID(), checksum, name],
-        );
+        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`, [
+          crypto.randomUUID(),
+          checksum,
+          name,
+        ]);
         await client.query("COMMIT");
       } catch (e) {
         await client.query("ROLLBACK");

@@ -41,7 +41,11 @@ function backfillSqlite(file: string): BackfillResult {
   const conn = new Database(file);
   try {
     conn.pragma("busy_timeout = 10000");
-    const accounts = conn.prepare(`SELECT "id", "platform", "entryUrl" FROM "Account" WHERE EXISTS (SELECT 1 FROM "Post" p WHERE p."accountId" = "Account"."id" AND p."siteKey" = '') ORDER BY "id"`).all() as { id: number; platform: string; entryUrl: string }[];
+    const accounts = conn
+      .prepare(
+        `SELECT "id", "platform", "entryUrl" FROM "Account" WHERE EXISTS (SELECT 1 FROM "Post" p WHERE p."accountId" = "Account"."id" AND p."siteKey" = '') ORDER BY "id"`,
+      )
+      .all() as { id: number; platform: string; entryUrl: string }[];
     const out: BackfillResult = { keyed: 0, leftApart: 0 };
     if (accounts.length === 0) return out;
     // better-sqlite3 binds named parameters: the same text as PostgreSQL's $1, $2 otherwise.

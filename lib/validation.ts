@@ -67,7 +67,8 @@ export function urlProblemCode(value: string): Problem | null {
   } catch {
     return { code: "urlInvalid", values: { value: JSON.stringify(value) }, message: `not a valid URL: ${JSON.stringify(value)}` };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { code: "urlProtocol", values: { protocol: url.protocol }, message: `only http and https URLs are allowed (got ${url.protocol})` };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { code: "urlProtocol", values: { protocol: url.protocol }, message: `only http and https URLs are allowed (got ${url.protocol})` };
   if (!url.hostname) return { code: "urlNoHost", values: {}, message: "URL has no host" };
   return null;
 }
@@ -95,7 +96,11 @@ export function cronProblemCode(expr: string): Problem | null {
   const fields = expr.trim().split(/\s+/);
   if (fields.length < 5 || fields.length > 6) {
     const values = { count: fields.length, expr: JSON.stringify(expr) };
-    return { code: "cronFields", values, message: `cron expression must have 5 fields (minute hour day month weekday), got ${fields.length}: ${JSON.stringify(expr)}` };
+    return {
+      code: "cronFields",
+      values,
+      message: `cron expression must have 5 fields (minute hour day month weekday), got ${fields.length}: ${JSON.stringify(expr)}`,
+    };
   }
   try {
     CronExpressionParser.parse(expr.trim(), { tz: TIME_ZONE, strict: false });

@@ -18,7 +18,10 @@ const target = path.join(root, "prisma/postgresql/schema.prisma");
 export function toPostgres(text) {
   const swaps = [
     [/provider = "sqlite"/, 'provider = "postgresql"'],
-    [/url {6}= "file:\.\/dev\.db".*$/m, 'url      = "postgresql://localhost/unused" // unused at run time: lib/db.ts passes a driver adapter built from DATABASE_URL'],
+    [
+      /url {6}= "file:\.\/dev\.db".*$/m,
+      'url      = "postgresql://localhost/unused" // unused at run time: lib/db.ts passes a driver adapter built from DATABASE_URL',
+    ],
     [/output {10}= "\.\.\/generated\/prisma"/, 'output          = "../../generated/prisma-pg"'],
   ];
   let out = text;

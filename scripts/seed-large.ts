@@ -84,7 +84,9 @@ const reviewerId = Number(insUser.run("reviewer", hash, "reviewer", iso(start)).
 const insAccount = db.prepare(
   `INSERT INTO "Account"(platform, entryUrl, name, cron, enabled, status, lastRunAt, nextRunAt, createdAt, updatedAt) VALUES (?, ?, ?, ?, 1, 'idle', ?, ?, ?, ?)`,
 );
-const accountIds = ACCOUNTS.map((a) => Number(insAccount.run(a.platform, a.entryUrl, a.name, a.cron, iso(now - 3_600_000), iso(now + 600_000), iso(start), iso(now)).lastInsertRowid));
+const accountIds = ACCOUNTS.map((a) =>
+  Number(insAccount.run(a.platform, a.entryUrl, a.name, a.cron, iso(now - 3_600_000), iso(now + 600_000), iso(start), iso(now)).lastInsertRowid),
+);
 
 const insTopic = db.prepare(
   `INSERT INTO "Topic"(name, description, enabled, keywords, userDict, sensitiveWords, relevantLabels, nbThreshold, cosineThreshold, modelVersion, trainedAt, evaluation, webhookUrl, createdAt, updatedAt)

@@ -7,7 +7,17 @@ import { CookieForms } from "./cookie-forms";
  * An account's login cookies: which domains they are for and when they expire (never their
  * values), with the forms to replace or forget them (admins only).
  */
-export async function AccountCookies({ accountId, summary, setAt, admin }: { accountId: number; summary: CookieSummary[]; setAt: Date | null; admin: boolean }) {
+export async function AccountCookies({
+  accountId,
+  summary,
+  setAt,
+  admin,
+}: {
+  accountId: number;
+  summary: CookieSummary[];
+  setAt: Date | null;
+  admin: boolean;
+}) {
   const t = await getTranslations("accounts.cookies");
   return (
     <section className="panel" aria-labelledby="cookies-h" data-testid="account-cookies">

@@ -93,7 +93,12 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
       {admin && (
         <section className="panel" aria-labelledby="edit-h">
           <h2 id="edit-h">{t("edit")}</h2>
-          <AccountForm action={updateAccountAction} presets={CRON_PRESETS} submitLabel={t("saveChanges")} initial={{ id: a.id, url: a.entryUrl, platform: a.platform, name: a.name, cron: a.cron }} />
+          <AccountForm
+            action={updateAccountAction}
+            presets={CRON_PRESETS}
+            submitLabel={t("saveChanges")}
+            initial={{ id: a.id, url: a.entryUrl, platform: a.platform, name: a.name, cron: a.cron }}
+          />
         </section>
       )}
       <AccountCookies accountId={a.id} summary={cookieSummaryOf(a)} setAt={a.cookiesSetAt} admin={admin} />

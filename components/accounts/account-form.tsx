@@ -49,27 +49,16 @@ interface Props {
  * back from the server action next to their fields, and nothing typed is lost.
  */
 export function AccountForm({ action, presets, initial, submitLabel }: Props) {
-  const [state, formAction, pending] = useActionState<FormState, FormData>(
-    action,
-    {},
-  );
+  const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
   const t = useTranslations("accounts.form");
   const tp = useTranslations("accounts");
   const tools = useDateTools();
   const v = state.values;
-  const initialInterval = initial
-    ? presets.some((p) => p.cron === initial.cron)
-      ? initial.cron
-      : "custom"
-    : (presets[2]?.cron ?? "custom");
+  const initialInterval = initial ? (presets.some((p) => p.cron === initial.cron) ? initial.cron : "custom") : (presets[2]?.cron ?? "custom");
   const [url, setUrl] = useState(v?.url ?? initial?.url ?? "");
-  const [platform, setPlatform] = useState(
-    v?.platform ?? initial?.platform ?? "auto",
-  );
+  const [platform, setPlatform] = useState(v?.platform ?? initial?.platform ?? "auto");
   const [interval, setInterval] = useState(v?.interval ?? initialInterval);
-  const [cron, setCron] = useState(
-    v?.cron ?? (initialInterval === "custom" ? (initial?.cron ?? "") : ""),
-  );
+  const [cron, setCron] = useState(v?.cron ?? (initialInterval === "custom" ? (initial?.cron ?? "") : ""));
   const [fetchedDetected, setDetected] = useState<Detected | null>(null);
   const [fetchedPreview, setPreview] = useState<{
     times?: string[];
@@ -77,9 +66,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   } | null>(null);
   // New accounts only: an account URL, or a keyword watch built from its fields.
   const [mode, setMode] = useState(v?.mode === "watch" ? "watch" : "account");
-  const [watchPlatform, setWatchPlatform] = useState(
-    v?.watchPlatform ?? "weibo",
-  );
+  const [watchPlatform, setWatchPlatform] = useState(v?.watchPlatform ?? "weibo");
   const tw = useTranslations("accounts.watch");
   const prevValues = useRef(v);
 
@@ -127,11 +114,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
       })
         .then(async (r) => {
           const j = (await r.json()) as CronPreviewAnswer;
-          setPreview(
-            r.ok
-              ? { times: j.times }
-              : { error: j.error?.message ?? t("invalid") },
-          );
+          setPreview(r.ok ? { times: j.times } : { error: j.error?.message ?? t("invalid") });
         })
         .catch(() => undefined);
     }, 250);
@@ -142,57 +125,25 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   }, [expr, t]);
 
   const err = (name: string) => state.errors?.[name]?.join(" ");
-  const platformLabel = (p: string) =>
-    (PLATFORMS as readonly string[]).includes(p)
-      ? tp(`platforms.${p as PlatformValue}`)
-      : p;
-  const detectedLabel = detected?.platform
-    ? platformLabel(detected.platform)
-    : null;
+  const platformLabel = (p: string) => ((PLATFORMS as readonly string[]).includes(p) ? tp(`platforms.${p as PlatformValue}`) : p);
+  const detectedLabel = detected?.platform ? platformLabel(detected.platform) : null;
   const idp = initial ? `edit-${initial.id}` : "new";
   const watching = !initial && mode === "watch";
   return (
-    <form
-      action={formAction}
-      noValidate
-      className="account-form"
-      aria-label={initial ? t("editAria") : t("addAria")}
-    >
+    <form action={formAction} noValidate className="account-form" aria-label={initial ? t("editAria") : t("addAria")}>
       {initial && <input type="hidden" name="id" value={initial.id} />}
       {!initial && (
         <fieldset className="field wide watch-mode">
           <legend>{tw("mode")}</legend>
           <label>
-            <input
-              type="radio"
-              name="mode"
-              value="account"
-              checked={!watching}
-              onChange={() => setMode("account")}
-            />{" "}
-            {tw("modeAccount")}
+            <input type="radio" name="mode" value="account" checked={!watching} onChange={() => setMode("account")} /> {tw("modeAccount")}
           </label>
           <label>
-            <input
-              type="radio"
-              name="mode"
-              value="watch"
-              checked={watching}
-              onChange={() => setMode("watch")}
-            />{" "}
-            {tw("modeWatch")}
+            <input type="radio" name="mode" value="watch" checked={watching} onChange={() => setMode("watch")} /> {tw("modeWatch")}
           </label>
         </fieldset>
       )}
-      {watching && (
-        <WatchFields
-          idp={idp}
-          values={v}
-          platform={watchPlatform}
-          onPlatform={setWatchPlatform}
-          err={err}
-        />
-      )}
+      {watching && <WatchFields idp={idp} values={v} platform={watchPlatform} onPlatform={setWatchPlatform} err={err} />}
       <div className="form-grid">
         {!watching && (
           <div className="field wide">
@@ -208,18 +159,10 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
               aria-describedby={`${idp}-url-error ${idp}-url-detected`}
               required
             />
-            <div
-              id={`${idp}-url-error`}
-              className="field-error"
-              aria-live="polite"
-            >
+            <div id={`${idp}-url-error`} className="field-error" aria-live="polite">
               {err("url")}
             </div>
-            <div
-              id={`${idp}-url-detected`}
-              className="detected"
-              aria-live="polite"
-            >
+            <div id={`${idp}-url-detected`} className="detected" aria-live="polite">
               {detected &&
                 !err("url") &&
                 (detected.problem ? (
@@ -241,22 +184,14 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
               aria-invalid={Boolean(err("platform"))}
               aria-describedby={`${idp}-platform-error`}
             >
-              <option value="auto">
-                {detectedLabel
-                  ? t("recogniseWith", { platform: detectedLabel })
-                  : t("recognise")}
-              </option>
+              <option value="auto">{detectedLabel ? t("recogniseWith", { platform: detectedLabel }) : t("recognise")}</option>
               {PLATFORMS.map((p) => (
                 <option key={p} value={p}>
                   {tp(`platforms.${p}`)}
                 </option>
               ))}
             </select>
-            <div
-              id={`${idp}-platform-error`}
-              className="field-error"
-              aria-live="polite"
-            >
+            <div id={`${idp}-platform-error`} className="field-error" aria-live="polite">
               {err("platform")}
             </div>
           </div>
@@ -273,22 +208,13 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
             aria-invalid={Boolean(err("name"))}
             aria-describedby={`${idp}-name-error`}
           />
-          <div
-            id={`${idp}-name-error`}
-            className="field-error"
-            aria-live="polite"
-          >
+          <div id={`${idp}-name-error`} className="field-error" aria-live="polite">
             {err("name")}
           </div>
         </div>
         <div className="field">
           <label htmlFor={`${idp}-interval`}>{t("interval")}</label>
-          <select
-            id={`${idp}-interval`}
-            name="interval"
-            value={interval}
-            onChange={(e) => setInterval(e.target.value)}
-          >
+          <select id={`${idp}-interval`} name="interval" value={interval} onChange={(e) => setInterval(e.target.value)}>
             {presets.map((p) => (
               <option key={p.cron} value={p.cron}>
                 {tp(`presets.${p.key}`)}
@@ -313,33 +239,21 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
             aria-describedby={`${idp}-cron-error ${idp}-cron-preview`}
             spellCheck={false}
           />
-          <div
-            id={`${idp}-cron-error`}
-            className="field-error"
-            aria-live="polite"
-          >
+          <div id={`${idp}-cron-error`} className="field-error" aria-live="polite">
             {err("cron")}
           </div>
-          <div
-            id={`${idp}-cron-preview`}
-            className="cron-preview"
-            aria-live="polite"
-          >
+          <div id={`${idp}-cron-preview`} className="cron-preview" aria-live="polite">
             {preview?.times && (
               <>
                 {t("nextRuns")}
                 <ol>
                   {preview.times.map((time) => (
-                    <li key={time}>
-                      {dateText({ ...tools, now: new Date() }, new Date(time))}
-                    </li>
+                    <li key={time}>{dateText({ ...tools, now: new Date() }, new Date(time))}</li>
                   ))}
                 </ol>
               </>
             )}
-            {preview?.error && !err("cron") && (
-              <span className="field-error">{preview.error}</span>
-            )}
+            {preview?.error && !err("cron") && <span className="field-error">{preview.error}</span>}
           </div>
         </div>
       </div>

@@ -110,16 +110,33 @@ export async function AccountTable({ admin }: { admin: boolean }) {
               </td>
               <td className="nowrap">{a.nextRunAt ? <RelativeTime date={a.nextRunAt} now={now} /> : <span className="muted">—</span>}</td>
               <td className="num">
-                <Link href={`/posts?account=${a.id}`}><Num value={a.postCount} /></Link>
+                <Link href={`/posts?account=${a.id}`}>
+                  <Num value={a.postCount} />
+                </Link>
               </td>
-              <td className="num">{a.openFlags ? <Link href={`/?account=${a.id}&review=open`}><Num value={a.openFlags} /></Link> : 0}</td>
+              <td className="num">
+                {a.openFlags ? (
+                  <Link href={`/?account=${a.id}&review=open`}>
+                    <Num value={a.openFlags} />
+                  </Link>
+                ) : (
+                  0
+                )}
+              </td>
               <td className={`num${a.errors7d ? " error-count" : ""}`}>
                 {a.errors7d}
                 {a.blocks7d > 0 && <div className="muted small">{t("blocked", { count: a.blocks7d })}</div>}
               </td>
               {admin && (
                 <td>
-                  <AccountActions id={a.id} name={a.name} enabled={a.enabled} queued={Boolean(a.crawlRequestedAt)} running={a.status === "running"} impact={impacts[i]!} />
+                  <AccountActions
+                    id={a.id}
+                    name={a.name}
+                    enabled={a.enabled}
+                    queued={Boolean(a.crawlRequestedAt)}
+                    running={a.status === "running"}
+                    impact={impacts[i]!}
+                  />
                 </td>
               )}
             </tr>

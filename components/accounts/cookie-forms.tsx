@@ -17,7 +17,16 @@ export function CookieForms({ accountId, hasCookies }: { accountId: number; hasC
         <input type="hidden" name="id" value={accountId} />
         <div className="field">
           <label htmlFor="cookie-text">{t("paste")}</label>
-          <textarea id="cookie-text" name="text" rows={3} autoComplete="off" spellCheck={false} placeholder={t("placeholder")} aria-invalid={Boolean(err)} aria-describedby="cookie-error cookie-help" />
+          <textarea
+            id="cookie-text"
+            name="text"
+            rows={3}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t("placeholder")}
+            aria-invalid={Boolean(err)}
+            aria-describedby="cookie-error cookie-help"
+          />
           <div id="cookie-help" className="help">
             {t("help")}
           </div>

@@ -17,7 +17,16 @@ export function ProxyForm({ accountId, hasProxy }: { accountId: number; hasProxy
         <input type="hidden" name="id" value={accountId} />
         <div className="field">
           <label htmlFor="proxy-url">{t("url")}</label>
-          <input id="proxy-url" name="url" type="text" autoComplete="off" spellCheck={false} placeholder={t("placeholder")} aria-invalid={Boolean(err)} aria-describedby="proxy-error proxy-help" />
+          <input
+            id="proxy-url"
+            name="url"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t("placeholder")}
+            aria-invalid={Boolean(err)}
+            aria-describedby="proxy-error proxy-help"
+          />
           <div id="proxy-help" className="help">
             {t("help")}
           </div>

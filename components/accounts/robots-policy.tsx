@@ -6,7 +6,19 @@ import { RobotsPolicyForm } from "./robots-policy-form";
  * The account's robots.txt policy: obeyed (the default), or ignored by whom and since when; admins
  * can change it.
  */
-export async function RobotsPolicyPanel({ accountId, policy, setBy, setAt, admin }: { accountId: number; policy: string; setBy: string | null; setAt: Date | null; admin: boolean }) {
+export async function RobotsPolicyPanel({
+  accountId,
+  policy,
+  setBy,
+  setAt,
+  admin,
+}: {
+  accountId: number;
+  policy: string;
+  setBy: string | null;
+  setAt: Date | null;
+  admin: boolean;
+}) {
   const t = await getTranslations("accounts.robots");
   const ignored = policy === "ignore";
   return (

@@ -21,13 +21,7 @@ interface Props {
  * word, the Tieba bar or the Discuz! board, and the result pages per run. The server action
  * builds the search URL from them (app/(dashboard)/accounts/_lib/problems.ts).
  */
-export function WatchFields({
-  idp,
-  values: v,
-  platform: watchPlatform,
-  onPlatform: setWatchPlatform,
-  err,
-}: Props) {
+export function WatchFields({ idp, values: v, platform: watchPlatform, onPlatform: setWatchPlatform, err }: Props) {
   const tw = useTranslations("accounts.watch");
   const tp = useTranslations("accounts");
   return (
@@ -49,11 +43,7 @@ export function WatchFields({
             </option>
           ))}
         </select>
-        <div
-          id={`${idp}-watch-platform-error`}
-          className="field-error"
-          aria-live="polite"
-        >
+        <div id={`${idp}-watch-platform-error`} className="field-error" aria-live="polite">
           {err("watchPlatform")}
         </div>
       </div>
@@ -69,11 +59,7 @@ export function WatchFields({
           aria-invalid={Boolean(err("word") ?? err("url"))}
           aria-describedby={`${idp}-word-error`}
         />
-        <div
-          id={`${idp}-word-error`}
-          className="field-error"
-          aria-live="polite"
-        >
+        <div id={`${idp}-word-error`} className="field-error" aria-live="polite">
           {err("word") ?? err("url")}
         </div>
       </div>
@@ -90,11 +76,7 @@ export function WatchFields({
             aria-invalid={Boolean(err("bar"))}
             aria-describedby={`${idp}-bar-error`}
           />
-          <div
-            id={`${idp}-bar-error`}
-            className="field-error"
-            aria-live="polite"
-          >
+          <div id={`${idp}-bar-error`} className="field-error" aria-live="polite">
             {err("bar")}
           </div>
         </div>
@@ -112,11 +94,7 @@ export function WatchFields({
             aria-invalid={Boolean(err("board"))}
             aria-describedby={`${idp}-board-error ${idp}-board-help`}
           />
-          <div
-            id={`${idp}-board-error`}
-            className="field-error"
-            aria-live="polite"
-          >
+          <div id={`${idp}-board-error`} className="field-error" aria-live="polite">
             {err("board")}
           </div>
           <div id={`${idp}-board-help`} className="hint">
@@ -137,11 +115,7 @@ export function WatchFields({
           aria-invalid={Boolean(err("pages"))}
           aria-describedby={`${idp}-pages-error ${idp}-pages-help`}
         />
-        <div
-          id={`${idp}-pages-error`}
-          className="field-error"
-          aria-live="polite"
-        >
+        <div id={`${idp}-pages-error`} className="field-error" aria-live="polite">
           {err("pages")}
         </div>
         <div id={`${idp}-pages-help`} className="hint">

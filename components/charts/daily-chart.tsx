@@ -13,7 +13,10 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
       <CartesianGrid stroke={GRID} vertical={false} />
       <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} minTickGap={18} />
       <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} tickFormatter={fmt} allowDecimals={false} />
-      <Tooltip formatter={(v, name) => [fmt(v), platformLabel(String(name))]} labelFormatter={(l, p) => bucketLabel(p?.[0]?.payload as { bucket?: string } | undefined) ?? l} />
+      <Tooltip
+        formatter={(v, name) => [fmt(v), platformLabel(String(name))]}
+        labelFormatter={(l, p) => bucketLabel(p?.[0]?.payload as { bucket?: string } | undefined) ?? l}
+      />
       <Legend formatter={(v) => platformLabel(String(v))} iconType="square" wrapperStyle={{ fontSize: 12 }} />
     </>
   );
@@ -23,7 +26,16 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
         <AreaChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
           {common}
           {keys.map((k) => (
-            <Area key={k} type="monotone" dataKey={k} stackId="1" stroke={PLATFORM_COLORS[k]} fill={PLATFORM_COLORS[k]} fillOpacity={0.35} isAnimationActive={false} />
+            <Area
+              key={k}
+              type="monotone"
+              dataKey={k}
+              stackId="1"
+              stroke={PLATFORM_COLORS[k]}
+              fill={PLATFORM_COLORS[k]}
+              fillOpacity={0.35}
+              isAnimationActive={false}
+            />
           ))}
         </AreaChart>
       ) : (

@@ -15,11 +15,30 @@ export function HarvestChart({ curves }: { curves: HarvestCurve[] }) {
       <LineChart margin={{ top: 6, right: 12, left: 0, bottom: 0 }}>
         <CartesianGrid stroke={GRID} />
         <XAxis type="number" dataKey="crawled" tick={AXIS} tickLine={false} domain={[0, "dataMax"]} tickFormatter={fmt} allowDuplicatedCategory={false} />
-        <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} domain={[0, 1]} tickFormatter={(v: number) => format.number(Math.round(v * 100) / 100, { style: "percent" })} />
-        <Tooltip formatter={(v) => [format.number(Math.round(Number(v) * 1000) / 1000, { style: "percent", maximumFractionDigits: 1 }), t("series")]} labelFormatter={(l) => t("crawled", { count: fmt(l) })} />
+        <YAxis
+          tick={AXIS}
+          tickLine={false}
+          axisLine={false}
+          width={44}
+          domain={[0, 1]}
+          tickFormatter={(v: number) => format.number(Math.round(v * 100) / 100, { style: "percent" })}
+        />
+        <Tooltip
+          formatter={(v) => [format.number(Math.round(Number(v) * 1000) / 1000, { style: "percent", maximumFractionDigits: 1 }), t("series")]}
+          labelFormatter={(l) => t("crawled", { count: fmt(l) })}
+        />
         <Legend iconType="plainline" wrapperStyle={{ fontSize: 12 }} />
         {curves.map((c, i) => (
-          <Line key={c.runId} data={c.points} dataKey="rate" name={c.name} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} strokeWidth={1.8} isAnimationActive={false} />
+          <Line
+            key={c.runId}
+            data={c.points}
+            dataKey="rate"
+            name={c.name}
+            stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
+            dot={false}
+            strokeWidth={1.8}
+            isAnimationActive={false}
+          />
         ))}
       </LineChart>
     </ResponsiveContainer>

@@ -42,7 +42,12 @@ function Empty({ children }: { children: React.ReactNode }) {
 /** The texts of the charts page, with numbers in the reader's format. */
 async function texts() {
   const [t, format] = await Promise.all([getTranslations("charts"), getFormatter()]);
-  return { t, n: (x: number) => format.number(x), pct: (x: number) => format.number(Math.round(x * 100) / 100, { style: "percent" }), per: (days: number) => t("per", { bucket: bucketFor(days) }) };
+  return {
+    t,
+    n: (x: number) => format.number(x),
+    pct: (x: number) => format.number(Math.round(x * 100) / 100, { style: "percent" }),
+    per: (days: number) => t("per", { bucket: bucketFor(days) }),
+  };
 }
 const total = (xs: { [k: string]: unknown }[], keys: string[]) => xs.reduce((s, p) => s + keys.reduce((t, k) => t + (Number(p[k]) || 0), 0), 0);
 
@@ -51,7 +56,12 @@ export async function PostsSection({ days }: { days: string[] }) {
   const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
   const { t, n, per } = await texts();
   return (
-    <ChartPanel id="posts-per-day" testId="chart-posts" title={t("posts.title")} sub={t("posts.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}>
+    <ChartPanel
+      id="posts-per-day"
+      testId="chart-posts"
+      title={t("posts.title")}
+      sub={t("posts.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}
+    >
       {isEmptySeries(data, PLATFORMS) ? <Empty>{t("posts.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
     </ChartPanel>
   );
@@ -62,7 +72,12 @@ export async function FlagsSection({ days }: { days: string[] }) {
   const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
   const { t, n, per } = await texts();
   return (
-    <ChartPanel id="flags-per-day" testId="chart-flags" title={t("flags.title")} sub={t("flags.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}>
+    <ChartPanel
+      id="flags-per-day"
+      testId="chart-flags"
+      title={t("flags.title")}
+      sub={t("flags.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}
+    >
       {isEmptySeries(data, PLATFORMS) ? <Empty>{t("flags.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
     </ChartPanel>
   );
@@ -74,7 +89,12 @@ export async function DeletionsSection({ days }: { days: string[] }) {
   const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
   const { t, n, per } = await texts();
   return (
-    <ChartPanel id="deletions-per-day" testId="chart-deletions" title={t("deletions.title")} sub={t("deletions.sub", { per: per(days.length), total: n(deleted), flagged: n(flagged) })}>
+    <ChartPanel
+      id="deletions-per-day"
+      testId="chart-deletions"
+      title={t("deletions.title")}
+      sub={t("deletions.sub", { per: per(days.length), total: n(deleted), flagged: n(flagged) })}
+    >
       {isEmptySeries(data, PLATFORMS) ? <Empty>{t("deletions.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
       {flagged > 0 && (
         <p className="small">
@@ -163,8 +183,19 @@ export async function ActivitySection({ days }: { days: string[] }) {
   const data = accountActivity(posts, flags, accounts, 15);
   const { t, n } = await texts();
   return (
-    <ChartPanel id="account-activity" testId="chart-accounts" title={t("activity.title")} sub={t("activity.sub", { shown: n(Math.min(15, accounts.length)), total: n(accounts.length) })}>
-      {accounts.length === 0 ? <Empty>{t("activity.noAccounts")}</Empty> : data.every((d) => d.posts + d.replies === 0) ? <Empty>{t("activity.noPosts")}</Empty> : <ActivityChart data={data} />}
+    <ChartPanel
+      id="account-activity"
+      testId="chart-accounts"
+      title={t("activity.title")}
+      sub={t("activity.sub", { shown: n(Math.min(15, accounts.length)), total: n(accounts.length) })}
+    >
+      {accounts.length === 0 ? (
+        <Empty>{t("activity.noAccounts")}</Empty>
+      ) : data.every((d) => d.posts + d.replies === 0) ? (
+        <Empty>{t("activity.noPosts")}</Empty>
+      ) : (
+        <ActivityChart data={data} />
+      )}
     </ChartPanel>
   );
 }

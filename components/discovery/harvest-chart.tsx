@@ -6,7 +6,11 @@ import type { HarvestChartRow } from "@/crawler/discover/metrics";
 import { AXIS, GRID, SERIES_COLORS } from "@/components/charts/colors";
 
 /** One colour per strategy on every chart ("#12 focused" is always green), others by position. */
-const STRATEGY_COLORS: Record<string, string> = { bfs: SERIES_COLORS[0] as string, "best-first": SERIES_COLORS[1] as string, focused: SERIES_COLORS[2] as string };
+const STRATEGY_COLORS: Record<string, string> = {
+  bfs: SERIES_COLORS[0] as string,
+  "best-first": SERIES_COLORS[1] as string,
+  focused: SERIES_COLORS[2] as string,
+};
 
 function colorOf(key: string, index: number): string {
   return STRATEGY_COLORS[key.split(" ").at(-1) ?? ""] ?? (SERIES_COLORS[(index + 3) % SERIES_COLORS.length] as string);
@@ -27,7 +31,10 @@ export function DiscoveryHarvestChart({ rows, keys, height = 260 }: { rows: Harv
         <CartesianGrid stroke={GRID} />
         <XAxis type="number" dataKey="crawled" tick={AXIS} tickLine={false} domain={[0, "dataMax"]} tickFormatter={fmt} />
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
-        <Tooltip formatter={(v, name) => [`${Math.round(Number(v) * 1000) / 10}%`, String(name)]} labelFormatter={(l) => t("pagesCrawled", { pages: fmt(l) })} />
+        <Tooltip
+          formatter={(v, name) => [`${Math.round(Number(v) * 1000) / 10}%`, String(name)]}
+          labelFormatter={(l) => t("pagesCrawled", { pages: fmt(l) })}
+        />
         <Legend iconType="plainline" wrapperStyle={{ fontSize: 12 }} />
         {keys.map((k, i) => (
           <Line key={k} dataKey={k} name={k} stroke={colorOf(k, i)} dot={false} strokeWidth={1.8} isAnimationActive={false} connectNulls />

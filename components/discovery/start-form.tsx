@@ -73,7 +73,16 @@ export function StartDiscoveryForm({ topics, seedSets }: { topics: Option[]; see
           <input id="d-maxPages" name="maxPages" type="number" min={1} step={1} defaultValue={v?.maxPages ?? "1000"} {...err("maxPages")} required />
         </Field>
         <Field name="hostDelayMs" label={t("hostDelay")} state={state} help={t("hostDelayHelp")}>
-          <input id="d-hostDelayMs" name="hostDelayMs" type="number" min={0} step={100} defaultValue={v?.hostDelayMs ?? "1000"} {...err("hostDelayMs")} required />
+          <input
+            id="d-hostDelayMs"
+            name="hostDelayMs"
+            type="number"
+            min={0}
+            step={100}
+            defaultValue={v?.hostDelayMs ?? "1000"}
+            {...err("hostDelayMs")}
+            required
+          />
         </Field>
         <Field name="sameSite" label={t("scope")} state={state}>
           <label className="field-inline">

@@ -42,8 +42,22 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         anyLabel={t("allTopics")}
         options={topics.map((topic) => ({ value: topic.id, label: topic.enabled ? topic.name : t("disabledTopic", { name: topic.name }) }))}
       />
-      <FilterSelect id="f-platform" name="platform" label={t("platform")} value={filter.platform} anyLabel={t("allPlatforms")} options={PLATFORMS.map((p) => ({ value: p, label: tp(p) }))} />
-      <FilterSelect id="f-account" name="account" label={t("account")} value={filter.accountId} anyLabel={t("allAccounts")} options={accounts.map((a) => ({ value: a.id, label: a.name }))} />
+      <FilterSelect
+        id="f-platform"
+        name="platform"
+        label={t("platform")}
+        value={filter.platform}
+        anyLabel={t("allPlatforms")}
+        options={PLATFORMS.map((p) => ({ value: p, label: tp(p) }))}
+      />
+      <FilterSelect
+        id="f-account"
+        name="account"
+        label={t("account")}
+        value={filter.accountId}
+        anyLabel={t("allAccounts")}
+        options={accounts.map((a) => ({ value: a.id, label: a.name }))}
+      />
       <div className="filter-field">
         <label htmlFor="f-from">{t("from")}</label>
         <input id="f-from" name="from" type="date" defaultValue={filter.from ?? ""} />
@@ -52,15 +66,45 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         <label htmlFor="f-to">{t("to")}</label>
         <input id="f-to" name="to" type="date" defaultValue={filter.to ?? ""} />
       </div>
-      <FilterSelect id="f-review" name="review" label={t("review")} value={filter.review} anyLabel={flagged ? t("allFlags") : t("any")} options={REVIEW_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
+      <FilterSelect
+        id="f-review"
+        name="review"
+        label={t("review")}
+        value={filter.review}
+        anyLabel={flagged ? t("allFlags") : t("any")}
+        options={REVIEW_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))}
+      />
       <div className="filter-field narrow">
         <label htmlFor="f-min">{t("minScore")}</label>
-        <input id="f-min" name="minScore" type="number" min={0} max={1} step={0.05} defaultValue={filter.minScore ?? ""} placeholder={t("minScorePlaceholder")} />
+        <input
+          id="f-min"
+          name="minScore"
+          type="number"
+          min={0}
+          max={1}
+          step={0.05}
+          defaultValue={filter.minScore ?? ""}
+          placeholder={t("minScorePlaceholder")}
+        />
       </div>
       {/* In the flagged list too: a flagged post a moderator deleted is itself worth a look. */}
-      <FilterSelect id="f-deleted" name="deleted" label={t("deleted")} value={filter.deleted} anyLabel={t("deletedAny")} options={DELETED_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
+      <FilterSelect
+        id="f-deleted"
+        name="deleted"
+        label={t("deleted")}
+        value={filter.deleted}
+        anyLabel={t("deletedAny")}
+        options={DELETED_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))}
+      />
       {!flagged && (
-        <FilterSelect id="f-kind" name="kind" label={t("kind")} value={filter.kind} anyLabel={t("postsAndReplies")} options={KIND_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))} />
+        <FilterSelect
+          id="f-kind"
+          name="kind"
+          label={t("kind")}
+          value={filter.kind}
+          anyLabel={t("postsAndReplies")}
+          options={KIND_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))}
+        />
       )}
       <div className="filter-actions">
         <button type="submit">{t("apply")}</button>

@@ -105,7 +105,11 @@ export function PostContent({ post, terms, imageSrc }: { post: PostDetail; terms
         <p className="term-legend">
           {t("matched")}{" "}
           {terms.map((term) => (
-            <span key={term.term} className={`badge term-${term.kinds.has("sensitive") ? "sensitive" : "match"}`} title={[...term.kinds].map((k) => t(KIND_KEY[k])).join(", ") + (term.topics.size ? ` · ${[...term.topics].join("、")}` : "")}>
+            <span
+              key={term.term}
+              className={`badge term-${term.kinds.has("sensitive") ? "sensitive" : "match"}`}
+              title={[...term.kinds].map((k) => t(KIND_KEY[k])).join(", ") + (term.topics.size ? ` · ${[...term.topics].join("、")}` : "")}
+            >
               {term.term}
             </span>
           ))}
@@ -264,8 +268,14 @@ function ScoreBar({ value, threshold }: { value: number; threshold: number }) {
 export function Versions({ post }: { post: PostDetail }) {
   const t = useTranslations("posts.detail");
   if (post.versions.length === 0) return null;
-  const chain = [...post.versions.map((v) => ({ version: v.version, title: v.title, text: v.text, seenAt: v.seenAt, replacedAt: v.replacedAt })), { version: post.version, title: post.title, text: post.text, seenAt: null, replacedAt: null }];
-  const steps = chain.slice(1).map((next, i) => ({ prev: chain[i]!, next })).reverse();
+  const chain = [
+    ...post.versions.map((v) => ({ version: v.version, title: v.title, text: v.text, seenAt: v.seenAt, replacedAt: v.replacedAt })),
+    { version: post.version, title: post.title, text: post.text, seenAt: null, replacedAt: null },
+  ];
+  const steps = chain
+    .slice(1)
+    .map((next, i) => ({ prev: chain[i]!, next }))
+    .reverse();
   return (
     <section className="panel" aria-labelledby="versions-h">
       <h2 id="versions-h">{t("earlierVersions", { count: post.versions.length })}</h2>

@@ -71,8 +71,20 @@ export async function PostList({ filter, after, before, basePath, role }: Props)
       <nav className="pager" aria-label={t("pages")}>
         {newer || after || before ? <Link href={basePath + (params.size ? `?${params}` : "")}>{t("newest")}</Link> : <span />}
         <span className="pager-links">
-          {newer ? <Link href={link("before", newer)} rel="prev">{t("newer")}</Link> : <span className="muted">{t("newer")}</span>}
-          {older ? <Link href={link("after", older)} rel="next">{t("older")}</Link> : <span className="muted">{t("older")}</span>}
+          {newer ? (
+            <Link href={link("before", newer)} rel="prev">
+              {t("newer")}
+            </Link>
+          ) : (
+            <span className="muted">{t("newer")}</span>
+          )}
+          {older ? (
+            <Link href={link("after", older)} rel="next">
+              {t("older")}
+            </Link>
+          ) : (
+            <span className="muted">{t("older")}</span>
+          )}
         </span>
       </nav>
     </BulkReviewForm>

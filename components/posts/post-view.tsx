@@ -22,10 +22,7 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
   const t = await getTranslations("posts.view");
   return (
     <>
-      <PageHeader
-        title={flagged ? t("flaggedTitle") : t("postsTitle")}
-        subtitle={flagged ? t("flaggedSubtitle") : t("postsSubtitle")}
-      >
+      <PageHeader title={flagged ? t("flaggedTitle") : t("postsTitle")} subtitle={flagged ? t("flaggedSubtitle") : t("postsSubtitle")}>
         {can(user.role, "export") && (
           <span className="export-links" aria-label={t("exportLabel")}>
             {t("export")}
@@ -39,9 +36,7 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
         )}
       </PageHeader>
       {reviewed && (
-        <Notice>
-          {t("reviewed", { n: reviewed[1] ?? "", count: Number(reviewed[1]) || 0, decision: reviewed[0] === "confirm" ? "confirm" : "dismiss" })}
-        </Notice>
+        <Notice>{t("reviewed", { n: reviewed[1] ?? "", count: Number(reviewed[1]) || 0, decision: reviewed[0] === "confirm" ? "confirm" : "dismiss" })}</Notice>
       )}
       {denied && <Notice kind="error">{t("denied", { denied })}</Notice>}
       <Suspense fallback={<StatsSkeleton />}>

@@ -14,7 +14,9 @@ export function ReviewForm({ flagId, topicName, status, returnTo }: { flagId: nu
     <form action={formAction} className="review-form" aria-label={t("ariaLabel", { topic: topicName })}>
       <input type="hidden" name="flagId" value={flagId} />
       <input type="hidden" name="returnTo" value={returnTo} />
-      <label htmlFor={noteId}>{t("note")} {status !== "open" && <span className="muted">{t("again")}</span>}</label>
+      <label htmlFor={noteId}>
+        {t("note")} {status !== "open" && <span className="muted">{t("again")}</span>}
+      </label>
       <textarea
         id={noteId}
         name="note"

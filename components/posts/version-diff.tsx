@@ -11,9 +11,7 @@ export function VersionDiff({ before, after }: { before: string; after: string }
   if (parts.every((p) => !p.added && !p.removed)) return <p className="muted">{t("textUnchanged")}</p>;
   return (
     <pre className="diff">
-      {parts.map((p, i) =>
-        p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>,
-      )}
+      {parts.map((p, i) => (p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>))}
     </pre>
   );
 }

@@ -25,8 +25,8 @@ export async function RunDetail({ id }: { id: number }) {
         title={t("heading", { id: String(run.id) })}
         subtitle={
           <>
-            <PlatformBadge platform={run.account.platform} /> <Link href={`/accounts/${run.account.id}`}>{run.account.name}</Link> · {tr("trigger", { trigger: run.trigger })} · {t("started")} <Time date={run.startedAt} withYear /> ·{" "}
-            <RunStatus status={run.status} />
+            <PlatformBadge platform={run.account.platform} /> <Link href={`/accounts/${run.account.id}`}>{run.account.name}</Link> ·{" "}
+            {tr("trigger", { trigger: run.trigger })} · {t("started")} <Time date={run.startedAt} withYear /> · <RunStatus status={run.status} />
           </>
         }
       />
@@ -137,7 +137,10 @@ export async function RunDetail({ id }: { id: number }) {
       {run.note && <p className="muted">{t("note", { note: run.note })}</p>}
       {run.robotsPolicy === "ignore" && (
         <p className="notice" data-testid="run-robots">
-          {ta("runIgnored", { user: run.robotsPolicySetBy ?? "?", date: run.robotsPolicySetAt ? format.dateTime(run.robotsPolicySetAt, { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Shanghai" }) : "?" })}
+          {ta("runIgnored", {
+            user: run.robotsPolicySetBy ?? "?",
+            date: run.robotsPolicySetAt ? format.dateTime(run.robotsPolicySetAt, { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Shanghai" }) : "?",
+          })}
         </p>
       )}
       <section className="panel">
@@ -163,7 +166,9 @@ export async function RunDetail({ id }: { id: number }) {
                   <td>{x.channel}</td>
                   <td className="small">{x.target}</td>
                   <td>
-                    <span className={`badge ${x.status === "sent" ? "ok" : x.status === "failed" ? "danger" : "info"}`}>{t("notificationStatus", { status: x.status })}</span>
+                    <span className={`badge ${x.status === "sent" ? "ok" : x.status === "failed" ? "danger" : "info"}`}>
+                      {t("notificationStatus", { status: x.status })}
+                    </span>
                   </td>
                   <td className="num">{x.attempts}</td>
                   <td className="small">{x.lastError}</td>

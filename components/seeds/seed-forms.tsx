@@ -11,7 +11,11 @@ import { createSeedSetAction, deleteSeedSetAction, importSeedsAction, removeSeed
 function Report({ state }: { state: FormState }) {
   return (
     <div aria-live="polite">
-      {state.message && <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>{state.message}</div>}
+      {state.message && (
+        <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
+          {state.message}
+        </div>
+      )}
       {state.details && state.details.length > 0 && (
         <ul className="error-list" data-testid="seed-invalid">
           {state.details.map((d) => (
@@ -38,7 +42,15 @@ function UrlInputs({ state, prefix, tooLarge }: { state: FormState; prefix: stri
       </div>
       <div className="field wide">
         <label htmlFor={`${prefix}-urls`}>{t("paste")}</label>
-        <textarea id={`${prefix}-urls`} name="urls" rows={4} defaultValue={state.values?.urls ?? ""} placeholder={t("pastePlaceholder")} aria-describedby={`${prefix}-urls-error`} aria-invalid={Boolean(state.errors?.urls)} />
+        <textarea
+          id={`${prefix}-urls`}
+          name="urls"
+          rows={4}
+          defaultValue={state.values?.urls ?? ""}
+          placeholder={t("pastePlaceholder")}
+          aria-describedby={`${prefix}-urls-error`}
+          aria-invalid={Boolean(state.errors?.urls)}
+        />
         <div id={`${prefix}-urls-error`} className="field-error" aria-live="polite">
           {state.errors?.urls?.join(" ")}
         </div>
@@ -56,7 +68,15 @@ export function NewSeedSetForm() {
       <div className="form-grid">
         <div className="field">
           <label htmlFor="seed-name">{t("form.name")}</label>
-          <input id="seed-name" name="name" type="text" defaultValue={state.values?.name ?? ""} aria-invalid={Boolean(state.errors?.name)} aria-describedby="seed-name-error" placeholder={t("form.namePlaceholder")} />
+          <input
+            id="seed-name"
+            name="name"
+            type="text"
+            defaultValue={state.values?.name ?? ""}
+            aria-invalid={Boolean(state.errors?.name)}
+            aria-describedby="seed-name-error"
+            placeholder={t("form.namePlaceholder")}
+          />
           <div id="seed-name-error" className="field-error" aria-live="polite">
             {state.errors?.name?.join(" ")}
           </div>
@@ -110,7 +130,14 @@ export function RemoveSeedUrl({ id, urlId }: { id: number; urlId: number }) {
 export function DeleteSeedSet({ id, name, urls }: { id: number; name: string; urls: number }) {
   const t = useTranslations("seeds.form");
   return (
-    <ConfirmDelete action={deleteSeedSetAction} id={id} dialogId="del-seed-h" title={t("deleteTitle", { name })} trigger={t("deleteSet")} submit={t("deleteSet")}>
+    <ConfirmDelete
+      action={deleteSeedSetAction}
+      id={id}
+      dialogId="del-seed-h"
+      title={t("deleteTitle", { name })}
+      trigger={t("deleteSet")}
+      submit={t("deleteSet")}
+    >
       <p>{t("deleteBody", { urls })}</p>
     </ConfirmDelete>
   );

@@ -18,12 +18,7 @@ export async function SeedSetDetail({ id, admin, imported, invalid }: { id: numb
       <p className="crumbs">
         <Link href="/seeds">{t("crumb")}</Link> / {set.name}
       </p>
-      <PageHeader
-        title={set.name}
-        subtitle={
-t.rich("subtitle", { urls: set.urls.length, created: () => <Time date={set.createdAt} withYear /> })
-        }
-      >
+      <PageHeader title={set.name} subtitle={t.rich("subtitle", { urls: set.urls.length, created: () => <Time date={set.createdAt} withYear /> })}>
         {admin && <DeleteSeedSet id={set.id} name={set.name} urls={set.urls.length} />}
       </PageHeader>
       {imported && <Notice>{imported}</Notice>}

@@ -21,9 +21,20 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
         <div className="form-grid">
           <div className="field">
             <label htmlFor="samples-file">{t("file")}</label>
-            <input id="samples-file" name="file" type="file" accept=".jsonl,.json,.ndjson,.csv,.txt,text/csv,application/json" aria-invalid={Boolean(err)} aria-describedby="samples-file-error samples-file-help" />
+            <input
+              id="samples-file"
+              name="file"
+              type="file"
+              accept=".jsonl,.json,.ndjson,.csv,.txt,text/csv,application/json"
+              aria-invalid={Boolean(err)}
+              aria-describedby="samples-file-error samples-file-help"
+            />
             <div id="samples-file-help" className="help">
-              {t.rich("help", { example: '{"label":"on-topic","text":"…"}', limit: formatLimit(UPLOAD_LIMITS.samplesBytes), code: (chunks) => <code>{chunks}</code> })}
+              {t.rich("help", {
+                example: '{"label":"on-topic","text":"…"}',
+                limit: formatLimit(UPLOAD_LIMITS.samplesBytes),
+                code: (chunks) => <code>{chunks}</code>,
+              })}
             </div>
             <div id="samples-file-error" className="field-error" aria-live="polite">
               {err}
@@ -44,7 +55,11 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
           </button>
         </div>
         <div aria-live="polite">
-          {state.message && <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>{state.message}</div>}
+          {state.message && (
+            <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
+              {state.message}
+            </div>
+          )}
           {state.details && state.details.length > 0 && (
             <ul className="error-list" data-testid="sample-errors">
               {state.details.map((d) => (
@@ -55,7 +70,13 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
         </div>
       </form>
       {uploaded > 0 && (
-        <form action={clearAction} className="button-row" onSubmit={(e) => { if (!confirm(t("confirmRemove", { count: uploaded }))) e.preventDefault(); }}>
+        <form
+          action={clearAction}
+          className="button-row"
+          onSubmit={(e) => {
+            if (!confirm(t("confirmRemove", { count: uploaded }))) e.preventDefault();
+          }}
+        >
           <input type="hidden" name="id" value={topicId} />
           <button type="submit" className="small danger secondary" disabled={clearing}>
             {t("remove")}

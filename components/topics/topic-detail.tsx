@@ -37,39 +37,53 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
       {saved && <Notice>{tr("detail.saved")}</Notice>}
       <div className="kv" style={{ marginBottom: 16 }}>
         <div>
-          <b><Num value={t.flagCounts.open ?? 0} /></b>{tr("detail.openFlags")}
+          <b>
+            <Num value={t.flagCounts.open ?? 0} />
+          </b>
+          {tr("detail.openFlags")}
         </div>
         <div>
-          <b><Num value={t.flagCounts.confirmed ?? 0} /></b>{tr("detail.confirmed")}
+          <b>
+            <Num value={t.flagCounts.confirmed ?? 0} />
+          </b>
+          {tr("detail.confirmed")}
         </div>
         <div>
-          <b><Num value={t.flagCounts.dismissed ?? 0} /></b>{tr("detail.dismissed")}
+          <b>
+            <Num value={t.flagCounts.dismissed ?? 0} />
+          </b>
+          {tr("detail.dismissed")}
         </div>
         <div>
-          <b><Num value={uploaded} /></b>{tr("detail.uploadedSamples")}
+          <b>
+            <Num value={uploaded} />
+          </b>
+          {tr("detail.uploadedSamples")}
         </div>
         <div>
-          <b><Num value={fromReviews} /></b>{tr("detail.reviewSamples")}
+          <b>
+            <Num value={fromReviews} />
+          </b>
+          {tr("detail.reviewSamples")}
         </div>
         <div>
-          <b>{t.modelVersion > 0 ? tr("detail.version", { version: String(t.modelVersion) }) : tr("detail.none")}</b>{tr("detail.modelInUse")}
+          <b>{t.modelVersion > 0 ? tr("detail.version", { version: String(t.modelVersion) }) : tr("detail.none")}</b>
+          {tr("detail.modelInUse")}
         </div>
       </div>
       <div className="two-col">
         <section className="panel" aria-labelledby="model-h">
           <h2 id="model-h">{tr("detail.model")}</h2>
           <p className="small">
-            {t.modelVersion > 0 ? (
-              tr.rich("detail.modelTrained", {
-                version: String(t.modelVersion),
-                nb: String(t.nbThreshold),
-                cosine: String(t.cosineThreshold),
-                b: (chunks) => <b>{chunks}</b>,
-                time: () => <Time date={t.trainedAt} withYear />,
-              })
-            ) : (
-              tr("detail.noModel")
-            )}
+            {t.modelVersion > 0
+              ? tr.rich("detail.modelTrained", {
+                  version: String(t.modelVersion),
+                  nb: String(t.nbThreshold),
+                  cosine: String(t.cosineThreshold),
+                  b: (chunks) => <b>{chunks}</b>,
+                  time: () => <Time date={t.trainedAt} withYear />,
+                })
+              : tr("detail.noModel")}
           </p>
           <Evaluation e={t.evaluationFigures} />
           <TopicJobPanel topicId={t.id} canManage={admin} initialJob={topicJob(t.id)} />
@@ -168,7 +182,9 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
                   <td>{n.crawlRunId ? <Link href={`/runs/${n.crawlRunId}`}>#{n.crawlRunId}</Link> : "—"}</td>
                   <td>{(CHANNELS as readonly string[]).includes(n.channel) ? tr(`channels.${n.channel as Channel}`) : n.channel}</td>
                   <td>
-                    <span className={`badge ${n.status === "sent" ? "ok" : n.status === "failed" ? "danger" : "info"}`}>{tr("detail.notificationStatus", { status: n.status })}</span>
+                    <span className={`badge ${n.status === "sent" ? "ok" : n.status === "failed" ? "danger" : "info"}`}>
+                      {tr("detail.notificationStatus", { status: n.status })}
+                    </span>
                   </td>
                   <td className="num">
                     <Num value={n.attempts} />
@@ -223,7 +239,8 @@ async function Evaluation({ e }: { e: EvaluationFigures | null }) {
         </tbody>
       </table>
       <p className="muted small">
-        {e.samples !== undefined && tr("heldOutSamples", { samples: e.samples }) + (e.onTopic !== undefined ? tr("heldOutOnTopic", { onTopic: e.onTopic }) : "")}
+        {e.samples !== undefined &&
+          tr("heldOutSamples", { samples: e.samples }) + (e.onTopic !== undefined ? tr("heldOutOnTopic", { onTopic: e.onTopic }) : "")}
         {e.docsPerSecond ? tr("textsPerSecond", { rate: format.number(Math.round(e.docsPerSecond)) }) : ""}
       </p>
     </>

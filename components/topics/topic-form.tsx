@@ -19,7 +19,11 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
   const t = useTranslations("topics.form");
   const v = state.values ?? initial;
   const p = id ? `t${id}` : "new";
-  const field = (name: string, label: string, opts: { textarea?: boolean; help?: string; type?: string; wide?: boolean; span2?: boolean; placeholder?: string; step?: string } = {}) => {
+  const field = (
+    name: string,
+    label: string,
+    opts: { textarea?: boolean; help?: string; type?: string; wide?: boolean; span2?: boolean; placeholder?: string; step?: string } = {},
+  ) => {
     const err = state.errors?.[name]?.join(" ");
     const props = {
       id: `${p}-${name}`,
@@ -104,7 +108,8 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
         {field("keywords", t("keywords"), { textarea: true, help: t("keywordsHelp"), placeholder: t("keywordsPlaceholder") })}
         {field("sensitiveWords", t("sensitiveWords"), { textarea: true, help: t("sensitiveWordsHelp"), placeholder: t("sensitiveWordsPlaceholder") })}
         {!compact && field("userDict", t("userDict"), { textarea: true, help: t("userDictHelp"), placeholder: t("userDictPlaceholder") })}
-        {!compact && field("relevantLabels", t("relevantLabels"), { textarea: true, help: t("relevantLabelsHelp"), placeholder: t("relevantLabelsPlaceholder") })}
+        {!compact &&
+          field("relevantLabels", t("relevantLabels"), { textarea: true, help: t("relevantLabelsHelp"), placeholder: t("relevantLabelsPlaceholder") })}
         {!compact && field("nbThreshold", t("nbThreshold"), { type: "number", step: "0.05", help: t("nbThresholdHelp") })}
         {!compact && field("cosineThreshold", t("cosineThreshold"), { type: "number", step: "0.05", help: t("cosineThresholdHelp") })}
         {!compact && (
@@ -137,7 +142,8 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
             help: t("wecomWebhookHelp"),
             placeholder: t("wecomWebhookPlaceholder"),
           })}
-        {!compact && field("notifyEmail", t("notifyEmail"), { type: "email", span2: true, help: t("notifyEmailHelp"), placeholder: t("notifyEmailPlaceholder") })}
+        {!compact &&
+          field("notifyEmail", t("notifyEmail"), { type: "email", span2: true, help: t("notifyEmailHelp"), placeholder: t("notifyEmailPlaceholder") })}
       </div>
       {state.message && (
         <div className="form-error" role="alert">

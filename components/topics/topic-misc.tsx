@@ -27,7 +27,14 @@ export function DeleteTopic({ id, name, flags, samples }: { id: number; name: st
   const t = useTranslations("topics.misc");
   const format = useFormatter();
   return (
-    <ConfirmDelete action={deleteTopicAction} id={id} dialogId="del-topic-h" title={t("deleteTitle", { name })} trigger={t("deleteTopic")} submit={t("deleteTopic")}>
+    <ConfirmDelete
+      action={deleteTopicAction}
+      id={id}
+      dialogId="del-topic-h"
+      title={t("deleteTitle", { name })}
+      trigger={t("deleteTopic")}
+      submit={t("deleteTopic")}
+    >
       <p>{t("deleteBody", { flags: format.number(flags), samples: format.number(samples) })}</p>
     </ConfirmDelete>
   );

@@ -56,15 +56,27 @@ export async function TopicTable() {
                   )}
                 </td>
                 <td className="num">{pct(f1)}</td>
-                <td className="num"><Num value={t.samples} /></td>
                 <td className="num">
-                  <Link href={`/?topic=${t.id}&review=open`}><Num value={t.openFlags} /></Link>
+                  <Num value={t.samples} />
                 </td>
-                <td className="num"><Num value={t.flags} /></td>
+                <td className="num">
+                  <Link href={`/?topic=${t.id}&review=open`}>
+                    <Num value={t.openFlags} />
+                  </Link>
+                </td>
+                <td className="num">
+                  <Num value={t.flags} />
+                </td>
                 <td className="small">
-                  {[t.webhookUrl && tr("channelWebhook"), t.notifyEmail && tr("channelEmail"), t.dingtalkWebhook && tr("channelDingtalk"), t.wecomWebhook && tr("channelWecom"), t.feishuWebhook && tr("channelFeishu")].filter(Boolean).join(tr("channelSeparator")) || (
-                    <span className="muted">—</span>
-                  )}
+                  {[
+                    t.webhookUrl && tr("channelWebhook"),
+                    t.notifyEmail && tr("channelEmail"),
+                    t.dingtalkWebhook && tr("channelDingtalk"),
+                    t.wecomWebhook && tr("channelWecom"),
+                    t.feishuWebhook && tr("channelFeishu"),
+                  ]
+                    .filter(Boolean)
+                    .join(tr("channelSeparator")) || <span className="muted">—</span>}
                 </td>
               </tr>
             );

@@ -17,21 +17,44 @@ export function NewUserForm() {
       <div className="form-grid">
         <div className="field">
           <label htmlFor="u-name">{t("username")}</label>
-          <input id="u-name" name="username" type="text" autoComplete="off" defaultValue={state.values?.username ?? ""} key={state.values?.username} aria-invalid={Boolean(err("username"))} aria-describedby="u-name-error" />
+          <input
+            id="u-name"
+            name="username"
+            type="text"
+            autoComplete="off"
+            defaultValue={state.values?.username ?? ""}
+            key={state.values?.username}
+            aria-invalid={Boolean(err("username"))}
+            aria-describedby="u-name-error"
+          />
           <div id="u-name-error" className="field-error" aria-live="polite">
             {err("username")}
           </div>
         </div>
         <div className="field">
           <label htmlFor="u-pass">{t("password")}</label>
-          <input id="u-pass" name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(err("password"))} aria-describedby="u-pass-error" />
+          <input
+            id="u-pass"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={Boolean(err("password"))}
+            aria-describedby="u-pass-error"
+          />
           <div id="u-pass-error" className="field-error" aria-live="polite">
             {err("password")}
           </div>
         </div>
         <div className="field">
           <label htmlFor="u-role">{t("role")}</label>
-          <select id="u-role" name="role" defaultValue={state.values?.role ?? "reviewer"} key={state.values?.role} aria-invalid={Boolean(err("role"))} aria-describedby="u-role-error">
+          <select
+            id="u-role"
+            name="role"
+            defaultValue={state.values?.role ?? "reviewer"}
+            key={state.values?.role}
+            aria-invalid={Boolean(err("role"))}
+            aria-describedby="u-role-error"
+          >
             <option value="reviewer">{t("reviewerOption")}</option>
             <option value="admin">{t("adminOption")}</option>
           </select>
@@ -40,7 +63,11 @@ export function NewUserForm() {
           </div>
         </div>
       </div>
-      {state.message && <div className="form-error" role="alert">{state.message}</div>}
+      {state.message && (
+        <div className="form-error" role="alert">
+          {state.message}
+        </div>
+      )}
       <div className="button-row">
         <button type="submit" disabled={pending}>
           {t("submit")}
@@ -80,7 +107,17 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
       <button type="button" className="small secondary" onClick={() => pwDialog.current?.showModal()}>
         {t("resetPassword")}
       </button>
-      {!self && <ToggleForm action={disAction} id={id} field="disabled" next={!disabled} label={disabled ? t("enable") : t("disable")} name={username} pending={disPending} />}
+      {!self && (
+        <ToggleForm
+          action={disAction}
+          id={id}
+          field="disabled"
+          next={!disabled}
+          label={disabled ? t("enable") : t("disable")}
+          name={username}
+          pending={disPending}
+        />
+      )}
       {!self && (
         <button type="button" className="small danger secondary" onClick={() => delDialog.current?.showModal()}>
           {t("delete")}
@@ -91,7 +128,14 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           <input type="hidden" name="id" value={id} />
           <h2 id={`pw-${id}-h`}>{t("passwordHeading", { username })}</h2>
           <label htmlFor={`pw-${id}`}>{t("passwordLabel", { min: MIN_PASSWORD_LENGTH })}</label>
-          <input id={`pw-${id}`} name="password" type="password" autoComplete="new-password" aria-invalid={Boolean(pwState.errors?.password)} aria-describedby={`pw-${id}-error`} />
+          <input
+            id={`pw-${id}`}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={Boolean(pwState.errors?.password)}
+            aria-describedby={`pw-${id}-error`}
+          />
           <div id={`pw-${id}-error`} className="field-error" aria-live="polite">
             {pwState.errors?.password?.join(" ")}
           </div>
@@ -111,7 +155,11 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           <input type="hidden" name="id" value={id} />
           <h2 id={`del-u-${id}-h`}>{t("deleteHeading", { username })}</h2>
           <p>{t("deleteText")}</p>
-          {delState.message && <div className="form-error" role="alert">{delState.message}</div>}
+          {delState.message && (
+            <div className="form-error" role="alert">
+              {delState.message}
+            </div>
+          )}
           <div className="button-row">
             <button type="submit" className="danger" disabled={delPending}>
               {t("deleteSubmit")}
@@ -127,7 +175,14 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           {message.message}
         </span>
       )}
-      {[roleState, disState].map((st, i) => st.ok && <span key={i} className="inline-ok">{st.message}</span>)}
+      {[roleState, disState].map(
+        (st, i) =>
+          st.ok && (
+            <span key={i} className="inline-ok">
+              {st.message}
+            </span>
+          ),
+      )}
     </div>
   );
 }

@@ -137,7 +137,8 @@ export async function WorkerOverviewView({ overview, now = new Date() }: { overv
                     ) : (
                       w.jobs.map((j) => (
                         <div key={j.jobId}>
-                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link> <span className="muted">{t.rich("table.since", { time: () => <RelativeTime date={j.startedAt} now={now} /> })}</span>
+                          <Link href={`/accounts/${j.accountId}`}>{j.accountName}</Link>{" "}
+                          <span className="muted">{t.rich("table.since", { time: () => <RelativeTime date={j.startedAt} now={now} /> })}</span>
                         </div>
                       ))
                     )}

@@ -106,10 +106,16 @@ export function parseDiscuzList(html: string, pageUrl: string, now: Date, option
     if (!publishedAt) {
       // The last reply is never before the thread began: the closest bound the row has.
       publishedAt = lastActivity ?? now;
-      warn({ url: pageUrl, field: "date", raw: collapse(authorCell.find("em").first().text()) || collapse(authorCell.text()), reason: lastActivity ? `thread ${tid}: used the row's last-reply date` : `thread ${tid}: used the crawl time` });
+      warn({
+        url: pageUrl,
+        field: "date",
+        raw: collapse(authorCell.find("em").first().text()) || collapse(authorCell.text()),
+        reason: lastActivity ? `thread ${tid}: used the row's last-reply date` : `thread ${tid}: used the crawl time`,
+      });
     }
     const title = collapse(titleLink.text());
-    if (!title) warn({ url: pageUrl, field: "title", raw: collapse(tbody.find("th").first().text()), reason: `thread ${tid}: the thread page's title is used` });
+    if (!title)
+      warn({ url: pageUrl, field: "title", raw: collapse(tbody.find("th").first().text()), reason: `thread ${tid}: the thread page's title is used` });
     const numCell = tbody.find("td.num").first();
     const replies = (numCell.length > 0 ? num(collapse(numCell.find("a").first().text())) : num(collapse(tbody.find("td.nums strong").first().text()))) ?? 0;
     const item: ListItem = {
@@ -139,11 +145,17 @@ const NAMED_FLOORS: Record<string, number> = { 楼主: 1, 沙发: 2, 板凳: 3, 
 
 /** The thread's title as the page shows it; never the site name of a header `<h1>`. */
 function titleOf($: CheerioAPI, options: DiscuzParseOptions): string {
-  const own = collapse($("#thread_subject").first().text()) || collapse($("#threadtitle h1").first().text()) || collapse($('meta[property="og:title"]').attr("content"));
+  const own =
+    collapse($("#thread_subject").first().text()) || collapse($("#threadtitle h1").first().text()) || collapse($('meta[property="og:title"]').attr("content"));
   if (own) return own;
   if (options.thread?.title) return collapse(options.thread.title);
   // "主题 - 版块 - 站点 - Powered by Discuz!": the first part is the thread's.
-  return collapse($("title").first().text().split(/\s+-\s+/)[0]);
+  return collapse(
+    $("title")
+      .first()
+      .text()
+      .split(/\s+-\s+/)[0],
+  );
 }
 
 /** One viewthread page (X or 7.x). Exported for unit tests. */
@@ -173,7 +185,12 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
       const best = isHead ? (options.thread?.publishedAt ?? null) : (previous ?? options.thread?.publishedAt ?? null);
       publishedAt = best ?? now;
       const reason = isHead ? "the list's date" : previous ? "the previous floor's date" : best ? "the thread's date" : "the crawl time";
-      warn({ url: pageUrl, field: "date", raw: collapse(posted.text()) || collapse(div.find(".authi").text()).slice(0, 200), reason: `floor ${pid}: used ${reason}` });
+      warn({
+        url: pageUrl,
+        field: "date",
+        raw: collapse(posted.text()) || collapse(div.find(".authi").text()).slice(0, 200),
+        reason: `floor ${pid}: used ${reason}`,
+      });
     }
     previous = publishedAt;
 
@@ -181,7 +198,12 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
     let author = collapse(nameLink.text()) || collapse(div.find(".authi").first().text());
     if (!author) {
       author = isHead ? collapse(options.thread?.author) : "";
-      warn({ url: pageUrl, field: "author", raw: collapse(div.find(".pls, .postauthor").first().text()).slice(0, 200), reason: `floor ${pid}: ${author ? "used the list's author" : "stored without a name"}` });
+      warn({
+        url: pageUrl,
+        field: "author",
+        raw: collapse(div.find(".pls, .postauthor").first().text()).slice(0, 200),
+        reason: `floor ${pid}: ${author ? "used the list's author" : "stored without a name"}`,
+      });
     }
     const authorId = uidOf(nameLink.attr("href")) ?? (isHead ? options.thread?.authorId : undefined);
 
@@ -190,7 +212,12 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
       // A banned author's floor shows a notice instead of the message: keep what the page shows.
       const notice = div.find(".locked, .pcb").first();
       body = notice.html() ?? "";
-      warn({ url: pageUrl, field: "body", raw: collapse(notice.text() || div.text()).slice(0, 200), reason: `floor ${pid}: no [id^=postmessage_]; stored ${body ? "the notice shown" : "an empty body"}` });
+      warn({
+        url: pageUrl,
+        field: "body",
+        raw: collapse(notice.text() || div.text()).slice(0, 200),
+        reason: `floor ${pid}: no [id^=postmessage_]; stored ${body ? "the notice shown" : "an empty body"}`,
+      });
     }
     const postnum = div.find("a[id^=postnum]").first();
     const floorText = collapse(postnum.find("em").first().text()) || collapse(postnum.text()).replace(/#$/, "");
@@ -220,7 +247,21 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
   const pg = $("div.pg, div.pages").first();
   const total =
     num(/(\d+)/.exec(pg.find("span[title]").first().attr("title") ?? "")?.[1]) ??
-    Math.max(page, ...pg.find("a").map((_i, a) => num($(a).text().replace(/^\.\.\.\s*/, "").trim()) ?? 0).get());
+    Math.max(
+      page,
+      ...pg
+        .find("a")
+        .map(
+          (_i, a) =>
+            num(
+              $(a)
+                .text()
+                .replace(/^\.\.\.\s*/, "")
+                .trim(),
+            ) ?? 0,
+        )
+        .get(),
+    );
   const result: ParsedThreadPage = { url: pageUrl, replies, pageCount: Math.max(1, total) };
   if (head) result.head = head;
   return result;
@@ -258,7 +299,12 @@ function parseComments(
     let publishedAt = dateOf(stamp, now);
     if (!publishedAt) {
       publishedAt = floorDate;
-      warn({ url: pageUrl, field: "date", raw: collapse(stamp.text() || text.text()).slice(0, 200), reason: `comment on ${parentPlatformId}: used the floor's date` });
+      warn({
+        url: pageUrl,
+        field: "date",
+        raw: collapse(stamp.text() || text.text()).slice(0, 200),
+        reason: `comment on ${parentPlatformId}: used the floor's date`,
+      });
     }
     const body = text.clone();
     body.find("span.xg1, a.xi2").remove();

@@ -53,5 +53,14 @@ export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscu
 export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba";
 export { mblogToListItem, parseWeiboCnProfile, weiboUidFromUrl } from "./weibo";
 export type { WeiboCnProfilePage } from "./weibo";
-export { buildSearchUrl, DEFAULT_SEARCH_PAGES, MAX_SEARCH_PAGES, PAGES_PARAM, SEARCH_PLATFORMS, SEARCH_URL_EXAMPLES, searchUrlProblem, searchWatchOf } from "./search";
+export {
+  buildSearchUrl,
+  DEFAULT_SEARCH_PAGES,
+  MAX_SEARCH_PAGES,
+  PAGES_PARAM,
+  SEARCH_PLATFORMS,
+  SEARCH_URL_EXAMPLES,
+  searchUrlProblem,
+  searchWatchOf,
+} from "./search";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./search";

@@ -261,12 +261,7 @@ function earliest(items: CrawlItem[]): number | null {
  * platform's post container that carries a deletion notice, throws {@link GoneError} naming the
  * requested URL. A notice quoted inside a living thread is not a deletion, hence `isThread`.
  */
-export async function getThreadPage(
-  ctx: AdapterContext,
-  url: string,
-  notices: RegExp,
-  isThread: (body: string) => boolean,
-): Promise<FetchResult> {
+export async function getThreadPage(ctx: AdapterContext, url: string, notices: RegExp, isThread: (body: string) => boolean): Promise<FetchResult> {
   let res: FetchResult;
   try {
     res = await ctx.fetch.get(url, { kind: "item" });

@@ -66,8 +66,9 @@ export function extractTiebaThreadList(html: string): string | null {
   const $ = cheerio.load(html);
   const code = $(`code[id="${PAGELET_ID}"]`);
   if (code.length > 0) {
+    const nodes = code.contents().toArray();
     // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- domhandler's ElementType enum is not exported by cheerio; its values are these strings
-    const comment = code.contents().toArray().find((n) => n.type === "comment");
+    const comment = nodes.find((n) => n.type === "comment");
     if (comment && "data" in comment && typeof comment.data === "string") return comment.data;
     return code.html() ?? "";
   }
@@ -130,7 +131,12 @@ function parseListPage(html: string, pageUrl: string, now: Date, source: boolean
     if (source) item.source = { url: pageUrl, body: html };
     items.push(item);
   });
-  const next = $("a.next").first().length > 0 ? $("a.next").first() : $("a").filter((_i, a) => $(a).text().trim().startsWith("下一页")).first();
+  const next =
+    $("a.next").first().length > 0
+      ? $("a.next").first()
+      : $("a")
+          .filter((_i, a) => $(a).text().trim().startsWith("下一页"))
+          .first();
   const href = next.attr("href");
   let nextPn: number | null = null;
   if (href) {
@@ -151,7 +157,12 @@ function truthy(v: unknown): boolean {
 function listAuthor(li: ReturnType<cheerio.CheerioAPI>, field: Record<string, unknown> | undefined): string {
   const link = li.find(".tb_icon_author .frs-author-name, .frs-author-name").first();
   const tooltip = /^主题作者[:：]\s*(.*)$/.exec(collapse(li.find(".tb_icon_author").first().attr("title")))?.[1];
-  return shownName(link.text(), link.find("img").length > 0, [str(field?.["author_nickname"]), str(field?.["show_nickname"]), tooltip, str(field?.["author_name"])]);
+  return shownName(link.text(), link.find("img").length > 0, [
+    str(field?.["author_nickname"]),
+    str(field?.["show_nickname"]),
+    tooltip,
+    str(field?.["author_name"]),
+  ]);
 }
 
 /** How a thread's pages are read for this list item: warnings to the run, the list's values as fallbacks. */
@@ -189,7 +200,7 @@ export const tiebaAdapter: Adapter = {
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const kw = encodeURIComponent(barOf(ctx));
-    for (let pn = 0; ; ) {
+    for (let pn = 0; ;) {
       const res = await ctx.fetch.get(onOrigin(ctx, `/f?kw=${kw}&ie=utf-8&pn=${pn}`), { kind: "list" });
       checkTiebaLogin(ctx, res);
       const { items, hasNext, nextPn } = parseListPage(res.body, rebase(ctx, res.url, res.url), ctx.now, true);

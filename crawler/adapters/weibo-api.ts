@@ -108,7 +108,11 @@ export async function checkWeiboLogin(ctx: AdapterContext): Promise<void> {
   const { res, data } = await getJson(ctx, apiUrl(ctx, "/api/config"), { kind: "other" });
   const login = dig(data, "data.login");
   if (login === false || login === 0) {
-    throw new LoginExpiredError("Weibo answers as to a visitor (api/config login: false): the login cookies expired; sign in again and set them anew", res.url, res.status);
+    throw new LoginExpiredError(
+      "Weibo answers as to a visitor (api/config login: false): the login cookies expired; sign in again and set them anew",
+      res.url,
+      res.status,
+    );
   }
   if (login !== true && login !== 1) ctx.log(`weibo: cannot tell the login state from ${res.url}; going on`);
 }

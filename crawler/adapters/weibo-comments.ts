@@ -101,7 +101,9 @@ export async function* weiboComments(ctx: AdapterContext, thread: ListItem): Asy
       const comment = commentToReply(ctx, c, post, { platformId: post.mid, publishedAt: post.publishedAt }, source);
       if (!comment) continue;
       replies.push(comment);
-      const preview = arr(c["comments"]).map(rec).filter((x): x is Json => x !== undefined);
+      const preview = arr(c["comments"])
+        .map(rec)
+        .filter((x): x is Json => x !== undefined);
       const total = num(c["total_number"]) ?? preview.length;
       if (total <= 0 && preview.length === 0) continue;
       if (preview.length >= total && !rec(c["more_info"])) {

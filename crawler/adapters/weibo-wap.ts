@@ -25,7 +25,13 @@ export interface WeiboCnProfilePage {
  */
 export function parseWeiboCnProfile(html: string, pageUrl: string, now: Date): WeiboCnProfilePage {
   const $ = cheerio.load(html);
-  const author = collapse($("div.ut span.ctt").first().contents().first().text()) || collapse($("title").text().replace(/的微博\s*$/, ""));
+  const author =
+    collapse($("div.ut span.ctt").first().contents().first().text()) ||
+    collapse(
+      $("title")
+        .text()
+        .replace(/的微博\s*$/, ""),
+    );
   const items: ListItem[] = [];
   $("div.c[id^=M_]").each((_i, el) => {
     const div = $(el);
@@ -34,10 +40,19 @@ export function parseWeiboCnProfile(html: string, pageUrl: string, now: Date): W
     const body = div.clone();
     body.find("span.ct, span.kt").remove();
     // The action links ("赞[…] 转发[…] 评论[…] 收藏") are chrome, not content.
-    body.find("a").filter((_j, a) => /^(赞|转发|评论|收藏|原文转发|原文评论|原图)(\[\d+\])?$/.test($(a).text().trim())).remove();
+    body
+      .find("a")
+      .filter((_j, a) => /^(赞|转发|评论|收藏|原文转发|原文评论|原图)(\[\d+\])?$/.test($(a).text().trim()))
+      .remove();
     const htmlBody = (body.find("span.ctt").length > 0 ? body.html() : div.html()) ?? "";
     const comments = Number(/评论\[(\d+)\]/.exec(div.text())?.[1] ?? "0");
-    const text = htmlToText(div.find("span.ctt").map((_j, s) => $(s).html() ?? "").get().join(" "));
+    const text = htmlToText(
+      div
+        .find("span.ctt")
+        .map((_j, s) => $(s).html() ?? "")
+        .get()
+        .join(" "),
+    );
     items.push({
       platformId: bid,
       kind: "post",
@@ -53,7 +68,9 @@ export function parseWeiboCnProfile(html: string, pageUrl: string, now: Date): W
       replyCount: comments,
     });
   });
-  const next = $("#pagelist a").filter((_i, a) => $(a).text().trim() === "下页").attr("href");
+  const next = $("#pagelist a")
+    .filter((_i, a) => $(a).text().trim() === "下页")
+    .attr("href");
   const count = /\d+\/(\d+)页/.exec($("#pagelist").text());
   return { items, nextUrl: next ? new URL(next, pageUrl).href : null, pageCount: count?.[1] ? Number(count[1]) : null };
 }

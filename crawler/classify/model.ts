@@ -5,14 +5,7 @@
  * with a format `version`: a model of another version is refused, never half-read.
  */
 import { prepareText, type PreparedText } from "./features";
-import {
-  NaiveBayes,
-  TrainingError,
-  trainNaiveBayes,
-  type NaiveBayesOptions,
-  type NaiveBayesState,
-  type TermWeight,
-} from "./naive-bayes";
+import { NaiveBayes, TrainingError, trainNaiveBayes, type NaiveBayesOptions, type NaiveBayesState, type TermWeight } from "./naive-bayes";
 import { addUserWords, type SegmentOptions } from "./tokenizer";
 import { buildTopicVectors, TopicVector, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
 
@@ -124,7 +117,9 @@ export function checkTrainable(samples: readonly Sample[], relevantLabels: reado
       );
     }
     if (on === samples.length) {
-      throw new TrainingError(`every sample is on-topic (${relevantLabels.join(", ")}); add off-topic examples`, "allOnTopic", { relevant: relevantLabels.join(", ") });
+      throw new TrainingError(`every sample is on-topic (${relevantLabels.join(", ")}); add off-topic examples`, "allOnTopic", {
+        relevant: relevantLabels.join(", "),
+      });
     }
   }
   return counts;

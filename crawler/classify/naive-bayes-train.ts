@@ -18,11 +18,7 @@ function round4(x: number): number {
 /**
  * Train on prepared texts. `labels[i]` is the class of `texts[i]`. Refuses fewer than two classes.
  */
-export function trainNaiveBayes(
-  texts: readonly PreparedText[],
-  labels: readonly string[],
-  options: Partial<NaiveBayesOptions> = {},
-): NaiveBayesState {
+export function trainNaiveBayes(texts: readonly PreparedText[], labels: readonly string[], options: Partial<NaiveBayesOptions> = {}): NaiveBayesState {
   const opts = naiveBayesOptions(options);
   if (texts.length !== labels.length) throw new TrainingError(`got ${texts.length} texts but ${labels.length} labels`);
   const classes = [...new Set(labels)].sort();
@@ -86,10 +82,7 @@ export function trainNaiveBayes(
     kept = kept.slice(0, opts.selectK);
   }
   // Words first, then n-grams, each in first-seen order: stable, readable JSON.
-  const order = [
-    ...kept.filter((f) => !vocab.isGram[f]).sort((p, q) => p - q),
-    ...kept.filter((f) => vocab.isGram[f]).sort((p, q) => p - q),
-  ];
+  const order = [...kept.filter((f) => !vocab.isGram[f]).sort((p, q) => p - q), ...kept.filter((f) => vocab.isGram[f]).sort((p, q) => p - q)];
   const K = order.length;
   const newId = new Int32Array(V).fill(-1);
   order.forEach((f, i) => (newId[f] = i));
@@ -189,7 +182,7 @@ function refineWeights(
         const m = mult[f] as number;
         const w = weights[f] as number;
         own[f] = Math.log((counts[f * C + cy] as number) - m + a) - looDen;
-        for (let c = 0; c < C; c++) s[c] = (s[c] as number) + m * w * (c === cy ? (own[f]) : (lk[f * C + c] as number));
+        for (let c = 0; c < C; c++) s[c] = (s[c] as number) + m * w * (c === cy ? own[f] : (lk[f * C + c] as number));
       }
       let max = -Infinity;
       for (let c = 0; c < C; c++) if ((s[c] as number) > max) max = s[c] as number;
@@ -214,13 +207,7 @@ function refineWeights(
  * Multinomial logistic regression over the same feature ids, one pass of AdaGrad from zero.
  * Features are scaled by 1/√(features in the text) so long and short texts weigh alike.
  */
-function trainLinear(
-  docs: readonly Int32Array[],
-  y: Int32Array,
-  K: number,
-  C: number,
-  opts: NaiveBayesOptions,
-): { bias: Float64Array; weights: Float64Array } {
+function trainLinear(docs: readonly Int32Array[], y: Int32Array, K: number, C: number, opts: NaiveBayesOptions): { bias: Float64Array; weights: Float64Array } {
   const weights = new Float64Array(K * C);
   const grad2 = new Float64Array(K * C).fill(1e-8);
   const bias = new Float64Array(C);

@@ -38,11 +38,7 @@ export interface NbEnsembleState {
 }
 
 /** Train naive Bayes and the NBSVM model on the same texts. */
-export function trainNbEnsemble(
-  texts: readonly PreparedText[],
-  labels: readonly string[],
-  options: Partial<NbEnsembleOptions> = {},
-): NbEnsembleState {
+export function trainNbEnsemble(texts: readonly PreparedText[], labels: readonly string[], options: Partial<NbEnsembleOptions> = {}): NbEnsembleState {
   const o = { ...DEFAULT_NB_ENSEMBLE_OPTIONS, ...options };
   return { mix: o.mix, naiveBayes: trainNaiveBayes(texts, labels, o.naiveBayes), logistic: trainNbLogistic(texts, labels, o.logistic) };
 }

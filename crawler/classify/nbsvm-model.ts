@@ -92,10 +92,15 @@ export class NbLogistic {
     const ids = this.ids;
     ids.length = 0;
     // Pair features are returned as PAIR_OFFSET + index so they survive the dedup with the others.
-    this.index.collect(text, false, (key) => {
-      const f = this.pairFeature.get(key);
-      return f < 0 ? -1 : PAIR_OFFSET + f;
-    }, ids);
+    this.index.collect(
+      text,
+      false,
+      (key) => {
+        const f = this.pairFeature.get(key);
+        return f < 0 ? -1 : PAIR_OFFSET + f;
+      },
+      ids,
+    );
     const C = this.C;
     const s = Float64Array.from(this.bias);
     const featureOf = this.featureOf;

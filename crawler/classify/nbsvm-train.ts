@@ -11,11 +11,7 @@ import { shuffled } from "./random";
 /**
  * Train on prepared texts (`labels[i]` is the class of `texts[i]`). Refuses fewer than two classes.
  */
-export function trainNbLogistic(
-  texts: readonly PreparedText[],
-  labels: readonly string[],
-  options: Partial<NbLogisticOptions> = {},
-): NbLogisticState {
+export function trainNbLogistic(texts: readonly PreparedText[], labels: readonly string[], options: Partial<NbLogisticOptions> = {}): NbLogisticState {
   const opts = nbLogisticOptions(options);
   if (texts.length !== labels.length) throw new TrainingError(`got ${texts.length} texts but ${labels.length} labels`);
   const classes = [...new Set(labels)].sort();
@@ -91,7 +87,8 @@ export function trainNbLogistic(
   // Log-count ratios, one vs rest, on document frequencies.
   const a = opts.alpha;
   const count = new Float64Array(K * C);
-  for (let d = 0; d < docs.length; d++) for (const f of docs[d] as Int32Array) count[f * C + (y[d] as number)] = (count[f * C + (y[d] as number)] as number) + 1;
+  for (let d = 0; d < docs.length; d++)
+    for (const f of docs[d] as Int32Array) count[f * C + (y[d] as number)] = (count[f * C + (y[d] as number)] as number) + 1;
   const classTotal = new Float64Array(C);
   for (let f = 0; f < K; f++) for (let c = 0; c < C; c++) classTotal[c] = (classTotal[c] as number) + (count[f * C + c] as number) + a;
   let allTotal = 0;
@@ -154,7 +151,9 @@ export function trainNbLogistic(
       t++;
     }
   }
-  const weights = classes.map((_, c) => Array.from(Float32Array.from({ length: K }, (_, f) => ((w[f * C + c] as number) - (u[f * C + c] as number) / t) * (r[f * C + c] as number))));
+  const weights = classes.map((_, c) =>
+    Array.from(Float32Array.from({ length: K }, (_, f) => ((w[f * C + c] as number) - (u[f * C + c] as number) / t) * (r[f * C + c] as number))),
+  );
   const bias = Array.from(Float32Array.from(b, (x, c) => x - (ub[c] as number) / t));
   return { options: opts, classes, words, pairs, grams, bias, weights };
 }

@@ -51,16 +51,17 @@ export async function classifyPending(db: Db, options: PendingOptions = {}): Pro
   let done = 0;
   while (done < limit && !options.signal?.aborted) {
     const rows: { postId: number; queuedAt: Date }[] = await db.unclassifiedPost.findMany({
-      where: after
-        ? { ...scope, OR: [{ queuedAt: { gt: after.queuedAt } }, { queuedAt: after.queuedAt, postId: { gt: after.postId } }] }
-        : scope,
+      where: after ? { ...scope, OR: [{ queuedAt: { gt: after.queuedAt } }, { queuedAt: after.queuedAt, postId: { gt: after.postId } }] } : scope,
       orderBy: [{ queuedAt: "asc" }, { postId: "asc" }],
       take: Math.min(batch, limit - done),
       select: { postId: true, queuedAt: true },
     });
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!;
-    await classify(db, rows.map((r) => r.postId));
+    await classify(
+      db,
+      rows.map((r) => r.postId),
+    );
     done += rows.length;
   }
   return done;

@@ -184,7 +184,12 @@ function parseCsv(input: string): ParsedSamples {
     }
     if (r.fields.length <= Math.max(labelCol, textCol)) {
       const expected = Math.max(labelCol, textCol) + 1;
-      errors.push({ line: r.line, reason: `expected ${expected} columns (label, text), got ${r.fields.length}`, code: "columns", values: { expected, got: r.fields.length } });
+      errors.push({
+        line: r.line,
+        reason: `expected ${expected} columns (label, text), got ${r.fields.length}`,
+        code: "columns",
+        values: { expected, got: r.fields.length },
+      });
       continue;
     }
     checkRecord(r.fields[labelCol], r.fields[textCol], r.line, errors, samples);

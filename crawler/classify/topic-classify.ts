@@ -135,14 +135,19 @@ export async function rescoreTopic(db: Db, topicId: number, options: RescoreOpti
   const batchSize = Math.max(1, options.batchSize ?? 500);
   const result: ClassifyResult = { posts: 0, classifications: 0, flagsOpened: 0, flagsUpdated: 0, flagsClosed: 0 };
   if (!topic.enabled) {
-    options.onProgress?.({ phase: "rescore", message: `topic "${topic.name}" is disabled: nothing re-scored`, step: "disabled", values: { name: topic.name }, done: 0, total });
+    options.onProgress?.({
+      phase: "rescore",
+      message: `topic "${topic.name}" is disabled: nothing re-scored`,
+      step: "disabled",
+      values: { name: topic.name },
+      done: 0,
+      total,
+    });
     return result;
   }
   let cursor = 0;
   for (;;) {
-    const ids = (
-      await db.post.findMany({ where: { id: { gt: cursor } }, select: { id: true }, orderBy: { id: "asc" }, take: batchSize })
-    ).map((p) => p.id);
+    const ids = (await db.post.findMany({ where: { id: { gt: cursor } }, select: { id: true }, orderBy: { id: "asc" }, take: batchSize })).map((p) => p.id);
     if (ids.length === 0) break;
     cursor = ids[ids.length - 1] as number;
     const r = await classifyPosts(db, ids, { topics: [topicId], batchSize });
@@ -151,7 +156,14 @@ export async function rescoreTopic(db: Db, topicId: number, options: RescoreOpti
     result.flagsOpened += r.flagsOpened;
     result.flagsUpdated += r.flagsUpdated;
     result.flagsClosed += r.flagsClosed;
-    options.onProgress?.({ phase: "rescore", message: `re-scored ${result.posts}/${total} posts`, step: "rescoring", values: { done: result.posts, total }, done: result.posts, total });
+    options.onProgress?.({
+      phase: "rescore",
+      message: `re-scored ${result.posts}/${total} posts`,
+      step: "rescoring",
+      values: { done: result.posts, total },
+      done: result.posts,
+      total,
+    });
   }
   return result;
 }

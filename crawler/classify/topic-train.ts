@@ -86,12 +86,7 @@ const INSERT_CHUNK = 1000;
  * held-out tenth stored with it. `samples` undefined means the topic's stored uploaded samples.
  * Stored posts are NOT re-scored here; call {@link rescoreTopic}.
  */
-export async function trainTopic(
-  db: Db,
-  topicId: number,
-  samples?: readonly Sample[],
-  options: TrainTopicOptions = {},
-): Promise<TrainTopicResult> {
+export async function trainTopic(db: Db, topicId: number, samples?: readonly Sample[], options: TrainTopicOptions = {}): Promise<TrainTopicResult> {
   const progress = options.onProgress ?? (() => undefined);
   const topic = await topicById(db, topicId);
   const relevantLabels = [...(options.relevantLabels ?? parseStringList(topic.relevantLabels))];
@@ -99,8 +94,7 @@ export async function trainTopic(
     throw new TrainingError(`topic "${topic.name}" has no relevant labels: say which sample labels are on-topic (--relevant)`, "noRelevantLabels");
   }
   const uploaded =
-    samples ??
-    (await db.topicSample.findMany({ where: { topicId, source: "upload" }, select: { text: true, label: true }, orderBy: { id: "asc" } }));
+    samples ?? (await db.topicSample.findMany({ where: { topicId, source: "upload" }, select: { text: true, label: true }, orderBy: { id: "asc" } }));
   const reviews = options.includeReviews === false ? [] : await samplesFromReviews(db, topicId);
   const all = [...uploaded, ...reviews];
   const labels: Record<string, number> = {};
@@ -171,4 +165,3 @@ export async function trainTopic(
   );
   return { topicId, modelVersion: updated.modelVersion, samples: all.length, reviewSamples: reviews.length, labels, evaluation };
 }
-

@@ -54,10 +54,7 @@ export function registerAccountCommands(program: Command) {
         const rows = await listAccounts(db);
         for (const a of rows) {
           if (o.json) console.log(JSON.stringify(a));
-          else
-            console.log(
-              [a.id, a.platform, a.enabled ? "on" : "off", a.cron, a.status, `${a.postCount} posts`, a.name, a.entryUrl].join("\t"),
-            );
+          else console.log([a.id, a.platform, a.enabled ? "on" : "off", a.cron, a.status, `${a.postCount} posts`, a.name, a.entryUrl].join("\t"));
         }
         if (!o.json && rows.length === 0) console.log("no accounts yet: campuswatch accounts add <url>");
       }),
@@ -69,7 +66,10 @@ export function registerAccountCommands(program: Command) {
     .option("--cookie-file <file>", "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value")
     .option("--cookie <value>", "a Cookie header value copied from the browser (name=value; name2=value2)")
     .option("--clear-cookies", "forget the account's login cookies")
-    .option("--proxy <url>", "crawl this account through its own proxy: http://, https://, socks5:// or socks5h://[user:password@]host:port (stored encrypted, shown with the password masked)")
+    .option(
+      "--proxy <url>",
+      "crawl this account through its own proxy: http://, https://, socks5:// or socks5h://[user:password@]host:port (stored encrypted, shown with the password masked)",
+    )
     .option("--clear-proxy", "remove the account's own proxy (CAMPUSWATCH_PROXY applies again, if set)")
     .option("--robots <policy>", "obey or ignore robots.txt Disallow rules (ignore: for boards you run or may crawl; who and when is recorded)")
     .action(
@@ -123,7 +123,13 @@ export function registerAccountCommands(program: Command) {
         console.log(`account ${id}: ${r.count} login cookies stored encrypted (read as ${r.format})`);
         for (const s of r.summary) console.log(`  ${s.domain}\t${s.count} cookies\t${s.expiresAt ? `expire ${s.expiresAt}` : "session"}`);
         const skipped = Object.entries(r.skipped);
-        if (skipped.length > 0) console.log(`  left out ${skipped.reduce((n, [, c]) => n + c, 0)} cookies of other sites (${skipped.map(([d]) => d).slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""})`);
+        if (skipped.length > 0)
+          console.log(
+            `  left out ${skipped.reduce((n, [, c]) => n + c, 0)} cookies of other sites (${skipped
+              .map(([d]) => d)
+              .slice(0, 5)
+              .join(", ")}${skipped.length > 5 ? ", …" : ""})`,
+          );
         if (r.expired > 0) console.log(`  left out ${r.expired} expired cookies`);
       }),
     );

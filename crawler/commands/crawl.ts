@@ -141,7 +141,10 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
   await scheduler.start();
   const catchUp = catchUpClassification(db, { log, signal: abort.signal });
   // The archive's retention is applied at start and then hourly.
-  const prune = () => pruneArchiveNow().then((n) => n && log(`archive: removed ${n} old files`)).catch(() => undefined);
+  const prune = () =>
+    pruneArchiveNow()
+      .then((n) => n && log(`archive: removed ${n} old files`))
+      .catch(() => undefined);
   void prune();
   // prune catches its own errors: an hourly fire-and-forget.
   const pruneTimer = setInterval(() => void prune(), 3_600_000);
@@ -174,7 +177,9 @@ async function startPgScheduler(o: { hostDelayMs?: number; concurrency?: number;
   await scheduler.start();
   const workers: RunningWorker[] = [];
   for (let i = 0; i < (o.workers ?? 0); i++) {
-    workers.push(await startWorker({ db, url, concurrency: o.concurrency ?? crawlerConfig().concurrency, hostDelayMs: o.hostDelayMs, log: (m) => log(`worker: ${m}`) }));
+    workers.push(
+      await startWorker({ db, url, concurrency: o.concurrency ?? crawlerConfig().concurrency, hostDelayMs: o.hostDelayMs, log: (m) => log(`worker: ${m}`) }),
+    );
   }
   const abort = new AbortController();
   const catchUp = catchUpClassification(db, { log, signal: abort.signal });

@@ -29,7 +29,9 @@ export function registerDbCommands(program: Command) {
         const started = performance.now();
         const copied = await copySqliteToPostgres(o.from, o.to, { log: (l) => console.log(`  ${l}`) });
         const rows = copied.reduce((n, t) => n + t.rows, 0);
-        console.log(`copied ${rows.toLocaleString("en-US")} rows in ${copied.length} tables in ${((performance.now() - started) / 1000).toFixed(1)} s; set DATABASE_URL to the PostgreSQL URL to use it`);
+        console.log(
+          `copied ${rows.toLocaleString("en-US")} rows in ${copied.length} tables in ${((performance.now() - started) / 1000).toFixed(1)} s; set DATABASE_URL to the PostgreSQL URL to use it`,
+        );
       }),
     );
 }

@@ -1,15 +1,7 @@
 import fs from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
 import { db } from "../../lib/db";
-import {
-  createDiscoveryRun,
-  harvestReport,
-  revisitDiscovery,
-  runDiscovery,
-  STRATEGIES,
-  type DiscoverySummary,
-  type StrategyName,
-} from "../discover";
+import { createDiscoveryRun, harvestReport, revisitDiscovery, runDiscovery, STRATEGIES, type DiscoverySummary, type StrategyName } from "../discover";
 import { action, intOption, listOption, UserInputError } from "./util";
 
 interface DiscoverFlags {
@@ -184,12 +176,20 @@ async function report(runId: number, json: boolean): Promise<void> {
         crawled: run.crawled,
         relevant: run.relevant,
         harvest: rows,
-        candidates: candidates.map((c) => ({ url: c.url, platform: c.platform, relevantPages: c.relevantPages, crawledPages: c.crawledPages, adopted: c.adoptedAccountId !== null })),
+        candidates: candidates.map((c) => ({
+          url: c.url,
+          platform: c.platform,
+          relevantPages: c.relevantPages,
+          crawledPages: c.crawledPages,
+          adopted: c.adoptedAccountId !== null,
+        })),
       }),
     );
     return;
   }
-  console.log(`run ${runId} (${run.strategy}), topic ${run.topic.name}: ${run.status}${run.note ? ` (${run.note})` : ""}; ${run.crawled} crawled, ${run.relevant} relevant`);
+  console.log(
+    `run ${runId} (${run.strategy}), topic ${run.topic.name}: ${run.status}${run.note ? ` (${run.note})` : ""}; ${run.crawled} crawled, ${run.relevant} relevant`,
+  );
   if (rows.length === 0) console.log("no pages crawled yet");
   else {
     console.log("pages\trelevant\tharvest rate");
@@ -198,7 +198,9 @@ async function report(runId: number, json: boolean): Promise<void> {
   if (candidates.length > 0) {
     console.log(`candidate accounts (adopt in the dashboard, or: campuswatch accounts add URL):`);
     for (const c of candidates) {
-      console.log(`  ${c.platform}\t${c.relevantPages}/${c.crawledPages} relevant\t${c.url}${c.adoptedAccountId ? `\tadopted as account ${c.adoptedAccountId}` : ""}`);
+      console.log(
+        `  ${c.platform}\t${c.relevantPages}/${c.crawledPages} relevant\t${c.url}${c.adoptedAccountId ? `\tadopted as account ${c.adoptedAccountId}` : ""}`,
+      );
     }
   }
 }

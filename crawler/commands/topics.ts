@@ -52,10 +52,7 @@ function metricsLine(name: string, m: BinaryMetrics): string {
 }
 
 function evaluationLines(e: TopicEvaluation): string[] {
-  const lines = [
-    `${e.samples} samples, ${e.onTopic} on-topic`,
-    metricsLine(`classifier (P(on-topic) >= ${e.nbThreshold})`, e.classifier),
-  ];
+  const lines = [`${e.samples} samples, ${e.onTopic} on-topic`, metricsLine(`classifier (P(on-topic) >= ${e.nbThreshold})`, e.classifier)];
   if (e.cosine) lines.push(metricsLine(`cosine (>= ${e.cosineThreshold})`, e.cosine));
   lines.push(metricsLine("flagged (classifier or cosine)", e.flagged));
   lines.push(`${Math.round(e.docsPerSecond)} docs/second (clean + segment + classify, one core)`);
@@ -239,7 +236,11 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         io.out(
           `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
         );
-        io.out(`labels: ${Object.entries(r.labels).map(([l, n]) => `${l} ${n}`).join(", ")}`);
+        io.out(
+          `labels: ${Object.entries(r.labels)
+            .map(([l, n]) => `${l} ${n}`)
+            .join(", ")}`,
+        );
         if (r.evaluation) for (const line of evaluationLines(r.evaluation)) io.out(`held-out 10%: ${line}`);
         if (o.rescore) {
           const s = await rescoreTopic(db, topic.id, { onProgress: progress });
@@ -258,41 +259,36 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--cosine-threshold <r>", "evaluate at this cosine threshold instead of the topic's", thresholdOption("--cosine-threshold"))
     .option("--json", "print one JSON object")
     .action(
-      action(
-        async (
-          nameOrId: string,
-          o: { data: string; relevant?: string[]; nbThreshold?: number; cosineThreshold?: number; json?: boolean },
-        ) => {
-          const db = await getDb();
-          const topic = await findTopic(db, nameOrId);
-          if (!topic.model) throw new UserInputError(`topic "${topic.name}" is not trained yet (campuswatch topics train)`);
-          const relevantLabels = o.relevant ?? parseStringList(topic.relevantLabels);
-          if (relevantLabels.length === 0) throw new UserInputError("say which labels are on-topic: --relevant LABEL[,LABEL]");
-          const samples = readSamples(o.data, io);
-          const model = TopicModel.fromJSON(topic.model);
-          const e = evaluateTopicModel(model, samples, {
-            relevantLabels,
-            nbThreshold: o.nbThreshold ?? topic.nbThreshold,
-            cosineThreshold: o.cosineThreshold ?? topic.cosineThreshold,
-          });
-          if (o.json) {
-            io.out(
-              JSON.stringify({
-                topic: topic.name,
-                modelVersion: topic.modelVersion,
-                accuracy: e.classifier.accuracy,
-                precision: e.classifier.precision,
-                recall: e.classifier.recall,
-                f1: e.classifier.f1,
-                ...e,
-              }),
-            );
-          } else {
-            io.out(`topic "${topic.name}" model v${topic.modelVersion} on ${o.data}:`);
-            for (const line of evaluationLines(e)) io.out(line);
-          }
-        },
-      ),
+      action(async (nameOrId: string, o: { data: string; relevant?: string[]; nbThreshold?: number; cosineThreshold?: number; json?: boolean }) => {
+        const db = await getDb();
+        const topic = await findTopic(db, nameOrId);
+        if (!topic.model) throw new UserInputError(`topic "${topic.name}" is not trained yet (campuswatch topics train)`);
+        const relevantLabels = o.relevant ?? parseStringList(topic.relevantLabels);
+        if (relevantLabels.length === 0) throw new UserInputError("say which labels are on-topic: --relevant LABEL[,LABEL]");
+        const samples = readSamples(o.data, io);
+        const model = TopicModel.fromJSON(topic.model);
+        const e = evaluateTopicModel(model, samples, {
+          relevantLabels,
+          nbThreshold: o.nbThreshold ?? topic.nbThreshold,
+          cosineThreshold: o.cosineThreshold ?? topic.cosineThreshold,
+        });
+        if (o.json) {
+          io.out(
+            JSON.stringify({
+              topic: topic.name,
+              modelVersion: topic.modelVersion,
+              accuracy: e.classifier.accuracy,
+              precision: e.classifier.precision,
+              recall: e.classifier.recall,
+              f1: e.classifier.f1,
+              ...e,
+            }),
+          );
+        } else {
+          io.out(`topic "${topic.name}" model v${topic.modelVersion} on ${o.data}:`);
+          for (const line of evaluationLines(e)) io.out(line);
+        }
+      }),
     );
 
   return topics;

@@ -17,9 +17,7 @@ export function registerWorkerCommand(program: Command) {
     .action(
       action(async (o: { concurrency?: number; hostDelayMs?: number; pollS?: number }) => {
         if (dialectOf(db) !== "postgresql") {
-          throw new UserInputError(
-            "workers need PostgreSQL (DATABASE_URL=postgresql://…); on SQLite `campuswatch start` crawls in-process",
-          );
+          throw new UserInputError("workers need PostgreSQL (DATABASE_URL=postgresql://…); on SQLite `campuswatch start` crawls in-process");
         }
         const log = (m: string) => console.log(`[worker] ${m}`);
         logUnhandledRejections((m) => console.error(`[worker] ${m}`));

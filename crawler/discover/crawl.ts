@@ -195,9 +195,7 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
   // it is written even when the run failed: a resume continues from there.
   // Stopped from outside (the dashboard's Pause): its status and note stay as it set them.
   await flush(stoppedOutside ? undefined : { status, note, finishedAt: status === "done" ? new Date() : null });
-  const finalStatus = stoppedOutside
-    ? ((await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? "paused")
-    : status;
+  const finalStatus = stoppedOutside ? ((await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? "paused") : status;
   log(`run ${runId}: ${note}; ${crawled} crawled, ${relevant} relevant`);
   return {
     runId,

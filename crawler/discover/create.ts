@@ -32,7 +32,8 @@ export interface NewDiscoveryRun {
  */
 export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
   const strategy = input.strategy ?? "focused";
-  if (!STRATEGIES.includes(strategy)) invalid("strategy", `strategy must be one of ${STRATEGIES.join(", ")}`, "discoveryStrategy", { list: STRATEGIES.join(", ") });
+  if (!STRATEGIES.includes(strategy))
+    invalid("strategy", `strategy must be one of ${STRATEGIES.join(", ")}`, "discoveryStrategy", { list: STRATEGIES.join(", ") });
   const maxPages = input.maxPages ?? 1000;
   if (!Number.isInteger(maxPages) || maxPages < 1) invalid("maxPages", "max pages must be a whole number ≥ 1", "discoveryMaxPages");
   const topic =

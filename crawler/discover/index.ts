@@ -40,7 +40,15 @@ export {
 } from "./strategies";
 export { Frontier, loadFrontierEntries, type FrontierEntry, type FrontierState, type OfferOutcome } from "./frontier";
 export { parsePage, type LinkBlock, type PageLink, type ParsedPage } from "./page";
-export { analysePageType, pageTypeFeatures, DEFAULT_PAGE_TYPE_OPTIONS, type PageType, type PageTypeFeatures, type PageTypeOptions, type PageTypeVerdict } from "./page-type";
+export {
+  analysePageType,
+  pageTypeFeatures,
+  DEFAULT_PAGE_TYPE_OPTIONS,
+  type PageType,
+  type PageTypeFeatures,
+  type PageTypeOptions,
+  type PageTypeVerdict,
+} from "./page-type";
 export {
   applyLinkBudget,
   blockAnchorText,
@@ -69,6 +77,15 @@ export {
   type TopicJudgement,
 } from "./relevance";
 export { candidateKeyOf, CandidateTally, type CandidateKey, type CandidateOptions, type CandidateRow } from "./candidates";
-export { harvestAt, harvestReport, toHarvestChart, REPORT_PAGE_COUNTS, type HarvestChartRow, type HarvestCurve, type HarvestRow, type HarvestSample } from "./metrics";
+export {
+  harvestAt,
+  harvestReport,
+  toHarvestChart,
+  REPORT_PAGE_COUNTS,
+  type HarvestChartRow,
+  type HarvestCurve,
+  type HarvestRow,
+  type HarvestSample,
+} from "./metrics";
 export { normalizeUrl, siteOf, onSites } from "./url";
 export { startInBackground, started, isRunningHere, runningHere, abortHere, settled, type BackgroundOptions } from "./background";

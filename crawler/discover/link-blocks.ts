@@ -76,12 +76,7 @@ export function blockAnchorText(block: LinkBlock): string {
  * content words (injected so this module stays free of the segmenter, and tests can pass a
  * simple splitter).
  */
-export function measureBlock(
-  block: LinkBlock,
-  pageUrl: string,
-  titleWords: ReadonlySet<string>,
-  words: (text: string) => ReadonlySet<string>,
-): BlockMeasures {
+export function measureBlock(block: LinkBlock, pageUrl: string, titleWords: ReadonlySet<string>, words: (text: string) => ReadonlySet<string>): BlockMeasures {
   const n = block.links.length;
   let bytes = 0;
   let onSite = 0;
@@ -128,7 +123,11 @@ export function linkBudget(layer: number): number {
  * `similarity`; ties keep document order, so the choice is deterministic). Returns the kept and
  * the dropped links, each in their original order.
  */
-export function applyLinkBudget<T extends Pick<PageLink, "order">>(links: readonly T[], layer: number, similarity: (link: T) => number): { kept: T[]; dropped: T[] } {
+export function applyLinkBudget<T extends Pick<PageLink, "order">>(
+  links: readonly T[],
+  layer: number,
+  similarity: (link: T) => number,
+): { kept: T[]; dropped: T[] } {
   const budget = linkBudget(layer);
   if (links.length <= budget) return { kept: [...links], dropped: [] };
   const ranked = links.map((l) => ({ l, s: similarity(l) })).sort((a, b) => b.s - a.s || a.l.order - b.l.order);

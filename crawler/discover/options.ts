@@ -13,7 +13,18 @@ import { DEFAULT_FOCUSED_OPTIONS, type FocusedOptions } from "./strategies";
  * what a campus-safety topic is for), while these are places a crawler must not go.
  */
 export const DEFAULT_SENSITIVE_WORDS: readonly string[] = [
-  "博彩", "赌场", "赌博", "六合彩", "时时彩", "百家乐", "色情", "成人视频", "代开发票", "办证", "私服", "外挂",
+  "博彩",
+  "赌场",
+  "赌博",
+  "六合彩",
+  "时时彩",
+  "百家乐",
+  "色情",
+  "成人视频",
+  "代开发票",
+  "办证",
+  "私服",
+  "外挂",
 ];
 
 /** Options of a run. */
@@ -84,9 +95,7 @@ export const discoveryOptionsSchema = z.object({
   sensitiveWords: z.array(z.string()).default([...DEFAULT_SENSITIVE_WORDS]),
   candidateMinPages: z.number().int().min(1).default(3),
   focused: focusedSchema.default({}),
-  trustedHosts: z
-    .array(z.string().refine(isTrustedEntry, { message: "not a host, host:port, URL or CIDR range" }))
-    .default([]),
+  trustedHosts: z.array(z.string().refine(isTrustedEntry, { message: "not a host, host:port, URL or CIDR range" })).default([]),
 });
 
 function isTrustedEntry(entry: string): boolean {

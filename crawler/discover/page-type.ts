@@ -62,9 +62,11 @@ export const DEFAULT_PAGE_TYPE_OPTIONS: Readonly<PageTypeOptions> = {
 
 // File names of listings: index pages, boards, categories, tags, archives, pagination, Weibo
 // profiles and Tieba bars ("/f?kw="), Discuz! board lists.
-const HUB_FILE = /^(index|default|home|main|list|lists|forum|forumdisplay|category|categories|tag|tags|archive|archives|channel|column|sitemap|map|page|node|f|profile|search|author|topics?)([-_.]?\d*)?(\.(s?html?|php|aspx?|jsp))?$/i;
+const HUB_FILE =
+  /^(index|default|home|main|list|lists|forum|forumdisplay|category|categories|tag|tags|archive|archives|channel|column|sitemap|map|page|node|f|profile|search|author|topics?)([-_.]?\d*)?(\.(s?html?|php|aspx?|jsp))?$/i;
 // File names of single documents: numeric or hashed ids, dated names, article/thread/post words.
-const TOPIC_FILE = /^(\d{3,}|[a-z]?\d+[-_]\d+([-_]\d+)*|[0-9a-f]{8,}|(article|thread|post|detail|content|show|view|viewthread|news|p)[-_]?\w*\d\w*)(\.(s?html?|php|aspx?|jsp))?$/i;
+const TOPIC_FILE =
+  /^(\d{3,}|[a-z]?\d+[-_]\d+([-_]\d+)*|[0-9a-f]{8,}|(article|thread|post|detail|content|show|view|viewthread|news|p)[-_]?\w*\d\w*)(\.(s?html?|php|aspx?|jsp))?$/i;
 // Directory shapes of single documents: /p/123, /2024/05/01/…, /archives/123, ?p=123, mod=viewthread.
 const TOPIC_PATH = /\/p\/\d+|\/(19|20)\d{2}[/-]\d{1,2}[/-]|\/archives\/\d+|[?&](p|tid|aid|id)=\d+|mod=viewthread|\/(article|thread|post|detail|status)\//i;
 

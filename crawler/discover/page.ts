@@ -59,8 +59,36 @@ interface DomNode {
 const INVISIBLE = new Set(["script", "style", "noscript", "template", "head", "select", "option", "iframe", "svg"]);
 /** Elements that start a new line of text. */
 const BLOCK_ELEMENTS = new Set([
-  "p", "div", "br", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article",
-  "ul", "ol", "dl", "dt", "dd", "table", "nav", "header", "footer", "aside", "main", "form", "hr",
+  "p",
+  "div",
+  "br",
+  "li",
+  "tr",
+  "td",
+  "th",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "blockquote",
+  "pre",
+  "section",
+  "article",
+  "ul",
+  "ol",
+  "dl",
+  "dt",
+  "dd",
+  "table",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "main",
+  "form",
+  "hr",
 ]);
 /**
  * Elements that can hold a link block. Not li/td/span: a list item or a table cell is one entry of

@@ -125,9 +125,7 @@ export async function loadTopicJudge(db: Db, topicId: number): Promise<{ topic: 
     cosineThreshold: row.cosineThreshold,
     trained: model !== null,
   };
-  const judge = model
-    ? modelJudge(model, { nbThreshold: row.nbThreshold, cosineThreshold: row.cosineThreshold })
-    : keywordJudge(keywords, row.cosineThreshold);
+  const judge = model ? modelJudge(model, { nbThreshold: row.nbThreshold, cosineThreshold: row.cosineThreshold }) : keywordJudge(keywords, row.cosineThreshold);
   return { topic, judge };
 }
 

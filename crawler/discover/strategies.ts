@@ -14,7 +14,15 @@ import { normalizeWord, type WordMatcher } from "../classify";
 import { applyLinkBudget, blockAnchorText, blockRuleFailure, DEFAULT_BLOCK_RULES, measureBlock, type BlockRuleOptions } from "./link-blocks";
 import type { PageLink, ParsedPage } from "./page";
 import { DEFAULT_PAGE_TYPE_OPTIONS, type PageTypeOptions, type PageTypeVerdict } from "./page-type";
-import { DEFAULT_RELEVANCE_WEIGHTS, urlWords, weightedRelevance, type RelevanceWeights, type TopicJudge, type TopicJudgement, type UrlEvidence } from "./relevance";
+import {
+  DEFAULT_RELEVANCE_WEIGHTS,
+  urlWords,
+  weightedRelevance,
+  type RelevanceWeights,
+  type TopicJudge,
+  type TopicJudgement,
+  type UrlEvidence,
+} from "./relevance";
 import { onSites } from "./url";
 
 /** Strategy names, as stored on a run. */
@@ -126,8 +134,7 @@ const relevanceState = (view: PageView): "done" | "irrelevant" => (view.judgemen
 /** Breadth-first: all links, FIFO. */
 export const bfsStrategy: Strategy = {
   name: "bfs",
-  expand: (_view, candidates) =>
-    candidates.map((l) => ({ url: l.url, anchor: l.anchor, order: l.order, accepted: true, priority: 0, reason: "" })),
+  expand: (_view, candidates) => candidates.map((l) => ({ url: l.url, anchor: l.anchor, order: l.order, accepted: true, priority: 0, reason: "" })),
   pageState: relevanceState,
 };
 

@@ -223,7 +223,10 @@ function pinnedLookup(policy: AddressPolicy, checked: boolean): net.LookupFuncti
         if (usable.length === 0) {
           callback(Object.assign(new Error(`${hostname} has no IPv${String(wanted)} address`), { code: "ENOTFOUND" }), "", 0);
         } else if (options.all) {
-          callback(null, usable.map((a): LookupAddress => ({ address: a.address, family: a.family })));
+          callback(
+            null,
+            usable.map((a): LookupAddress => ({ address: a.address, family: a.family })),
+          );
         } else {
           callback(null, usable[0]!.address, usable[0]!.family);
         }

@@ -20,13 +20,7 @@ import { describeError } from "./retry-policy";
 const BROWSER_SETTLE_MS = 3_000;
 
 /** One navigation in Chromium, in the host queue like an HTTP request. */
-export async function browserExchange(
-  ctx: ExchangeContext,
-  browser: BrowserSession,
-  url: string,
-  opts: FetchOptions,
-  trace: Trace,
-): Promise<Exchange> {
+export async function browserExchange(ctx: ExchangeContext, browser: BrowserSession, url: string, opts: FetchOptions, trace: Trace): Promise<Exchange> {
   const target = new URL(url);
   const delay = await ctx.admit(url);
   // The browser (and this fetcher's context) is made ready before taking the host slot, so a

@@ -110,5 +110,8 @@ function jsonBlock(body: string): BlockSignal | undefined {
 export function htmlTitle(html: string): string | undefined {
   const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
   if (!m) return undefined;
-  return (m[1] ?? "").replace(/&nbsp;|&#160;/g, " ").replace(/\s+/g, " ").trim();
+  return (m[1] ?? "")
+    .replace(/&nbsp;|&#160;/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }

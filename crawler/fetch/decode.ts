@@ -22,7 +22,10 @@ export interface DecodedBody {
  * contain GBK-only characters (as browsers assume too).
  */
 export function normalizeCharset(label: string): string | undefined {
-  const l = label.trim().replace(/^["']|["']$/g, "").toLowerCase();
+  const l = label
+    .trim()
+    .replace(/^["']|["']$/g, "")
+    .toLowerCase();
   if (!l) return undefined;
   if (["gbk", "gb2312", "gb18030", "x-gbk", "cp936", "windows-936", "gb_2312-80", "chinese", "csgb2312"].includes(l)) {
     return "gb18030";

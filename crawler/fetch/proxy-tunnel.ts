@@ -99,7 +99,11 @@ function socksFailure(proxy: ProxyConfig, err: unknown, target: string): ProxyEr
   const message = err instanceof Error ? err.message : String(err);
   if (/Authentication failed/i.test(message)) return new ProxyError(proxy.display, "auth", "SOCKS5 username/password rejected");
   if (/no accepted authentication type/i.test(message)) {
-    return new ProxyError(proxy.display, "auth", proxy.username === undefined ? "SOCKS5 proxy requires a username and password" : "SOCKS5 proxy accepts none of our authentication methods");
+    return new ProxyError(
+      proxy.display,
+      "auth",
+      proxy.username === undefined ? "SOCKS5 proxy requires a username and password" : "SOCKS5 proxy accepts none of our authentication methods",
+    );
   }
   const rejected = /rejected connection - (\w+)/.exec(message);
   if (rejected) return new ProxyError(proxy.display, "refused", `cannot reach ${target} (SOCKS5 ${words(rejected[1]!)})`);
@@ -130,7 +134,11 @@ async function connectTunnel(proxy: ProxyConfig, host: string, port: number, tim
   } catch (err) {
     if (err instanceof ProxyError) throw err;
     const message = err instanceof Error ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ""}` : String(err);
-    throw new ProxyError(proxy.display, /timeout/i.test(message) ? "connect" : /TLS|SSL|certificate|HPE_/i.test(message) ? "protocol" : "connect", shortNetError(message));
+    throw new ProxyError(
+      proxy.display,
+      /timeout/i.test(message) ? "connect" : /TLS|SSL|certificate|HPE_/i.test(message) ? "protocol" : "connect",
+      shortNetError(message),
+    );
   } finally {
     void client.close().catch(() => undefined);
   }

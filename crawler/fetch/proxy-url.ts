@@ -59,7 +59,10 @@ export function parseProxyUrl(raw: string): ProxyConfig {
   if (text === "") throw new ProxyUrlError("empty", "no proxy URL given");
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1]?.toLowerCase();
   if (!scheme) {
-    throw new ProxyUrlError("invalid", `not a proxy URL: ${JSON.stringify(maskProxyText(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`);
+    throw new ProxyUrlError(
+      "invalid",
+      `not a proxy URL: ${JSON.stringify(maskProxyText(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`,
+    );
   }
   if (!(PROXY_SCHEMES as readonly string[]).includes(scheme)) {
     throw new ProxyUrlError("scheme", `unsupported proxy scheme "${scheme}://": use http://, https://, socks5:// or socks5h://`, { scheme });
@@ -68,7 +71,10 @@ export function parseProxyUrl(raw: string): ProxyConfig {
   try {
     u = new URL(text);
   } catch {
-    throw new ProxyUrlError("invalid", `not a proxy URL: ${JSON.stringify(maskProxyText(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`);
+    throw new ProxyUrlError(
+      "invalid",
+      `not a proxy URL: ${JSON.stringify(maskProxyText(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`,
+    );
   }
   const kind = scheme as ProxyScheme;
   // For socks5 URL leaves the host as an opaque string ("special" schemes only get a hostname check).

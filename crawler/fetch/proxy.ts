@@ -51,8 +51,7 @@ export function createProxyAgent(proxy: ProxyConfig, options: ProxyAgentOptions 
     const https = opts.protocol === "https:";
     const port = Number(opts.port) || (https ? 443 : 80);
     const origin = `${opts.protocol}//${opts.host ?? `${opts.hostname}:${port}`}/`;
-    const resolveTarget = (host: string) =>
-      policy ? policy.resolveHost(host, { checked: !policy.isTrusted(origin), url: origin }) : systemResolver(host);
+    const resolveTarget = (host: string) => (policy ? policy.resolveHost(host, { checked: !policy.isTrusted(origin), url: origin }) : systemResolver(host));
     openTunnel(proxy, opts.hostname.replace(/^\[(.*)\]$/, "$1"), port, { timeoutMs, resolveTarget }).then(
       (socket) => {
         if (!https) return callback(null, socket);

@@ -91,9 +91,7 @@ export async function startBoss(url: string, { name = "campuswatch", supervise =
 export function createPgBossQueue(boss: PgBoss): JobQueue & { runningAsync(): Promise<number[]> } {
   let closed = false;
   const runningAsync = async () => {
-    const { rows } = await boss
-      .getDb()
-      .executeSql(`SELECT singleton_key FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state = 'active'`, [CRAWL_QUEUE]);
+    const { rows } = await boss.getDb().executeSql(`SELECT singleton_key FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state = 'active'`, [CRAWL_QUEUE]);
     return rows.map((r: { singleton_key: string }) => Number(r.singleton_key));
   };
   return {

@@ -159,7 +159,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       RETURNING "id"`;
     for (const w of dead) {
       const jobs = await db.workerJob.findMany({ where: { workerId: w.id } });
-      if (jobs.length) await boss.fail(CRAWL_QUEUE, jobs.map((j) => j.jobId));
+      if (jobs.length)
+        await boss.fail(
+          CRAWL_QUEUE,
+          jobs.map((j) => j.jobId),
+        );
       await db.workerJob.deleteMany({ where: { workerId: w.id } });
       log(`worker ${w.id} stopped answering; ${jobs.length} of its jobs failed for retry`);
     }
@@ -170,7 +174,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       WHERE j.name = ${CRAWL_QUEUE} AND j.state = 'active' AND j.started_on < now() - ${deadAfterMs} * interval '1 millisecond'
         AND NOT EXISTS (SELECT 1 FROM "WorkerJob" w WHERE w."jobId" = j.id::text)`;
     if (orphans.length) {
-      await boss.fail(CRAWL_QUEUE, orphans.map((o) => o.id));
+      await boss.fail(
+        CRAWL_QUEUE,
+        orphans.map((o) => o.id),
+      );
       log(`${orphans.length} claimed jobs had no live worker; failed for retry`);
     }
   };

@@ -144,7 +144,16 @@ export async function probeMissingThreads(c: Crawl, seen: Set<string>, oldest: D
     return activity > edge;
   });
   for (const r of suspects.slice(0, MAX_PROBES)) {
-    const item: ListItem = { platformId: r.platformId, kind: "post", url: r.url, title: r.title, author: r.author, publishedAt: r.publishedAt, html: "", incomplete: true };
+    const item: ListItem = {
+      platformId: r.platformId,
+      kind: "post",
+      url: r.url,
+      title: r.title,
+      author: r.author,
+      publishedAt: r.publishedAt,
+      html: "",
+      incomplete: true,
+    };
     try {
       await c.adapter.complete(c.ctx, item);
     } catch (e) {

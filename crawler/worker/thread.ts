@@ -23,7 +23,13 @@ export type ThreadOutcome = "done" | "unfinished" | "failed" | "gone";
  * Does this thread need opening: new, newer activity than its mark, a changed reply count, in
  * the re-check window, unfinished by an earlier run, or marked deleted and listed again.
  */
-export function needsThread(item: ListItem, prev: KnownPost | undefined, mark: Date | null, recheckFrom: Date | null, resume: ThreadResume | undefined): boolean {
+export function needsThread(
+  item: ListItem,
+  prev: KnownPost | undefined,
+  mark: Date | null,
+  recheckFrom: Date | null,
+  resume: ThreadResume | undefined,
+): boolean {
   if (!item.hasReplies && !item.incomplete) return false;
   if (!prev || !mark) return Boolean(item.hasReplies || item.incomplete);
   if (resume?.page !== undefined || prev.deletedAt) return true;
@@ -48,7 +54,7 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   const { adapter, ctx, services } = c;
   const whole = plan.whole && plan.resume?.page === undefined;
   const since = whole ? null : plan.since;
-  const fromPage = whole ? 1 : plan.resume?.page ?? plan.resume?.last ?? null;
+  const fromPage = whole ? 1 : (plan.resume?.page ?? plan.resume?.last ?? null);
   let newest: Date | null = plan.since;
   let storedNewest: Date | null = null;
   let headSeen = false;
@@ -129,7 +135,10 @@ async function unfinished(c: Crawl, thread: ListItem, read: ReadPage[], storedNe
   if (storedNewest) await advanceMark(db, c.accountId, thread.platformId, storedNewest);
   await setResume(db, c.accountId, thread.platformId, { page: next }, storedNewest ?? thread.publishedAt);
   c.s.unfinishedThreads++;
-  note(c, `thread ${thread.platformId} unfinished: read pages ${pages[0]}–${lastPage} of ${pageCount} (budget ${c.pageBudget} pages per run); the next run resumes at page ${next} (${thread.url})`);
+  note(
+    c,
+    `thread ${thread.platformId} unfinished: read pages ${pages[0]}–${lastPage} of ${pageCount} (budget ${c.pageBudget} pages per run); the next run resumes at page ${next} (${thread.url})`,
+  );
 }
 
 function maxDate(a: Date | null, b: Date | null): Date | null {

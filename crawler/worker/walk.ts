@@ -51,13 +51,18 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
     const page = next.value;
     pageNo++;
     orderedByActivity ||= page.orderedByActivity === true;
-    const timeOf = (it: ListItem) => (page.orderedByActivity ? it.lastActivityAt ?? it.publishedAt : it.publishedAt);
+    const timeOf = (it: ListItem) => (page.orderedByActivity ? (it.lastActivityAt ?? it.publishedAt) : it.publishedAt);
     for (const it of page.items) {
       seen.add(it.platformId);
       if (!it.pinned) oldestSeen = minDate(oldestSeen, timeOf(it));
     }
     const items = cutoff ? page.items.filter((it) => it.pinned || timeOf(it) >= cutoff) : page.items;
-    const known = await knownPosts(db, account.id, items.map((i) => i.platformId), c.now());
+    const known = await knownPosts(
+      db,
+      account.id,
+      items.map((i) => i.platformId),
+      c.now(),
+    );
 
     const prepared: PreparedItem[] = [];
     const threads: { item: ListItem; prev: KnownPost | undefined }[] = [];
@@ -96,7 +101,7 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
     for (const { item, prev } of threads) {
       if (services.signal?.aborted) return true;
       const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
-      const mark = prev ? marks.get(item.platformId) ?? null : null;
+      const mark = prev ? (marks.get(item.platformId) ?? null) : null;
       const before = prev?.replyCount ?? null;
       const counted = item.replyCount !== undefined && before !== null && item.replyCount !== before;
       const newer = Boolean(mark && item.lastActivityAt && item.lastActivityAt > mark);

@@ -72,10 +72,7 @@ export async function signInRefusal(db: Db, username: string, address: string): 
 /** Count a failed attempt against the username and the address; the one that reaches its limit starts its cool-off. */
 export async function recordFailedSignIn(db: Db, username: string, address: string): Promise<void> {
   const l = limiters(db);
-  await Promise.all([
-    countFailure(l.username, userKey(username), SIGN_IN_LIMITS.perUsername),
-    countFailure(l.address, address, SIGN_IN_LIMITS.perAddress),
-  ]);
+  await Promise.all([countFailure(l.username, userKey(username), SIGN_IN_LIMITS.perUsername), countFailure(l.address, address, SIGN_IN_LIMITS.perAddress)]);
 }
 
 async function countFailure(limiter: RateLimiterPrisma, key: string, limit: number): Promise<void> {
@@ -104,7 +101,10 @@ export async function recordSuccessfulSignIn(db: Db, username: string): Promise<
 export function clientAddressOf(headers: Headers): string {
   const set = headers.get("x-campuswatch-client")?.trim();
   if (set) return set;
-  const forwarded = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const forwarded = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return forwarded.at(-1) ?? "unknown";
 }
 

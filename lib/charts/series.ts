@@ -54,7 +54,12 @@ export type StackedPoint = { bucket: string; label: string } & Record<string, nu
  * Rows of (day, key, n) as one point per bucket with a number for every key (0 when absent).
  * Rows outside `days` and keys not in `keys` are ignored.
  */
-export function toStackedSeries(rows: readonly { day: string; key: string; n: number }[], days: readonly string[], keys: readonly string[], bucket: Bucket): StackedPoint[] {
+export function toStackedSeries(
+  rows: readonly { day: string; key: string; n: number }[],
+  days: readonly string[],
+  keys: readonly string[],
+  bucket: Bucket,
+): StackedPoint[] {
   const inRange = new Set(days);
   const buckets = bucketList(days, bucket);
   const index = new Map(buckets.map((b, i) => [b, i]));
@@ -91,7 +96,11 @@ export interface TopicRate {
 }
 
 /** Flags per topic and status, as a rate per 1,000 posts, with the reviewers' confirmation share. */
-export function flagRateByTopic(rows: readonly { topicId: number; status: string; n: number }[], topics: readonly { id: number; name: string }[], posts: number): TopicRate[] {
+export function flagRateByTopic(
+  rows: readonly { topicId: number; status: string; n: number }[],
+  topics: readonly { id: number; name: string }[],
+  posts: number,
+): TopicRate[] {
   return topics
     .map((t) => {
       const of = (status: string) => rows.filter((r) => r.topicId === t.id && r.status === status).reduce((s, r) => s + r.n, 0);

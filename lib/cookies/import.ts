@@ -94,7 +94,8 @@ function within(domain: string, allowed: readonly string[]): boolean {
  * line is malformed.
  */
 export function parseCookieInput(text: string, account: { entryUrl: string; platform: Platform }, now = Date.now()): ParsedCookies {
-  if (Buffer.byteLength(text, "utf8") > MAX_COOKIE_INPUT_BYTES) throw new CookieInputError(`the cookie input is larger than ${MAX_COOKIE_INPUT_BYTES / 1024} KiB`, "tooLarge", { kib: MAX_COOKIE_INPUT_BYTES / 1024 });
+  if (Buffer.byteLength(text, "utf8") > MAX_COOKIE_INPUT_BYTES)
+    throw new CookieInputError(`the cookie input is larger than ${MAX_COOKIE_INPUT_BYTES / 1024} KiB`, "tooLarge", { kib: MAX_COOKIE_INPUT_BYTES / 1024 });
   const input = text.replace(/^\uFEFF/, "").trim();
   if (input === "") throw new CookieInputError("no cookies given", "empty");
   const allowed = cookieDomainsFor(account.entryUrl, account.platform);
@@ -130,16 +131,23 @@ export function parseCookieInput(text: string, account: { entryUrl: string; plat
   if (cookies.length === 0) {
     const others = Object.keys(skipped);
     const found = `${others.slice(0, 5).join(", ")}${others.length > 5 ? ", …" : ""}`;
-    if (others.length > 0) throw new CookieInputError(`none of the cookies is for ${allowed.join(" or ")} (found: ${found})`, "otherSites", { allowed: allowed.join(", "), found });
-    if (expired > 0) throw new CookieInputError(`all ${expired} cookies have expired: sign in again in the browser and export them anew`, "allExpired", { count: expired });
+    if (others.length > 0)
+      throw new CookieInputError(`none of the cookies is for ${allowed.join(" or ")} (found: ${found})`, "otherSites", { allowed: allowed.join(", "), found });
+    if (expired > 0)
+      throw new CookieInputError(`all ${expired} cookies have expired: sign in again in the browser and export them anew`, "allExpired", { count: expired });
     throw new CookieInputError("no cookies found", "empty");
   }
-  if (cookies.length > MAX_ACCOUNT_COOKIES) throw new CookieInputError(`${cookies.length} cookies for one account: at most ${MAX_ACCOUNT_COOKIES}`, "tooMany", { count: cookies.length, max: MAX_ACCOUNT_COOKIES });
+  if (cookies.length > MAX_ACCOUNT_COOKIES)
+    throw new CookieInputError(`${cookies.length} cookies for one account: at most ${MAX_ACCOUNT_COOKIES}`, "tooMany", {
+      count: cookies.length,
+      max: MAX_ACCOUNT_COOKIES,
+    });
   return { format, cookies, skipped, expired };
 }
 
 function checkPair(name: string, value: string, where: Where): void {
-  if (!NAME.test(name)) throw new CookieInputError(`${at(where)}: ${JSON.stringify(name.slice(0, 40))} is not a cookie name`, "badName", { ...where, name: name.slice(0, 40) });
+  if (!NAME.test(name))
+    throw new CookieInputError(`${at(where)}: ${JSON.stringify(name.slice(0, 40))} is not a cookie name`, "badName", { ...where, name: name.slice(0, 40) });
   if (!VALUE.test(value)) throw new CookieInputError(`${at(where)}: the value of ${name} has characters a cookie cannot carry`, "badValue", { ...where, name });
 }
 
@@ -152,9 +160,16 @@ function parseHeader(input: string): Cookie[] {
     const pair = part.trim();
     if (pair === "") continue;
     const eq = pair.indexOf("=");
-    if (eq <= 0) throw new CookieInputError(`cookie ${i + 1}: expected name=value, got ${JSON.stringify(pair.slice(0, 40))}`, "headerPair", { n: i + 1, text: pair.slice(0, 40) });
+    if (eq <= 0)
+      throw new CookieInputError(`cookie ${i + 1}: expected name=value, got ${JSON.stringify(pair.slice(0, 40))}`, "headerPair", {
+        n: i + 1,
+        text: pair.slice(0, 40),
+      });
     const name = pair.slice(0, eq).trim();
-    const value = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    const value = pair
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     checkPair(name, value, { kind: "cookie", n: i + 1 });
     out.push({ name, value, domain: "", hostOnly: false, path: "/", secure: false });
   }
@@ -173,12 +188,20 @@ function parseNetscape(input: string): Cookie[] {
     } else if (line === "" || line.startsWith("#")) continue;
     const f = line.split("\t");
     if (f.length !== 7) {
-      throw new CookieInputError(`line ${i + 1}: expected 7 tab-separated fields (domain, subdomains, path, secure, expiry, name, value), got ${f.length}`, "netscapeFields", { n: i + 1, got: f.length });
+      throw new CookieInputError(
+        `line ${i + 1}: expected 7 tab-separated fields (domain, subdomains, path, secure, expiry, name, value), got ${f.length}`,
+        "netscapeFields",
+        { n: i + 1, got: f.length },
+      );
     }
     const [domainField, sub, path, secure, expiry, name, value] = f as [string, string, string, string, string, string, string];
-    if (!/^(TRUE|FALSE)$/i.test(sub) || !/^(TRUE|FALSE)$/i.test(secure)) throw new CookieInputError(`line ${i + 1}: the 2nd and 4th fields are TRUE or FALSE`, "netscapeBool", { n: i + 1 });
+    if (!/^(TRUE|FALSE)$/i.test(sub) || !/^(TRUE|FALSE)$/i.test(secure))
+      throw new CookieInputError(`line ${i + 1}: the 2nd and 4th fields are TRUE or FALSE`, "netscapeBool", { n: i + 1 });
     if (!/^\d+(\.\d+)?$/.test(expiry)) {
-      throw new CookieInputError(`line ${i + 1}: the expiry is seconds since 1970, got ${JSON.stringify(expiry.slice(0, 20))}`, "netscapeExpiry", { n: i + 1, value: expiry.slice(0, 20) });
+      throw new CookieInputError(`line ${i + 1}: the expiry is seconds since 1970, got ${JSON.stringify(expiry.slice(0, 20))}`, "netscapeExpiry", {
+        n: i + 1,
+        value: expiry.slice(0, 20),
+      });
     }
     checkPair(name, value, { kind: "line", n: i + 1 });
     const domain = domainField.replace(/^\./, "").toLowerCase();
@@ -206,7 +229,11 @@ function parseJson(input: string): Cookie[] {
   } catch (e) {
     throw new CookieInputError(`not valid JSON: ${(e as Error).message}`, "json");
   }
-  const list = Array.isArray(data) ? data : data && typeof data === "object" && Array.isArray((data as { cookies?: unknown }).cookies) ? (data as { cookies: unknown[] }).cookies : null;
+  const list = Array.isArray(data)
+    ? data
+    : data && typeof data === "object" && Array.isArray((data as { cookies?: unknown }).cookies)
+      ? (data as { cookies: unknown[] }).cookies
+      : null;
   if (!list) throw new CookieInputError('expected a JSON array of cookies (or an object with a "cookies" array)', "jsonShape");
   return list.map((entry, i) => {
     const where: Where = { kind: "entry", n: i + 1 };

@@ -25,9 +25,27 @@ import { sendFeishu } from "./channels/feishu";
 import { sendWebhook } from "./channels/webhook";
 import { sendWecom } from "./channels/wecom";
 import { loginExpiredPayloads, LOGIN_PAYLOAD_PREFIX } from "./login";
-import { CHANNELS, type AnyNotificationPayload, type Channel, type NotificationPayload, type NotifyOptions, type NotifyResult, type Outcome, type SendContext } from "./types";
+import {
+  CHANNELS,
+  type AnyNotificationPayload,
+  type Channel,
+  type NotificationPayload,
+  type NotifyOptions,
+  type NotifyResult,
+  type Outcome,
+  type SendContext,
+} from "./types";
 
-export type { AnyNotificationPayload, Channel, FlagSummary, LoginExpiredPayload, NotificationPayload, NotifyOptions, NotifyResult, SmtpSettings } from "./types";
+export type {
+  AnyNotificationPayload,
+  Channel,
+  FlagSummary,
+  LoginExpiredPayload,
+  NotificationPayload,
+  NotifyOptions,
+  NotifyResult,
+  SmtpSettings,
+} from "./types";
 export { CHANNELS, CHANNEL_LABELS } from "./types";
 export { emailMessage, smtpConfig } from "./channels/email";
 
@@ -84,12 +102,23 @@ export async function notifyNewFlags(db: Db, crawlRunId: number, options: Notify
     const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
     if (!run) return result;
     const topics = await db.topic.findMany({
-      where: { OR: [{ webhookUrl: { not: null } }, { notifyEmail: { not: null } }, { dingtalkWebhook: { not: null } }, { wecomWebhook: { not: null } }, { feishuWebhook: { not: null } }] },
+      where: {
+        OR: [
+          { webhookUrl: { not: null } },
+          { notifyEmail: { not: null } },
+          { dingtalkWebhook: { not: null } },
+          { wecomWebhook: { not: null } },
+          { feishuWebhook: { not: null } },
+        ],
+      },
       select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
     });
     if (topics.length === 0) return result;
     // The run's flag messages (its login-expired notice, if any, is counted apart below).
-    const already = await db.notification.findMany({ where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } }, select: { topicId: true, channel: true } });
+    const already = await db.notification.findMany({
+      where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } },
+      select: { topicId: true, channel: true },
+    });
     const until = run.finishedAt ?? new Date();
     const baseUrl = (options.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
     const created: number[] = [];
@@ -149,7 +178,9 @@ export async function notifyNewFlags(db: Db, crawlRunId: number, options: Notify
       for (const channel of CHANNELS) {
         const { target } = channelOf(topic, channel);
         if (!target) continue;
-        const n = await db.notification.create({ data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" } });
+        const n = await db.notification.create({
+          data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
+        });
         created.push(n.id);
       }
     }

@@ -76,10 +76,18 @@ async function alreadyNotified(db: Db, run: LoginRun, cookiesSetAt: Date | null)
  * expiry; [] otherwise (no LoginExpired error, already notified by an earlier run or by an
  * earlier call for this run).
  */
-export async function loginExpiredPayloads(db: Db, run: LoginRun, topics: readonly { id: number; name: string }[], baseUrl: string | null): Promise<LoginExpiredPayload[]> {
+export async function loginExpiredPayloads(
+  db: Db,
+  run: LoginRun,
+  topics: readonly { id: number; name: string }[],
+  baseUrl: string | null,
+): Promise<LoginExpiredPayload[]> {
   const expiry = loginExpiryOf(run.errors);
   if (!expiry || topics.length === 0) return [];
-  const account = await db.account.findUnique({ where: { id: run.accountId }, select: { id: true, name: true, platform: true, entryUrl: true, cookiesSetAt: true } });
+  const account = await db.account.findUnique({
+    where: { id: run.accountId },
+    select: { id: true, name: true, platform: true, entryUrl: true, cookiesSetAt: true },
+  });
   if (!account) return [];
   if (await db.notification.count({ where: { crawlRunId: run.id, payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } })) return [];
   if (await alreadyNotified(db, run, account.cookiesSetAt)) return [];
@@ -100,7 +108,10 @@ function loginTitle(account: string): string {
 }
 
 /** The lines every channel says, escaped with `esc`. */
-function loginLines(p: LoginExpiredPayload, esc: (text: string, max: number) => string): { title: string; intro: string; where: string; what: string; once: string } {
+function loginLines(
+  p: LoginExpiredPayload,
+  esc: (text: string, max: number) => string,
+): { title: string; intro: string; where: string; what: string; once: string } {
   const platform = PLATFORM_ZH[p.account.platform] ?? p.account.platform;
   const account = esc(p.account.name, 40);
   return {

@@ -87,7 +87,14 @@ export function linkUrl(url: string | null | undefined): string | null {
   return href.length <= 1000 ? href : null;
 }
 
-const TIME = new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Shanghai", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const TIME = new Intl.DateTimeFormat("en-US", {
+  timeZone: "Asia/Shanghai",
+  month: "numeric",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
 
 /** A time as a Chinese reader in China expects it: `12月1日 06:32` (Asia/Shanghai). */
 export function shanghaiTime(iso: string): string {
@@ -105,7 +112,15 @@ export function shanghaiTime(iso: string): string {
 export function reasonsZh(reasons: unknown, score: number): string {
   if (!Array.isArray(reasons)) return typeof reasons === "string" ? reasons : "";
   const parts: string[] = [];
-  const words = (detail: string) => [...new Set(detail.split(/[,，、]\s*/).map((w) => w.replace(/\s*@\d+[–-]\d+$/, "").trim()).filter(Boolean))].join("、");
+  const words = (detail: string) =>
+    [
+      ...new Set(
+        detail
+          .split(/[,，、]\s*/)
+          .map((w) => w.replace(/\s*@\d+[–-]\d+$/, "").trim())
+          .filter(Boolean),
+      ),
+    ].join("、");
   const num = (detail: string, fallback: number) => {
     const m = /P\(on-topic\)\s*=?\s*(\d+(?:\.\d+)?)/.exec(detail) ?? /(\d+(?:\.\d+)?)/.exec(detail);
     const x = m ? Number(m[1]) : fallback;

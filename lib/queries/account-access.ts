@@ -121,6 +121,9 @@ export async function setRobotsPolicy(db: Db, id: number, policy: RobotsPolicyVa
   await accountOrThrow(db, id);
   await db.account.update({
     where: { id },
-    data: policy === "ignore" ? { robotsPolicy: "ignore", robotsPolicySetBy: by.slice(0, 100), robotsPolicySetAt: now } : { robotsPolicy: "obey", robotsPolicySetBy: null, robotsPolicySetAt: null },
+    data:
+      policy === "ignore"
+        ? { robotsPolicy: "ignore", robotsPolicySetBy: by.slice(0, 100), robotsPolicySetAt: now }
+        : { robotsPolicy: "obey", robotsPolicySetBy: null, robotsPolicySetAt: null },
   });
 }

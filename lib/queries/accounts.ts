@@ -3,7 +3,17 @@ import { z } from "zod";
 import type { Db } from "../db";
 import { Prisma } from "@/generated/prisma/client";
 import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
-import { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, getAdapter, recognisePlatform, searchUrlProblem, searchWatchOf, tiebaBarFromUrl, tiebaEntryUrl, weiboUidFromUrl } from "@/crawler/adapters";
+import {
+  DISCUZ_BOARD_FORMS,
+  discuzBoardFromUrl,
+  getAdapter,
+  recognisePlatform,
+  searchUrlProblem,
+  searchWatchOf,
+  tiebaBarFromUrl,
+  tiebaEntryUrl,
+  weiboUidFromUrl,
+} from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "./overview";
@@ -16,8 +26,7 @@ export const DEFAULT_CRON: Record<Platform, string> = {
   blog: "0 * * * *",
 };
 
-const optionalInt = (min: number) =>
-  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(min).optional());
+const optionalInt = (min: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(min).optional());
 
 export const accountInputSchema = z.object({
   url: httpUrl,
@@ -89,7 +98,8 @@ export async function createAccount(db: Db, input: AccountInput) {
  */
 function refuseBadSearch(entryUrl: string): void {
   const problem = searchUrlProblem(entryUrl);
-  if (problem) throw new ValidationError(`url: ${problem}`, { url: [problem] }, { issues: [{ code: "custom", path: ["url"], message: problem, input: entryUrl }] });
+  if (problem)
+    throw new ValidationError(`url: ${problem}`, { url: [problem] }, { issues: [{ code: "custom", path: ["url"], message: problem, input: entryUrl }] });
 }
 
 function defaultName(entryUrl: string): string {
@@ -146,7 +156,13 @@ const PLATFORM_LABEL: Record<Platform, string> = { weibo: "Weibo user", tieba: "
  * Keep in step with the adapters when a form is added.
  */
 export const URL_FORMS: Record<Platform, readonly string[]> = {
-  weibo: ["https://weibo.com/u/1234567890", "https://weibo.com/1234567890", "https://m.weibo.cn/u/1234567890", "https://m.weibo.cn/p/1005051234567890", "https://weibo.cn/1234567890"],
+  weibo: [
+    "https://weibo.com/u/1234567890",
+    "https://weibo.com/1234567890",
+    "https://m.weibo.cn/u/1234567890",
+    "https://m.weibo.cn/p/1005051234567890",
+    "https://weibo.cn/1234567890",
+  ],
   tieba: ["https://tieba.baidu.com/f?kw=北江大学", "https://tieba.baidu.com/mo/q/m?kw=北江大学", "https://wapp.baidu.com/f?kw=北江大学"],
   discuz: DISCUZ_BOARD_FORMS,
   blog: [URL_EXAMPLES.blog],
@@ -213,7 +229,9 @@ export async function listAccountStatus(db: Db, now = new Date()) {
   const [accounts, posts, flags, runs7, lastRuns] = await Promise.all([
     db.account.findMany({ orderBy: [{ platform: "asc" }, { name: "asc" }], omit: { cookies: true, proxy: true } }),
     db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "post_day_stats" GROUP BY "accountId"`,
-    db.$queryRaw<{ accountId: SqlNumber; n: SqlNumber }[]>`SELECT "accountId", sum("n") AS "n" FROM "flag_day_stats" WHERE "status" = 'open' GROUP BY "accountId"`,
+    db.$queryRaw<
+      { accountId: SqlNumber; n: SqlNumber }[]
+    >`SELECT "accountId", sum("n") AS "n" FROM "flag_day_stats" WHERE "status" = 'open' GROUP BY "accountId"`,
     db.$queryRaw<{ accountId: SqlNumber; runs: SqlNumber; errors: SqlNumber; blocks: SqlNumber }[]>`
       SELECT "accountId", sum("runs") AS "runs", sum("errors") AS "errors", sum("blocks") AS "blocks" FROM "run_day_stats" WHERE "day" >= ${weekAgo} GROUP BY "accountId"`,
     // One index seek per account on (accountId, startedAt), newest first. (PostgreSQL's planner
@@ -260,7 +278,8 @@ export async function updateAccount(db: Db, id: number, form: AccountForm) {
   const entryUrl = normaliseEntryUrl(form.url);
   refuseBadSearch(entryUrl);
   const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
-  if (!platform) throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
+  if (!platform)
+    throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
   try {
     return await db.account.update({ where: { id }, data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}) } });
   } catch (e) {

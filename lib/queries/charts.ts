@@ -80,7 +80,15 @@ export async function runsPerDay(db: Db, fromDay: string) {
   const rows = await db.$queryRaw<{ day: string; runs: SqlNumber; failed: SqlNumber; errors: SqlNumber; blocks: SqlNumber; pages: SqlNumber; ms: SqlNumber }[]>`
     SELECT "day", sum("runs") AS "runs", sum("failed") AS "failed", sum("errors") AS "errors", sum("blocks") AS "blocks", sum("pages") AS "pages", sum("ms") AS "ms"
     FROM "run_day_stats" WHERE "day" >= ${fromDay} GROUP BY "day"`;
-  return rows.map((r) => ({ day: r.day, runs: toNumber(r.runs), failed: toNumber(r.failed), errors: toNumber(r.errors), blocks: toNumber(r.blocks), pages: toNumber(r.pages), ms: toNumber(r.ms) }));
+  return rows.map((r) => ({
+    day: r.day,
+    runs: toNumber(r.runs),
+    failed: toNumber(r.failed),
+    errors: toNumber(r.errors),
+    blocks: toNumber(r.blocks),
+    pages: toNumber(r.pages),
+    ms: toNumber(r.ms),
+  }));
 }
 
 /** Posts, replies and flags per account in the range. */

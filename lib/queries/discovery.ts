@@ -88,14 +88,21 @@ export async function dropReasons(db: Db, runId: number, take = 10) {
     const key = reasonGroup(r.reason);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, take).map(([reason, count]) => ({ reason, count }));
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, take)
+    .map(([reason, count]) => ({ reason, count }));
 }
 
 /** Harvest curves of runs, keyed "#id strategy". */
 export async function harvestCurves(db: Db, runIds: readonly number[]): Promise<HarvestCurve[]> {
   if (runIds.length === 0) return [];
   const runs = await db.discoveryRun.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, strategy: true } });
-  const points = await db.harvestPoint.findMany({ where: { runId: { in: [...runIds] } }, orderBy: [{ runId: "asc" }, { crawled: "asc" }], select: { runId: true, crawled: true, relevant: true } });
+  const points = await db.harvestPoint.findMany({
+    where: { runId: { in: [...runIds] } },
+    orderBy: [{ runId: "asc" }, { crawled: "asc" }],
+    select: { runId: true, crawled: true, relevant: true },
+  });
   return runIds.flatMap((id) => {
     const run = runs.find((r) => r.id === id);
     if (!run) return [];
@@ -108,7 +115,10 @@ export async function harvestCurves(db: Db, runIds: readonly number[]): Promise<
  * harvest-rate plots of the papers make), topics with the newest runs first.
  */
 export async function comparisonGroups(db: Db, maxTopics = 4) {
-  const runs = await db.discoveryRun.findMany({ orderBy: { id: "desc" }, select: { id: true, topicId: true, strategy: true, crawled: true, topic: { select: { name: true } } } });
+  const runs = await db.discoveryRun.findMany({
+    orderBy: { id: "desc" },
+    select: { id: true, topicId: true, strategy: true, crawled: true, topic: { select: { name: true } } },
+  });
   const groups: { topicId: number; topic: string; runs: { id: number; strategy: string }[] }[] = [];
   for (const r of runs) {
     if (r.crawled === 0) continue;

@@ -129,7 +129,12 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
     deletedAt: p.deletedAt?.toISOString() ?? null,
     incomplete: p.incomplete,
     flags: p.flags.map((f) => ({ topic: f.topic.name, status: f.status, score: f.score, reasons: safeJson(f.reasons) })),
-    sources: p.sources.map((s) => ({ accountId: s.account.id, accountUrl: s.account.entryUrl, name: s.account.name, firstSeenAt: s.firstSeenAt.toISOString() })),
+    sources: p.sources.map((s) => ({
+      accountId: s.account.id,
+      accountUrl: s.account.entryUrl,
+      name: s.account.name,
+      firstSeenAt: s.firstSeenAt.toISOString(),
+    })),
   };
   if (format === "jsonl") return JSON.stringify(rec) + "\n";
   return EXPORT_FIELDS.map((k) => csvField(k === "flags" || k === "sources" ? JSON.stringify(rec[k]) : rec[k])).join(",") + "\r\n";

@@ -35,7 +35,8 @@ export interface Cursor {
   id: number;
 }
 
-const blankToUndefined = (v: unknown) => (v === "" || v === null || (Array.isArray(v) && v.length === 0) ? undefined : Array.isArray(v) ? (v as unknown[])[0] : v);
+const blankToUndefined = (v: unknown) =>
+  v === "" || v === null || (Array.isArray(v) && v.length === 0) ? undefined : Array.isArray(v) ? (v as unknown[])[0] : v;
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD");
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional().catch(undefined));
 

@@ -135,7 +135,9 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
   const probes: Prisma.Sql[] = [];
   const fc = flagConditions(f);
   if (f.flagged || fc.length) {
-    probes.push(Prisma.sql`EXISTS (SELECT 1 FROM "Flag" f WHERE f."postId" = p."id" ${fc.length ? Prisma.sql`AND ${Prisma.join(fc, " AND ")}` : Prisma.empty})`);
+    probes.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "Flag" f WHERE f."postId" = p."id" ${fc.length ? Prisma.sql`AND ${Prisma.join(fc, " AND ")}` : Prisma.empty})`,
+    );
   }
   const cc = classificationCondition(f);
   if (cc) probes.push(cc);
@@ -287,13 +289,26 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
   const flagsBy = new Map<number, PostRow["flags"]>();
   for (const f of flags) {
     const list = flagsBy.get(Number(f.postId)) ?? [];
-    list.push({ id: Number(f.id), topicId: Number(f.topicId), topicName: topicName.get(Number(f.topicId)) ?? "?", score: f.score, status: f.status, reasons: f.reasons });
+    list.push({
+      id: Number(f.id),
+      topicId: Number(f.topicId),
+      topicName: topicName.get(Number(f.topicId)) ?? "?",
+      score: f.score,
+      status: f.status,
+      reasons: f.reasons,
+    });
     flagsBy.set(Number(f.postId), list);
   }
   const classesBy = new Map<number, PostRow["classifications"]>();
   for (const c of classes) {
     const list = classesBy.get(Number(c.postId)) ?? [];
-    list.push({ topicId: Number(c.topicId), topicName: topicName.get(Number(c.topicId)) ?? "?", score: c.score, cosine: c.cosine, relevant: toBoolean(c.relevant) });
+    list.push({
+      topicId: Number(c.topicId),
+      topicName: topicName.get(Number(c.topicId)) ?? "?",
+      score: c.score,
+      cosine: c.cosine,
+      relevant: toBoolean(c.relevant),
+    });
     classesBy.set(Number(c.postId), list);
   }
   return posts.map((p) => {
@@ -323,7 +338,10 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
 /** One page of the list: rows in order plus cursors for the neighbouring pages. */
 export async function listPostsPage(db: Db, f: PostFilter, opts: { after?: Cursor; before?: Cursor; take?: number } = {}) {
   const { page, more, backwards } = await findPostIds(db, f, opts);
-  const rows = await loadPostRows(db, page.map((p) => p.id));
+  const rows = await loadPostRows(
+    db,
+    page.map((p) => p.id),
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = page.map((p) => byId.get(p.id)).filter((r): r is PostRow => Boolean(r));
   const first = page[0];

@@ -49,15 +49,15 @@ const webhookField = (check?: (u: URL) => string | null, prepare: (s: string) =>
   );
 
 /** A secret field: empty → undefined (keep the stored one); no spaces inside. */
-const secretField = (pattern: RegExp, message: string) =>
-  optionalText.pipe(z.string().max(200, "at most 200 characters").regex(pattern, message).optional());
+const secretField = (pattern: RegExp, message: string) => optionalText.pipe(z.string().max(200, "at most 200 characters").regex(pattern, message).optional());
 
 const DINGTALK_HELP = "a DingTalk robot webhook looks like https://oapi.dingtalk.com/robot/send?access_token=…";
 const WECOM_HELP = "a WeCom robot webhook looks like https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=… (or paste the key alone)";
 const FEISHU_HELP = "a Feishu bot webhook looks like https://open.feishu.cn/open-apis/bot/v2/hook/… (Lark: open.larksuite.com)";
 
 function dingtalkProblem(u: URL): string | null {
-  if (u.searchParams.has("sign") || u.searchParams.has("timestamp")) return "paste the webhook without timestamp and sign: CampusWatch signs each message itself";
+  if (u.searchParams.has("sign") || u.searchParams.has("timestamp"))
+    return "paste the webhook without timestamp and sign: CampusWatch signs each message itself";
   if (!u.searchParams.get("access_token")) return DINGTALK_HELP;
   if (u.hostname === "oapi.dingtalk.com" && (u.protocol !== "https:" || u.pathname !== "/robot/send")) return DINGTALK_HELP;
   return null;
@@ -70,7 +70,11 @@ function wecomProblem(u: URL): string | null {
 }
 
 function feishuProblem(u: URL): string | null {
-  if ((u.hostname === "open.feishu.cn" || u.hostname === "open.larksuite.com") && (u.protocol !== "https:" || !/^\/open-apis\/bot\/v2\/hook\/[\w-]+$/.test(u.pathname))) return FEISHU_HELP;
+  if (
+    (u.hostname === "open.feishu.cn" || u.hostname === "open.larksuite.com") &&
+    (u.protocol !== "https:" || !/^\/open-apis\/bot\/v2\/hook\/[\w-]+$/.test(u.pathname))
+  )
+    return FEISHU_HELP;
   return null;
 }
 

@@ -30,8 +30,17 @@ export function parseWordList(text: string): string[] {
   ];
 }
 
-const words = (max: number) => z.string().default("").transform(parseWordList).pipe(z.array(z.string().max(50, "each word at most 50 characters")).max(max, `at most ${max} entries`));
-const threshold = (label: string) => z.coerce.number({ error: `${label} must be a number` }).min(0, `${label} is between 0 and 1`).max(1, `${label} is between 0 and 1`);
+const words = (max: number) =>
+  z
+    .string()
+    .default("")
+    .transform(parseWordList)
+    .pipe(z.array(z.string().max(50, "each word at most 50 characters")).max(max, `at most ${max} entries`));
+const threshold = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .min(0, `${label} is between 0 and 1`)
+    .max(1, `${label} is between 0 and 1`);
 
 /** The topic settings form; the notification channels' fields are in ./topic-channels.ts. */
 export const topicFormSchema = z
@@ -272,7 +281,12 @@ export function startTopicJob(_db: Db, topicId: number, kind: "train" | "rescore
   const root = process.cwd();
   const child = spawn(
     process.execPath,
-    [path.join(/*turbopackIgnore: true*/ root, "bin", "tsx.mjs"), path.join(/*turbopackIgnore: true*/ root, "lib", "queries", "topic-job-runner.ts"), kind, String(topicId)],
+    [
+      path.join(/*turbopackIgnore: true*/ root, "bin", "tsx.mjs"),
+      path.join(/*turbopackIgnore: true*/ root, "lib", "queries", "topic-job-runner.ts"),
+      kind,
+      String(topicId),
+    ],
     { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";

@@ -66,7 +66,11 @@ async function assertAnotherAdmin(tx: Tx, userId: number, action: AdminLoss) {
   const admins = await tx.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
   const what = ADMIN_LOSS_WORDS[action];
   if (admins === 0) {
-    throw new ValidationError(`${what}: last admin`, { _: [`This is the last admin: ${what} would leave nobody able to manage CampusWatch.`] }, { code: "lastAdmin", values: { action } });
+    throw new ValidationError(
+      `${what}: last admin`,
+      { _: [`This is the last admin: ${what} would leave nobody able to manage CampusWatch.`] },
+      { code: "lastAdmin", values: { action } },
+    );
   }
 }
 

@@ -63,7 +63,11 @@ export async function getWorkerOverview(db: Db, now = new Date()): Promise<Worke
   const nameOf = (id: number) => accounts.get(id) ?? `#${id} (deleted)`;
   if (dialectOf(db) === "sqlite") {
     const runs = await db.crawlRun.findMany({ where: { status: "running" }, orderBy: { startedAt: "asc" } });
-    return { dialect: "sqlite", browser, running: runs.map((r) => ({ runId: r.id, accountId: r.accountId, accountName: nameOf(r.accountId), startedAt: r.startedAt })) };
+    return {
+      dialect: "sqlite",
+      browser,
+      running: runs.map((r) => ({ runId: r.id, accountId: r.accountId, accountName: nameOf(r.accountId), startedAt: r.startedAt })),
+    };
   }
   const since = new Date(now.getTime() - 86_400_000);
   const rows = await db.crawlWorker.findMany({
@@ -88,7 +92,14 @@ export async function getWorkerOverview(db: Db, now = new Date()): Promise<Worke
 
   const [probe] = await db.$queryRaw<{ installed: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS "installed"`;
   if (!probe?.installed) {
-    return { dialect: "postgresql", browser, workers, queue: { waiting: 0, retry: 0, active: 0, completedLastHour: 0, failedLastHour: 0 }, recentJobs: [], queueInstalled: false };
+    return {
+      dialect: "postgresql",
+      browser,
+      workers,
+      queue: { waiting: 0, retry: 0, active: 0, completedLastHour: 0, failedLastHour: 0 },
+      recentJobs: [],
+      queueInstalled: false,
+    };
   }
   // pg-boss's own columns: enum and uuid values are cast to text (the driver adapter reads text).
   const counts = await db.$queryRaw<{ state: string; n: SqlNumber; lastHour: SqlNumber }[]>`

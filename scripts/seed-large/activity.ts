@@ -36,7 +36,22 @@ export function writeCrawlRuns(ctx: SeedContext): number {
               })),
             )
           : "[]";
-        insRun.run(accountIds[ai], status, iso(at), iso(at + duration), pagesList, pagesItem, Math.floor(rand() * 2), (pagesList + pagesItem) * 42_000, Math.floor(rand() * 12), chance(0.1) ? 1 : 0, Math.floor(rand() * 30), blocked ? 1 : 0, errors, errs);
+        insRun.run(
+          accountIds[ai],
+          status,
+          iso(at),
+          iso(at + duration),
+          pagesList,
+          pagesItem,
+          Math.floor(rand() * 2),
+          (pagesList + pagesItem) * 42_000,
+          Math.floor(rand() * 12),
+          chance(0.1) ? 1 : 0,
+          Math.floor(rand() * 30),
+          blocked ? 1 : 0,
+          errors,
+          errs,
+        );
         runs++;
       }
     }
@@ -62,7 +77,11 @@ export function writeNotificationsAndDiscovery(ctx: SeedContext): void {
   );
   const insHarvest = db.prepare(`INSERT INTO "HarvestPoint"(runId, crawled, relevant) VALUES (?, ?, ?)`);
   db.transaction(() => {
-    for (const [strategy, quality] of [["focused", 0.62], ["best-first", 0.45], ["bfs", 0.18]] as const) {
+    for (const [strategy, quality] of [
+      ["focused", 0.62],
+      ["best-first", 0.45],
+      ["bfs", 0.18],
+    ] as const) {
       let rel = 0;
       const at = now - 20 * 86_400_000;
       const run = Number(insDisc.run(topicIds[0], seedSet, strategy, 0, iso(at), iso(at + 3_600_000), iso(at + 3_600_000)).lastInsertRowid);

@@ -120,7 +120,23 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
         const parent = pool[Math.floor(rand() * pool.length)]!;
         const text = chance(0.15) ? `${pick(REPLIES)}${pick(PLAIN_SENTENCES)}` : pick(REPLIES);
         const html = `<p>${escapeHtml(text)}</p>`;
-        const r = insPost.run(accountId, pid, parent.id, "reply", postUrl(account, pid, parent.platformId), "", pick(AUTHORS), iso(at), text, html, sha1(text), 1, null, iso(at + 300_000), iso(at + 300_000));
+        const r = insPost.run(
+          accountId,
+          pid,
+          parent.id,
+          "reply",
+          postUrl(account, pid, parent.platformId),
+          "",
+          pick(AUTHORS),
+          iso(at),
+          text,
+          html,
+          sha1(text),
+          1,
+          null,
+          iso(at + 300_000),
+          iso(at + 300_000),
+        );
         parent.replies++;
         counts.replies++;
         classify(Number(r.lastInsertRowid), text, at, true);
@@ -145,7 +161,23 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const image = chance(0.08) ? `<p><img src="https://img.example-cdn.cn/${pid}.jpg" alt="图片"></p>` : "";
       const html = sentences.map((s) => `<p>${escapeHtml(s)}</p>`).join("") + image;
       const edited = chance(0.005);
-      const r = insPost.run(accountId, pid, null, "post", postUrl(account, pid), title, pick(AUTHORS), iso(at), text, html, sha1(title + "\n" + text), edited ? 2 : 1, 0, iso(at + 300_000), iso(at + 300_000));
+      const r = insPost.run(
+        accountId,
+        pid,
+        null,
+        "post",
+        postUrl(account, pid),
+        title,
+        pick(AUTHORS),
+        iso(at),
+        text,
+        html,
+        sha1(title + "\n" + text),
+        edited ? 2 : 1,
+        0,
+        iso(at + 300_000),
+        iso(at + 300_000),
+      );
       const id = Number(r.lastInsertRowid);
       if (edited) {
         const oldText = sentences.slice(0, -1).join("\n") + "\n（原帖内容已修改）";
@@ -169,7 +201,17 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const terms = about ? t.terms.filter((w) => text.includes(w)) : [];
       const topTerms = JSON.stringify(terms.slice(0, 5).map((term, i) => ({ term, weight: Number((0.5 - i * 0.07).toFixed(3)) })));
       const relevant = score >= 0.5;
-      insClass.run(postId, topicIds[ti], score, cosine, relevant ? "on-topic" : "off-topic", relevant ? 1 : 0, topTerms, JSON.stringify(hits), iso(at + 300_000));
+      insClass.run(
+        postId,
+        topicIds[ti],
+        score,
+        cosine,
+        relevant ? "on-topic" : "off-topic",
+        relevant ? 1 : 0,
+        topTerms,
+        JSON.stringify(hits),
+        iso(at + 300_000),
+      );
       if (!relevant && hits.length === 0) continue;
       const reasons = [
         ...(relevant ? [{ kind: "classifier", detail: `P(on-topic) = ${score.toFixed(2)}` }] : []),
@@ -181,11 +223,25 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const confirmed = reviewed && chance(hits.length ? 0.8 : 0.55);
       const status = reviewed ? (confirmed ? "confirmed" : "dismissed") : "open";
       const reviewedAt = reviewed ? at + between(0.5, 48) * 3_600_000 : null;
-      const f = insFlag.run(postId, topicIds[ti], JSON.stringify(reasons), Math.max(score, hits.length ? 1 : 0), status, iso(at + 300_000), reviewedAt ? iso(Math.min(reviewedAt, now)) : null);
+      const f = insFlag.run(
+        postId,
+        topicIds[ti],
+        JSON.stringify(reasons),
+        Math.max(score, hits.length ? 1 : 0),
+        status,
+        iso(at + 300_000),
+        reviewedAt ? iso(Math.min(reviewedAt, now)) : null,
+      );
       counts.flags++;
       if (reviewed) {
         const flagId = Number(f.lastInsertRowid);
-        insReview.run(flagId, reviewerId, confirmed ? "confirm" : "dismiss", chance(0.2) ? (confirmed ? "已转交学院处理" : "误报：正常讨论") : "", iso(Math.min(reviewedAt!, now)));
+        insReview.run(
+          flagId,
+          reviewerId,
+          confirmed ? "confirm" : "dismiss",
+          chance(0.2) ? (confirmed ? "已转交学院处理" : "误报：正常讨论") : "",
+          iso(Math.min(reviewedAt!, now)),
+        );
         insSample.run(topicIds[ti], text, confirmed ? "on-topic" : "off-topic", postId, iso(Math.min(reviewedAt!, now)));
         counts.reviews++;
       }
@@ -197,7 +253,9 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
     writeDay(d, d === DAYS - 1 ? Math.max(0, TOTAL - counts.posts - counts.replies) : n);
     if (d % 30 === 0 || d === DAYS - 1) {
       const done = counts.posts + counts.replies;
-      console.log(`day ${d + 1}/${DAYS}: ${done.toLocaleString("en")} rows, ${counts.flags.toLocaleString("en")} flags (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`);
+      console.log(
+        `day ${d + 1}/${DAYS}: ${done.toLocaleString("en")} rows, ${counts.flags.toLocaleString("en")} flags (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`,
+      );
     }
   }
   // Reply counts on posts, as the platforms show them.

@@ -56,7 +56,14 @@ async function crawlNow(page: Page, id: number, name: string) {
     .poll(
       async () => {
         await page.goto(`/accounts/${id}`);
-        return page.getByTestId("run-table").locator("tbody tr").first().locator(".badge").first().textContent({ timeout: 1000 }).catch(() => null);
+        return page
+          .getByTestId("run-table")
+          .locator("tbody tr")
+          .first()
+          .locator(".badge")
+          .first()
+          .textContent({ timeout: 1000 })
+          .catch(() => null);
       },
       { timeout: 60_000, intervals: [500, 1000] },
     )
@@ -286,7 +293,7 @@ test("a reviewer cannot reach or submit the admin forms", async ({ browser }) =>
   await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeVisible();
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "CSV" }).click();
-  const csv = fs.readFileSync((await (await download).path()), "utf8");
+  const csv = fs.readFileSync(await (await download).path(), "utf8");
   expect(csv.split("\n")[0]).toContain("accountUrl,platform,platformId");
   await page.screenshot({ path: `${SHOTS}/reviewer-flagged.png`, fullPage: true });
   await reviewer.context.close();
@@ -297,9 +304,39 @@ test("topics, seeds and users pages work for an admin", async ({ page }) => {
   // Upload samples with a bad row: the bad row is reported, the good rows kept.
   await page.goto("/topics");
   await page.getByTestId("topic-table").getByRole("link", { name: "考试" }).click();
-  const on = ["期末考试有人作弊被抓", "四六级考试替考广告", "考场上用手机作弊", "补考名单公布了", "期中考试泄题调查", "考试周图书馆通宵", "线代考试挂科太多", "监考老师抓到作弊", "英语考试作弊处分", "考试纪律通知", "高数考试安排", "考研考试报名"];
-  const off = ["食堂的饭菜不错", "周末一起去爬山", "篮球赛今晚开始", "快递点搬家了", "宿舍停水通知", "吉他社招新", "校车时刻表更新", "新开的咖啡店", "操场跑道翻新", "社团活动照片", "摄影社采风", "二手自行车出售"];
-  const lines = [...on.map((text) => JSON.stringify({ label: "on-topic", text })), "not json", ...off.map((text) => JSON.stringify({ label: "off-topic", text }))];
+  const on = [
+    "期末考试有人作弊被抓",
+    "四六级考试替考广告",
+    "考场上用手机作弊",
+    "补考名单公布了",
+    "期中考试泄题调查",
+    "考试周图书馆通宵",
+    "线代考试挂科太多",
+    "监考老师抓到作弊",
+    "英语考试作弊处分",
+    "考试纪律通知",
+    "高数考试安排",
+    "考研考试报名",
+  ];
+  const off = [
+    "食堂的饭菜不错",
+    "周末一起去爬山",
+    "篮球赛今晚开始",
+    "快递点搬家了",
+    "宿舍停水通知",
+    "吉他社招新",
+    "校车时刻表更新",
+    "新开的咖啡店",
+    "操场跑道翻新",
+    "社团活动照片",
+    "摄影社采风",
+    "二手自行车出售",
+  ];
+  const lines = [
+    ...on.map((text) => JSON.stringify({ label: "on-topic", text })),
+    "not json",
+    ...off.map((text) => JSON.stringify({ label: "off-topic", text })),
+  ];
   await page.getByLabel("Samples file").setInputFiles({ name: "samples.jsonl", mimeType: "application/json", buffer: Buffer.from(lines.join("\n")) });
   await page.getByRole("button", { name: "Upload samples" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Kept 24 samples" })).toBeVisible();

@@ -6,9 +6,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E_USERS, signIn } from "./users";
 
-test("an administrator adds a Tieba keyword watch; no word and a non-board Discuz! URL are refused", async ({
-  page,
-}) => {
+test("an administrator adds a Tieba keyword watch; no word and a non-board Discuz! URL are refused", async ({ page }) => {
   await signIn(page, E2E_USERS.admin);
   await page.goto("/accounts");
   const form = page.getByRole("form", { name: "Add account" });
@@ -21,19 +19,14 @@ test("an administrator adds a Tieba keyword watch; no word and a non-board Discu
   await fields.getByLabel("Search on").selectOption("tieba");
   await fields.getByLabel("Tieba bar").fill("北江大学");
   await form.getByRole("button", { name: "Add account" }).click();
-  await expect(fields.getByLabel("Word")).toHaveAttribute(
-    "aria-invalid",
-    "true",
-  );
+  await expect(fields.getByLabel("Word")).toHaveAttribute("aria-invalid", "true");
   await expect(form).toContainText("Enter the word to search for.");
   await expect(page).not.toHaveURL(/added=/);
 
   // A Discuz! URL that is not a board.
   await fields.getByLabel("Search on").selectOption("discuz");
   await fields.getByLabel("Word").fill("食堂");
-  await fields
-    .getByLabel("Discuz! board URL")
-    .fill("https://bbs.example.edu.cn/forum.php?mod=viewthread&tid=9");
+  await fields.getByLabel("Discuz! board URL").fill("https://bbs.example.edu.cn/forum.php?mod=viewthread&tid=9");
   await form.getByRole("button", { name: "Add account" }).click();
   await expect(form).toContainText("Not a Discuz! board URL");
   await expect(page).not.toHaveURL(/added=/);
@@ -46,10 +39,6 @@ test("an administrator adds a Tieba keyword watch; no word and a non-board Discu
   await expect(page).toHaveURL(/\/accounts\?added=\d+/);
   const id = Number(new URL(page.url()).searchParams.get("added"));
   await page.goto(`/accounts/${id}`);
-  await expect(page.locator("body")).toContainText(
-    "/f/search/res?ie=utf-8&kw=",
-  );
-  await expect(page.locator("body")).toContainText(
-    "“食堂涨价” · tieba search in 北江大学吧",
-  );
+  await expect(page.locator("body")).toContainText("/f/search/res?ie=utf-8&kw=");
+  await expect(page.locator("body")).toContainText("“食堂涨价” · tieba search in 北江大学吧");
 });

@@ -136,7 +136,11 @@ for (const [locale, lang] of [
     const page = await context.newPage();
     await page.goto("/sign-in");
     const zh = lang === "zh";
-    await signInAs(page, E2E_USERS.admin, zh ? { username: "用户名", password: "密码", submit: "登录" } : { username: "Username", password: "Password", submit: "Sign in" });
+    await signInAs(
+      page,
+      E2E_USERS.admin,
+      zh ? { username: "用户名", password: "密码", submit: "登录" } : { username: "Username", password: "Password", submit: "Sign in" },
+    );
     await expect(page.getByRole("navigation", { name: zh ? "主导航" : "Main" })).toBeVisible();
     for (const p of PAGES) {
       await page.goto(p.path);

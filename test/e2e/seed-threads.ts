@@ -20,9 +20,22 @@ export interface ThreadIds {
 export async function seedThreads(db: Db, topicId: number, now = new Date()): Promise<ThreadIds> {
   const base = now.getTime() - 30 * 86_400_000;
   const at = (min: number) => new Date(base + min * 60_000);
-  const account = await db.account.create({ data: { platform: "tieba", entryUrl: "https://tieba.baidu.com/f?kw=e2e%E6%A5%BC%E4%B8%AD%E6%A5%BC", name: "E2E 楼中楼吧", enabled: false } });
+  const account = await db.account.create({
+    data: { platform: "tieba", entryUrl: "https://tieba.baidu.com/f?kw=e2e%E6%A5%BC%E4%B8%AD%E6%A5%BC", name: "E2E 楼中楼吧", enabled: false },
+  });
   let n = 0;
-  const post = (d: { platformId: string; kind?: string; parentId?: number; title?: string; author: string; authorId?: string; text: string; min: number; deletedAt?: Date; incomplete?: boolean }) =>
+  const post = (d: {
+    platformId: string;
+    kind?: string;
+    parentId?: number;
+    title?: string;
+    author: string;
+    authorId?: string;
+    text: string;
+    min: number;
+    deletedAt?: Date;
+    incomplete?: boolean;
+  }) =>
     db.post.create({
       data: {
         accountId: account.id,
@@ -40,11 +53,28 @@ export async function seedThreads(db: Db, topicId: number, now = new Date()): Pr
         incomplete: d.incomplete ?? false,
       },
     });
-  const thread = await post({ platformId: "7001", kind: "post", title: "E2E 楼中楼测试帖", author: "发帖人", authorId: "tb.1.owner", text: "楼主的正文", min: 0 });
+  const thread = await post({
+    platformId: "7001",
+    kind: "post",
+    title: "E2E 楼中楼测试帖",
+    author: "发帖人",
+    authorId: "tb.1.owner",
+    text: "楼主的正文",
+    min: 0,
+  });
   const floor = await post({ platformId: "8001", parentId: thread.id, author: "二楼", authorId: "tb.1.floor2", text: "二楼的回帖", min: 5 });
   const sub = await post({ platformId: "9001", parentId: floor.id, author: "楼中楼网友", authorId: "tb.1.sub", text: "回复 二楼：楼中楼的回复", min: 6 });
-  const deletedFloor = await post({ platformId: "8002", parentId: thread.id, author: "三楼", text: "三楼说考试作弊", min: 7, deletedAt: new Date(now.getTime() - 86_400_000) });
-  await db.flag.create({ data: { postId: deletedFloor.id, topicId, reasons: JSON.stringify([{ kind: "sensitive", detail: "作弊" }]), score: 0.9, status: "dismissed" } });
+  const deletedFloor = await post({
+    platformId: "8002",
+    parentId: thread.id,
+    author: "三楼",
+    text: "三楼说考试作弊",
+    min: 7,
+    deletedAt: new Date(now.getTime() - 86_400_000),
+  });
+  await db.flag.create({
+    data: { postId: deletedFloor.id, topicId, reasons: JSON.stringify([{ kind: "sensitive", detail: "作弊" }]), score: 0.9, status: "dismissed" },
+  });
   const longPost = await post({ platformId: "M7001", kind: "post", author: "E2E 微博长文", text: "长微博的开头……", min: 8, incomplete: true });
   const run = await db.crawlRun.create({
     data: {
@@ -54,7 +84,13 @@ export async function seedThreads(db: Db, topicId: number, now = new Date()): Pr
       finishedAt: at(10),
       warningCount: 1,
       warnings: JSON.stringify([
-        { at: at(9).toISOString(), url: "https://tieba.baidu.com/p/7001?pn=3", field: "date", raw: '<img src=x onerror="alert(\'xss-warning\')">楼主 … 25:61', reason: "the thread's date" },
+        {
+          at: at(9).toISOString(),
+          url: "https://tieba.baidu.com/p/7001?pn=3",
+          field: "date",
+          raw: "<img src=x onerror=\"alert('xss-warning')\">楼主 … 25:61",
+          reason: "the thread's date",
+        },
       ]),
     },
   });

@@ -48,7 +48,7 @@ site.addPost("blog-2", {
   html:
     '<p>考试作弊的讨论</p><script>alert("xss-script")</script>' +
     '<img src="x" onerror="alert(\'xss-img\')">' +
-    '<a href="javascript:alert(\'xss-link\')">点我</a>' +
+    "<a href=\"javascript:alert('xss-link')\">点我</a>" +
     `<img src="${site.origin}/tracker.png">`,
 });
 // A seed set for the discovery spec: the local blogs' home pages.

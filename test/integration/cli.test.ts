@@ -24,7 +24,8 @@ describe("campuswatch CLI", async () => {
   it("--help lists the subcommands", async () => {
     const r = await cw("--help");
     expect(r.code).toBe(0);
-    for (const c of ["db", "user", "accounts", "crawl", "start", "serve", "topics", "posts", "discover", "run"]) expect(r.out).toMatch(new RegExp(`^\\s+${c}\\b`, "m"));
+    for (const c of ["db", "user", "accounts", "crawl", "start", "serve", "topics", "posts", "discover", "run"])
+      expect(r.out).toMatch(new RegExp(`^\\s+${c}\\b`, "m"));
   });
 
   it("db migrate creates a working database at DATABASE_URL (relative to the working directory)", async () => {
@@ -78,7 +79,13 @@ describe("campuswatch CLI", async () => {
   describe("with a local platform", async () => {
     let site: LocalPlatforms;
     beforeAll(async () => {
-      site = await startLocalPlatforms({ seed: 61, now: new Date(), accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 }, postsPerAccount: 6, repliesPerPost: [0, 2] });
+      site = await startLocalPlatforms({
+        seed: 61,
+        now: new Date(),
+        accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 },
+        postsPerAccount: 6,
+        repliesPerPost: [0, 2],
+      });
     });
     afterAll(async () => site?.close());
 
@@ -96,16 +103,40 @@ describe("campuswatch CLI", async () => {
 
       const jsonl = await cw("posts", "export", "--format", "jsonl");
       expect(jsonl.code).toBe(0);
-      const records = jsonl.out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const records = jsonl.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(records).toHaveLength(expected);
       const r0 = records[0]!;
-      for (const k of ["accountUrl", "platform", "platformId", "parentPlatformId", "url", "title", "author", "authorId", "publishedAt", "text", "sha1", "version", "firstSeenAt", "lastSeenAt", "deletedAt", "incomplete", "flags"]) expect(r0).toHaveProperty(k);
+      for (const k of [
+        "accountUrl",
+        "platform",
+        "platformId",
+        "parentPlatformId",
+        "url",
+        "title",
+        "author",
+        "authorId",
+        "publishedAt",
+        "text",
+        "sha1",
+        "version",
+        "firstSeenAt",
+        "lastSeenAt",
+        "deletedAt",
+        "incomplete",
+        "flags",
+      ])
+        expect(r0).toHaveProperty(k);
       expect(r0.accountUrl).toBe(site.entryUrl("tieba-1"));
       expect(String(r0.publishedAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(records.filter((r) => r.parentPlatformId !== null).length).toBeGreaterThan(0);
 
       const csv = await cw("posts", "export", "--format", "csv", "--account", "1");
-      expect(csv.out.split("\r\n")[0]).toBe("accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags,sources");
+      expect(csv.out.split("\r\n")[0]).toBe(
+        "accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags,sources",
+      );
 
       const rm = await cw("accounts", "remove", "1");
       expect(rm.out).toMatch(new RegExp(`removed account 1 "南苑吧" and its ${expected} posts`));
@@ -117,7 +148,10 @@ describe("campuswatch CLI", async () => {
     const id = /account (\d+)/.exec(add.out)![1]!;
     const future = Math.floor(Date.now() / 1000) + 86_400;
     const file = path.join(dir, "cookies.txt");
-    fs.writeFileSync(file, `# Netscape HTTP Cookie File\n.weibo.cn\tTRUE\t/\tTRUE\t${future}\tSUB\tsecret-sub-value\n.google.com\tTRUE\t/\tFALSE\t${future}\tNID\tg\n`);
+    fs.writeFileSync(
+      file,
+      `# Netscape HTTP Cookie File\n.weibo.cn\tTRUE\t/\tTRUE\t${future}\tSUB\tsecret-sub-value\n.google.com\tTRUE\t/\tFALSE\t${future}\tNID\tg\n`,
+    );
     const set = await cw("accounts", "set", id, "--cookie-file", file);
     expect(set.err).toBe("");
     expect(set.out).toMatch(/1 login cookies stored encrypted \(read as netscape\)/);
@@ -149,5 +183,4 @@ describe("campuswatch CLI", async () => {
     expect((await cw("accounts", "list", "--json")).out).not.toContain("fid=9");
     expect((await cw("accounts", "remove", id)).code).toBe(0);
   });
-
 });

@@ -140,7 +140,8 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
           .slice(0, -1)
           .map((c) => `"${c}"`)
           .join(", ")}`;
-        const norm = (rows: Record<string, unknown>[]) => rows.map((r) => cols.map((c) => (typeof r[c] === "string" && !/^\d+$/.test(r[c]) ? r[c] : Number(r[c]))));
+        const norm = (rows: Record<string, unknown>[]) =>
+          rows.map((r) => cols.map((c) => (typeof r[c] === "string" && !/^\d+$/.test(r[c]) ? r[c] : Number(r[c]))));
         const a = norm(sqlite.prepare(sql).all() as Record<string, unknown>[]);
         const b = norm((await client.query<Record<string, unknown>>(sql)).rows);
         expect(a.length, table).toBeGreaterThan(0);
@@ -155,7 +156,10 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
   it("search finds the same posts on both databases", async () => {
     const probe = await source.post.findFirstOrThrow({ where: { kind: "post" }, orderBy: { id: "asc" } });
     const word = probe.text.replace(/\s+/g, "").slice(2, 6);
-    const [a, b] = await Promise.all([findPostIds(source, { flagged: false, q: word }, { take: 50 }), findPostIds(target.db, { flagged: false, q: word }, { take: 50 })]);
+    const [a, b] = await Promise.all([
+      findPostIds(source, { flagged: false, q: word }, { take: 50 }),
+      findPostIds(target.db, { flagged: false, q: word }, { take: 50 }),
+    ]);
     expect(a.page.length).toBeGreaterThan(0);
     expect(b.page.map((p) => p.id)).toEqual(a.page.map((p) => p.id));
   });
@@ -163,7 +167,9 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
   it("new rows get new ids after the copied ones", async () => {
     const max = await target.db.post.aggregate({ _max: { id: true } });
     const account = await target.db.account.findFirstOrThrow();
-    const p = await target.db.post.create({ data: { accountId: account.id, platformId: "copy-test", url: "u", publishedAt: new Date(), text: "新帖", sha1: "x" } });
+    const p = await target.db.post.create({
+      data: { accountId: account.id, platformId: "copy-test", url: "u", publishedAt: new Date(), text: "新帖", sha1: "x" },
+    });
     expect(p.id).toBe(max._max.id! + 1);
   });
 
@@ -175,9 +181,13 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
     expect(fs.existsSync(path.join(dir, "missing.db"))).toBe(false);
     const behind = path.join(dir, "behind.db");
     const stale = new Database(behind);
-    stale.exec(`CREATE TABLE "_prisma_migrations" (migration_name TEXT, finished_at TEXT, rolled_back_at TEXT); INSERT INTO "_prisma_migrations" VALUES ('20261129000000_init', '2026-11-29', NULL)`);
+    stale.exec(
+      `CREATE TABLE "_prisma_migrations" (migration_name TEXT, finished_at TEXT, rolled_back_at TEXT); INSERT INTO "_prisma_migrations" VALUES ('20261129000000_init', '2026-11-29', NULL)`,
+    );
     stale.close();
-    await expect(copySqliteToPostgres(`file:${behind}`, target.url)).rejects.toThrow(/not up to date \(\d+ migrations missing\): run `DATABASE_URL=file:.*campuswatch db migrate` first/);
+    await expect(copySqliteToPostgres(`file:${behind}`, target.url)).rejects.toThrow(
+      /not up to date \(\d+ migrations missing\): run `DATABASE_URL=file:.*campuswatch db migrate` first/,
+    );
     const foreign = path.join(dir, "foreign.db");
     const other = new Database(foreign);
     other.exec("CREATE TABLE t (x)");

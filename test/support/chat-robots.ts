@@ -80,7 +80,8 @@ export function startDingtalk(opts: { token: string; secret?: string }): Promise
     const code = robot.script.shift();
     if (code) return { json: { errcode: code, errmsg: code === 130101 ? "send too fast, exceed 20 times per minute" : "error" } };
     const m = parse(body) as DingtalkMessage | null;
-    if (m?.msgtype !== "markdown" || typeof m.markdown?.title !== "string" || typeof m.markdown?.text !== "string") return { json: { errcode: 40035, errmsg: "缺少参数 markdown" } };
+    if (m?.msgtype !== "markdown" || typeof m.markdown?.title !== "string" || typeof m.markdown?.text !== "string")
+      return { json: { errcode: 40035, errmsg: "缺少参数 markdown" } };
     robot.received.push(m);
     return { json: { errcode: 0, errmsg: "ok" } };
   });
@@ -96,7 +97,12 @@ export function startWecom(opts: { key: string }): Promise<RobotServer<WecomMess
   return serve<WecomMessage>(`/cgi-bin/webhook/send?key=${opts.key}`, (robot) => ({ url, body }) => {
     if (url.pathname !== "/cgi-bin/webhook/send") return { status: 404, json: { errcode: 404, errmsg: "not found" } };
     if (url.searchParams.get("key") !== opts.key) {
-      return { json: { errcode: 93000, errmsg: "invalid webhook url, hint: [1764556320_1a2b], from ip: 127.0.0.1, more info at https://open.work.weixin.qq.com/devtool/query?e=93000" } };
+      return {
+        json: {
+          errcode: 93000,
+          errmsg: "invalid webhook url, hint: [1764556320_1a2b], from ip: 127.0.0.1, more info at https://open.work.weixin.qq.com/devtool/query?e=93000",
+        },
+      };
     }
     const code = robot.script.shift();
     if (code) return { json: { errcode: code, errmsg: code === 45009 ? "api freq out of limit" : "error" } };

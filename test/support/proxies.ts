@@ -99,11 +99,14 @@ export async function startHttpProxy(options: TestProxyOptions = {}): Promise<Te
     const headers = { ...req.headers };
     delete headers["proxy-authorization"];
     delete headers["proxy-connection"];
-    const upstream = http.request({ host: resolve(target.hostname), port: target.port || 80, path: target.pathname + target.search, method: req.method, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.on("data", (c: Buffer) => (relayed += c.length));
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      { host: resolve(target.hostname), port: target.port || 80, path: target.pathname + target.search, method: req.method, headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.on("data", (c: Buffer) => (relayed += c.length));
+        up.pipe(res);
+      },
+    );
     upstream.on("error", () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -136,11 +139,18 @@ export async function startHttpProxy(options: TestProxyOptions = {}): Promise<Te
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const port = (server.address() as net.AddressInfo).port;
-  return handle("http", port, options, attempts, () => relayed, async () => {
-    sockets.destroyAll();
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
-  });
+  return handle(
+    "http",
+    port,
+    options,
+    attempts,
+    () => relayed,
+    async () => {
+      sockets.destroyAll();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  );
 }
 
 /** Start a SOCKS5 proxy on 127.0.0.1 (CONNECT only; username/password when options ask for it). */
@@ -228,18 +238,33 @@ export async function startSocksProxy(options: TestProxyOptions = {}): Promise<T
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const port = (server.address() as net.AddressInfo).port;
-  return handle("socks5", port, options, attempts, () => relayed, async () => {
-    sockets.destroyAll();
-    await new Promise<void>((done) => server.close(() => done()));
-  });
+  return handle(
+    "socks5",
+    port,
+    options,
+    attempts,
+    () => relayed,
+    async () => {
+      sockets.destroyAll();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  );
 }
 
-function handle(scheme: string, port: number, options: TestProxyOptions, attempts: ProxyAttempt[], relayed: () => number, close: () => Promise<void>): TestProxy {
+function handle(
+  scheme: string,
+  port: number,
+  options: TestProxyOptions,
+  attempts: ProxyAttempt[],
+  relayed: () => number,
+  close: () => Promise<void>,
+): TestProxy {
   return {
     port,
     attempts,
     url(credentials) {
-      const creds = credentials === undefined ? (options.username !== undefined ? { username: options.username, password: options.password ?? "" } : null) : credentials;
+      const creds =
+        credentials === undefined ? (options.username !== undefined ? { username: options.username, password: options.password ?? "" } : null) : credentials;
       const userinfo = creds ? `${encodeURIComponent(creds.username)}:${encodeURIComponent(creds.password)}@` : "";
       return `${scheme}://${userinfo}127.0.0.1:${port}`;
     },

@@ -221,11 +221,7 @@ async function respond(script: RouteScript | undefined, record: RequestRecord, r
   if (res.destroyed) return;
 
   let body: Buffer | undefined =
-    scripted.body === undefined
-      ? undefined
-      : typeof scripted.body === "string"
-        ? iconv.encode(scripted.body, scripted.encoding ?? "utf-8")
-        : scripted.body;
+    scripted.body === undefined ? undefined : typeof scripted.body === "string" ? iconv.encode(scripted.body, scripted.encoding ?? "utf-8") : scripted.body;
   const headers: Record<string, string | string[]> = { ...scripted.headers };
   if (scripted.gzip && body) {
     body = zlib.gzipSync(body);

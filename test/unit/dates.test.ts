@@ -1,13 +1,5 @@
 import { describe, expect, test } from "vitest";
-import {
-  DateFormatError,
-  parseBlogDate,
-  parseDiscuzDate,
-  parsePlatformDate,
-  parseTiebaDate,
-  parseWeiboDate,
-  tryParsePlatformDate,
-} from "../../crawler/dates";
+import { DateFormatError, parseBlogDate, parseDiscuzDate, parsePlatformDate, parseTiebaDate, parseWeiboDate, tryParsePlatformDate } from "../../crawler/dates";
 import { NonRetryableError } from "../../crawler/errors";
 
 /** Crawl time: Sunday 2025-06-15 12:00 in Shanghai. */

@@ -14,15 +14,13 @@ describe("users", () => {
     expect(row.passwordHash).toMatch(/^\$2[aby]\$/);
     expect(row.passwordHash).not.toContain("correct horse");
     expect(await verifyPassword("correct horse", row.passwordHash)).toBe(true);
-    await expect(createUser(t.db, { username: "alice", password: "another one", role: "reviewer" })).rejects.toBeInstanceOf(
-      DuplicateUserError,
-    );
+    await expect(createUser(t.db, { username: "alice", password: "another one", role: "reviewer" })).rejects.toBeInstanceOf(DuplicateUserError);
   });
 
   it("refuses an unknown role with a message naming it", async () => {
     t = await createTestDb();
-    await expect(
-      createUser(t.db, { username: "bob", password: "long enough", role: "owner" as "admin" }),
-    ).rejects.toThrow(/role must be admin or reviewer \(got "owner"\)/);
+    await expect(createUser(t.db, { username: "bob", password: "long enough", role: "owner" as "admin" })).rejects.toThrow(
+      /role must be admin or reviewer \(got "owner"\)/,
+    );
   });
 });

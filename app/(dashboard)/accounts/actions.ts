@@ -6,43 +6,20 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import {
-  accountFormSchema,
-  createAccount,
-  removeAccount,
-  requestCrawl,
-  setAccountEnabled,
-  updateAccount,
-} from "@/lib/queries/accounts";
-import {
-  formValues,
-  guard,
-  localizedFailure,
-  localizedInvalid,
-  type FormState,
-} from "../_lib/form";
+import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/lib/queries/accounts";
+import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 import { accountIssues, watchFromForm } from "./_lib/problems";
 
 /** A failed parse of the account form as translated form state. */
-async function invalidAccount(
-  error: z.ZodError,
-  values: Record<string, string>,
-): Promise<FormState> {
-  const [errors, tc] = await Promise.all([
-    accountIssues(error.issues, values),
-    getTranslations("common"),
-  ]);
+async function invalidAccount(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
+  const [errors, tc] = await Promise.all([accountIssues(error.issues, values), getTranslations("common")]);
   return { errors, message: tc("correctFields"), values };
 }
 
 /** A refusal from lib/queries/accounts.ts as translated form state; anything else is a real error. */
-async function failure(
-  e: unknown,
-  values: Record<string, string>,
-): Promise<FormState> {
+async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
   if (!(e instanceof ValidationError)) throw e;
-  if (e.detail.issues)
-    return invalidAccount(new z.ZodError([...e.detail.issues]), values);
+  if (e.detail.issues) return invalidAccount(new z.ZodError([...e.detail.issues]), values);
   return localizedFailure(e, values);
 }
 
@@ -51,10 +28,7 @@ async function failure(
  * "keyword watch" mode the URL is the platform's search, built from platform, word, bar (Tieba)
  * or board URL (Discuz!) and result pages; a bad field is refused next to it and nothing is stored.
  */
-export async function createAccountAction(
-  _prev: FormState,
-  formData: FormData,
-): Promise<FormState> {
+export async function createAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   let input = values;
   if (values.mode === "watch") {
@@ -82,10 +56,7 @@ export async function createAccountAction(
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /** Change an account's URL, platform, name or interval. */
-export async function updateAccountAction(
-  _prev: FormState,
-  formData: FormData,
-): Promise<FormState> {
+export async function updateAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const ids = idSchema.safeParse(values);
   const parsed = accountFormSchema.safeParse(values);
@@ -108,10 +79,7 @@ const toggleSchema = z.object({
 });
 
 /** Enable or disable an account's schedule. */
-export async function toggleAccountAction(
-  _prev: FormState,
-  formData: FormData,
-): Promise<FormState> {
+export async function toggleAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = toggleSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("manage-accounts");
@@ -126,10 +94,7 @@ export async function toggleAccountAction(
 }
 
 /** "Crawl now": the scheduler picks the request up within seconds. */
-export async function crawlNowAction(
-  _prev: FormState,
-  formData: FormData,
-): Promise<FormState> {
+export async function crawlNowAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { state } = await guard("run-crawls");
@@ -146,17 +111,12 @@ const deleteSchema = z.object({
 });
 
 /** Delete an account with its posts, replies, flags, reviews and runs. */
-export async function deleteAccountAction(
-  _prev: FormState,
-  formData: FormData,
-): Promise<FormState> {
+export async function deleteAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = deleteSchema.safeParse(formValues(formData));
   const t = await getTranslations("accounts.done");
   if (!parsed.success) {
     const state = await localizedInvalid(parsed.error, {});
-    return parsed.error.issues.some((i) => i.path[0] === "confirm")
-      ? { ...state, message: t("confirmDeletion") }
-      : state;
+    return parsed.error.issues.some((i) => i.path[0] === "confirm") ? { ...state, message: t("confirmDeletion") } : state;
   }
   const { state } = await guard("manage-accounts");
   if (state) return state;

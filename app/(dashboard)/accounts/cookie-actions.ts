@@ -24,7 +24,8 @@ export async function setCookiesAction(_prev: FormState, formData: FormData): Pr
   const file = formData.get("file");
   let text = typeof formData.get("text") === "string" ? (formData.get("text") as string) : "";
   if (file instanceof File && file.size > 0) {
-    if (file.size > MAX_COOKIE_INPUT_BYTES) return { errors: { cookies: [t("errors.tooLarge", { kib: MAX_COOKIE_INPUT_BYTES / 1024 })] }, message: t("notStored") };
+    if (file.size > MAX_COOKIE_INPUT_BYTES)
+      return { errors: { cookies: [t("errors.tooLarge", { kib: MAX_COOKIE_INPUT_BYTES / 1024 })] }, message: t("notStored") };
     text = await file.text();
   }
   let stored;
@@ -39,7 +40,16 @@ export async function setCookiesAction(_prev: FormState, formData: FormData): Pr
   revalidatePath(`/accounts/${parsed.data.id}`);
   const details: string[] = [];
   const skipped = Object.entries(stored.skipped);
-  if (skipped.length > 0) details.push(t("skipped", { count: skipped.reduce((n, [, c]) => n + c, 0), domains: skipped.map(([d]) => d).slice(0, 5).join(", ") }));
+  if (skipped.length > 0)
+    details.push(
+      t("skipped", {
+        count: skipped.reduce((n, [, c]) => n + c, 0),
+        domains: skipped
+          .map(([d]) => d)
+          .slice(0, 5)
+          .join(", "),
+      }),
+    );
   if (stored.expired > 0) details.push(t("expiredLeftOut", { count: stored.expired }));
   return { ok: true, message: t("stored", { count: stored.count, format: stored.format }), details };
 }

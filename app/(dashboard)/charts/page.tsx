@@ -5,7 +5,16 @@ import { requireUser } from "@/lib/auth/current-user";
 import { CHART_RANGES, rangeDays } from "@/lib/queries/charts";
 import { PageHeader } from "@/components/page-header";
 import { PanelSkeleton } from "@/components/skeletons";
-import { ActivitySection, DeletionsSection, FlagsSection, HarvestSection, HealthSection, PostsSection, TermsSection, TopicRateSection } from "@/components/charts/sections";
+import {
+  ActivitySection,
+  DeletionsSection,
+  FlagsSection,
+  HarvestSection,
+  HealthSection,
+  PostsSection,
+  TermsSection,
+  TopicRateSection,
+} from "@/components/charts/sections";
 
 export async function generateMetadata() {
   const t = await getTranslations("charts.page");
@@ -19,7 +28,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const range = (CHART_RANGES as readonly number[]).includes(requested) ? requested : 90;
   const days = rangeDays(range);
   const t = await getTranslations("charts.page");
-  const s = (node: React.ReactNode, label: string) => <Suspense fallback={<PanelSkeleton height={300} label={t("loading", { section: label })} />}>{node}</Suspense>;
+  const s = (node: React.ReactNode, label: string) => (
+    <Suspense fallback={<PanelSkeleton height={300} label={t("loading", { section: label })} />}>{node}</Suspense>
+  );
   return (
     <>
       <PageHeader title={t("title")} subtitle={t("subtitle", { from: days[0] ?? "", to: days.at(-1) ?? "" })}>

@@ -32,8 +32,22 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       </PageHeader>
       <LiveCrawls />
       <form className="filters panel" method="get" action="/runs">
-        <FilterSelect id="r-account" name="account" label={t("filters.account")} value={filter.account} anyLabel={t("filters.allAccounts")} options={accounts.map((a) => ({ value: a.id, label: a.name }))} />
-        <FilterSelect id="r-status" name="status" label={t("filters.status")} value={filter.status} anyLabel={t("filters.anyStatus")} options={RUN_STATUSES.map((st) => ({ value: st, label: t("status", { status: st }) }))} />
+        <FilterSelect
+          id="r-account"
+          name="account"
+          label={t("filters.account")}
+          value={filter.account}
+          anyLabel={t("filters.allAccounts")}
+          options={accounts.map((a) => ({ value: a.id, label: a.name }))}
+        />
+        <FilterSelect
+          id="r-status"
+          name="status"
+          label={t("filters.status")}
+          value={filter.status}
+          anyLabel={t("filters.anyStatus")}
+          options={RUN_STATUSES.map((st) => ({ value: st, label: t("status", { status: st }) }))}
+        />
         <div className="filter-actions">
           <button type="submit">{t("filters.apply")}</button>
           <Link className="button secondary" href="/runs">

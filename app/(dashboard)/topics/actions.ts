@@ -181,7 +181,13 @@ export async function uploadSamplesAction(_prev: FormState, formData: FormData):
   const ts = await getTranslations("topics.sampleErrors");
   const details = errors.slice(0, 50).map((e) => t("badLine", { line: String(e.line), reason: ts(e.code, e.values) }));
   if (errors.length > 50) details.push(t("andMore", { count: errors.length - 50 }));
-  if (kept === 0) return { errors: { file: [t("noRows", { file: file.name, format: format.toUpperCase() })] }, message: t("noneKept", { count: errors.length }), details, values };
+  if (kept === 0)
+    return {
+      errors: { file: [t("noRows", { file: file.name, format: format.toUpperCase() })] },
+      message: t("noneKept", { count: errors.length }),
+      details,
+      values,
+    };
   return {
     ok: true,
     message: errors.length ? t("keptSkipped", { kept, file: file.name, count: errors.length }) : t("kept", { kept, file: file.name }),

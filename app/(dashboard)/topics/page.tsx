@@ -29,7 +29,12 @@ export default async function TopicsPage({ searchParams }: { searchParams: Promi
       {admin && (
         <section className="panel" aria-labelledby="new-topic-h">
           <h2 id="new-topic-h">{t("newTopic")}</h2>
-          <TopicForm action={createTopicAction} initial={{ enabled: "on", nbThreshold: "0.5", cosineThreshold: "0.35", relevantLabels: "on-topic" }} submitLabel={t("create")} compact />
+          <TopicForm
+            action={createTopicAction}
+            initial={{ enabled: "on", nbThreshold: "0.5", cosineThreshold: "0.35", relevantLabels: "on-topic" }}
+            submitLabel={t("create")}
+            compact
+          />
         </section>
       )}
     </>

@@ -39,7 +39,13 @@ function byTime(a: CrawlItem, b: CrawlItem): number {
  * The comments of one post as one thread page, oldest first (a parent before its replies, so the
  * store links them). Comments at or before `since` may be included: the store skips them.
  */
-export async function* wordpressComments(ctx: AdapterContext, post: ListItem, info: WpPostInfo, since: Date | null, method: CommentMethod): AsyncGenerator<ThreadPage> {
+export async function* wordpressComments(
+  ctx: AdapterContext,
+  post: ListItem,
+  info: WpPostInfo,
+  since: Date | null,
+  method: CommentMethod,
+): AsyncGenerator<ThreadPage> {
   if (method.rest && info.wpId) {
     const root = info.restRoot ?? new URL("/wp-json/", ctx.account.entryUrl).href;
     const read = await viaRest(ctx, post, rebase(ctx, root, root), info.wpId);
@@ -98,7 +104,12 @@ async function viaRest(ctx: AdapterContext, post: ListItem, root: string, wpId: 
         author: collapse(str(c["author_name"])),
         ...(authorId && authorId !== "0" ? { authorId } : {}),
         // date_gmt has no offset and is UTC; `date` is the site's local time (UTC+8 assumed).
-        publishedAt: readDate([gmt ? `${gmt}Z` : undefined, str(c["date"])], ctx.now, { at: post.publishedAt, reason: "the post's date" }, { url, warn: ctx.warn }),
+        publishedAt: readDate(
+          [gmt ? `${gmt}Z` : undefined, str(c["date"])],
+          ctx.now,
+          { at: post.publishedAt, reason: "the post's date" },
+          { url, warn: ctx.warn },
+        ),
         html: html.trim(),
         images: imagesIn(html, post.url),
         source: { url, body: JSON.stringify(c) },
@@ -134,7 +145,12 @@ function feedComment(ctx: AdapterContext, post: ListItem, it: Cheerio<Element>, 
     url: link ? rebase(ctx, link, post.url) : `${post.url}#comment-${id}`,
     title: "",
     author: collapse(it.children("dc\\:creator").first().text()),
-    publishedAt: readDate([it.children("pubDate").first().text()], ctx.now, { at: post.publishedAt, reason: "the post's date" }, { url: feedUrl, warn: ctx.warn }),
+    publishedAt: readDate(
+      [it.children("pubDate").first().text()],
+      ctx.now,
+      { at: post.publishedAt, reason: "the post's date" },
+      { url: feedUrl, warn: ctx.warn },
+    ),
     html,
     images: imagesIn(html, post.url),
   };

@@ -24,7 +24,12 @@ export function collapse(text: string | undefined | null): string {
  * The first of `raws` that parses as a blog date. When none does, the field is recorded as a
  * warning (with the first non-empty raw text) and `fallback` is returned: the post is still stored.
  */
-export function readDate(raws: (string | undefined)[], now: Date, fallback: { at: Date; reason: string }, where: { url: string; warn?: Warn; field?: string }): Date {
+export function readDate(
+  raws: (string | undefined)[],
+  now: Date,
+  fallback: { at: Date; reason: string },
+  where: { url: string; warn?: Warn; field?: string },
+): Date {
   for (const raw of raws) {
     const at = tryParsePlatformDate(collapse(raw), now, "blog") ?? tryParsePlatformDate(collapse(raw), now);
     if (at) return at;

@@ -22,7 +22,7 @@ export interface ReadFeed {
 /** Text of an Atom text construct: `type="html"` titles carry escaped markup, which is not the title. */
 function atomText(el: Cheerio<AnyNode>): string {
   const type = el.attr("type") ?? "text";
-  return collapse(type === "html" || type === "xhtml" ? htmlToText(type === "html" ? el.text() : el.html() ?? "") : el.text());
+  return collapse(type === "html" || type === "xhtml" ? htmlToText(type === "html" ? el.text() : (el.html() ?? "")) : el.text());
 }
 
 /**
@@ -48,7 +48,12 @@ export function readFeed(xml: string, feedUrl: string, now: Date, warn?: Warn): 
   const wordpress = /wordpress/i.test(generator);
   // The feed's own date is the best stand-in for an item date that cannot be read: no item is newer.
   const feedDate = (): Date =>
-    readDate([$("channel > lastBuildDate").first().text(), $("channel > pubDate").first().text(), $("feed > updated").first().text()], now, { at: now, reason: "" }, { url: feedUrl });
+    readDate(
+      [$("channel > lastBuildDate").first().text(), $("channel > pubDate").first().text(), $("feed > updated").first().text()],
+      now,
+      { at: now, reason: "" },
+      { url: feedUrl },
+    );
 
   $("item").each((_i, el) => {
     const it = $(el);
@@ -84,7 +89,10 @@ export function readFeed(xml: string, feedUrl: string, now: Date, warn?: Warn): 
 
   $("feed > entry").each((_i, el) => {
     const entry = $(el);
-    const alt = entry.children('link[rel="alternate"]').first().attr("href") ?? entry.children("link:not([rel])").first().attr("href") ?? entry.children("link").first().attr("href");
+    const alt =
+      entry.children('link[rel="alternate"]').first().attr("href") ??
+      entry.children("link:not([rel])").first().attr("href") ??
+      entry.children("link").first().attr("href");
     const id = entry.children("id").first().text().trim();
     if (!alt && !id) return;
     const url = alt ? onOrigin(alt) : id;

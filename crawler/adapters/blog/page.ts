@@ -46,7 +46,13 @@ function pageAuthor($: CheerioAPI): string {
     collapse($('[itemprop="author"] meta[itemprop="name"]').first().attr("content")) ||
     collapse($(".entry-meta .author a, .byline .author, .post-author a").first().text()) ||
     collapse($('meta[property="og:site_name"]').attr("content")) ||
-    collapse($("title").first().text().split(/\s+[|\-–—_]\s+/).pop()) ||
+    collapse(
+      $("title")
+        .first()
+        .text()
+        .split(/\s+[|\-–—_]\s+/)
+        .pop(),
+    ) ||
     ""
   );
 }
@@ -109,7 +115,12 @@ export function parseBlogListing(html: string, pageUrl: string, now: Date, optio
     if (seen.has(id)) return;
     seen.add(id);
     const above = items.at(-1)?.publishedAt ?? now;
-    const publishedAt = readDate(dates, now, { at: above, reason: items.length ? "the date of the post listed above it" : "the crawl's time" }, { url: pageUrl, warn: options.warn });
+    const publishedAt = readDate(
+      dates,
+      now,
+      { at: above, reason: items.length ? "the date of the post listed above it" : "the crawl's time" },
+      { url: pageUrl, warn: options.warn },
+    );
     let counts: Partial<ListItem> = {};
     if (box && wordpress) {
       const link = box.find('.comments-link a, a[href$="#comments"], a[href$="#respond"]').first();
@@ -139,14 +150,28 @@ export function parseBlogListing(html: string, pageUrl: string, now: Date, optio
   $("a.post-title-link").each((_i, el) => {
     const a = $(el);
     const box = a.closest("article, .post-block, .post");
-    add(box, a.attr("href"), a.text(), publishedIn((sel) => box.find(sel)), box.find(".post-body").first().html() ?? "", sticky(box));
+    add(
+      box,
+      a.attr("href"),
+      a.text(),
+      publishedIn((sel) => box.find(sel)),
+      box.find(".post-body").first().html() ?? "",
+      sticky(box),
+    );
   });
   // WordPress themes that keep the stock markup
   if (items.length === 0) {
     $("article").each((_i, el) => {
       const box = $(el);
       const a = box.find(".entry-title a, .post-title a, h2 a, h1 a").first();
-      add(box, a.attr("href"), a.text(), publishedIn((sel) => box.find(sel)), box.find(".entry-summary, .entry-content").first().html() ?? "", sticky(box));
+      add(
+        box,
+        a.attr("href"),
+        a.text(),
+        publishedIn((sel) => box.find(sel)),
+        box.find(".entry-summary, .entry-content").first().html() ?? "",
+        sticky(box),
+      );
     });
   }
   // Anything else: a <time datetime> and the nearest link beside it.
@@ -190,7 +215,8 @@ const ARTICLE_BODY = [".post-body", ".entry-content", "[itemprop='articleBody']"
  * buttons, related posts, reward and copyright boxes. They differ between the page and the feed
  * (and change on their own), so they are never part of the stored text.
  */
-const THEME_WIDGETS = "script, style, noscript, .sharedaddy, .jp-relatedposts, .wp-block-buttons.share, .post-copyright, .reward-container, .post-button, .post-tags, .post-nav";
+const THEME_WIDGETS =
+  "script, style, noscript, .sharedaddy, .jp-relatedposts, .wp-block-buttons.share, .post-copyright, .reward-container, .post-button, .post-tags, .post-nav";
 
 /** Article title candidates, most specific first: the post's own heading, then the page's metadata. */
 const TITLE_SELECTORS = [".post-title", ".entry-title", "[itemprop~='headline']", "h1", "h2"];
@@ -229,7 +255,11 @@ export function articleTitle($: CheerioAPI, fallbackTitle: string, siteNames: Se
 export function articleWpInfo(html: string, pageUrl: string): WpPostInfo | null {
   const $ = cheerio.load(html);
   const restRoot = $('link[rel="https://api.w.org/"]').attr("href");
-  const id = wpIdIn($("link[rel='shortlink']").attr("href")) ?? wpIdIn($("body").attr("class")) ?? wpIdIn($("article").first().attr("id")) ?? $("input[name='comment_post_ID']").attr("value");
+  const id =
+    wpIdIn($("link[rel='shortlink']").attr("href")) ??
+    wpIdIn($("body").attr("class")) ??
+    wpIdIn($("article").first().attr("id")) ??
+    $("input[name='comment_post_ID']").attr("value");
   if (!restRoot && !id) return null;
   return { wpId: id, wordpress: true, ...(restRoot ? { restRoot: new URL(restRoot, pageUrl).href } : {}) };
 }
@@ -254,12 +284,20 @@ export function parseBlogArticle(html: string, pageUrl: string, now: Date, fallb
     partial = false;
   } else {
     if ($("body").hasClass("error404")) throw new GoneError("the article page says it is not found", pageUrl, 404);
-    options.warn?.({ url: pageUrl, field: "body", raw: collapse($("body").text()).slice(0, 200), reason: "no post body found: the feed's or list's text is kept" });
+    options.warn?.({
+      url: pageUrl,
+      field: "body",
+      raw: collapse($("body").text()).slice(0, 200),
+      reason: "no post body found: the feed's or list's text is kept",
+    });
     content = fallback.html;
     partial = fallback.textIncomplete !== false;
   }
   const dates = publishedIn((sel) => $(sel));
-  const publishedAt = dates.length > 0 ? readDate(dates, now, { at: fallback.publishedAt, reason: "the feed's or list's date" }, { url: pageUrl, warn: options.warn }) : fallback.publishedAt;
+  const publishedAt =
+    dates.length > 0
+      ? readDate(dates, now, { at: fallback.publishedAt, reason: "the feed's or list's date" }, { url: pageUrl, warn: options.warn })
+      : fallback.publishedAt;
   return {
     platformId: fallback.platformId,
     kind: "post",

@@ -18,22 +18,11 @@
 import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../../dates";
 import { NonRetryableError, RetryableError } from "../../errors";
-import type {
-  Adapter,
-  AdapterContext,
-  CrawlItem,
-  FieldWarning,
-  ListItem,
-} from "../../types";
+import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem } from "../../types";
 import { getThreadPage, imagesIn, num } from "../shared";
 import { checkDiscuzLogin } from "../discuz-login";
 import { parseDiscuzThread } from "../discuz-pages";
-import {
-  threadPageUrl,
-  threadUrl,
-  tidInLink,
-  type DiscuzBoard,
-} from "../discuz-urls";
+import { threadPageUrl, threadUrl, tidInLink, type DiscuzBoard } from "../discuz-urls";
 import { readResultPages, watchOf } from "./pages";
 import { searchWatchOf } from "./recognise";
 
@@ -41,8 +30,7 @@ const NO_RESULTS = /没有找到匹配结果|没有找到相关/;
 const FLOOD = /秒内只能进行一次搜索|只能进行一次搜索/;
 const GONE = /抱歉，指定的主题不存在或已被删除|该帖已被删除|指定的主题不存在/;
 
-const collapse = (s: string | undefined): string =>
-  (s ?? "").replace(/[\s\u00a0\u3000]+/g, " ").trim();
+const collapse = (s: string | undefined): string => (s ?? "").replace(/[\s\u00a0\u3000]+/g, " ").trim();
 
 /**
  * The results of one Discuz! search page and the next page's URL (the pager's `a.nxt`), if any.
@@ -59,18 +47,13 @@ export function parseDiscuzSearch(
   const rows = $("#threadlist li.pbw");
   if (rows.length === 0) {
     if (NO_RESULTS.test(body)) return { items: [], nextUrl: null };
-    throw new NonRetryableError(
-      'not a Discuz! search result page: no #threadlist li.pbw and no "no results" notice',
-      pageUrl,
-    );
+    throw new NonRetryableError('not a Discuz! search result page: no #threadlist li.pbw and no "no results" notice', pageUrl);
   }
   const items: ListItem[] = [];
   rows.each((_i, el) => {
     const li = $(el);
     const link = li.find("h3 a").first();
-    const tid =
-      tidInLink(link.attr("href") ?? "", pageUrl) ??
-      (/^\d+$/.test(li.attr("id") ?? "") ? li.attr("id")! : null);
+    const tid = tidInLink(link.attr("href") ?? "", pageUrl) ?? (/^\d+$/.test(li.attr("id") ?? "") ? li.attr("id")! : null);
     if (!tid) return;
     const paragraphs = li.children("p");
     const meta = paragraphs.last();
@@ -88,13 +71,9 @@ export function parseDiscuzSearch(
     }
     const authorLink = meta.find("a[href*='uid']").first();
     const authorId = /uid[-=](\d+)/.exec(authorLink.attr("href") ?? "")?.[1];
-    const excerpt = paragraphs
-      .filter((_j, p) => !$(p).hasClass("xg1") && p !== meta.get(0))
-      .first();
+    const excerpt = paragraphs.filter((_j, p) => !$(p).hasClass("xg1") && p !== meta.get(0)).first();
     const html = (excerpt.html() ?? "").trim();
-    const replies = num(
-      /(\d+)\s*个回复/.exec(li.find("p.xg1").first().text())?.[1],
-    );
+    const replies = num(/(\d+)\s*个回复/.exec(li.find("p.xg1").first().text())?.[1]);
     const item: ListItem = {
       platformId: `t${tid}`,
       kind: "post",
@@ -140,27 +119,15 @@ export const discuzSearchAdapter: Adapter = {
     let first: string | null = null;
     return readResultPages(watch, async (page) => {
       const url =
-        page === 1
-          ? `${watch.base}search.php?mod=forum&srchtxt=${encodeURIComponent(watch.word)}&searchsubmit=yes`
-          : (next ?? pageUrlAfter(first!, page));
+        page === 1 ? `${watch.base}search.php?mod=forum&srchtxt=${encodeURIComponent(watch.word)}&searchsubmit=yes` : (next ?? pageUrlAfter(first!, page));
       const res = await ctx.fetch.get(url, { kind: "list" });
       if (FLOOD.test(res.body) && !/id=["']threadlist["']/.test(res.body)) {
-        throw new RetryableError(
-          "the board allows one search every few seconds (只能进行一次搜索): searched again next run",
-          res.url,
-          res.status,
-        );
+        throw new RetryableError("the board allows one search every few seconds (只能进行一次搜索): searched again next run", res.url, res.status);
       }
       // A members-only search answers visitors with the login notice: never "no results".
       checkDiscuzLogin(ctx, res);
       first ??= res.url;
-      const parsed = parseDiscuzSearch(
-        res.body,
-        res.url,
-        board,
-        ctx.now,
-        ctx.warn,
-      );
+      const parsed = parseDiscuzSearch(res.body, res.url, board, ctx.now, ctx.warn);
       next = parsed.nextUrl;
       return {
         url: res.url,
@@ -175,9 +142,7 @@ export const discuzSearchAdapter: Adapter = {
     const board = boardOf(ctx);
     const tid = item.platformId.replace(/^t/, "");
     const url = threadPageUrl(board, tid, 1);
-    const res = await getThreadPage(ctx, url, GONE, (body) =>
-      /id=["']postlist["']/.test(body),
-    );
+    const res = await getThreadPage(ctx, url, GONE, (body) => /id=["']postlist["']/.test(body));
     checkDiscuzLogin(ctx, res);
     const options = {
       board,
@@ -190,11 +155,7 @@ export const discuzSearchAdapter: Adapter = {
       },
     };
     const page = parseDiscuzThread(res.body, url, tid, 1, ctx.now, options);
-    if (!page.head)
-      throw new NonRetryableError(
-        `Discuz! thread ${tid} has no first post`,
-        res.url,
-      );
+    if (!page.head) throw new NonRetryableError(`Discuz! thread ${tid} has no first post`, res.url);
     return page.head;
   },
 };

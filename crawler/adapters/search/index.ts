@@ -17,14 +17,9 @@ const SEARCH_ADAPTERS: Record<SearchPlatform, Adapter> = {
 };
 
 /** The search adapter for an account of `platform` whose entry URL is that platform's search, else null. */
-export function searchAdapterFor(
-  platform: Platform,
-  entryUrl: string,
-): Adapter | null {
+export function searchAdapterFor(platform: Platform, entryUrl: string): Adapter | null {
   const watch = searchWatchOf(entryUrl);
-  return watch && watch.platform === platform
-    ? SEARCH_ADAPTERS[watch.platform]
-    : null;
+  return watch && watch.platform === platform ? SEARCH_ADAPTERS[watch.platform] : null;
 }
 
 export {
@@ -40,9 +35,5 @@ export {
 } from "./recognise";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./recognise";
 export { parseDiscuzSearch } from "./discuz";
-export {
-  parseTiebaSearch,
-  TIEBA_SEARCH_PAGE_SIZE,
-  tiebaSearchPath,
-} from "./tieba";
+export { parseTiebaSearch, TIEBA_SEARCH_PAGE_SIZE, tiebaSearchPath } from "./tieba";
 export { searchMblogs, weiboSearchApiPath } from "./weibo";

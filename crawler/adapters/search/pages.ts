@@ -5,12 +5,7 @@
  */
 import { NonRetryableError } from "../../errors";
 import type { AdapterContext, ListItem, ListPage } from "../../types";
-import {
-  SEARCH_TIME_PAGE_CAP,
-  searchWatchOf,
-  type SearchPlatform,
-  type SearchWatch,
-} from "./recognise";
+import { SEARCH_TIME_PAGE_CAP, searchWatchOf, type SearchPlatform, type SearchWatch } from "./recognise";
 
 /** One result page as a platform module reads it. */
 export interface ResultPage {
@@ -21,16 +16,10 @@ export interface ResultPage {
 }
 
 /** The watch of this run's account; a URL that is no (longer a) search is refused by name. */
-export function watchOf(
-  ctx: AdapterContext,
-  platform: SearchPlatform,
-): SearchWatch {
+export function watchOf(ctx: AdapterContext, platform: SearchPlatform): SearchWatch {
   const watch = searchWatchOf(ctx.account.entryUrl);
   if (!watch || watch.platform !== platform) {
-    throw new NonRetryableError(
-      `not a ${platform} search URL with a word: ${ctx.account.entryUrl}`,
-      ctx.account.entryUrl,
-    );
+    throw new NonRetryableError(`not a ${platform} search URL with a word: ${ctx.account.entryUrl}`, ctx.account.entryUrl);
   }
   return watch;
 }
@@ -41,17 +30,12 @@ export function watchOf(
  * {@link SEARCH_TIME_PAGE_CAP} pages) when it is by time. Stops early at a page without results
  * or without a next page.
  */
-export async function* readResultPages(
-  watch: SearchWatch,
-  read: (page: number) => Promise<ResultPage>,
-): AsyncGenerator<ListPage> {
+export async function* readResultPages(watch: SearchWatch, read: (page: number) => Promise<ResultPage>): AsyncGenerator<ListPage> {
   const limit = watch.byTime ? SEARCH_TIME_PAGE_CAP : watch.pages;
   for (let n = 1; n <= limit; n++) {
     const page = await read(n);
     if (page.items.length === 0) return;
-    yield watch.byTime
-      ? { url: page.url, items: page.items }
-      : { url: page.url, items: page.items, orderedByRelevance: true };
+    yield watch.byTime ? { url: page.url, items: page.items } : { url: page.url, items: page.items, orderedByRelevance: true };
     if (!page.more) return;
   }
 }

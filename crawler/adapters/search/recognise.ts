@@ -30,11 +30,7 @@ export const PAGES_PARAM = "cw_pages";
 
 /** The platforms whose search a watch can follow. */
 export type SearchPlatform = Extract<Platform, "weibo" | "tieba" | "discuz">;
-export const SEARCH_PLATFORMS: readonly SearchPlatform[] = [
-  "weibo",
-  "tieba",
-  "discuz",
-];
+export const SEARCH_PLATFORMS: readonly SearchPlatform[] = ["weibo", "tieba", "discuz"];
 
 /** A keyword watch as its entry URL describes it. */
 export interface SearchWatch {
@@ -57,24 +53,14 @@ const WEIBO_HOSTS = /(^|\.)weibo\.(com|cn)$/i;
 /** containerid of a Weibo search: `100103type={n}&q={word}[&t=…]`. */
 const WEIBO_CONTAINER = /^100103type=(\d+)&q=([^&]*)/;
 
-const clean = (s: string): string =>
-  s.replace(/[\s\u00a0\u3000]+/g, " ").trim();
+const clean = (s: string): string => s.replace(/[\s\u00a0\u3000]+/g, " ").trim();
 
 /** Which platform's search the URL's shape is, whether or not it names a word. */
 function searchShape(u: URL): SearchPlatform | null {
   const container = u.searchParams.get("containerid") ?? "";
-  if (
-    u.pathname === "/search" &&
-    (container.startsWith("100103") ||
-      (WEIBO_HOSTS.test(u.hostname) && !container))
-  )
-    return "weibo";
+  if (u.pathname === "/search" && (container.startsWith("100103") || (WEIBO_HOSTS.test(u.hostname) && !container))) return "weibo";
   if (/^\/f\/search\/res\/?$/.test(u.pathname)) return "tieba";
-  if (
-    /\/search\.php$/.test(u.pathname) &&
-    (u.searchParams.get("mod") === "forum" || u.searchParams.has("srchtxt"))
-  )
-    return "discuz";
+  if (/\/search\.php$/.test(u.pathname) && (u.searchParams.get("mod") === "forum" || u.searchParams.has("srchtxt"))) return "discuz";
   return null;
 }
 
@@ -96,9 +82,7 @@ export function searchWatchOf(url: string | URL): SearchWatch | null {
   if (platform === "weibo") {
     const m = WEIBO_CONTAINER.exec(u.searchParams.get("containerid") ?? "");
     const word = m ? clean(safeDecode(m[2]!)) : "";
-    return word
-      ? { platform, word, weiboType: m![1]!, byTime: m![1] === "61", pages }
-      : null;
+    return word ? { platform, word, weiboType: m![1]!, byTime: m![1] === "61", pages } : null;
   }
   if (platform === "tieba") {
     const word = clean(u.searchParams.get("qw") ?? "");
@@ -112,9 +96,7 @@ export function searchWatchOf(url: string | URL): SearchWatch | null {
         }
       : null;
   }
-  const word = clean(
-    u.searchParams.get("srchtxt") ?? u.searchParams.get("kw") ?? "",
-  );
+  const word = clean(u.searchParams.get("srchtxt") ?? u.searchParams.get("kw") ?? "");
   const base = u.origin + u.pathname.replace(/search\.php$/, "");
   return word ? { platform, word, base, byTime: false, pages } : null;
 }
@@ -132,8 +114,7 @@ function safeDecode(s: string): string {
 export const SEARCH_URL_EXAMPLES: Record<SearchPlatform, string> = {
   weibo: "https://m.weibo.cn/search?containerid=100103type%3D61%26q%3D食堂",
   tieba: "https://tieba.baidu.com/f/search/res?ie=utf-8&kw=北江大学&qw=食堂",
-  discuz:
-    "https://bbs.example.edu.cn/search.php?mod=forum&srchtxt=食堂&searchsubmit=yes",
+  discuz: "https://bbs.example.edu.cn/search.php?mod=forum&srchtxt=食堂&searchsubmit=yes",
 };
 
 /**
@@ -145,8 +126,7 @@ export function searchUrlProblem(url: string | URL): string | null {
   if (!u) return null;
   const platform = searchShape(u);
   if (!platform) return null;
-  if (pagesOf(u) === null)
-    return `${PAGES_PARAM} must be a whole number of result pages from 1 to ${MAX_SEARCH_PAGES}`;
+  if (pagesOf(u) === null) return `${PAGES_PARAM} must be a whole number of result pages from 1 to ${MAX_SEARCH_PAGES}`;
   if (searchWatchOf(u)) return null;
   return `a search URL with no word: add the word to search for, like ${SEARCH_URL_EXAMPLES[platform]}`;
 }
@@ -169,23 +149,16 @@ export interface WatchRequest {
  * @param weiboOrigin where the Weibo search lives (a local copy in tests)
  * @param tiebaOrigin where Tieba lives (a local copy in tests)
  */
-export function buildSearchUrl(
-  req: WatchRequest,
-  origins: { weibo?: string; tieba?: string } = {},
-): string {
+export function buildSearchUrl(req: WatchRequest, origins: { weibo?: string; tieba?: string } = {}): string {
   const word = clean(req.word);
-  const pages =
-    req.pages && req.pages !== DEFAULT_SEARCH_PAGES
-      ? `&${PAGES_PARAM}=${req.pages}`
-      : "";
+  const pages = req.pages && req.pages !== DEFAULT_SEARCH_PAGES ? `&${PAGES_PARAM}=${req.pages}` : "";
   if (req.platform === "weibo") {
     return `${origins.weibo ?? "https://m.weibo.cn"}/search?containerid=${encodeURIComponent(`100103type=61&q=${word}`)}${pages}`;
   }
   if (req.platform === "tieba") {
     return `${origins.tieba ?? "https://tieba.baidu.com"}/f/search/res?ie=utf-8&kw=${encodeURIComponent(clean(req.bar ?? ""))}&qw=${encodeURIComponent(word)}&rn=10${pages}`;
   }
-  if (!req.base)
-    throw new Error("a Discuz! watch needs the board's directory URL");
+  if (!req.base) throw new Error("a Discuz! watch needs the board's directory URL");
   return `${req.base}search.php?mod=forum&srchtxt=${encodeURIComponent(word)}&searchsubmit=yes${pages}`;
 }
 

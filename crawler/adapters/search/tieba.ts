@@ -18,13 +18,7 @@
 import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../../dates";
 import { NonRetryableError } from "../../errors";
-import type {
-  Adapter,
-  AdapterContext,
-  CrawlItem,
-  FieldWarning,
-  ListItem,
-} from "../../types";
+import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem } from "../../types";
 import { imagesIn, onOrigin } from "../shared";
 import { tiebaAdapter } from "../tieba";
 import { collapse } from "../tieba/names";
@@ -51,12 +45,8 @@ export function parseTiebaSearch(
   const $ = cheerio.load(body);
   const posts = $("div.s_post");
   if (posts.length === 0) {
-    if ($(".s_post_list").length > 0 || NO_RESULTS.test($("body").text()))
-      return { items: [], more: false };
-    throw new NonRetryableError(
-      'not a Tieba search page: no s_post results and no "no results" notice',
-      pageUrl,
-    );
+    if ($(".s_post_list").length > 0 || NO_RESULTS.test($("body").text())) return { items: [], more: false };
+    throw new NonRetryableError('not a Tieba search page: no s_post results and no "no results" notice', pageUrl);
   }
   const origin = new URL(pageUrl).origin;
   const items: ListItem[] = [];
@@ -71,8 +61,7 @@ export function parseTiebaSearch(
     } catch {
       return;
     }
-    const tid =
-      link.attr("data-tid") ?? /^\/p\/(\d+)/.exec(target.pathname)?.[1];
+    const tid = link.attr("data-tid") ?? /^\/p\/(\d+)/.exec(target.pathname)?.[1];
     if (!tid) return; // a result without a thread link (an ad, a bar card)
     const pid = target.searchParams.get("pid") ?? "";
     const cid = target.searchParams.get("cid") ?? "";
@@ -88,9 +77,7 @@ export function parseTiebaSearch(
         url: pageUrl,
         field: "date",
         raw: dateText,
-        reason: previous
-          ? "used the previous result's date"
-          : "used the crawl time",
+        reason: previous ? "used the previous result's date" : "used the crawl time",
       });
     }
     previous = publishedAt;
@@ -135,19 +122,12 @@ export function parseTiebaSearch(
       });
     }
   });
-  const more =
-    $("a.next").length > 0 ||
-    $("a").filter((_i, a) => $(a).text().trim().startsWith("下一页")).length >
-      0;
+  const more = $("a.next").length > 0 || $("a").filter((_i, a) => $(a).text().trim().startsWith("下一页")).length > 0;
   return { items, more };
 }
 
 /** The request for result page `page` (the watch's own parameters dropped). */
-export function tiebaSearchPath(
-  word: string,
-  bar: string,
-  page: number,
-): string {
+export function tiebaSearchPath(word: string, bar: string, page: number): string {
   return `/f/search/res?ie=utf-8&kw=${encodeURIComponent(bar)}&qw=${encodeURIComponent(word)}&rn=${TIEBA_SEARCH_PAGE_SIZE}&pn=${page}`;
 }
 
@@ -160,17 +140,9 @@ export const tiebaSearchAdapter: Adapter = {
   list(ctx: AdapterContext) {
     const watch = watchOf(ctx, "tieba");
     return readResultPages(watch, async (page) => {
-      const res = await ctx.fetch.get(
-        onOrigin(ctx, tiebaSearchPath(watch.word, watch.bar ?? "", page)),
-        { kind: "list" },
-      );
+      const res = await ctx.fetch.get(onOrigin(ctx, tiebaSearchPath(watch.word, watch.bar ?? "", page)), { kind: "list" });
       checkTiebaLogin(ctx, res);
-      const { items, more } = parseTiebaSearch(
-        res.body,
-        res.url,
-        ctx.now,
-        ctx.warn,
-      );
+      const { items, more } = parseTiebaSearch(res.body, res.url, ctx.now, ctx.warn);
       return { url: res.url, items, more };
     });
   },

@@ -36,43 +36,26 @@ export function searchMblogs(data: unknown): Json[] {
 }
 
 /** The getIndex request for result page `page` of a watch. */
-export function weiboSearchApiPath(
-  type: string,
-  word: string,
-  page: number,
-): string {
+export function weiboSearchApiPath(type: string, word: string, page: number): string {
   return `/api/container/getIndex?containerid=${encodeURIComponent(`100103type=${type}&q=${word}`)}&page_type=searchall&page=${page}`;
 }
 
 /** Search hits as list items (never pinned; comments left to the author's account). */
-function hitsOf(
-  ctx: AdapterContext,
-  mblogs: Json[],
-  pageUrl: string,
-  body: string,
-): ListItem[] {
+function hitsOf(ctx: AdapterContext, mblogs: Json[], pageUrl: string, body: string): ListItem[] {
   const origin = new URL(pageUrl).origin;
   const items: ListItem[] = [];
   for (const m of mblogs) {
     try {
-      const item = mblogToListItem(
-        m,
-        origin,
-        ctx.now,
-        { url: pageUrl, body },
-        (raw, mid) => {
-          const fromId = timeFromWeiboId(mid, ctx.now);
-          ctx.warn({
-            url: pageUrl,
-            field: "date",
-            raw,
-            reason: fromId
-              ? "used the time in the post's id"
-              : "used the crawl time",
-          });
-          return fromId ?? ctx.now;
-        },
-      );
+      const item = mblogToListItem(m, origin, ctx.now, { url: pageUrl, body }, (raw, mid) => {
+        const fromId = timeFromWeiboId(mid, ctx.now);
+        ctx.warn({
+          url: pageUrl,
+          field: "date",
+          raw,
+          reason: fromId ? "used the time in the post's id" : "used the crawl time",
+        });
+        return fromId ?? ctx.now;
+      });
       items.push({ ...item, pinned: false, hasReplies: false });
     } catch (err) {
       if (!(err instanceof NonRetryableError)) throw err;
@@ -98,18 +81,11 @@ export const weiboSearchAdapter: Adapter = {
     return readResultPages(watch, async (page) => {
       // A watch with login cookies must not read a visitor's search as "no results".
       if (page === 1) await checkWeiboLogin(ctx);
-      const url = apiUrl(
-        ctx,
-        weiboSearchApiPath(watch.weiboType ?? "1", watch.word, page),
-      );
+      const url = apiUrl(ctx, weiboSearchApiPath(watch.weiboType ?? "1", watch.word, page));
       const { res, data } = await getJson(ctx, url, { kind: "list" });
       const mblogs = searchMblogs(data);
       const items = hitsOf(ctx, mblogs, res.url, res.body);
-      if (mblogs.length > 0 && items.length === 0)
-        throw new NonRetryableError(
-          "no Weibo post on this search page could be read",
-          res.url,
-        );
+      if (mblogs.length > 0 && items.length === 0) throw new NonRetryableError("no Weibo post on this search page could be read", res.url);
       const next = str(dig(data, "data.cardlistInfo.page"));
       return {
         url: res.url,

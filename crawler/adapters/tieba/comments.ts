@@ -119,7 +119,12 @@ export function parseLzlElements(
     if (!spid || !ref) return; // the pager and the editor share the list's markup
     const card = li.find(".lzl_cnt a.j_user_card").first();
     const login = str(field?.["user_name"]) ?? card.attr("username");
-    const author = shownName(card.text(), card.find("img.nicknameEmoji").length > 0, [str(field?.["showname"]), str(field?.["show_nickname"]), str(field?.["user_nickname"]), login]);
+    const author = shownName(card.text(), card.find("img.nicknameEmoji").length > 0, [
+      str(field?.["showname"]),
+      str(field?.["show_nickname"]),
+      str(field?.["user_nickname"]),
+      login,
+    ]);
     const timeText = collapse(li.find(".lzl_time").first().text());
     const content = li.find(".lzl_content_main").first();
     const html = (content.html() ?? "").trim();
@@ -131,7 +136,9 @@ export function parseLzlElements(
     }
     if (author === "") c.warn?.({ url: where, field: "author", raw: collapse(li.find(".lzl_cnt").first().text()).slice(0, 200), reason: "no name" });
     if (content.length === 0) c.warn?.({ url: where, field: "body", raw: collapse(li.text()).slice(0, 200), reason: "stored empty" });
-    items.push(lzlItem(c.origin, ref, spid, { author, authorId: stableId(field?.["portrait"], field?.["user_id"], login), publishedAt, html }, { url: pageUrl, body }));
+    items.push(
+      lzlItem(c.origin, ref, spid, { author, authorId: stableId(field?.["portrait"], field?.["user_id"], login), publishedAt, html }, { url: pageUrl, body }),
+    );
   });
   return items;
 }
@@ -149,7 +156,13 @@ export interface TotalCommentFloor {
  * A `/p/totalComment` answer. Comments of floors `floorOf` does not know are skipped; a comment
  * with an unreadable time keeps the floor's date, with a warning.
  */
-export function parseTotalComment(data: unknown, floorOf: (pid: string) => FloorRef | null, apiUrl: string, body: string, c: CommentParseContext): TotalCommentFloor[] {
+export function parseTotalComment(
+  data: unknown,
+  floorOf: (pid: string) => FloorRef | null,
+  apiUrl: string,
+  body: string,
+  c: CommentParseContext,
+): TotalCommentFloor[] {
   const users = rec(dig(data, "data.user_list")) ?? {};
   const list = rec(dig(data, "data.comment_list")) ?? {}; // `[]` when the page has none
   const out: TotalCommentFloor[] = [];
@@ -165,7 +178,13 @@ export function parseTotalComment(data: unknown, floorOf: (pid: string) => Floor
       const userId = str(info["user_id"]);
       const user = userId ? rec(users[userId]) : undefined;
       const login = str(info["username"]) ?? str(user?.["user_name"]);
-      const author = shownName("", false, [str(info["show_nickname"]), str(user?.["show_nickname"]), str(user?.["user_nickname"]), str(user?.["nickname"]), login]);
+      const author = shownName("", false, [
+        str(info["show_nickname"]),
+        str(user?.["show_nickname"]),
+        str(user?.["user_nickname"]),
+        str(user?.["nickname"]),
+        login,
+      ]);
       const where = `${apiUrl} (楼中楼 ${spid})`;
       const seconds = Number(info["now_time"]);
       let publishedAt: Date;
@@ -177,7 +196,9 @@ export function parseTotalComment(data: unknown, floorOf: (pid: string) => Floor
       if (author === "") c.warn?.({ url: where, field: "author", raw: JSON.stringify({ user_id: info["user_id"] ?? null }), reason: "no name" });
       const html = str(info["content"]) ?? "";
       if (typeof info["content"] !== "string") c.warn?.({ url: where, field: "body", raw: JSON.stringify(info["content"] ?? null), reason: "stored empty" });
-      comments.push(lzlItem(c.origin, ref, spid, { author, authorId: stableId(user?.["portrait"], info["user_id"], login), publishedAt, html }, { url: apiUrl, body }));
+      comments.push(
+        lzlItem(c.origin, ref, spid, { author, authorId: stableId(user?.["portrait"], info["user_id"], login), publishedAt, html }, { url: apiUrl, body }),
+      );
     }
     const total = Number(floor?.["comment_num"]);
     out.push({ pid, total: Number.isFinite(total) ? Math.max(total, comments.length) : comments.length, comments });

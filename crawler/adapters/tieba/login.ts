@@ -31,6 +31,10 @@ export function tiebaLoginState(html: string): "in" | "out" | "unknown" {
 export function checkTiebaLogin(ctx: AdapterContext, res: FetchResult): void {
   if (!ctx.account.hasLoginCookies) return;
   if (tiebaLoginState(res.body) === "out") {
-    throw new LoginExpiredError("Tieba answers as to a visitor (the page says is_login: 0): the login cookies expired (the BDUSS session); sign in again and set them anew", res.url, res.status);
+    throw new LoginExpiredError(
+      "Tieba answers as to a visitor (the page says is_login: 0): the login cookies expired (the BDUSS session); sign in again and set them anew",
+      res.url,
+      res.status,
+    );
   }
 }

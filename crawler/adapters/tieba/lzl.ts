@@ -76,7 +76,8 @@ async function readComments(ctx: AdapterContext, page: TiebaThreadPage, pn: numb
   const apiUrl = onOrigin(ctx, totalCommentPath(tid, page.forumId, pn));
   const { res, data } = await getJson(ctx, apiUrl, { kind: "item" });
   const errno = (data as { errno?: unknown } | null)?.errno;
-  if (errno !== undefined && errno !== 0 && errno !== "0") throw new NonRetryableError(`Tieba totalComment answered errno ${JSON.stringify(errno)}`, res.url, res.status);
+  if (errno !== undefined && errno !== 0 && errno !== "0")
+    throw new NonRetryableError(`Tieba totalComment answered errno ${JSON.stringify(errno)}`, res.url, res.status);
   const totals = new Map(page.commentCounts);
   for (const floor of parseTotalComment(data, (pid) => page.floors.get(pid) ?? null, res.url, res.body, c)) {
     for (const item of floor.comments) comments.set(item.platformId, item);
@@ -89,7 +90,15 @@ async function readComments(ctx: AdapterContext, page: TiebaThreadPage, pn: numb
 }
 
 /** One floor's `/p/comment` pages past the `known` comments already read. */
-async function readCommentPages(ctx: AdapterContext, ref: FloorRef, total: number, known: number, since: Date | null, comments: Map<string, CrawlItem>, c: CommentParseContext): Promise<void> {
+async function readCommentPages(
+  ctx: AdapterContext,
+  ref: FloorRef,
+  total: number,
+  known: number,
+  since: Date | null,
+  comments: Map<string, CrawlItem>,
+  c: CommentParseContext,
+): Promise<void> {
   const first = Math.floor(known / TIEBA_COMMENTS_PER_PAGE) + 1;
   let last = Math.ceil(total / TIEBA_COMMENTS_PER_PAGE);
   const read = async (n: number) => {

@@ -37,7 +37,7 @@ export function shownName(visible: string, pictured: boolean, known: readonly (s
   const cut = CUT.test(v);
   if (!cut && !pictured) return v;
   const prefix = v.replace(CUT, "");
-  return names.find((n) => n.startsWith(prefix)) ?? (cut ? names[0] ?? v : v);
+  return names.find((n) => n.startsWith(prefix)) ?? (cut ? (names[0] ?? v) : v);
 }
 
 /** The stable id of a user: portrait, else numeric user id, else login. */

@@ -65,7 +65,10 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
   const $ = cheerio.load(html);
   const origin = new URL(pageUrl).origin;
   const heading = $(".core_title_txt").first();
-  const title = collapse(heading.attr("title") ?? heading.text()) || collapse($("h1.core_title_txt, .core_title h1").first().text()) || collapse($("title").text()).replace(/_[^_]*吧_百度贴吧$/, "");
+  const title =
+    collapse(heading.attr("title") ?? heading.text()) ||
+    collapse($("h1.core_title_txt, .core_title h1").first().text()) ||
+    collapse($("title").text()).replace(/_[^_]*吧_百度贴吧$/, "");
   const replies: CrawlItem[] = [];
   const floors = new Map<string, FloorRef>();
   const commentCounts = new Map<string, number>();
@@ -82,7 +85,10 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     const pid = str(dig(field, "content.post_id")) ?? post.attr("data-pid");
     if (!pid) return; // ads and placeholders carry data-field="{}"
     forumId ??= str(dig(field, "content.forum_id")) ?? null;
-    const tails = post.find(".tail-info").map((_j, t) => collapse($(t).text())).get();
+    const tails = post
+      .find(".tail-info")
+      .map((_j, t) => collapse($(t).text()))
+      .get();
     const floor = num(dig(field, "content.post_no")) ?? num(tails.map((t) => /^(\d+)楼$/.exec(t)?.[1]).find(Boolean));
     const isHead = floor === 1;
     const where = `${pageUrl} (floor ${floor ?? "?"}, post ${pid})`;
@@ -91,7 +97,12 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     let publishedAt = date.at;
     if (!publishedAt) {
       publishedAt = previous ?? options.fallbackDate ?? now;
-      warn({ url: where, field: "date", raw: date.raw, reason: previous ? "the previous floor's date" : options.fallbackDate ? "the list's date" : "the crawl time" });
+      warn({
+        url: where,
+        field: "date",
+        raw: date.raw,
+        reason: previous ? "the previous floor's date" : options.fallbackDate ? "the list's date" : "the crawl time",
+      });
     }
     previous = publishedAt;
 
@@ -104,7 +115,12 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     ]);
     if (author === "") {
       author = (isHead ? collapse(options.fallbackAuthor) : "") || "";
-      warn({ url: where, field: "author", raw: collapse(post.find(".d_author").first().text()).slice(0, 200), reason: author ? "the list's author" : "no name" });
+      warn({
+        url: where,
+        field: "author",
+        raw: collapse(post.find(".d_author").first().text()).slice(0, 200),
+        reason: author ? "the list's author" : "no name",
+      });
     }
 
     const content = post.find(`#post_content_${pid}`).first();
@@ -113,7 +129,12 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     if (body === null) {
       const copy = str(dig(field, "content.content"));
       body = copy?.trim() ?? "";
-      warn({ url: where, field: "body", raw: collapse(post.find(".d_post_content_main").first().text()).slice(0, 200) || "(no post content)", reason: copy ? "the floor's JSON copy" : "stored empty" });
+      warn({
+        url: where,
+        field: "body",
+        raw: collapse(post.find(".d_post_content_main").first().text()).slice(0, 200) || "(no post content)",
+        reason: copy ? "the floor's JSON copy" : "stored empty",
+      });
     }
 
     const item: CrawlItem = {
@@ -142,8 +163,10 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
   });
 
   forumId ??= /"forum_id"\s*:\s*(\d+)/.exec(html)?.[1] ?? /\bfid\s*:\s*'(\d+)'/.exec(html)?.[1] ?? null;
-  const floorOf = (pid: string | undefined) => (pid ? floors.get(pid) ?? null : null);
-  const inlineComments = lzlElements.flatMap((els) => parseLzlElements($, els, floorOf, pageUrl, html, { origin, now, ...(options.warn ? { warn: options.warn } : {}) }));
+  const floorOf = (pid: string | undefined) => (pid ? (floors.get(pid) ?? null) : null);
+  const inlineComments = lzlElements.flatMap((els) =>
+    parseLzlElements($, els, floorOf, pageUrl, html, { origin, now, ...(options.warn ? { warn: options.warn } : {}) }),
+  );
 
   const maxPage = num($("[max-page]").first().attr("max-page"));
   const fromReplyNum = num($("li.l_reply_num span.red").eq(1).text().trim());

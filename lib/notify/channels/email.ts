@@ -59,7 +59,8 @@ export function emailMessage(payload: NotificationPayload): { subject: string; t
 export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   const { smtp, timeoutMs } = ctx;
   if (!smtp) return { ok: false, retry: false, error: "failed: SMTP not configured (set SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM)" };
-  if (!Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535) return { ok: false, retry: false, error: `failed: SMTP_PORT must be a port number (got ${smtp.port})` };
+  if (!Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535)
+    return { ok: false, retry: false, error: `failed: SMTP_PORT must be a port number (got ${smtp.port})` };
   if (!smtp.from) return { ok: false, retry: false, error: "failed: set SMTP_FROM (or SMTP_USER) for the From address" };
   const transport = nodemailer.createTransport({
     host: smtp.host,

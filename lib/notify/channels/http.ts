@@ -5,7 +5,11 @@ import type { Outcome } from "../types";
 export type HttpAnswer = { ok: true; status: number; statusText: string; body: string } | { ok: false; error: string };
 
 /** POST a JSON body. Never throws; redirects are refused (a webhook that redirects is misconfigured). */
-export async function postJson(url: string, body: string, opts: { timeoutMs: number; fetch: typeof fetch; headers?: Record<string, string> }): Promise<HttpAnswer> {
+export async function postJson(
+  url: string,
+  body: string,
+  opts: { timeoutMs: number; fetch: typeof fetch; headers?: Record<string, string> },
+): Promise<HttpAnswer> {
   try {
     const res = await opts.fetch(url, {
       method: "POST",

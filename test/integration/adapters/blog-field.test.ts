@@ -21,7 +21,13 @@ async function replyParents(f: CrawlFixture, key: string): Promise<Map<string, s
 describe("a Hexo/NexT blog with an Atom feed and a WordPress blog with an RSS feed and archive pages", () => {
   let f: CrawlFixture;
   beforeAll(async () => {
-    f = await crawlFixture({ seed: 21, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 2 }, postsPerAccount: 25, blogFeeds: true, pageSizes: { blog: 10, feed: 10 } });
+    f = await crawlFixture({
+      seed: 21,
+      accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 2 },
+      postsPerAccount: 25,
+      blogFeeds: true,
+      pageSizes: { blog: 10, feed: 10 },
+    });
     f.site.account(HEXO).blogFeed = "atom";
     f.site.account(WP).blogTheme = "wordpress";
     // The re-check window covers every post: each crawl reads the feed, every listing page and
@@ -33,7 +39,11 @@ describe("a Hexo/NexT blog with an Atom feed and a WordPress blog with an RSS fe
   it.each([HEXO, WP])("%s: three crawls of unchanged pages leave every post at version 1, 0 changed, 0 new", async (key) => {
     const runs = [await f.crawl(key), await f.crawl(key), await f.crawl(key)];
     for (const run of runs) expect(run.errors, key).toEqual([]);
-    expect(runs.map((r) => [r.newPosts, r.changedPosts])).toEqual([[25, 0], [0, 0], [0, 0]]);
+    expect(runs.map((r) => [r.newPosts, r.changedPosts])).toEqual([
+      [25, 0],
+      [0, 0],
+      [0, 0],
+    ]);
     // The feed was read, and so were the listing pages beyond its window and the articles.
     const log = f.site.requests({ accountKey: key });
     expect(log.some((r) => r.path.endsWith(key === HEXO ? "/atom.xml" : "/feed/"))).toBe(true);
@@ -70,7 +80,13 @@ describe("a Hexo/NexT blog with an Atom feed and a WordPress blog with an RSS fe
 describe("WordPress comments are replies under what they answer", () => {
   let f: CrawlFixture;
   beforeAll(async () => {
-    f = await crawlFixture({ seed: 22, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 2 }, postsPerAccount: 12, blogFeeds: true, pageSizes: { blog: 5, feed: 5 } });
+    f = await crawlFixture({
+      seed: 22,
+      accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 2 },
+      postsPerAccount: 12,
+      blogFeeds: true,
+      pageSizes: { blog: 5, feed: 5 },
+    });
     for (const key of [HEXO, WP]) f.site.account(key).blogTheme = "wordpress";
   });
   afterAll(async () => f?.close());
@@ -116,7 +132,11 @@ describe("WordPress comments are replies under what they answer", () => {
   });
 
   it("REST API closed (401): the post's comment feed is read instead, threaded replies still under their comment", async () => {
-    const closed = f.site.fault(/\/wp-json\//, { type: "status", status: 401, body: '{"code":"rest_cannot_access","message":"只有已登录用户才能访问REST API。","data":{"status":401}}' });
+    const closed = f.site.fault(/\/wp-json\//, {
+      type: "status",
+      status: 401,
+      body: '{"code":"rest_cannot_access","message":"只有已登录用户才能访问REST API。","data":{"status":401}}',
+    });
     const s = seed(HEXO);
     const run = await f.crawl(HEXO);
     expect(run.errors).toEqual([]);

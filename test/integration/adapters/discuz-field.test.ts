@@ -14,7 +14,11 @@ const MINUTE = 60_000;
 async function exported(f: CrawlFixture, q: string): Promise<Record<string, unknown>[]> {
   let text = "";
   for await (const chunk of exportFilteredPosts(f.t.db, "jsonl", { flagged: false, q })) text += chunk;
-  return text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe("a GBK Discuz! board end to end", () => {
@@ -24,7 +28,13 @@ describe("a GBK Discuz! board end to end", () => {
   let replyPid = "";
 
   beforeAll(async () => {
-    f = await crawlFixture({ seed: 31, accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, postsPerAccount: 4, repliesPerPost: [0, 3], discuzEncoding: "gbk" });
+    f = await crawlFixture({
+      seed: 31,
+      accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 },
+      postsPerAccount: 4,
+      repliesPerPost: [0, 3],
+      discuzEncoding: "gbk",
+    });
     const { site } = f;
     site.clock.advance(10 * MINUTE);
     // 喆 and 堃 are in GBK but not in GB2312: a decoder that stops at GB2312 loses them.
@@ -128,7 +138,12 @@ describe("one bad field never loses a page (through the worker)", () => {
     const run = await f.crawl("discuz-1");
     expect(run.errors).toEqual([]);
     expect(run.warnings).toHaveLength(1);
-    expect(run.warnings[0]).toMatchObject({ url: site.origin + path, field: "date", raw: "时间：未知", reason: `floor ${r2.id}: used the previous floor's date` });
+    expect(run.warnings[0]).toMatchObject({
+      url: site.origin + path,
+      field: "date",
+      raw: "时间：未知",
+      reason: `floor ${r2.id}: used the previous floor's date`,
+    });
     const stored = await f.stored("discuz-1");
     expect(stored.get(`p${r2.id}`)).toMatchObject({ text: "刷新试试" });
     expect(stored.get(`p${r2.id}`)!.publishedAt.getTime()).toBe(Math.floor(r1.publishedAt.getTime() / MINUTE) * MINUTE);

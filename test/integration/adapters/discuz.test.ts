@@ -14,7 +14,14 @@ describe("discuz adapter against a local Discuz! X board", () => {
   let fetch: PoliteFetcher;
 
   beforeAll(async () => {
-    site = await startLocalPlatforms({ seed: 9, accounts: { weibo: 0, tieba: 0, discuz: 2, blog: 0 }, postsPerAccount: 25, repliesPerPost: [0, 6], spanDays: 20, pageSizes: { discuz: 10, discuzPosts: 5 } });
+    site = await startLocalPlatforms({
+      seed: 9,
+      accounts: { weibo: 0, tieba: 0, discuz: 2, blog: 0 },
+      postsPerAccount: 25,
+      repliesPerPost: [0, 6],
+      spanDays: 20,
+      pageSizes: { discuz: 10, discuzPosts: 5 },
+    });
     site.setEncoding("discuz-2", "gbk");
   });
   afterAll(async () => site.close());
@@ -74,10 +81,26 @@ describe("discuz adapter against a local Discuz! X board", () => {
   });
 
   test("a GBK board that declares its charset only in <meta> decodes too", async () => {
-    const gbk = await startLocalPlatforms({ seed: 2, accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, postsPerAccount: 3, discuzEncoding: "gbk", gbkDeclared: "meta-only" });
+    const gbk = await startLocalPlatforms({
+      seed: 2,
+      accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 },
+      postsPerAccount: 3,
+      discuzEncoding: "gbk",
+      gbkDeclared: "meta-only",
+    });
     try {
       const pages = await all(discuzAdapter.list(contextFor(gbk, "discuz-1", fetch)));
-      expect(pages.flatMap((p) => p.items).map((i) => i.title).sort()).toEqual(gbk.account("discuz-1").posts.map((p) => p.title).sort());
+      expect(
+        pages
+          .flatMap((p) => p.items)
+          .map((i) => i.title)
+          .sort(),
+      ).toEqual(
+        gbk
+          .account("discuz-1")
+          .posts.map((p) => p.title)
+          .sort(),
+      );
     } finally {
       await gbk.close();
     }
@@ -115,7 +138,15 @@ describe("discuz adapter against a local Discuz! X board", () => {
 
   test("an edited first post changes the head's content", async () => {
     const post = site.account("discuz-1").posts[3]!;
-    const item = { platformId: `t${post.id}`, kind: "post", url: `${site.origin}/bbs/forum.php?mod=viewthread&tid=${post.id}`, title: post.title, author: post.author, publishedAt: post.publishedAt, html: "" } satisfies ListItem;
+    const item = {
+      platformId: `t${post.id}`,
+      kind: "post",
+      url: `${site.origin}/bbs/forum.php?mod=viewthread&tid=${post.id}`,
+      title: post.title,
+      author: post.author,
+      publishedAt: post.publishedAt,
+      html: "",
+    } satisfies ListItem;
     site.editPost(post.id, { text: "更正：停水时间改到周六" });
     const head = await discuzAdapter.complete!(contextFor(site, "discuz-1", fetch), item);
     expect(head.html).toContain("更正：停水时间改到周六");

@@ -12,9 +12,14 @@ describe("local platforms", () => {
   afterAll(async () => site.close());
 
   test("the same seed gives the same world; another seed a different one", () => {
-    const snapshot = (m: PlatformModel) => m.accounts.map((a) => [a.key, a.slug, a.posts.map((p) => [p.id, p.title, p.html, p.publishedAt.toISOString(), p.replies.length])]);
-    expect(snapshot(new PlatformModel({ seed: 21, accounts: { weibo: 2, tieba: 2, discuz: 2, blog: 2 }, postsPerAccount: 30, repliesPerPost: [0, 10] }))).toEqual(snapshot(site.model));
-    expect(snapshot(new PlatformModel({ seed: 22, accounts: { weibo: 2, tieba: 2, discuz: 2, blog: 2 }, postsPerAccount: 30, repliesPerPost: [0, 10] }))).not.toEqual(snapshot(site.model));
+    const snapshot = (m: PlatformModel) =>
+      m.accounts.map((a) => [a.key, a.slug, a.posts.map((p) => [p.id, p.title, p.html, p.publishedAt.toISOString(), p.replies.length])]);
+    expect(
+      snapshot(new PlatformModel({ seed: 21, accounts: { weibo: 2, tieba: 2, discuz: 2, blog: 2 }, postsPerAccount: 30, repliesPerPost: [0, 10] })),
+    ).toEqual(snapshot(site.model));
+    expect(
+      snapshot(new PlatformModel({ seed: 22, accounts: { weibo: 2, tieba: 2, discuz: 2, blog: 2 }, postsPerAccount: 30, repliesPerPost: [0, 10] })),
+    ).not.toEqual(snapshot(site.model));
   });
 
   test("eight accounts, a few hundred posts and replies, every post before the clock", () => {
@@ -78,7 +83,11 @@ describe("local platforms", () => {
     expect(new URL(r2.headers.get("location")!, site.origin).href).toBe(site.entryUrl("blog-1"));
     loop.clear();
 
-    const wall = site.fault((u) => u.pathname === "/statuses/extend", { type: "body", body: '{"ok":-100,"url":"https://passport.weibo.cn/signin"}', contentType: "application/json" });
+    const wall = site.fault((u) => u.pathname === "/statuses/extend", {
+      type: "body",
+      body: '{"ok":-100,"url":"https://passport.weibo.cn/signin"}',
+      contentType: "application/json",
+    });
     expect(await (await fetch(`${site.origin}/statuses/extend?id=1`)).json()).toEqual({ ok: -100, url: "https://passport.weibo.cn/signin" });
     wall.clear();
 

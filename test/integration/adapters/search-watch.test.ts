@@ -10,10 +10,7 @@ import { buildSearchUrl } from "../../../crawler/adapters";
 import { createFetcher, HostScheduler } from "../../../crawler/fetch";
 import { crawlAccount } from "../../../crawler/worker";
 import { createAccount } from "../../../lib/queries/accounts";
-import {
-  loadAccountCookies,
-  setAccountCookies,
-} from "../../../lib/queries/account-access";
+import { loadAccountCookies, setAccountCookies } from "../../../lib/queries/account-access";
 import { ValidationError } from "../../../lib/validation";
 import { crawlFixture, type CrawlFixture } from "../crawl/support";
 
@@ -26,9 +23,7 @@ afterEach(async () => {
 });
 
 /** A site whose fetchers carry each account's stored cookies (members-only boards need them). */
-async function fixture(
-  options: Parameters<typeof crawlFixture>[0],
-): Promise<CrawlFixture> {
+async function fixture(options: Parameters<typeof crawlFixture>[0]): Promise<CrawlFixture> {
   const f = await crawlFixture(options);
   open.push(f);
   const scheduler = new HostScheduler();
@@ -70,11 +65,7 @@ async function reachedBy(f: CrawlFixture, accountId: number) {
   return new Map(rows.map((r) => [r.post.platformId, r.post.id]));
 }
 
-const searchRequests = (
-  f: CrawlFixture,
-  after: number,
-  test: (url: string) => boolean,
-) => f.site.requests({ afterSeq: after }).filter((r) => test(r.url));
+const searchRequests = (f: CrawlFixture, after: number, test: (url: string) => boolean) => f.site.requests({ afterSeq: after }).filter((r) => test(r.url));
 
 describe("keyword watches", () => {
   it("Weibo 实时 search: hits are the authors' posts (same mids), and the next run stops at the history mark", async () => {
@@ -104,13 +95,7 @@ describe("keyword watches", () => {
         at: new Date(start - 2 * HOUR),
       }),
     ];
-    const w = await watch(
-      f,
-      buildSearchUrl(
-        { platform: "weibo", word: WORD },
-        { weibo: f.site.origin },
-      ),
-    );
+    const w = await watch(f, buildSearchUrl({ platform: "weibo", word: WORD }, { weibo: f.site.origin }));
     const account = await f.t.db.account.findUniqueOrThrow({
       where: { id: w.id },
     });
@@ -122,19 +107,14 @@ describe("keyword watches", () => {
     expect(first.status).toBe("ok");
     expect(first.newPosts).toBe(4);
     const stored = await storedOf(f, w.id);
-    expect([...stored.keys()].sort()).toEqual(
-      hits.map((p) => f.site.platformIdOf(p)).sort(),
-    );
+    expect([...stored.keys()].sort()).toEqual(hits.map((p) => f.site.platformIdOf(p)).sort());
     expect(stored.get(f.site.platformIdOf(hits[0]!))!.text).toContain(WORD);
 
     // The author's own account reaches the same posts: one row each, with both as sources.
     const ownRun = await f.crawl("weibo-1");
     expect(ownRun.errors).toEqual([]);
     const viaAccount = await reachedBy(f, f.ids.get("weibo-1")!);
-    for (const p of [hits[0]!, hits[2]!])
-      expect(viaAccount.get(f.site.platformIdOf(p))).toBe(
-        stored.get(f.site.platformIdOf(p))!.id,
-      );
+    for (const p of [hits[0]!, hits[2]!]) expect(viaAccount.get(f.site.platformIdOf(p))).toBe(stored.get(f.site.platformIdOf(p))!.id);
 
     // One new hit: page 1 has it, page 2 is all known, the walk stops there.
     f.site.clock.advance(HOUR);
@@ -145,14 +125,11 @@ describe("keyword watches", () => {
     const seq = f.site.lastSeq();
     const second = await w.crawl();
     expect(second.newPosts).toBe(1);
-    expect((await storedOf(f, w.id)).has(f.site.platformIdOf(fresh))).toBe(
-      true,
-    );
-    expect(
-      searchRequests(f, seq, (u) => u.includes("page_type=searchall")).map(
-        (r) => new URL(r.url, f.site.origin).searchParams.get("page"),
-      ),
-    ).toEqual(["1", "2"]);
+    expect((await storedOf(f, w.id)).has(f.site.platformIdOf(fresh))).toBe(true);
+    expect(searchRequests(f, seq, (u) => u.includes("page_type=searchall")).map((r) => new URL(r.url, f.site.origin).searchParams.get("page"))).toEqual([
+      "1",
+      "2",
+    ]);
   });
 
   it("Weibo 综合 search (relevance, card_group): a fixed number of pages every run, dedupe does the rest", async () => {
@@ -175,16 +152,12 @@ describe("keyword watches", () => {
     const first = await w.crawl();
     expect(first.errors).toEqual([]);
     expect(first.newPosts).toBe(4); // 2 pages × 2 results
-    expect(
-      searchRequests(f, seq, (u) => u.includes("page_type=searchall")),
-    ).toHaveLength(2);
+    expect(searchRequests(f, seq, (u) => u.includes("page_type=searchall"))).toHaveLength(2);
 
     seq = f.site.lastSeq();
     const second = await w.crawl();
     // Old results on page 1 do not end the walk: page 2 is read again.
-    expect(
-      searchRequests(f, seq, (u) => u.includes("page_type=searchall")),
-    ).toHaveLength(2);
+    expect(searchRequests(f, seq, (u) => u.includes("page_type=searchall"))).toHaveLength(2);
     expect(second).toMatchObject({
       newPosts: 0,
       changedPosts: 0,
@@ -215,17 +188,8 @@ describe("keyword watches", () => {
       text: `去${WORD}吧，新开的`,
       at: new Date(start - 4 * HOUR),
     });
-    const w = await watch(
-      f,
-      buildSearchUrl(
-        { platform: "tieba", word: WORD, bar },
-        { tieba: f.site.origin },
-      ),
-    );
-    expect(
-      (await f.t.db.account.findUniqueOrThrow({ where: { id: w.id } }))
-        .platform,
-    ).toBe("tieba");
+    const w = await watch(f, buildSearchUrl({ platform: "tieba", word: WORD, bar }, { tieba: f.site.origin }));
+    expect((await f.t.db.account.findUniqueOrThrow({ where: { id: w.id } })).platform).toBe("tieba");
 
     const run = await w.crawl();
     expect(run.errors).toEqual([]);
@@ -278,21 +242,13 @@ describe("keyword watches", () => {
         text: `内容${i}`,
         at: new Date(start - (i + 1) * HOUR),
       });
-    const w = await watch(
-      f,
-      buildSearchUrl(
-        { platform: "tieba", word: WORD, bar },
-        { tieba: f.site.origin },
-      ),
-    );
+    const w = await watch(f, buildSearchUrl({ platform: "tieba", word: WORD, bar }, { tieba: f.site.origin }));
     for (const expected of [30, 0]) {
       const seq = f.site.lastSeq();
       const run = await w.crawl();
       expect(run.errors).toEqual([]);
       expect(run.newPosts).toBe(expected);
-      const pages = searchRequests(f, seq, (u) =>
-        u.startsWith("/f/search/res"),
-      ).map((r) => new URL(r.url, f.site.origin).searchParams.get("pn"));
+      const pages = searchRequests(f, seq, (u) => u.startsWith("/f/search/res")).map((r) => new URL(r.url, f.site.origin).searchParams.get("pn"));
       expect(pages).toEqual(["1", "2", "3"]);
     }
   });
@@ -325,10 +281,7 @@ describe("keyword watches", () => {
         base: `${board.origin}/bbs/`,
       }),
     );
-    expect(
-      (await f.t.db.account.findUniqueOrThrow({ where: { id: w.id } }))
-        .platform,
-    ).toBe("discuz");
+    expect((await f.t.db.account.findUniqueOrThrow({ where: { id: w.id } })).platform).toBe("discuz");
 
     const visitor = await w.crawl();
     expect(visitor.status).toBe("failed");
@@ -342,9 +295,7 @@ describe("keyword watches", () => {
     expect(member.errors).toEqual([]);
     expect(member.newPosts).toBe(2);
     const stored = await storedOf(f, w.id);
-    expect([...stored.keys()].sort()).toEqual(
-      [f.site.platformIdOf(a), f.site.platformIdOf(b)].sort(),
-    );
+    expect([...stored.keys()].sort()).toEqual([f.site.platformIdOf(a), f.site.platformIdOf(b)].sort());
     expect(stored.get(`t${a.id}`)).toMatchObject({
       kind: "post",
       title: `关于${WORD}的投诉`,
@@ -367,9 +318,7 @@ describe("keyword watches", () => {
     ]) {
       const err = await createAccount(f.t.db, { url }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
-      expect((err as ValidationError).fieldErrors.url?.[0]).toMatch(
-        /^a search URL with no word/,
-      );
+      expect((err as ValidationError).fieldErrors.url?.[0]).toMatch(/^a search URL with no word/);
     }
     expect(await f.t.db.account.count()).toBe(before);
   });

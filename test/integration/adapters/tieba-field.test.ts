@@ -19,7 +19,13 @@ describe("tieba in the field", () => {
   const lzlParent = new Map<string, string>();
 
   beforeAll(async () => {
-    f = await crawlFixture({ seed: 31, accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 }, postsPerAccount: 6, repliesPerPost: [0, 3], pageSizes: { tiebaFloors: 5 } });
+    f = await crawlFixture({
+      seed: 31,
+      accounts: { weibo: 0, tieba: 1, discuz: 0, blog: 0 },
+      postsPerAccount: 6,
+      repliesPerPost: [0, 3],
+      pageSizes: { tiebaFloors: 5 },
+    });
     const site = f.site;
     site.clock.advance(MINUTE);
     thread = site.addPost(KEY, { title: "  图书馆   占座  ", text: "三楼自习室天天被占", author: "自习  达人" });
@@ -58,7 +64,10 @@ describe("tieba in the field", () => {
     expect(stored.size).toBe(expected.size + lzlParent.size);
     expect(run.newPosts).toBe(expected.size + lzlParent.size);
     // One totalComment per thread page whose floors have more than they show, then floor 8's pages 2 and 3.
-    const lzlRequests = f.site.requests({ afterSeq: mark }).map((r) => r.url).filter((u) => u.startsWith("/p/totalComment") || u.startsWith("/p/comment"));
+    const lzlRequests = f.site
+      .requests({ afterSeq: mark })
+      .map((r) => r.url)
+      .filter((u) => u.startsWith("/p/totalComment") || u.startsWith("/p/comment"));
     const fid = /fid=(\d+)/.exec(lzlRequests[0] ?? "")?.[1];
     expect(lzlRequests).toEqual([
       `/p/totalComment?tid=${thread.id}&fid=${fid}&pn=1`,
@@ -69,7 +78,10 @@ describe("tieba in the field", () => {
   });
 
   test("authors are the printed names, whitespace-collapsed, with the portrait as authorId; titles collapsed", async () => {
-    const rows = await f.t.db.post.findMany({ where: { accountId: f.ids.get(KEY)!, platformId: { in: [thread.id, thread.replies[0]!.id] } }, orderBy: { id: "asc" } });
+    const rows = await f.t.db.post.findMany({
+      where: { accountId: f.ids.get(KEY)!, platformId: { in: [thread.id, thread.replies[0]!.id] } },
+      orderBy: { id: "asc" },
+    });
     expect(rows.map((r) => [r.title, r.author, r.authorId])).toEqual([
       ["图书馆 占座", "自习 达人", tiebaPortrait("自习  达人")],
       ["", "同学0", tiebaPortrait("同学0")],
@@ -96,7 +108,10 @@ describe("tieba in the field", () => {
     const run = await f.crawl(KEY);
     expect([run.newPosts, run.changedPosts, run.errors]).toEqual([1, 0, []]);
     expect((await f.stored(KEY)).get(lzl.id)).toMatchObject({ parentPlatformId: floor8.id, text: "又来一条" });
-    const lzlRequests = site.requests({ afterSeq: mark }).map((r) => r.url).filter((u) => u.startsWith("/p/comment"));
+    const lzlRequests = site
+      .requests({ afterSeq: mark })
+      .map((r) => r.url)
+      .filter((u) => u.startsWith("/p/comment"));
     expect(lzlRequests).toEqual([`/p/comment?tid=${thread.id}&pid=${floor8.id}&pn=3`]);
     const again = await f.crawl(KEY);
     expect([again.newPosts, again.changedPosts]).toEqual([0, 0]);

@@ -13,7 +13,13 @@ describe("tieba adapter against the local tieba.baidu.com", () => {
   let fetch: PoliteFetcher;
 
   beforeAll(async () => {
-    site = await startLocalPlatforms({ seed: 5, accounts: { weibo: 0, tieba: 2, discuz: 0, blog: 0 }, postsPerAccount: 120, repliesPerPost: [0, 4], pageSizes: { tiebaFloors: 10 } });
+    site = await startLocalPlatforms({
+      seed: 5,
+      accounts: { weibo: 0, tieba: 2, discuz: 0, blog: 0 },
+      postsPerAccount: 120,
+      repliesPerPost: [0, 4],
+      pageSizes: { tiebaFloors: 10 },
+    });
   });
   afterAll(async () => site.close());
   beforeEach(() => {
@@ -80,7 +86,12 @@ describe("tieba adapter against the local tieba.baidu.com", () => {
     const mark2 = site.lastSeq();
     const recent = await all(tiebaAdapter.replies!(contextFor(site, "tieba-2", fetch), item, since));
     expect(trail(site, mark2)).toEqual([`item /p/${post.id}?pn=1`, `item /p/${post.id}?pn=3`]);
-    expect(recent.flatMap((p) => p.replies).filter((r) => r.publishedAt > since).map((r) => r.platformId)).toEqual(post.replies.slice(20).map((r) => r.id));
+    expect(
+      recent
+        .flatMap((p) => p.replies)
+        .filter((r) => r.publishedAt > since)
+        .map((r) => r.platformId),
+    ).toEqual(post.replies.slice(20).map((r) => r.id));
 
     // complete() reads page 1 for the head post.
     const head = await tiebaAdapter.complete!(contextFor(site, "tieba-2", fetch), item);

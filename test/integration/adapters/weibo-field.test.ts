@@ -22,7 +22,13 @@ afterEach(async () => {
 });
 
 const MINUTE = 60_000;
-const weiboOnly = { accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, postsPerAccount: 6, repliesPerPost: [0, 2] as const, longTextRatio: 0, weiboDates: "rfc" as const };
+const weiboOnly = {
+  accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 },
+  postsPerAccount: 6,
+  repliesPerPost: [0, 2] as const,
+  longTextRatio: 0,
+  weiboDates: "rfc" as const,
+};
 
 async function postRow(fx: CrawlFixture, platformId: string) {
   return fx.t.db.post.findFirstOrThrow({ where: { accountId: fx.ids.get("weibo-1")!, platformId } });
@@ -32,7 +38,10 @@ describe("item 4: a long post whose full text fails is stored incomplete and com
   const failures: [string, Fault][] = [
     ["HTTP 500 (after the retry)", { type: "status", status: 500 }],
     ["ok: 0", { type: "body", body: JSON.stringify({ ok: 0, msg: "请求过于频繁，歇歇吧" }), contentType: "application/json; charset=utf-8" }],
-    ["ok: -100 (a block)", { type: "body", body: JSON.stringify({ ok: -100, url: "https://passport.weibo.cn/signin/welcome" }), contentType: "application/json; charset=utf-8" }],
+    [
+      "ok: -100 (a block)",
+      { type: "body", body: JSON.stringify({ ok: -100, url: "https://passport.weibo.cn/signin/welcome" }), contentType: "application/json; charset=utf-8" },
+    ],
   ];
   test.each(failures)("%s", async (_name, fault) => {
     f = await crawlFixture({ seed: 5, ...weiboOnly });
@@ -186,7 +195,11 @@ describe("items 5 and 9: what failed is named by its API URL; a deletion is told
     await f.crawl("weibo-1");
     expect(await postRow(f, post.id)).toMatchObject({ incomplete: true, deletedAt: null });
     failing.clear();
-    site.fault(`/statuses/extend?id=${post.id}`, { type: "body", body: JSON.stringify({ ok: 0, msg: "微博不存在或暂无查看权限!" }), contentType: "application/json; charset=utf-8" });
+    site.fault(`/statuses/extend?id=${post.id}`, {
+      type: "body",
+      body: JSON.stringify({ ok: 0, msg: "微博不存在或暂无查看权限!" }),
+      contentType: "application/json; charset=utf-8",
+    });
     site.clock.advance(MINUTE);
     const run = await f.crawl("weibo-1");
     expect(run.errors).toEqual([]);
@@ -218,7 +231,9 @@ describe("items 5 and 9: what failed is named by its API URL; a deletion is told
       expect((fromHotflow as GoneError).url).toContain("/comments/hotflow?id=");
       // The local server's own answer for a status it does not have is the same notice class.
       site.clearFaults();
-      const unknown = await weiboAdapter.complete!(ctx, { ...item, url: `${site.origin}/detail/4900000999999999`, platformId: "4900000999999999" }).catch((e: unknown) => e);
+      const unknown = await weiboAdapter.complete!(ctx, { ...item, url: `${site.origin}/detail/4900000999999999`, platformId: "4900000999999999" }).catch(
+        (e: unknown) => e,
+      );
       expect(unknown).toBeInstanceOf(GoneError);
     } finally {
       await fetch.close();

@@ -10,7 +10,13 @@ describe("weibo adapter against the local m.weibo.cn", () => {
   let fetch: PoliteFetcher;
 
   beforeAll(async () => {
-    site = await startLocalPlatforms({ seed: 11, accounts: { weibo: 2, tieba: 0, discuz: 0, blog: 0 }, postsPerAccount: 23, repliesPerPost: [0, 3], pageSizes: { weibo: 5, weiboComments: 4 } });
+    site = await startLocalPlatforms({
+      seed: 11,
+      accounts: { weibo: 2, tieba: 0, discuz: 0, blog: 0 },
+      postsPerAccount: 23,
+      repliesPerPost: [0, 3],
+      pageSizes: { weibo: 5, weiboComments: 4 },
+    });
   });
   afterAll(async () => site.close());
   beforeEach(() => {

@@ -84,11 +84,7 @@ describe("classifyPosts", () => {
   it("a trained topic flags by classifier; re-classifying closes open flags but never reviewed ones", async () => {
     t = await createTestDb();
     const { db } = t;
-    const { ids } = await seedPosts(db, [
-      "明天的高数考试我还没复习完，好慌",
-      "三食堂的红烧肉今天特别好吃",
-      "监考老师发现有人带小抄",
-    ]);
+    const { ids } = await seedPosts(db, ["明天的高数考试我还没复习完，好慌", "三食堂的红烧肉今天特别好吃", "监考老师发现有人带小抄"]);
     const topic = await db.topic.create({ data: { name: "考试", relevantLabels: JSON.stringify(["考试"]) } });
     const progress: TopicProgress[] = [];
     const trained = await trainTopic(db, topic.id, CAMPUS_SAMPLES, { onProgress: (p) => progress.push(p) });

@@ -53,7 +53,21 @@ function writeJsonl(name: string, rows: unknown[]): string {
 describe("campuswatch topics", () => {
   it("adds, trains, evaluates and lists a topic", async () => {
     t = await createTestDb();
-    const add = await run(t.db, "topics", "add", "--name", "考试", "--keywords", "考试,补考", "--sensitive", "作弊,代考", "--user-dict", "四六级", "--nb-threshold", "0.6");
+    const add = await run(
+      t.db,
+      "topics",
+      "add",
+      "--name",
+      "考试",
+      "--keywords",
+      "考试,补考",
+      "--sensitive",
+      "作弊,代考",
+      "--user-dict",
+      "四六级",
+      "--nb-threshold",
+      "0.6",
+    );
     expect(add).toMatchObject({ code: 0, out: ['added topic 1 "考试" (nb threshold 0.6, cosine threshold 0.35)'] });
     const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
     expect(JSON.parse(topic.keywords)).toEqual(["考试", "补考"]);
@@ -114,12 +128,13 @@ describe("campuswatch topics", () => {
   it("refuses training on a single class with a clear message", async () => {
     t = await createTestDb();
     await run(t.db, "topics", "add", "--name", "考试");
-    const one = writeJsonl("one.jsonl", CAMPUS_SAMPLES.filter((s) => s.label === "考试"));
+    const one = writeJsonl(
+      "one.jsonl",
+      CAMPUS_SAMPLES.filter((s) => s.label === "考试"),
+    );
     const r = await run(t.db, "topics", "train", "考试", "--data", one, "--relevant", "考试");
     expect(r.code).toBe(1);
-    expect(r.err).toEqual([
-      'campuswatch: all 16 samples have the label "考试"; training needs at least two labels (on-topic and off-topic examples)',
-    ]);
+    expect(r.err).toEqual(['campuswatch: all 16 samples have the label "考试"; training needs at least two labels (on-topic and off-topic examples)']);
   });
 
   it("wrong arguments exit non-zero with a one-line reason", async () => {

@@ -90,7 +90,14 @@ describe.each(["discuz", "tieba"] as const)("%s: a thread and a reply removed be
 
 describe("looking for threads gone from the list costs nothing when none is", () => {
   it.each(["tieba-1", "discuz-1"])("%s with more threads than one list page (older rows show only a day or month): a re-crawl opens no thread", async (key) => {
-    f = await crawlFixture({ seed: 155, accounts: { weibo: 0, tieba: 1, discuz: 1, blog: 0 }, postsPerAccount: 70, repliesPerPost: [0, 2], spanDays: 400, pageSizes: { discuz: 20 } });
+    f = await crawlFixture({
+      seed: 155,
+      accounts: { weibo: 0, tieba: 1, discuz: 1, blog: 0 },
+      postsPerAccount: 70,
+      repliesPerPost: [0, 2],
+      spanDays: 400,
+      pageSizes: { discuz: 20 },
+    });
     await f.crawl(key);
     f.site.clock.advance(HOUR);
     const seq = f.site.lastSeq();

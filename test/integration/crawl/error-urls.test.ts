@@ -13,7 +13,15 @@ afterEach(async () => {
 
 describe("errors name the URL that was requested", () => {
   it("a failing Weibo comments API is recorded with the API URL, not the post's page", async () => {
-    f = await crawlFixture({ seed: 161, accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, postsPerAccount: 3, repliesPerPost: [2, 2], pinOldest: false, weiboDates: "rfc", longTextRatio: 0 });
+    f = await crawlFixture({
+      seed: 161,
+      accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 },
+      postsPerAccount: 3,
+      repliesPerPost: [2, 2],
+      pinOldest: false,
+      weiboDates: "rfc",
+      longTextRatio: 0,
+    });
     f.site.fault("/comments/hotflow", { type: "status", status: 500 });
     const run = await f.crawl("weibo-1");
     expect(run.errors.length).toBeGreaterThan(0);
@@ -24,7 +32,14 @@ describe("errors name the URL that was requested", () => {
   });
 
   it("a failing page 2 of a Discuz! thread is recorded with that page's URL", async () => {
-    f = await crawlFixture({ seed: 162, accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, postsPerAccount: 1, repliesPerPost: [5, 5], pinOldest: false, pageSizes: { discuzPosts: 2 } });
+    f = await crawlFixture({
+      seed: 162,
+      accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 },
+      postsPerAccount: 1,
+      repliesPerPost: [5, 5],
+      pinOldest: false,
+      pageSizes: { discuzPosts: 2 },
+    });
     const thread = f.site.model.visiblePosts(f.site.account("discuz-1"))[0]!;
     f.site.fault((u) => u.searchParams.get("mod") === "viewthread" && u.searchParams.get("page") === "2", { type: "status", status: 503 });
     const run = await f.crawl("discuz-1");

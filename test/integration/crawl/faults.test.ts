@@ -58,7 +58,10 @@ describe("crawl faults", () => {
           createFetcher({ mode: "http", scheduler: new HostScheduler(), hostDelayMs: 0, retries: 0, requestTimeoutMs: 300, onRequest, log: () => undefined }),
       },
     );
-    const target = f.site.account("discuz-1").posts.filter((p) => p.replies.length > 0).at(-1)!;
+    const target = f.site
+      .account("discuz-1")
+      .posts.filter((p) => p.replies.length > 0)
+      .at(-1)!;
     const fault = f.site.fault((u) => u.searchParams.get("tid") === target.id, { type: "slow", delayMs: 1500 });
     const slow = await f.crawl("discuz-1");
     expect(slow.status).toBe("partial");
@@ -97,7 +100,11 @@ describe("crawl faults", () => {
     );
     const post = f.site.account("blog-2").posts[2]!;
     const articlePath = new URL(f.site.platformIdOf(post), f.site.origin).pathname;
-    f.site.fault((u) => u.pathname === articlePath, { type: "body", body: "<html><body>" + "大".repeat(200_000) + "</body></html>", contentType: "text/html; charset=utf-8" });
+    f.site.fault((u) => u.pathname === articlePath, {
+      type: "body",
+      body: "<html><body>" + "大".repeat(200_000) + "</body></html>",
+      contentType: "text/html; charset=utf-8",
+    });
     const run = await f.crawl("blog-2");
     expect(run.status).toBe("partial");
     expect(run.errors.map((e) => `${e.kind} ${e.reason}`).join(" ")).toMatch(/NonRetryableError .*larger than/);

@@ -78,7 +78,10 @@ describe("first crawl, re-crawl, and re-crawl after changes", () => {
         added[key]!.replies += 1;
       }
       if (acc.platform === "weibo" || acc.platform === "blog") {
-        const recent = site.model.visiblePosts(acc).filter((p) => !p.pinned).sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())[2]!;
+        const recent = site.model
+          .visiblePosts(acc)
+          .filter((p) => !p.pinned)
+          .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())[2]!;
         site.editPost(recent.id, { text: "（已编辑）" + recent.html.replace(/<[^>]+>/g, "") });
         added[key]!.edits.push(site.platformIdOf(recent));
       }

@@ -86,15 +86,17 @@ async function expectAllClassified(topics: { id: number; words: string[] }[]) {
   expect(posts.length).toBeGreaterThan(0);
   const classifications = await db.classification.findMany({ select: { postId: true, topicId: true } });
   const byPost = new Map<number, number[]>();
-  for (const c of classifications) byPost.set(c.postId, [...(byPost.get(c.postId) ?? []), c.topicId].sort((a, b) => a - b));
+  for (const c of classifications)
+    byPost.set(
+      c.postId,
+      [...(byPost.get(c.postId) ?? []), c.topicId].sort((a, b) => a - b),
+    );
   const topicIds = topics.map((t) => t.id).sort((a, b) => a - b);
   for (const p of posts) expect(byPost.get(p.id), `classifications of post ${p.id}`).toEqual(topicIds);
   expect(classifications).toHaveLength(posts.length * topics.length);
 
   // Untrained topics flag on their keywords and sensitive words.
-  const expected = posts
-    .flatMap((p) => topics.filter((t) => t.words.some((w) => `${p.title}\n${p.text}`.includes(w))).map((t) => `${p.id}:${t.id}`))
-    .sort();
+  const expected = posts.flatMap((p) => topics.filter((t) => t.words.some((w) => `${p.title}\n${p.text}`.includes(w))).map((t) => `${p.id}:${t.id}`)).sort();
   const flags = await db.flag.findMany({ select: { postId: true, topicId: true, reasons: true } });
   expect(flags.map((x) => `${x.postId}:${x.topicId}`).sort()).toEqual(expected);
   // The sensitive word is given as a reason wherever it occurs.

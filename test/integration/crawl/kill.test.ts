@@ -21,11 +21,15 @@ describe("a crawl killed mid-run", () => {
     f = await crawlFixture({ seed: 31, now: new Date(), accounts: { weibo: 0, tieba: 0, discuz: 1, blog: 0 }, postsPerAccount: 30, repliesPerPost: [1, 8] });
     f.site.fault((u) => u.searchParams.get("mod") === "viewthread", { type: "slow", delayMs: 40 });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-kill-"));
-    const child = spawn(process.execPath, [path.join(root, "bin/campuswatch.mjs"), "crawl", "once", "--account", String(f.ids.get("discuz-1")), "--host-delay-ms", "0", "--quiet"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: f.t.url, CAMPUSWATCH_DATA_DIR: dataDir },
-      stdio: "ignore",
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, "bin/campuswatch.mjs"), "crawl", "once", "--account", String(f.ids.get("discuz-1")), "--host-delay-ms", "0", "--quiet"],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: f.t.url, CAMPUSWATCH_DATA_DIR: dataDir },
+        stdio: "ignore",
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     // Kill it once it has read a dozen threads: somewhere in the middle of the board.
     const deadline = Date.now() + 60_000;

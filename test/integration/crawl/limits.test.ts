@@ -18,7 +18,15 @@ const DAY = 86_400_000;
 
 describe("crawl limits", () => {
   it("backfill in days: the first crawl keeps only posts of the last N days", async () => {
-    f = await crawlFixture({ seed: 71, accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, postsPerAccount: 30, repliesPerPost: [0, 0], spanDays: 30, weiboDates: "rfc", pinOldest: false });
+    f = await crawlFixture({
+      seed: 71,
+      accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 },
+      postsPerAccount: 30,
+      repliesPerPost: [0, 0],
+      spanDays: 30,
+      weiboDates: "rfc",
+      pinOldest: false,
+    });
     await f.t.db.account.update({ where: { id: f.ids.get("weibo-1")! }, data: { backfillDays: 7 } });
     await f.crawl("weibo-1");
     const now = f.site.clock.now().getTime();

@@ -32,7 +32,11 @@ function membersFeed(s: ScriptedServer): void {
 <entry><title>内部通知二</title><link href="${s.url("/p/2")}"/><id>${s.url("/p/2")}</id><updated>2026-11-29T10:00:00Z</updated><content type="html">&lt;p&gt;只有会员能看到的第二条&lt;/p&gt;</content></entry>
 </feed>`,
         }
-      : { status: 403, headers: { "content-type": "text/html; charset=utf-8" }, body: "<html><body><div class='alert_error'>抱歉，您需要登录才能访问</div></body></html>" },
+      : {
+          status: 403,
+          headers: { "content-type": "text/html; charset=utf-8" },
+          body: "<html><body><div class='alert_error'>抱歉，您需要登录才能访问</div></body></html>",
+        },
   );
 }
 
@@ -90,7 +94,14 @@ describe("login cookies", () => {
     s.route("/elsewhere", { body: "ok" });
     const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
     await setAccountCookies(t.db, account.id, "sid=member-7");
-    const f = createFetcher({ mode: "http", scheduler: new HostScheduler(), hostDelayMs: 0, retries: 0, cookies: () => loadAccountCookies(t.db, account.id), log: () => undefined });
+    const f = createFetcher({
+      mode: "http",
+      scheduler: new HostScheduler(),
+      hostDelayMs: 0,
+      retries: 0,
+      cookies: () => loadAccountCookies(t.db, account.id),
+      log: () => undefined,
+    });
     try {
       await f.get(s.url("/go"));
     } finally {
@@ -101,16 +112,28 @@ describe("login cookies", () => {
     expect(s.requestsTo("/elsewhere")[0]!.headers.cookie).toBeUndefined();
   });
 
-  it.skipIf(!haveChromium)("Chromium sends them too", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
-    await setAccountCookies(t.db, account.id, "sid=member-7");
-    const f = createFetcher({ mode: "browser", scheduler: new HostScheduler(), hostDelayMs: 0, retries: 0, requestTimeoutMs: 15_000, cookies: () => loadAccountCookies(t.db, account.id), log: () => undefined });
-    try {
-      const page = await f.get(s.url("/feed.atom"));
-      expect(page.status).toBe(200);
-    } finally {
-      await f.close();
-    }
-    expect(s.requestsTo("/feed.atom").some((r) => r.headers.cookie === "sid=member-7")).toBe(true);
-  }, 60_000);
+  it.skipIf(!haveChromium)(
+    "Chromium sends them too",
+    async () => {
+      const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
+      await setAccountCookies(t.db, account.id, "sid=member-7");
+      const f = createFetcher({
+        mode: "browser",
+        scheduler: new HostScheduler(),
+        hostDelayMs: 0,
+        retries: 0,
+        requestTimeoutMs: 15_000,
+        cookies: () => loadAccountCookies(t.db, account.id),
+        log: () => undefined,
+      });
+      try {
+        const page = await f.get(s.url("/feed.atom"));
+        expect(page.status).toBe(200);
+      } finally {
+        await f.close();
+      }
+      expect(s.requestsTo("/feed.atom").some((r) => r.headers.cookie === "sid=member-7")).toBe(true);
+    },
+    60_000,
+  );
 });

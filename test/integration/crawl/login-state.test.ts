@@ -45,7 +45,16 @@ async function loginFixture(platform: Platform) {
   const f = await crawlFixture({ seed: 14, accounts: { [platform]: 1 }, postsPerAccount: 6, repliesPerPost: [0, 2], pageSizes: { weibo: 5, discuz: 5 } });
   const scheduler = new HostScheduler();
   f.services.createFetcher = (account, onRequest) =>
-    createFetcher({ mode: account.fetchMode, scheduler, hostDelayMs: 0, retries: 1, backoffBaseMs: 10, onRequest, log: () => undefined, cookies: () => loadAccountCookies(f.t.db, account.id) });
+    createFetcher({
+      mode: account.fetchMode,
+      scheduler,
+      hostDelayMs: 0,
+      retries: 1,
+      backoffBaseMs: 10,
+      onRequest,
+      log: () => undefined,
+      cookies: () => loadAccountCookies(f.t.db, account.id),
+    });
   const deliveries: Promise<unknown>[] = [];
   f.services.notify = (db, runId) => {
     const p = notifyNewFlags(db, runId, { attempts: 1, baseUrl: "https://cw.example.edu.cn" });
@@ -62,8 +71,16 @@ async function loginFixture(platform: Platform) {
 
 /** What the database holds for an account, to compare before and after a logged-out run. */
 async function snapshot(f: CrawlFixture, id: number) {
-  const posts = await f.t.db.post.findMany({ where: { accountId: id }, select: { platformId: true, version: true, deletedAt: true }, orderBy: { platformId: "asc" } });
-  const marks = await f.t.db.historyMark.findMany({ where: { accountId: id }, select: { scope: true, newestAt: true, resume: true }, orderBy: { scope: "asc" } });
+  const posts = await f.t.db.post.findMany({
+    where: { accountId: id },
+    select: { platformId: true, version: true, deletedAt: true },
+    orderBy: { platformId: "asc" },
+  });
+  const marks = await f.t.db.historyMark.findMany({
+    where: { accountId: id },
+    select: { scope: true, newestAt: true, resume: true },
+    orderBy: { scope: "asc" },
+  });
   return { posts, marks };
 }
 

@@ -99,7 +99,15 @@ describe.each(["discuz", "tieba"] as const)("a 120-page %s thread with a budget 
 describe("Weibo's comment flow (ordered by popularity)", () => {
   it("is read up to the budget, and the run says so", async () => {
     f = await crawlFixture(
-      { seed: 132, accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 }, postsPerAccount: 1, repliesPerPost: [9, 9], pinOldest: false, weiboDates: "rfc", pageSizes: { weiboComments: 2 } },
+      {
+        seed: 132,
+        accounts: { weibo: 1, tieba: 0, discuz: 0, blog: 0 },
+        postsPerAccount: 1,
+        repliesPerPost: [9, 9],
+        pinOldest: false,
+        weiboDates: "rfc",
+        pageSizes: { weiboComments: 2 },
+      },
       { threadPageBudget: 2 },
     );
     const run = await f.crawl("weibo-1");

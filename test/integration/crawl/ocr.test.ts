@@ -21,11 +21,18 @@ function tesseractLangs(): string {
   }
 }
 const langs = tesseractLangs();
-const skip = !fs.existsSync(chromiumPath) ? `no Chromium at ${chromiumPath}` : !/chi_sim/.test(langs) ? "tesseract with chi_sim not installed (apt-get install tesseract-ocr tesseract-ocr-chi-sim)" : null;
+const skip = !fs.existsSync(chromiumPath)
+  ? `no Chromium at ${chromiumPath}`
+  : !/chi_sim/.test(langs)
+    ? "tesseract with chi_sim not installed (apt-get install tesseract-ocr tesseract-ocr-chi-sim)"
+    : null;
 if (skip) console.warn(`skipping OCR tests: ${skip}`);
 
 async function renderPng(text: string): Promise<Buffer> {
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 160 } });
     await page.setContent(`<body style="margin:0;background:#fff"><div style="font:64px 'Noto Sans CJK SC',sans-serif;padding:30px">${text}</div></body>`);

@@ -53,14 +53,22 @@ describe("robots.txt policy per account", () => {
     const ignored = await crawlAccount(createServices({ db: t.db, hostDelayMs: 0, classify: false, archive: false }), account.id);
     expect(ignored.errors).toEqual([]);
     expect(ignored.newPosts).toBe(1);
-    expect(await t.db.crawlRun.findUniqueOrThrow({ where: { id: ignored.runId } })).toMatchObject({ robotsPolicy: "ignore", robotsPolicySetBy: "wangli", robotsPolicySetAt: setAt });
+    expect(await t.db.crawlRun.findUniqueOrThrow({ where: { id: ignored.runId } })).toMatchObject({
+      robotsPolicy: "ignore",
+      robotsPolicySetBy: "wangli",
+      robotsPolicySetAt: setAt,
+    });
     // Crawl-delay (0.3 s) still separates the requests to the host: robots.txt, then the feed.
     const [robots, page] = [s.requestsTo("/robots.txt")[0], s.requestsTo("/feed.atom")[0]];
     expect(robots && page).toBeTruthy();
     expect(page!.start - robots!.end!).toBeGreaterThanOrEqual(290);
 
     await setRobotsPolicy(t.db, account.id, "obey", "wangli");
-    expect(await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ robotsPolicy: "obey", robotsPolicySetBy: null, robotsPolicySetAt: null });
+    expect(await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({
+      robotsPolicy: "obey",
+      robotsPolicySetBy: null,
+      robotsPolicySetAt: null,
+    });
   });
 
   it("a policy other than obey or ignore is refused", () => {

@@ -48,11 +48,11 @@ describe("the in-process queue", () => {
   it("catches a handler that throws synchronously and an error handler that fails", async () => {
     const seen: number[] = [];
     const q = createInProcessQueue(
-      ((job: CrawlJob) => {
+      (job: CrawlJob) => {
         if (job.accountId === 1) throw new TypeError("not even a promise");
         seen.push(job.accountId);
         return Promise.resolve();
-      }),
+      },
       {
         onError: async () => {
           throw new Error("the error handler failed too");

@@ -35,7 +35,13 @@ describe("a post reached by two accounts of one site", () => {
 
   beforeAll(async () => {
     f = await crawlFixture(
-      { seed: 1414, accounts: { weibo: 1, tieba: 0, discuz: 1, blog: 0 }, postsPerAccount: 6, repliesPerPost: [1, 3], pageSizes: { weibo: 10, discuz: 10, discuzPosts: 10 } },
+      {
+        seed: 1414,
+        accounts: { weibo: 1, tieba: 0, discuz: 1, blog: 0 },
+        postsPerAccount: 6,
+        repliesPerPost: [1, 3],
+        pageSizes: { weibo: 10, discuz: 10, discuzPosts: 10 },
+      },
       {
         classify: async (db, ids) => {
           classified.push([...ids]);
@@ -84,7 +90,15 @@ describe("a post reached by two accounts of one site", () => {
     // Every post and reply the site shows for the account is listed under both accounts.
     const expected = f.expected(key);
     expect(new Set(posts.map((p) => p.platformId))).toEqual(new Set(expected.keys()));
-    const lonely = posts.filter((p) => p.sources.map((s) => s.accountId).sort().join() !== [a, b].sort().join()).map((p) => p.platformId);
+    const lonely = posts
+      .filter(
+        (p) =>
+          p.sources
+            .map((s) => s.accountId)
+            .sort()
+            .join() !== [a, b].sort().join(),
+      )
+      .map((p) => p.platformId);
     expect(lonely).toEqual([]);
     expect(await f.t.db.post.count({ where: { accountId: b } })).toBe(0);
     // Every stored row knows its site.
@@ -124,7 +138,10 @@ describe("a post reached by two accounts of one site", () => {
 
     let all = "";
     for await (const chunk of exportPosts(f.t.db, { format: "jsonl" })) all += chunk;
-    const records = all.trim().split("\n").map((l) => JSON.parse(l) as { platformId: string; accountUrl: string; sources: { accountId: number; accountUrl: string }[] });
+    const records = all
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { platformId: string; accountUrl: string; sources: { accountId: number; accountUrl: string }[] });
     expect(records.length).toBe(await f.t.db.post.count());
     const mine = records.filter((r) => r.platformId === flaggedPid);
     expect(mine).toHaveLength(1);
@@ -151,7 +168,12 @@ describe("a post reached by two accounts of one site", () => {
     expect(post.version).toBe(2);
     expect(post.accountId).toBe(f.ids.get("discuz-1"));
     expect(post.flags).toHaveLength(1);
-    expect(classified.slice(before).flat().filter((id) => id === post.id)).toHaveLength(1);
+    expect(
+      classified
+        .slice(before)
+        .flat()
+        .filter((id) => id === post.id),
+    ).toHaveLength(1);
     expect(await f.t.db.post.count({ where: { platformId: flaggedPid } })).toBe(1);
   });
 
@@ -189,7 +211,15 @@ describe("two stores of the same new post at once", () => {
       const b = await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=%E5%8F%A6%E4%B8%80", fetchMode: "http" });
       const now = new Date("2026-11-20T08:00:00Z");
       const items = Array.from({ length: 20 }, (_, i) =>
-        prepareItem({ platformId: String(9_000_000 + i), kind: "post", url: `https://tieba.baidu.com/p/${9_000_000 + i}`, title: `帖子${i}`, author: "甲", publishedAt: now, html: `<p>内容${i}</p>` }),
+        prepareItem({
+          platformId: String(9_000_000 + i),
+          kind: "post",
+          url: `https://tieba.baidu.com/p/${9_000_000 + i}`,
+          title: `帖子${i}`,
+          author: "甲",
+          publishedAt: now,
+          html: `<p>内容${i}</p>`,
+        }),
       );
       const [x, y] = await Promise.all([storePage(t.db, a.id, items, now), storePage(other, b.id, items, now)]);
       expect(x.created.length + y.created.length).toBe(20);
@@ -250,7 +280,15 @@ describe("the migration on a database that already holds posts", () => {
         // t8 listed by board 3 is the site's post, now under both boards.
         const now = new Date("2026-11-21T00:00:00Z");
         const item = (pid: string, text: string) =>
-          prepareItem({ platformId: pid, kind: "post", url: `http://bbs.example.edu.cn/forum.php?mod=viewthread&tid=${pid.slice(1)}`, title: "", author: "", publishedAt: new Date("2026-11-02T00:00:00Z"), html: text });
+          prepareItem({
+            platformId: pid,
+            kind: "post",
+            url: `http://bbs.example.edu.cn/forum.php?mod=viewthread&tid=${pid.slice(1)}`,
+            title: "",
+            author: "",
+            publishedAt: new Date("2026-11-02T00:00:00Z"),
+            html: text,
+          });
         const out = await storePage(db, 2, [item("t7", "a"), item("t8", "b")], now);
         expect(out.created).toEqual([]);
         expect(out.linked).toEqual([posts[1]!.id]);

@@ -70,14 +70,18 @@ async function startBlog(posts: BlogPost[]): Promise<{ origin: string; entryUrl:
             `<time itemprop="dateCreated datePublished" datetime="${p.date}">${p.date}</time><div class="post-body"><p>${p.title}……</p></div></article>`,
         )
         .join("\n");
-      return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html><head><title>校园博客</title><meta name="author" content="校园"></head><body>${items}</body></html>`);
+      return void res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end(`<!doctype html><html><head><title>校园博客</title><meta name="author" content="校园"></head><body>${items}</body></html>`);
     }
     const post = posts.find((p) => p.path === path);
     if (post?.redirectTo) return void res.writeHead(302, { location: post.redirectTo }).end();
     if (post) {
       return void res
         .writeHead(200, { "content-type": "text/html; charset=utf-8" })
-        .end(`<!doctype html><html><head><title>${post.title}</title></head><body><article><h1 class="post-title">${post.title}</h1><time itemprop="datePublished" datetime="${post.date}"></time><div class="post-body">${post.body}</div></article></body></html>`);
+        .end(
+          `<!doctype html><html><head><title>${post.title}</title></head><body><article><h1 class="post-title">${post.title}</h1><time itemprop="datePublished" datetime="${post.date}"></time><div class="post-body">${post.body}</div></article></body></html>`,
+        );
     }
     res.writeHead(404, { "content-type": "text/html" }).end("<p>not found</p>");
   });
@@ -156,9 +160,12 @@ describe("account crawl: content cannot send the crawler to internal addresses",
     // Recorded on the stored run too, each naming its URL.
     const stored = await t.db.crawlRun.findFirstOrThrow({ where: { accountId: account.id }, orderBy: { id: "desc" } });
     const storedErrors = JSON.parse(stored.errors) as RunError[];
-    expect(storedErrors.filter((e) => e.kind === "AddressRefused").map((e) => e.url).sort()).toEqual(
-      [`${blog.origin}/blog/2024/05/moved/`, `${inside}/x.png`, `http://intranet.campus.example:${internalPort}/z.png`].sort(),
-    );
+    expect(
+      storedErrors
+        .filter((e) => e.kind === "AddressRefused")
+        .map((e) => e.url)
+        .sort(),
+    ).toEqual([`${blog.origin}/blog/2024/05/moved/`, `${inside}/x.png`, `http://intranet.campus.example:${internalPort}/z.png`].sort());
     expect(stored.status).toBe("partial");
 
     // Everything else of the blog was crawled as usual: three posts, the image on the blog read.
@@ -190,11 +197,23 @@ describe("discovery: links found on pages cannot reach internal addresses", () =
     const site = await startScriptedServer({ host: "127.0.0.9" });
     try {
       const inside = `http://127.0.0.1:${internalPort}`;
-      site.route("/", htmlPage("体育新闻", `<a href="/news/1.html">女排比赛夺冠</a> <a href="${inside}/news/2.html">国足联赛决赛</a> <a href="http://0x7f.1:${internalPort}/news/3.html">前锋比赛</a>`));
+      site.route(
+        "/",
+        htmlPage(
+          "体育新闻",
+          `<a href="/news/1.html">女排比赛夺冠</a> <a href="${inside}/news/2.html">国足联赛决赛</a> <a href="http://0x7f.1:${internalPort}/news/3.html">前锋比赛</a>`,
+        ),
+      );
       site.route("/news/1.html", htmlPage("女排比赛夺冠", "<p>中国女排在世界杯比赛中连续击败强敌。</p>"));
       t = await createTestDb();
       const topic = await createTestTopic(t.db);
-      const run = await createDiscoveryRun(t.db, { topic: topic.id, seeds: { urls: [`${site.origin}/`] }, strategy: "bfs", maxPages: 20, options: { hostDelayMs: 0 } });
+      const run = await createDiscoveryRun(t.db, {
+        topic: topic.id,
+        seeds: { urls: [`${site.origin}/`] },
+        strategy: "bfs",
+        maxPages: 20,
+        options: { hostDelayMs: 0 },
+      });
       const summary = await runDiscovery(t.db, run.id, { pollStatus: false });
       expect(summary.status).toBe("done");
       expect(internalHits).toEqual([]);
@@ -202,11 +221,13 @@ describe("discovery: links found on pages cannot reach internal addresses", () =
       const frontier = await t.db.frontierUrl.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
       const refused = frontier.filter((f) => f.url.startsWith(inside));
       // The hex spelling is normalised to 127.0.0.1 like any other: two entries, both refused.
-      expect(refused.map((f) => [f.url, f.state, f.reason])).toEqual([2, 3].map((n) => [
-        `${inside}/news/${n}.html`,
-        "irrelevant",
-        `refused ${inside}/news/${n}.html: 127.0.0.1 is a loopback address (not a registered host)`,
-      ]));
+      expect(refused.map((f) => [f.url, f.state, f.reason])).toEqual(
+        [2, 3].map((n) => [
+          `${inside}/news/${n}.html`,
+          "irrelevant",
+          `refused ${inside}/news/${n}.html: 127.0.0.1 is a loopback address (not a registered host)`,
+        ]),
+      );
       expect(refused.every((f) => f.fetchedAt !== null)).toBe(true);
       expect(frontier.find((f) => f.url === `${site.origin}/news/1.html`)?.fetchedAt).not.toBeNull();
       expect(site.requestsTo("/news/1.html")).toHaveLength(1);
@@ -217,7 +238,7 @@ describe("discovery: links found on pages cannot reach internal addresses", () =
 
   it("rejects a malformed trusted host when the run is created", async () => {
     t ??= await createTestDb();
-    const topic = await t.db.topic.findFirst() ?? (await createTestTopic(t.db));
+    const topic = (await t.db.topic.findFirst()) ?? (await createTestTopic(t.db));
     await expect(
       createDiscoveryRun(t.db, { topic: topic.id, seeds: { urls: ["http://127.0.0.9/"] }, strategy: "bfs", options: { trustedHosts: ["10.0.0.0/40"] } }),
     ).rejects.toThrow(/trustedHosts: trusted host "10\.0\.0\.0\/40" is not a valid CIDR range/);

@@ -21,7 +21,11 @@ export interface CrawlFixture {
   services: WorkerServices;
   crawl(key: string): Promise<RunSummary>;
   /** What the database holds for an account: platformId → row. */
-  stored(key: string): Promise<Map<string, { platformId: string; parentPlatformId: string | null; publishedAt: Date; text: string; title: string; version: number; kind: string }>>;
+  stored(
+    key: string,
+  ): Promise<
+    Map<string, { platformId: string; parentPlatformId: string | null; publishedAt: Date; text: string; title: string; version: number; kind: string }>
+  >;
   /** What the site shows for an account: platformId → expected row. */
   expected(key: string): Map<string, { parentPlatformId: string | null; publishedAt: Date; text: string; kind: string }>;
   close(): Promise<void>;
@@ -56,7 +60,15 @@ export async function crawlFixture(options: LocalPlatformsOptions, overrides: Pa
       return new Map(
         rows.map((r) => [
           r.platformId,
-          { platformId: r.platformId, parentPlatformId: r.parent?.platformId ?? null, publishedAt: r.publishedAt, text: r.text, title: r.title, version: r.version, kind: r.kind },
+          {
+            platformId: r.platformId,
+            parentPlatformId: r.parent?.platformId ?? null,
+            publishedAt: r.publishedAt,
+            text: r.text,
+            title: r.title,
+            version: r.version,
+            kind: r.kind,
+          },
         ]),
       );
     },

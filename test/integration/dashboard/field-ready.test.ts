@@ -27,7 +27,19 @@ beforeAll(async () => {
   ids.tieba = tieba.id;
   ids.topic = topic.id;
   let n = 0;
-  const post = (data: { accountId?: number; platformId: string; kind?: string; parentId?: number | null; author?: string; authorId?: string; text?: string; minutes?: number; deletedAt?: Date | null; incomplete?: boolean; title?: string }) =>
+  const post = (data: {
+    accountId?: number;
+    platformId: string;
+    kind?: string;
+    parentId?: number | null;
+    author?: string;
+    authorId?: string;
+    text?: string;
+    minutes?: number;
+    deletedAt?: Date | null;
+    incomplete?: boolean;
+    title?: string;
+  }) =>
     db.post.create({
       data: {
         accountId: data.accountId ?? tieba.id,
@@ -78,7 +90,14 @@ describe("replies as a tree", () => {
     const d = (await getPostDetail(t.db, ids.thread!))!;
     const shape = (nodes: typeof d.replies.nodes): unknown => nodes.map((r) => ({ id: r.id, replyCount: r.replyCount, children: shape(r.children) }));
     expect(shape(d.replies.nodes)).toEqual([
-      { id: ids.floor2, replyCount: 2, children: [{ id: ids.sub1, replyCount: 1, children: [{ id: ids.subsub, replyCount: 0, children: [] }] }, { id: ids.sub2, replyCount: 0, children: [] }] },
+      {
+        id: ids.floor2,
+        replyCount: 2,
+        children: [
+          { id: ids.sub1, replyCount: 1, children: [{ id: ids.subsub, replyCount: 0, children: [] }] },
+          { id: ids.sub2, replyCount: 0, children: [] },
+        ],
+      },
       { id: ids.floor3, replyCount: 0, children: [] },
     ]);
     expect(d.replies).toMatchObject({ shown: 5, directCount: 2 });
@@ -114,13 +133,36 @@ describe("replies as a tree", () => {
 
   test("a huge thread stays within the bounds, the oldest replies first", async () => {
     const { db } = t;
-    const big = await db.post.create({ data: { accountId: ids.tieba!, platformId: "big", kind: "post", url: "https://tieba.baidu.com/p/big", publishedAt: at(100), text: "big", sha1: "big" } });
+    const big = await db.post.create({
+      data: { accountId: ids.tieba!, platformId: "big", kind: "post", url: "https://tieba.baidu.com/p/big", publishedAt: at(100), text: "big", sha1: "big" },
+    });
     const floors = [];
-    for (let i = 0; i < 30; i++) floors.push({ accountId: ids.tieba!, platformId: `big-f${i}`, kind: "reply", parentId: big.id, url: "u", publishedAt: at(101 + i), text: `floor ${i}`, sha1: `f${i}` });
+    for (let i = 0; i < 30; i++)
+      floors.push({
+        accountId: ids.tieba!,
+        platformId: `big-f${i}`,
+        kind: "reply",
+        parentId: big.id,
+        url: "u",
+        publishedAt: at(101 + i),
+        text: `floor ${i}`,
+        sha1: `f${i}`,
+      });
     await db.post.createMany({ data: floors });
     const floorRows = await db.post.findMany({ where: { parentId: big.id }, orderBy: { publishedAt: "asc" } });
     const subs = [];
-    for (const f of floorRows) for (let j = 0; j < 8; j++) subs.push({ accountId: ids.tieba!, platformId: `${f.platformId}-s${j}`, kind: "reply", parentId: f.id, url: "u", publishedAt: new Date(f.publishedAt.getTime() + (j + 1) * 1000), text: `sub ${j}`, sha1: `s${j}` });
+    for (const f of floorRows)
+      for (let j = 0; j < 8; j++)
+        subs.push({
+          accountId: ids.tieba!,
+          platformId: `${f.platformId}-s${j}`,
+          kind: "reply",
+          parentId: f.id,
+          url: "u",
+          publishedAt: new Date(f.publishedAt.getTime() + (j + 1) * 1000),
+          text: `sub ${j}`,
+          sha1: `s${j}`,
+        });
     await db.post.createMany({ data: subs });
     const tree = await loadReplyTree(db, big.id, { top: 20, perParent: 5, depth: 4, total: 90 });
     expect(tree.directCount).toBe(30);
@@ -160,7 +202,10 @@ describe("export", () => {
   };
 
   test("JSONL (the CLI's export) has author, authorId, deletedAt and incomplete", async () => {
-    const lines = (await read(exportPosts(t.db, { format: "jsonl" }))).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await read(exportPosts(t.db, { format: "jsonl" })))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const thread = lines.find((r) => r.platformId === "1001")!;
     expect(thread).toMatchObject({ author: "小 明", authorId: "tb.1.abc", deletedAt: null, incomplete: false, parentPlatformId: null });
     expect(lines.find((r) => r.platformId === "2003")).toMatchObject({ deletedAt: NOTICED.toISOString(), parentPlatformId: "1001" });
@@ -168,13 +213,19 @@ describe("export", () => {
     expect(lines.find((r) => r.platformId === "3001")).toMatchObject({ parentPlatformId: "2002" });
     expect(lines.find((r) => r.platformId === "M1")).toMatchObject({ incomplete: true, authorId: "1234567" });
     // `posts export --deleted`: only what was found deleted.
-    const deleted = (await read(exportPosts(t.db, { format: "jsonl", deleted: true }))).trim().split("\n").map((l) => JSON.parse(l) as { platformId: string });
+    const deleted = (await read(exportPosts(t.db, { format: "jsonl", deleted: true })))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { platformId: string });
     expect(deleted.map((r) => r.platformId)).toEqual(["2003", "1009", "1010"]);
   });
 
   test("the dashboard's CSV follows the list filter (deleted only) and has the new columns", async () => {
     const csv = await read(exportFilteredPosts(t.db, "csv", parsePostFilter({ deleted: "yes" }, false).filter));
-    const [header, ...rows] = csv.replace(/^\ufeff/, "").trim().split("\r\n");
+    const [header, ...rows] = csv
+      .replace(/^\ufeff/, "")
+      .trim()
+      .split("\r\n");
     const cols = header!.split(",");
     expect(cols).toEqual(expect.arrayContaining(["author", "authorId", "deletedAt", "incomplete"]));
     expect(cols.indexOf("authorId")).toBe(cols.indexOf("author") + 1);
@@ -197,7 +248,13 @@ test("the deletions chart counts by the day the crawler noticed, per platform, w
 
 test("a run's unreadable fields: listed with URL and raw text, counted on the runs list", async () => {
   const warnings = [
-    { at: "2026-11-28T03:00:00.000Z", url: "https://bbs.example.edu.cn/thread-9-1-1.html", field: "date", raw: "时间：<em>昨天</em> 25:61", reason: "the list's date" },
+    {
+      at: "2026-11-28T03:00:00.000Z",
+      url: "https://bbs.example.edu.cn/thread-9-1-1.html",
+      field: "date",
+      raw: "时间：<em>昨天</em> 25:61",
+      reason: "the list's date",
+    },
     { at: "2026-11-28T03:00:01.000Z", url: "https://bbs.example.edu.cn/thread-9-1-1.html", field: "author", raw: "", reason: "empty" },
   ];
   const run = await t.db.crawlRun.create({ data: { accountId: ids.tieba!, status: "ok", warningCount: 2, warnings: JSON.stringify(warnings) } });
@@ -208,5 +265,7 @@ test("a run's unreadable fields: listed with URL and raw text, counted on the ru
   expect(rows.find((r) => r.id === run.id)!.warningCount).toBe(2);
   // Whatever was stored, the page gets a list of plain fields.
   expect(runWarnings("not json")).toEqual([]);
-  expect(runWarnings(JSON.stringify([null, 3, { at: "yesterday", url: 5, raw: "<b>x</b>" }]))).toEqual([{ at: undefined, url: "5", field: undefined, raw: "<b>x</b>", reason: undefined }]);
+  expect(runWarnings(JSON.stringify([null, 3, { at: "yesterday", url: 5, raw: "<b>x</b>" }]))).toEqual([
+    { at: undefined, url: "5", field: undefined, raw: "<b>x</b>", reason: undefined },
+  ]);
 });

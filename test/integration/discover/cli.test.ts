@@ -20,10 +20,15 @@ let tdb: TestDb | undefined;
 
 function cw(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, "bin/campuswatch.mjs"), ...args], { cwd: dir, env, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, out: stdout, err: stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(root, "bin/campuswatch.mjs"), ...args],
+      { cwd: dir, env, encoding: "utf8", timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, out: stdout, err: stderr });
+      },
+    );
   });
 }
 

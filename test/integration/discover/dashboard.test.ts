@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDiscoveryRun, isRunningHere, runDiscovery, settled, startInBackground, started } from "../../../crawler/discover";
 import type { Db } from "../../../lib/db";
-import { comparisonGroups, dropReasons, getDiscoveryRun, harvestCurves, isStale, listDiscoveryRuns, nextInFrontier, recentPages, requestPause } from "../../../lib/queries/discovery";
+import {
+  comparisonGroups,
+  dropReasons,
+  getDiscoveryRun,
+  harvestCurves,
+  isStale,
+  listDiscoveryRuns,
+  nextInFrontier,
+  recentPages,
+  requestPause,
+} from "../../../lib/queries/discovery";
 import { createTestDb, type TestDb } from "../../support/db";
 import type { SyntheticWeb } from "../../support/synthetic-web";
 import { createTestTopic, startTestWeb } from "./support";

@@ -57,7 +57,13 @@ describe("strategies on the synthetic web", () => {
     // Seeds on the two sites whose speciality is not the topic: the topic has to be found.
     const rates: Record<string, { classifier: number; labels: number }> = {};
     for (const strategy of ["bfs", "best-first", "focused"] as const) {
-      const run = await createDiscoveryRun(db, { topic: topicId, seeds: { urls: [web.homeUrl(1), web.homeUrl(2)] }, strategy, maxPages: 150, options: { hostDelayMs: 0 } });
+      const run = await createDiscoveryRun(db, {
+        topic: topicId,
+        seeds: { urls: [web.homeUrl(1), web.homeUrl(2)] },
+        strategy,
+        maxPages: 150,
+        options: { hostDelayMs: 0 },
+      });
       let labelled = 0;
       const s = await runDiscovery(db, run.id, { fetcher, onPage: (e) => void (web.labelOf(e.url) === TARGET && labelled++) });
       expect(s.crawled).toBe(150);
@@ -109,7 +115,13 @@ describe("strategies on the synthetic web", () => {
 
   test("same-site keeps the crawl on the seeds' sites", async () => {
     const before = web.requests.length;
-    const run = await createDiscoveryRun(db, { topic: topicId, seeds: { urls: [web.homeUrl(2)] }, strategy: "bfs", maxPages: 60, options: { hostDelayMs: 0, sameSite: true } });
+    const run = await createDiscoveryRun(db, {
+      topic: topicId,
+      seeds: { urls: [web.homeUrl(2)] },
+      strategy: "bfs",
+      maxPages: 60,
+      options: { hostDelayMs: 0, sameSite: true },
+    });
     await runDiscovery(db, run.id, { fetcher });
     const hosts = new Set(web.requests.slice(before).map((r) => r.host));
     expect([...hosts]).toEqual([2]);
@@ -132,7 +144,13 @@ describe("strategies on the synthetic web", () => {
   test("an untrained topic falls back to keyword cosine", async () => {
     const bare = await db.topic.create({ data: { name: "体育-keywords", keywords: JSON.stringify(KEYWORDS) } });
     expect((await loadTopicJudge(db, bare.id)).judge.kind).toBe("keywords");
-    const run = await createDiscoveryRun(db, { topic: bare.id, seeds: { urls: [web.homeUrl(0)] }, strategy: "focused", maxPages: 40, options: { hostDelayMs: 0 } });
+    const run = await createDiscoveryRun(db, {
+      topic: bare.id,
+      seeds: { urls: [web.homeUrl(0)] },
+      strategy: "focused",
+      maxPages: 40,
+      options: { hostDelayMs: 0 },
+    });
     const s = await runDiscovery(db, run.id, { fetcher });
     expect(s.crawled).toBeGreaterThan(0);
     expect(s.relevant).toBeGreaterThan(0);
@@ -140,7 +158,13 @@ describe("strategies on the synthetic web", () => {
 
   test("unreachable seeds and links are irrelevant and not counted as crawled pages", async () => {
     const dead = "http://127.0.0.1:9/nothing-listens-here";
-    const run = await createDiscoveryRun(db, { topic: topicId, seeds: { urls: [dead, `${web.homeUrl(0)}no-such-page.html`] }, strategy: "bfs", maxPages: 10, options: { hostDelayMs: 0 } });
+    const run = await createDiscoveryRun(db, {
+      topic: topicId,
+      seeds: { urls: [dead, `${web.homeUrl(0)}no-such-page.html`] },
+      strategy: "bfs",
+      maxPages: 10,
+      options: { hostDelayMs: 0 },
+    });
     const s = await runDiscovery(db, run.id, { fetcher });
     expect(s).toMatchObject({ crawled: 0, reason: "exhausted", status: "done" });
     const rows = await db.frontierUrl.findMany({ where: { runId: run.id } });
@@ -183,7 +207,13 @@ describe("politeness", () => {
   afterAll(async () => polite?.close());
 
   test("robots.txt is obeyed and no host ever sees two requests at once", async () => {
-    const run = await createDiscoveryRun(db, { topic: topicId, seeds: { urls: [polite.homeUrl(0), polite.homeUrl(1)] }, strategy: "bfs", maxPages: 120, options: { hostDelayMs: 1 } });
+    const run = await createDiscoveryRun(db, {
+      topic: topicId,
+      seeds: { urls: [polite.homeUrl(0), polite.homeUrl(1)] },
+      strategy: "bfs",
+      maxPages: 120,
+      options: { hostDelayMs: 1 },
+    });
     const own = createFetcher({ mode: "http", scheduler: new HostScheduler(), hostDelayMs: 1, retries: 0, log: () => undefined });
     try {
       await runDiscovery(db, run.id, { fetcher: own });

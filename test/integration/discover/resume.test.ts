@@ -35,7 +35,13 @@ afterAll(async () => {
 });
 
 async function newRun(strategy: StrategyName) {
-  return createDiscoveryRun(db, { topic: topicId, seeds: { urls: [web.homeUrl(0), web.homeUrl(1)] }, strategy, maxPages: MAX_PAGES, options: { hostDelayMs: 0 } });
+  return createDiscoveryRun(db, {
+    topic: topicId,
+    seeds: { urls: [web.homeUrl(0), web.homeUrl(1)] },
+    strategy,
+    maxPages: MAX_PAGES,
+    options: { hostDelayMs: 0 },
+  });
 }
 
 async function crawledUrls(runId: number): Promise<string[]> {
@@ -63,7 +69,10 @@ describe("a discovery stopped after 300 pages and resumed", () => {
     });
     expect(first).toMatchObject({ status: "paused", reason: "paused", crawled: STOP_AT });
     expect(await db.harvestPoint.count({ where: { runId: split.id } })).toBe(STOP_AT);
-    expect(await db.discoveryRun.findUnique({ where: { id: split.id }, select: { crawled: true, status: true } })).toEqual({ crawled: STOP_AT, status: "paused" });
+    expect(await db.discoveryRun.findUnique({ where: { id: split.id }, select: { crawled: true, status: true } })).toEqual({
+      crawled: STOP_AT,
+      status: "paused",
+    });
 
     const second = await runDiscovery(db, split.id, { fetcher, flushEvery: 7, onPage: (e) => void splitOrder.push(e.url) });
     expect(second).toMatchObject({ status: "done", reason: "max-pages", crawled: MAX_PAGES, relevant: uninterrupted.relevant });
@@ -72,7 +81,9 @@ describe("a discovery stopped after 300 pages and resumed", () => {
     expect(await crawledUrls(split.id)).toEqual(await crawledUrls(whole.id));
     // The two stored frontiers agree URL for URL, state for state.
     const frontier = async (runId: number) =>
-      (await db.frontierUrl.findMany({ where: { runId }, select: { url: true, state: true, priority: true, seq: true }, orderBy: { seq: "asc" } })).map((r) => `${r.seq} ${r.state} ${r.priority} ${r.url}`);
+      (await db.frontierUrl.findMany({ where: { runId }, select: { url: true, state: true, priority: true, seq: true }, orderBy: { seq: "asc" } })).map(
+        (r) => `${r.seq} ${r.state} ${r.priority} ${r.url}`,
+      );
     expect(await frontier(split.id)).toEqual(await frontier(whole.id));
     const curve = async (runId: number) => (await db.harvestPoint.findMany({ where: { runId }, orderBy: { crawled: "asc" } })).map((p) => p.relevant);
     expect(await curve(split.id)).toEqual(await curve(whole.id));

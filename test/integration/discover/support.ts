@@ -4,7 +4,15 @@
  */
 import { train, type TopicModel } from "../../../crawler/classify";
 import type { Db } from "../../../lib/db";
-import { generateSyntheticWeb, seededShuffle, startSyntheticWeb, type LabelTexts, type SyntheticServerOptions, type SyntheticWeb, type SyntheticWebOptions } from "../../support/synthetic-web";
+import {
+  generateSyntheticWeb,
+  seededShuffle,
+  startSyntheticWeb,
+  type LabelTexts,
+  type SyntheticServerOptions,
+  type SyntheticWeb,
+  type SyntheticWebOptions,
+} from "../../support/synthetic-web";
 
 const SENTENCES: Record<string, string[]> = {
   体育: [
@@ -117,9 +125,21 @@ export function testModel(): TopicModel {
 }
 
 /** Generate and serve the test web. */
-export async function startTestWeb(options: Partial<SyntheticWebOptions> & { articlesPerLabel?: number } = {}, server: SyntheticServerOptions = {}): Promise<SyntheticWeb> {
+export async function startTestWeb(
+  options: Partial<SyntheticWebOptions> & { articlesPerLabel?: number } = {},
+  server: SyntheticServerOptions = {},
+): Promise<SyntheticWeb> {
   const { articlesPerLabel = 120, ...rest } = options;
-  const model = generateSyntheticWeb({ seed: 11, sites: 4, farmPages: 40, farmLinks: 15, sitemapLinks: 40, listPageSize: 20, ...rest, texts: testTexts(articlesPerLabel) });
+  const model = generateSyntheticWeb({
+    seed: 11,
+    sites: 4,
+    farmPages: 40,
+    farmLinks: 15,
+    sitemapLinks: 40,
+    listPageSize: 20,
+    ...rest,
+    texts: testTexts(articlesPerLabel),
+  });
   return startSyntheticWeb(model, server);
 }
 

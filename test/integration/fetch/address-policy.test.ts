@@ -140,24 +140,28 @@ describe("address policy: refusals", () => {
 });
 
 describe("address policy in the browser fetch mode", () => {
-  it("a fetcher in browser mode refuses a redirect to an internal address like the HTTP path does, and the internal server sees nothing", { timeout: 60_000 }, async () => {
-    const internal = await server();
-    const blog = await startScriptedServer({ host: "127.0.0.9" });
-    try {
-      blog.route("/post", redirect(`http://127.0.0.1:${internal.port}/secret`));
-      blog.route("/page", htmlPage("page", `<p>ok</p><img src="http://127.0.0.1:${internal.port}/pixel.png">`));
-      const f = fetcher({ mode: "browser", addressPolicy: createAddressPolicy({ trustedHosts: [new URL(blog.origin).host] }) });
-      // The page itself loads; its image on the internal address is never requested.
-      const page = await f.get(blog.url("/page"));
-      expect(page.body).toContain("<p>ok</p>");
-      const err = await f.get(blog.url("/post")).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(AddressRefusedError);
-      expect((err as Error).message).toMatch(new RegExp(`refused http://127\\.0\\.0\\.1:${internal.port}/secret.*127\\.0\\.0\\.1 is a loopback address`));
-      expect(internal.requests).toEqual([]);
-    } finally {
-      await blog.close();
-    }
-  });
+  it(
+    "a fetcher in browser mode refuses a redirect to an internal address like the HTTP path does, and the internal server sees nothing",
+    { timeout: 60_000 },
+    async () => {
+      const internal = await server();
+      const blog = await startScriptedServer({ host: "127.0.0.9" });
+      try {
+        blog.route("/post", redirect(`http://127.0.0.1:${internal.port}/secret`));
+        blog.route("/page", htmlPage("page", `<p>ok</p><img src="http://127.0.0.1:${internal.port}/pixel.png">`));
+        const f = fetcher({ mode: "browser", addressPolicy: createAddressPolicy({ trustedHosts: [new URL(blog.origin).host] }) });
+        // The page itself loads; its image on the internal address is never requested.
+        const page = await f.get(blog.url("/page"));
+        expect(page.body).toContain("<p>ok</p>");
+        const err = await f.get(blog.url("/post")).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(AddressRefusedError);
+        expect((err as Error).message).toMatch(new RegExp(`refused http://127\\.0\\.0\\.1:${internal.port}/secret.*127\\.0\\.0\\.1 is a loopback address`));
+        expect(internal.requests).toEqual([]);
+      } finally {
+        await blog.close();
+      }
+    },
+  );
 });
 
 describe("address policy: trusted hosts", () => {

@@ -49,10 +49,11 @@ async function site(host: string, handler: http.RequestListener = (_req, res) =>
     port,
     connections: 0,
     paths: [],
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return s;
 }
@@ -316,7 +317,9 @@ describe("what a crawled page may reach", () => {
     // A connection that fails for other reasons says why, instead of Chromium's "ERR_SOCKS_CONNECTION_FAILED".
     const gone = await site("127.0.0.9");
     await gone.close();
-    const closed = await session().withPage((page) => page.goto(`${gone.origin}/`)).catch((e: unknown) => e);
+    const closed = await session()
+      .withPage((page) => page.goto(`${gone.origin}/`))
+      .catch((e: unknown) => e);
     expect(closed).not.toBeInstanceOf(AddressRefusedError);
     expect((closed as Error).message).toBe(`Chromium could not open ${gone.origin}/: connect ECONNREFUSED 127.0.0.9:${gone.port}`);
   });

@@ -19,8 +19,7 @@ const itBrowser = haveChromium ? it.concurrent : it.skip;
 afterAll(closeSharedBrowser);
 
 /** A fetcher in auto mode with a roomy timeout: a loaded CI machine can be slow to render. */
-const fetcher = (ctx: TestContext, options: FetcherOptions = {}) =>
-  testFetcher({ mode: "auto", requestTimeoutMs: 15_000, ...options }, ctx);
+const fetcher = (ctx: TestContext, options: FetcherOptions = {}) => testFetcher({ mode: "auto", requestTimeoutMs: 15_000, ...options }, ctx);
 
 /** A list that only exists once the page's script has run. */
 const SCRIPTED_LIST = htmlPage(
@@ -62,10 +61,7 @@ describe("browser", () => {
     s.route("/forum", SCRIPTED_LIST);
     const f = fetcher(ctx, { userAgent: "CampusWatch-Test/1.0", hostDelayMs: 30 });
 
-    const [plain, rendered] = await Promise.all([
-      f.get(s.url("/forum"), { kind: "list" }),
-      f.get(s.url("/forum"), { kind: "list", browser: true }),
-    ]);
+    const [plain, rendered] = await Promise.all([f.get(s.url("/forum"), { kind: "list" }), f.get(s.url("/forum"), { kind: "list", browser: true })]);
 
     expect(plain.viaBrowser).toBe(false);
     expect(plain.body).not.toContain('<li class="thread">');

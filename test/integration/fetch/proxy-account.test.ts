@@ -74,14 +74,20 @@ describe("an account's own proxy", () => {
     await setAccountProxy(t.db, account.id, "http://proxy.campus:3128");
     const err = await setAccountProxy(t.db, account.id, "ftp://u:pw@proxy.campus:21").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProxyRefusal);
-    expect(err).toMatchObject({ detail: { code: "proxy.scheme", values: { scheme: "ftp" } }, fieldErrors: { proxy: ['unsupported proxy scheme "ftp://": use http://, https://, socks5:// or socks5h://'] } });
+    expect(err).toMatchObject({
+      detail: { code: "proxy.scheme", values: { scheme: "ftp" } },
+      fieldErrors: { proxy: ['unsupported proxy scheme "ftp://": use http://, https://, socks5:// or socks5h://'] },
+    });
     expect((await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).proxyDisplay).toBe("http://proxy.campus:3128");
     await expect(setAccountProxy(t.db, 9999, "http://proxy.campus:3128")).rejects.toMatchObject({ detail: { code: "accountGone" } });
   });
 
   it("a proxy sealed under another secret fails the crawl rather than going out directly", async () => {
     const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
-    await t.db.account.update({ where: { id: account.id }, data: { proxy: seal("http://127.0.0.1:1", "account-proxy", new TextEncoder().encode("x".repeat(40))), proxyDisplay: "http://127.0.0.1:1" } });
+    await t.db.account.update({
+      where: { id: account.id },
+      data: { proxy: seal("http://127.0.0.1:1", "account-proxy", new TextEncoder().encode("x".repeat(40))), proxyDisplay: "http://127.0.0.1:1" },
+    });
     await expect(loadAccountProxy(t.db, account.id)).rejects.toBeInstanceOf(FatalError);
 
     const run = await crawlAccount(services({ proxy: null }), account.id);

@@ -73,7 +73,9 @@ describe("through an HTTP proxy", () => {
     const s = await site();
     const proxy = await keep(startHttpProxy({ username: "ops", password: "right" }));
     const f = fetcher({ proxy: proxy.url(null), respectRobots: false });
-    await expect(f.get(s.url("/news"))).rejects.toThrow(`proxy http://127.0.0.1:${proxy.port} refused the credentials: HTTP 407: the proxy requires a username and password`);
+    await expect(f.get(s.url("/news"))).rejects.toThrow(
+      `proxy http://127.0.0.1:${proxy.port} refused the credentials: HTTP 407: the proxy requires a username and password`,
+    );
   });
 
   it("a proxy that cannot reach the target is a ProxyError, not the site being down", async () => {
@@ -90,7 +92,10 @@ describe("through an HTTP proxy", () => {
 
 describe("through a SOCKS5 proxy", () => {
   /** A name only our resolver (and the proxy) knows, pointing at the test server. */
-  const resolverFor = (name: string): Resolver => async (host) => (host === name ? [{ address: "127.0.0.1", family: 4 }] : []);
+  const resolverFor =
+    (name: string): Resolver =>
+    async (host) =>
+      host === name ? [{ address: "127.0.0.1", family: 4 }] : [];
 
   it("socks5:// hands the proxy the address checked here; socks5h:// hands it the name", async () => {
     const s = await site();
@@ -117,9 +122,13 @@ describe("through a SOCKS5 proxy", () => {
     const s = await site();
     const proxy = await keep(startSocksProxy({ username: "ops", password: "pw" }));
     const wrong = fetcher({ proxy: proxy.url({ username: "ops", password: "nope" }), respectRobots: false });
-    await expect(wrong.get(s.url("/news"))).rejects.toThrow(`proxy socks5://ops:***@127.0.0.1:${proxy.port} refused the credentials: SOCKS5 username/password rejected`);
+    await expect(wrong.get(s.url("/news"))).rejects.toThrow(
+      `proxy socks5://ops:***@127.0.0.1:${proxy.port} refused the credentials: SOCKS5 username/password rejected`,
+    );
     const none = fetcher({ proxy: proxy.url(null), respectRobots: false });
-    await expect(none.get(s.url("/news"))).rejects.toThrow(`proxy socks5://127.0.0.1:${proxy.port} refused the credentials: SOCKS5 proxy requires a username and password`);
+    await expect(none.get(s.url("/news"))).rejects.toThrow(
+      `proxy socks5://127.0.0.1:${proxy.port} refused the credentials: SOCKS5 proxy requires a username and password`,
+    );
     expect(s.requests).toHaveLength(0);
   });
 
@@ -148,7 +157,9 @@ describe("address policy and politeness through a proxy", () => {
     const err = await f.get(s.url("/go")).catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(AddressRefusedError);
-    expect((err as Error).message).toBe(`refused http://intranet.campus.test/admin (redirect from ${s.url("/go")}): intranet.campus.test resolves to 10.0.0.8, a private address (not a registered host)`);
+    expect((err as Error).message).toBe(
+      `refused http://intranet.campus.test/admin (redirect from ${s.url("/go")}): intranet.campus.test resolves to 10.0.0.8, a private address (not a registered host)`,
+    );
     expect(proxy.attempts.map((a) => a.target)).toEqual([`127.0.0.1:${s.port}`]);
   });
 

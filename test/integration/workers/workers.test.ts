@@ -62,7 +62,14 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
 
   it("three workers, one killed mid-crawl: every post once, its job retried, politeness held per host", async () => {
     // Workers crawl with the wall clock, so the site's clock follows it.
-    f = await crawlFixture({ seed: 77, now: new Date(), accounts: { weibo: 1, tieba: 2, discuz: 2, blog: 1 }, postsPerAccount: 14, repliesPerPost: [0, 6], weiboDates: "rfc" });
+    f = await crawlFixture({
+      seed: 77,
+      now: new Date(),
+      accounts: { weibo: 1, tieba: 2, discuz: 2, blog: 1 },
+      postsPerAccount: 14,
+      repliesPerPost: [0, 6],
+      weiboDates: "rfc",
+    });
     const fx = f;
     // Slow thread pages, so that the kill lands in the middle of a crawl.
     fx.site.fault((u) => u.searchParams.get("mod") === "viewthread" || u.pathname.startsWith("/p/"), { type: "slow", delayMs: 15 });
@@ -70,7 +77,8 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     onTestFailed(() => {
       for (let i = 0; i < 3; i++) {
         const file = path.join(dataDir, `worker-${i}.log`);
-        if (fs.existsSync(file)) console.log(`--- worker ${i} (pid ${workers[i]?.pid}) log:\n${fs.readFileSync(file, "utf8").split("\n").slice(-60).join("\n")}`);
+        if (fs.existsSync(file))
+          console.log(`--- worker ${i} (pid ${workers[i]?.pid}) log:\n${fs.readFileSync(file, "utf8").split("\n").slice(-60).join("\n")}`);
       }
     });
     const env = {
@@ -129,7 +137,9 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     await until(
       "the queue to drain",
       async () => {
-        const { rows } = await boss!.getDb().executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
+        const { rows } = await boss!
+          .getDb()
+          .executeSql(`SELECT count(*)::int AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [CRAWL_QUEUE]);
         return (rows as { n: number }[])[0]?.n === 0;
       },
       { everyMs: 250 },
@@ -140,10 +150,9 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     expect(workers.filter((w) => w !== proc).map((w) => w.exitCode ?? w.signalCode)).toEqual([null, null]);
     // The killed worker was noticed and its job retried by another, to completion.
     expect(await db.crawlWorker.findUnique({ where: { id: victim!.workerId } })).toMatchObject({ status: "dead" });
-    const { rows: jobs } = await boss.getDb().executeSql(
-      `SELECT singleton_key, state, retry_count FROM ${BOSS_SCHEMA}.job WHERE name = $1 ORDER BY singleton_key`,
-      [CRAWL_QUEUE],
-    );
+    const { rows: jobs } = await boss
+      .getDb()
+      .executeSql(`SELECT singleton_key, state, retry_count FROM ${BOSS_SCHEMA}.job WHERE name = $1 ORDER BY singleton_key`, [CRAWL_QUEUE]);
     const jobRows = jobs as { singleton_key: string; state: string; retry_count: number }[];
     expect(jobRows.every((j) => j.state === "completed")).toBe(true);
     expect(jobRows.find((j) => Number(j.singleton_key) === victim!.accountId)!.retry_count).toBeGreaterThanOrEqual(1);
@@ -234,7 +243,9 @@ describe.runIf(!onPostgres)("crawl workers on SQLite", () => {
   it("the Workers page says crawls run in-process and lists the running ones", async () => {
     const t = await createTestDb();
     try {
-      const a = await t.db.account.create({ data: { name: "板块", platform: "discuz", entryUrl: "http://127.0.0.1:9/bbs/forum.php?mod=forumdisplay&fid=2", cron: "*/10 * * * *" } });
+      const a = await t.db.account.create({
+        data: { name: "板块", platform: "discuz", entryUrl: "http://127.0.0.1:9/bbs/forum.php?mod=forumdisplay&fid=2", cron: "*/10 * * * *" },
+      });
       await t.db.crawlRun.create({ data: { accountId: a.id, trigger: "manual", status: "running", startedAt: new Date() } });
       const overview = await getWorkerOverview(t.db);
       expect(overview).toMatchObject({ dialect: "sqlite", running: [{ accountId: a.id, accountName: "板块" }] });

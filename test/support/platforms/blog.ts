@@ -61,7 +61,9 @@ ${body}
 function wpBlock(model: PlatformModel, account: LocalAccount, post: LocalPost, full: boolean): string {
   const url = postUrl(account, post);
   const n = model.visibleReplies(post).length;
-  const title = full ? `<h1 class="entry-title">${esc(post.title)}</h1>` : `<h2 class="entry-title"><a href="${url}" rel="bookmark">${esc(post.title)}</a></h2>`;
+  const title = full
+    ? `<h1 class="entry-title">${esc(post.title)}</h1>`
+    : `<h2 class="entry-title"><a href="${url}" rel="bookmark">${esc(post.title)}</a></h2>`;
   const sharing = `<div class="sharedaddy sd-sharing-enabled"><div class="robots-nocontent sd-block sd-social"><h3 class="sd-title">分享此文：</h3><div class="sd-content"><ul><li class="share-weibo"><a href="${url}?share=weibo" target="_blank">微博</a></li><li class="share-end"></li></ul></div></div></div>`;
   const content = full ? `<div class="entry-content">\n${post.html}\n${sharing}</div>` : `<div class="entry-summary">${excerptOf(post.html)}</div>`;
   return `<article id="post-${post.id}" class="post-${post.id} post type-post status-publish format-standard hentry category-${post.topic}${post.pinned ? " sticky" : ""}">
@@ -87,12 +89,16 @@ export function renderBlogListing(model: PlatformModel, account: LocalAccount, p
   const href = (n: number): string => (n === 1 ? `/blog/${account.slug}/` : `/blog/${account.slug}/page/${n}/`);
   if (themeOf(account) === "wordpress") {
     const nav = `<nav class="navigation pagination"><div class="nav-links">${pageNo > 1 ? `<a class="prev page-numbers" href="${href(pageNo - 1)}">上一页</a>` : ""}${pageNo < pages ? `<a class="next page-numbers" href="${href(pageNo + 1)}">下一页</a>` : ""}</div></nav>`;
-    return html(wpShell(account, `${account.name} – 又一个WordPress站点`, "home blog", `${shown.map((p) => wpBlock(model, account, p, false)).join("\n")}\n${nav}`));
+    return html(
+      wpShell(account, `${account.name} – 又一个WordPress站点`, "home blog", `${shown.map((p) => wpBlock(model, account, p, false)).join("\n")}\n${nav}`),
+    );
   }
   const nav = `<nav class="pagination">${pageNo > 1 ? `<a class="extend prev" rel="prev" href="${href(pageNo - 1)}"><i class="fa fa-angle-left" aria-label="上一页"></i></a>` : ""}${Array.from(
     { length: pages },
     (_x, k) => (k + 1 === pageNo ? `<span class="page-number current">${k + 1}</span>` : `<a class="page-number" href="${href(k + 1)}">${k + 1}</a>`),
-  ).join("")}${pageNo < pages ? `<a class="extend next" rel="next" href="${href(pageNo + 1)}"><i class="fa fa-angle-right" aria-label="下一页"></i></a>` : ""}</nav>`;
+  ).join(
+    "",
+  )}${pageNo < pages ? `<a class="extend next" rel="next" href="${href(pageNo + 1)}"><i class="fa fa-angle-right" aria-label="下一页"></i></a>` : ""}</nav>`;
   return html(hexoShell(account, account.name, `${shown.map((p) => hexoBlock(account, p, false)).join("\n")}\n${nav}`));
 }
 
@@ -103,7 +109,15 @@ export function renderBlogArticle(model: PlatformModel, account: LocalAccount, i
   const og = `<meta property="og:type" content="article"><meta property="og:title" content="${esc(post.title)}">`;
   if (themeOf(account) === "wordpress") {
     const shortlink = `<link rel="shortlink" href="/blog/${account.slug}/?p=${post.id}">`;
-    return html(wpShell(account, `${post.title} – ${account.name}`, `post-template-default single single-post postid-${post.id} single-format-standard`, wpBlock(model, account, post, true), og + shortlink));
+    return html(
+      wpShell(
+        account,
+        `${post.title} – ${account.name}`,
+        `post-template-default single single-post postid-${post.id} single-format-standard`,
+        wpBlock(model, account, post, true),
+        og + shortlink,
+      ),
+    );
   }
   return html(hexoShell(account, `${post.title} | ${account.name}`, hexoBlock(account, post, true), og));
 }
@@ -114,7 +128,10 @@ export function renderBlogFeed(model: PlatformModel, account: LocalAccount, orig
   const items = model.visiblePosts(account).slice(0, sizes.feed);
   const base = `${origin}/blog/${account.slug}`;
   // An SEO plugin's line after every post (Yoast's "The post … appeared first on …").
-  const footer = (p: LocalPost): string => (themeOf(account) === "wordpress" ? `<p>文章<a rel="nofollow" href="${base}/posts/${p.id}/">${esc(p.title)}</a>最先出现在<a rel="nofollow" href="${base}">${esc(account.name)}</a>。</p>` : "");
+  const footer = (p: LocalPost): string =>
+    themeOf(account) === "wordpress"
+      ? `<p>文章<a rel="nofollow" href="${base}/posts/${p.id}/">${esc(p.title)}</a>最先出现在<a rel="nofollow" href="${base}">${esc(account.name)}</a>。</p>`
+      : "";
   const body = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"
 	xmlns:content="http://purl.org/rss/1.0/modules/content/"
 	xmlns:wfw="http://wellformedweb.org/CommentAPI/"
@@ -271,7 +288,14 @@ ${items.join("\n")}
 }
 
 /** Answer a path under `/blog/{slug}/` (`rest` is what follows it). */
-export function routeBlog(model: PlatformModel, account: LocalAccount, rest: string, url: URL, origin: string, sizes: PageSizes): { rendered: Rendered; kind: PageKind } {
+export function routeBlog(
+  model: PlatformModel,
+  account: LocalAccount,
+  rest: string,
+  url: URL,
+  origin: string,
+  sizes: PageSizes,
+): { rendered: Rendered; kind: PageKind } {
   const list = (rendered: Rendered) => ({ rendered, kind: "list" as const });
   const item = (rendered: Rendered) => ({ rendered, kind: "item" as const });
   if (rest === "" || rest === "index.html") return list(renderBlogListing(model, account, 1, sizes));

@@ -51,7 +51,12 @@ export const CAPTURE_SITES: Record<CaptureSiteName, CaptureSiteDef> = {
     routes: [
       {
         // The timeline capture (2019 API: paged by `page`, no since_id).
-        match: (u) => u.pathname === "/api/container/getIndex" && q(u, "value") === WEIBO_UID && q(u, "containerid") === `107603${WEIBO_UID}` && !q(u, "page") && !q(u, "since_id"),
+        match: (u) =>
+          u.pathname === "/api/container/getIndex" &&
+          q(u, "value") === WEIBO_UID &&
+          q(u, "containerid") === `107603${WEIBO_UID}` &&
+          !q(u, "page") &&
+          !q(u, "since_id"),
         kind: "list",
         file: "weibo_m_getIndex_107603_timeline.json",
         contentType: "application/json; charset=utf-8",

@@ -35,7 +35,9 @@ function commentBlock(model: PlatformModel, pid: string, now: Date): string {
   const shown = (COMMENTS.get(model)?.get(pid) ?? []).filter((c) => c.at <= now);
   if (shown.length === 0) return `<div id="comment_${pid}" class="cm"></div>`;
   const items = shown.map(
-    (c) => `<div class="pstl xs1 cl"><div class="psta vm"><a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" c="1"><img src="uc_server/avatar.php?uid=${1000 + c.author.length}&amp;size=small" /></a>
+    (
+      c,
+    ) => `<div class="pstl xs1 cl"><div class="psta vm"><a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" c="1"><img src="uc_server/avatar.php?uid=${1000 + c.author.length}&amp;size=small" /></a>
 <a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" class="xi2 xw1">${esc(c.author)}</a></div>
 <div class="psti">${esc(c.text)}&nbsp;<span class="xg1">发表于 ${timeCell(c.at, now)}</span></div></div>`,
   );
@@ -74,7 +76,9 @@ function pager(base: string, current: number, pages: number): string {
   const links: string[] = [];
   if (current > 1) links.push(`<a href="${base}&amp;page=${current - 1}" class="prev">&nbsp;&nbsp;</a>`);
   for (let p = 1; p <= pages; p++) links.push(p === current ? `<strong>${p}</strong>` : `<a href="${base}&amp;page=${p}">${p}</a>`);
-  links.push(`<label><input type="text" name="custompage" class="px" size="2" title="输入页码，按回车快速跳转" value="${current}" /><span title="共 ${pages} 页"> / ${pages} 页</span></label>`);
+  links.push(
+    `<label><input type="text" name="custompage" class="px" size="2" title="输入页码，按回车快速跳转" value="${current}" /><span title="共 ${pages} 页"> / ${pages} 页</span></label>`,
+  );
   if (current < pages) links.push(`<a href="${base}&amp;page=${current + 1}" class="nxt">下一页</a>`);
   return `<div class="pg">${links.join("")}</div>`;
 }

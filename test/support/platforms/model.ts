@@ -247,7 +247,9 @@ export class PlatformModel {
   /** Posts of an account visible at the clock's time, newest first by publication. */
   visiblePosts(account: LocalAccount): LocalPost[] {
     const now = this.clock.now().getTime();
-    return account.posts.filter((p) => !p.removed && p.publishedAt.getTime() <= now).sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || cmpId(b.id, a.id));
+    return account.posts
+      .filter((p) => !p.removed && p.publishedAt.getTime() <= now)
+      .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || cmpId(b.id, a.id));
   }
 
   /** Replies of a post visible at the clock's time, oldest first. */
@@ -292,7 +294,9 @@ export class PlatformModel {
     const kind = post.platform === "weibo" ? "weiboComment" : post.platform === "tieba" ? "tiebaPost" : post.platform === "blog" ? "blogComment" : "discuzPost";
     const html =
       input.html ??
-      (input.text !== undefined ? escapeHtml(input.text) : `${this.rng.pick(REPLY_OPENERS)}${this.rng.chance(0.6) ? this.rng.pick(SENTENCES[post.topic]) : ""}`);
+      (input.text !== undefined
+        ? escapeHtml(input.text)
+        : `${this.rng.pick(REPLY_OPENERS)}${this.rng.chance(0.6) ? this.rng.pick(SENTENCES[post.topic]) : ""}`);
     const reply: LocalReply = {
       id: this.nextId(kind),
       postId,
@@ -371,7 +375,12 @@ export class PlatformModel {
     const replies: LocalReply[] = [];
     for (let i = 0; i < (activity.posts ?? 0) && this.accounts.length > 0; i++) {
       const account = this.rng.pick(this.accounts);
-      posts.push(this.addPost(account.key, { at: new Date(start + this.rng.int(0, within)), long: account.platform === "weibo" && this.rng.chance(this.options.longTextRatio) }));
+      posts.push(
+        this.addPost(account.key, {
+          at: new Date(start + this.rng.int(0, within)),
+          long: account.platform === "weibo" && this.rng.chance(this.options.longTextRatio),
+        }),
+      );
     }
     const threads = this.accounts.filter((a) => a.platform !== "blog").flatMap((a) => a.posts);
     for (let i = 0; i < (activity.replies ?? 0) && threads.length > 0; i++) {
@@ -390,10 +399,13 @@ export class PlatformModel {
     const base = names[(k - 1) % names.length] ?? platform;
     const name = k > names.length ? `${base}${Math.ceil(k / names.length)}` : base;
     const slug =
-      platform === "weibo" ? String(5_000_000_000 + k)
-      : platform === "tieba" ? name
-      : platform === "discuz" ? String(10 + k)
-      : `${BLOG_SLUGS[(k - 1) % BLOG_SLUGS.length] ?? "blog"}${k > BLOG_SLUGS.length ? Math.ceil(k / BLOG_SLUGS.length) : ""}`;
+      platform === "weibo"
+        ? String(5_000_000_000 + k)
+        : platform === "tieba"
+          ? name
+          : platform === "discuz"
+            ? String(10 + k)
+            : `${BLOG_SLUGS[(k - 1) % BLOG_SLUGS.length] ?? "blog"}${k > BLOG_SLUGS.length ? Math.ceil(k / BLOG_SLUGS.length) : ""}`;
     const feeds = this.options.blogFeeds;
     const account: LocalAccount = {
       key: `${platform}-${k}`,
@@ -416,7 +428,9 @@ export class PlatformModel {
       if (platform === "blog") continue;
       const [min, max] = this.options.repliesPerPost;
       const n = this.rng.int(min, max);
-      const replyTimes = Array.from({ length: n }, () => t + this.rng.int(MINUTE, Math.max(MINUTE, Math.min(now - t - MINUTE, 10 * DAY)))).sort((a, b) => a - b);
+      const replyTimes = Array.from({ length: n }, () => t + this.rng.int(MINUTE, Math.max(MINUTE, Math.min(now - t - MINUTE, 10 * DAY)))).sort(
+        (a, b) => a - b,
+      );
       for (const rt of replyTimes) this.addReply(post.id, { at: new Date(rt) });
     }
     if (this.options.pinOldest && platform !== "blog") {

@@ -10,7 +10,11 @@ export interface Rendered {
 
 export const html = (body: string, status = 200): Rendered => ({ status, contentType: "text/html; charset=utf-8", body });
 export const json = (value: unknown, status = 200): Rendered => ({ status, contentType: "application/json; charset=utf-8", body: JSON.stringify(value) });
-export const notFound = (what = "Not Found"): Rendered => ({ status: 404, contentType: "text/html; charset=utf-8", body: `<html><body><h1>404</h1><p>${what}</p></body></html>` });
+export const notFound = (what = "Not Found"): Rendered => ({
+  status: 404,
+  contentType: "text/html; charset=utf-8",
+  body: `<html><body><h1>404</h1><p>${what}</p></body></html>`,
+});
 
 /** Page sizes of the local platforms (the real defaults unless a test asks for smaller). */
 export interface PageSizes {

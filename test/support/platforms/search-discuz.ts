@@ -32,10 +32,7 @@ ${body}
 }
 
 /** Answer a search request. */
-export function routeDiscuzSearch(
-  model: PlatformModel,
-  url: URL,
-): SearchRouted {
+export function routeDiscuzSearch(model: PlatformModel, url: URL): SearchRouted {
   const boards = model.accounts.filter((a) => a.platform === "discuz");
   const owner = boards[0]?.key ?? null;
   const routed = (rendered: Rendered): SearchRouted => ({
@@ -56,15 +53,8 @@ export function routeDiscuzSearch(
   }
   const word = (url.searchParams.get("kw") ?? "").trim();
   const pageNo = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
-  const hits = hitsFor(model, boards, word, false).sort(
-    (a, b) =>
-      model.lastActivity(b.post).getTime() -
-      model.lastActivity(a.post).getTime(),
-  );
-  const shown = hits.slice(
-    (pageNo - 1) * DISCUZ_SEARCH_PAGE_SIZE,
-    pageNo * DISCUZ_SEARCH_PAGE_SIZE,
-  );
+  const hits = hitsFor(model, boards, word, false).sort((a, b) => model.lastActivity(b.post).getTime() - model.lastActivity(a.post).getTime());
+  const shown = hits.slice((pageNo - 1) * DISCUZ_SEARCH_PAGE_SIZE, pageNo * DISCUZ_SEARCH_PAGE_SIZE);
   const pages = Math.max(1, Math.ceil(hits.length / DISCUZ_SEARCH_PAGE_SIZE));
   const base = `search.php?mod=forum&amp;searchid=77&amp;orderby=lastpost&amp;ascdesc=desc&amp;searchsubmit=yes&amp;kw=${encodeURIComponent(word)}`;
   const pager =

@@ -4,12 +4,7 @@
  * results that do not come newest first.
  */
 import type { Platform } from "../../../crawler/types";
-import type {
-  LocalAccount,
-  LocalPost,
-  LocalReply,
-  PlatformModel,
-} from "./model";
+import type { LocalAccount, LocalPost, LocalReply, PlatformModel } from "./model";
 import type { Rendered } from "./responses";
 
 /** What a search route answers (the shape server.ts routes with). */
@@ -26,21 +21,14 @@ export type Hit = { post: LocalPost; reply?: LocalReply };
 const plain = (html: string): string => html.replace(/<[^>]+>/g, "");
 
 /** Visible posts and replies of `accounts` whose text (or the post's title) contains `word`. */
-export function hitsFor(
-  model: PlatformModel,
-  accounts: readonly LocalAccount[],
-  word: string,
-  withReplies: boolean,
-): Hit[] {
+export function hitsFor(model: PlatformModel, accounts: readonly LocalAccount[], word: string, withReplies: boolean): Hit[] {
   if (!word) return [];
   const hits: Hit[] = [];
   for (const account of accounts) {
     for (const post of model.visiblePosts(account)) {
-      if (post.title.includes(word) || plain(post.html).includes(word))
-        hits.push({ post });
+      if (post.title.includes(word) || plain(post.html).includes(word)) hits.push({ post });
       if (!withReplies) continue;
-      for (const reply of model.visibleReplies(post))
-        if (plain(reply.html).includes(word)) hits.push({ post, reply });
+      for (const reply of model.visibleReplies(post)) if (plain(reply.html).includes(word)) hits.push({ post, reply });
     }
   }
   return hits;
@@ -48,11 +36,8 @@ export function hitsFor(
 
 /** A fixed pseudo-relevance order: by a hash of the id, so neither newest nor oldest first. */
 export function byRelevance(hits: Hit[]): Hit[] {
-  const score = (h: Hit) =>
-    (BigInt(h.reply?.id ?? h.post.id) * 2_654_435_761n) % 1_000_003n;
-  return [...hits].sort((a, b) =>
-    score(a) < score(b) ? -1 : score(a) > score(b) ? 1 : 0,
-  );
+  const score = (h: Hit) => (BigInt(h.reply?.id ?? h.post.id) * 2_654_435_761n) % 1_000_003n;
+  return [...hits].sort((a, b) => (score(a) < score(b) ? -1 : score(a) > score(b) ? 1 : 0));
 }
 
 /** Newest first by the hit's own time. */

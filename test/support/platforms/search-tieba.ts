@@ -8,12 +8,7 @@
 import type { PlatformModel } from "./model";
 import { esc, tiebaFloorDate } from "./format";
 import type { Rendered } from "./responses";
-import {
-  byRelevance,
-  hitsFor,
-  type Hit,
-  type SearchRouted,
-} from "./search-shared";
+import { byRelevance, hitsFor, type Hit, type SearchRouted } from "./search-shared";
 
 const plain = (html: string): string => html.replace(/<[^>]+>/g, "");
 
@@ -43,14 +38,9 @@ function result(model: PlatformModel, h: Hit, word: string): string {
 export function routeTiebaSearch(model: PlatformModel, url: URL): SearchRouted {
   const word = (url.searchParams.get("qw") ?? "").trim();
   const bar = (url.searchParams.get("kw") ?? "").trim();
-  const rn = Math.min(
-    50,
-    Math.max(1, Number(url.searchParams.get("rn") ?? "10") || 10),
-  );
+  const rn = Math.min(50, Math.max(1, Number(url.searchParams.get("rn") ?? "10") || 10));
   const pn = Math.max(1, Number(url.searchParams.get("pn") ?? "1") || 1);
-  const accounts = model.accounts.filter(
-    (a) => a.platform === "tieba" && (bar === "" || a.slug === bar),
-  );
+  const accounts = model.accounts.filter((a) => a.platform === "tieba" && (bar === "" || a.slug === bar));
   const hits = byRelevance(hitsFor(model, accounts, word, true));
   const shown = hits.slice((pn - 1) * rn, pn * rn);
   const next =

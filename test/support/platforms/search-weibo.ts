@@ -8,12 +8,7 @@
 import type { LocalPost, PlatformModel } from "./model";
 import { weiboRfc } from "./format";
 import { json, type PageSizes } from "./responses";
-import {
-  byRelevance,
-  byTime,
-  hitsFor,
-  type SearchRouted,
-} from "./search-shared";
+import { byRelevance, byTime, hitsFor, type SearchRouted } from "./search-shared";
 
 const plain = (html: string): string =>
   html
@@ -40,14 +35,8 @@ function mblog(model: PlatformModel, post: LocalPost): Record<string, unknown> {
 }
 
 /** Answer a search request (any local Weibo account's posts containing the word). */
-export function routeWeiboSearch(
-  model: PlatformModel,
-  url: URL,
-  sizes: PageSizes,
-): SearchRouted {
-  const m = /^100103type=(\d+)&q=(.*)$/.exec(
-    url.searchParams.get("containerid") ?? "",
-  );
+export function routeWeiboSearch(model: PlatformModel, url: URL, sizes: PageSizes): SearchRouted {
+  const m = /^100103type=(\d+)&q=(.*)$/.exec(url.searchParams.get("containerid") ?? "");
   const type = m?.[1] ?? "1";
   const word = (m?.[2] ?? "").trim();
   const page = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
@@ -71,10 +60,7 @@ export function routeWeiboSearch(
     const first = cards.shift();
     cards.unshift({
       card_type: 11,
-      card_group: [
-        { card_type: 10, user: { id: 1, screen_name: `${word}相关用户` } },
-        first,
-      ],
+      card_group: [{ card_type: 10, user: { id: 1, screen_name: `${word}相关用户` } }, first],
     });
   }
   const last = page * sizes.weibo >= ordered.length;

@@ -17,7 +17,15 @@ import { routeDiscuzSearch } from "./search-discuz";
 import { routeTiebaSearch } from "./search-tieba";
 import { routeWeiboSearch } from "./search-weibo";
 import { createLogins, type LocalLogins } from "./login";
-import { renderWeiboExtend, renderWeiboHotflow, renderWeiboHotFlowChild, renderWeiboLookup, renderWeiboProfileShell, renderWeiboTimeline, type WeiboDateStyle } from "./weibo";
+import {
+  renderWeiboExtend,
+  renderWeiboHotflow,
+  renderWeiboHotFlowChild,
+  renderWeiboLookup,
+  renderWeiboProfileShell,
+  renderWeiboTimeline,
+  type WeiboDateStyle,
+} from "./weibo";
 
 /** Options of {@link startLocalPlatforms}: the generated world plus how it is served. */
 export interface LocalPlatformsOptions extends ModelOptions {
@@ -209,7 +217,10 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     // Tieba 楼中楼: the JSON of a thread page's floors, and one floor's further pages.
     if (p === "/p/totalComment" || p === "/p/comment") {
       const post = model.post(url.searchParams.get("tid") ?? "");
-      const rendered = p === "/p/comment" ? renderCommentPage(model, post, url) : renderTotalComment(model, post, url, (x, pn) => tiebaFloorsOnPage(model, x, pn, sizes.tiebaFloors));
+      const rendered =
+        p === "/p/comment"
+          ? renderCommentPage(model, post, url)
+          : renderTotalComment(model, post, url, (x, pn) => tiebaFloorsOnPage(model, x, pn, sizes.tiebaFloors));
       return { rendered, platform: "tieba", accountKey: post?.accountKey ?? null, kind: "item" };
     }
     m = /^\/p\/(\d+)\/?$/.exec(p);
@@ -223,7 +234,8 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     if (p.endsWith("/forum.php")) {
       const mod = url.searchParams.get("mod");
       const pageNo = Number(url.searchParams.get("page") ?? "1") || 1;
-      if (mod === "forumdisplay") return on(model.findAccount("discuz", url.searchParams.get("fid") ?? ""), "list", (a) => renderDiscuzList(model, a, pageNo, sizes));
+      if (mod === "forumdisplay")
+        return on(model.findAccount("discuz", url.searchParams.get("fid") ?? ""), "list", (a) => renderDiscuzList(model, a, pageNo, sizes));
       if (mod === "viewthread") {
         const post = model.post(url.searchParams.get("tid") ?? "");
         return { rendered: renderDiscuzThread(model, post, pageNo, sizes), platform: "discuz", accountKey: post?.accountKey ?? null, kind: "item" };
@@ -237,7 +249,12 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     }
     if (p.endsWith("/api/mobile/index.php") && url.searchParams.get("module") === "forumdisplay") {
       const account = model.findAccount("discuz", url.searchParams.get("fid") ?? "");
-      return { rendered: renderDiscuzMobileList(model, account, Number(url.searchParams.get("page") ?? "1") || 1, sizes), platform: "discuz", accountKey: account?.key ?? null, kind: "list" };
+      return {
+        rendered: renderDiscuzMobileList(model, account, Number(url.searchParams.get("page") ?? "1") || 1, sizes),
+        platform: "discuz",
+        accountKey: account?.key ?? null,
+        kind: "list",
+      };
     }
 
     // Blogs
@@ -246,7 +263,8 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
       const account = model.findAccount("blog", decodeURIComponent(m[1]));
       const rest = m[2] ?? "";
       // Pages, feeds and comments of the blog themes: see blog.ts.
-      if (!account) return none(/^(|index\.html|page\/\d+\/?|feed\/?|atom\.xml|rss\.xml)$/.test(rest) ? "list" : /^posts\//.test(rest) ? "item" : "other", null);
+      if (!account)
+        return none(/^(|index\.html|page\/\d+\/?|feed\/?|atom\.xml|rss\.xml)$/.test(rest) ? "list" : /^posts\//.test(rest) ? "item" : "other", null);
       const routed = routeBlog(model, account, rest, url, origin, sizes);
       return { rendered: routed.rendered, platform: "blog", accountKey: account.key, kind: routed.kind };
     }
@@ -267,9 +285,11 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
     for (const f of faults) {
       if (f.remaining <= 0) continue;
       const hit =
-        typeof f.match === "string" ? raw.startsWith(f.match) || decoded.startsWith(f.match)
-        : f.match instanceof RegExp ? f.match.test(raw) || f.match.test(decoded)
-        : f.match(url);
+        typeof f.match === "string"
+          ? raw.startsWith(f.match) || decoded.startsWith(f.match)
+          : f.match instanceof RegExp
+            ? f.match.test(raw) || f.match.test(decoded)
+            : f.match(url);
       if (hit) {
         f.remaining--;
         f.hits++;
@@ -364,7 +384,12 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
   };
 
   // Member logins decorate the main server's answers (./login.ts); capture sites stay as captured.
-  const main = http.createServer(handler((url, cookie) => logins.apply(route(url), url, cookie), () => origin));
+  const main = http.createServer(
+    handler(
+      (url, cookie) => logins.apply(route(url), url, cookie),
+      () => origin,
+    ),
+  );
   origin = await listen(main);
 
   // Real captures: one origin per captured site.
@@ -382,7 +407,9 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
         let siteOrigin = "";
         const answer = (url: URL): Routed => {
           const hit = answerCapture(name, found.dir, url);
-          return hit ? { rendered: hit.rendered, platform: def.platform, accountKey: `capture:${name}`, kind: hit.kind } : { rendered: notFound(), platform: def.platform, accountKey: `capture:${name}`, kind: "other" };
+          return hit
+            ? { rendered: hit.rendered, platform: def.platform, accountKey: `capture:${name}`, kind: hit.kind }
+            : { rendered: notFound(), platform: def.platform, accountKey: `capture:${name}`, kind: "other" };
         };
         siteOrigin = await listen(http.createServer(handler(answer, () => siteOrigin)));
         sites[name] = { name, platform: def.platform, origin: siteOrigin, entryUrl: siteOrigin + def.entryPath };
@@ -392,10 +419,13 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
   }
 
   const entryPath = (a: LocalAccount): string =>
-    a.platform === "weibo" ? `/u/${a.slug}`
-    : a.platform === "tieba" ? `/f?kw=${encodeURIComponent(a.slug)}`
-    : a.platform === "discuz" ? `${DISCUZ_DIR}forum.php?mod=forumdisplay&fid=${a.slug}`
-    : `/blog/${a.slug}/`;
+    a.platform === "weibo"
+      ? `/u/${a.slug}`
+      : a.platform === "tieba"
+        ? `/f?kw=${encodeURIComponent(a.slug)}`
+        : a.platform === "discuz"
+          ? `${DISCUZ_DIR}forum.php?mod=forumdisplay&fid=${a.slug}`
+          : `/blog/${a.slug}/`;
 
   return {
     origin,

@@ -88,7 +88,11 @@ export function addTiebaLzl(model: PlatformModel, floorPid: string, input: { tex
 /** Remove a 楼中楼 (a moderator deleted it). */
 export function removeTiebaLzl(model: PlatformModel, id: string): void {
   const s = state(model);
-  for (const [pid, list] of s.lzl) s.lzl.set(pid, list.filter((l) => l.id !== id));
+  for (const [pid, list] of s.lzl)
+    s.lzl.set(
+      pid,
+      list.filter((l) => l.id !== id),
+    );
 }
 
 /** The 楼中楼 of a floor visible at the clock's time, oldest first. */
@@ -123,7 +127,12 @@ export function lzlPager(total: number): string {
  * `/p/totalComment?tid=&fid=&pn=`: the first {@link LZL_PAGE} 楼中楼 of every floor on thread page
  * `pn`. `floorsOnPage` gives those floors' post ids. A wrong `fid` gets Tieba's error answer.
  */
-export function renderTotalComment(model: PlatformModel, post: LocalPost | undefined, url: URL, floorsOnPage: (post: LocalPost, pn: number) => string[]): Rendered {
+export function renderTotalComment(
+  model: PlatformModel,
+  post: LocalPost | undefined,
+  url: URL,
+  floorsOnPage: (post: LocalPost, pn: number) => string[],
+): Rendered {
   if (!post || post.platform !== "tieba") return json({ errno: 4, errmsg: "thread not found", data: [] });
   if (url.searchParams.get("fid") !== String(tiebaForumId(model, post.accountKey))) return json({ errno: 1989002, errmsg: "fid error", data: [] });
   const pn = Math.max(1, Number(url.searchParams.get("pn") ?? "1") || 1);
@@ -138,13 +147,34 @@ export function renderTotalComment(model: PlatformModel, post: LocalPost | undef
       comment_list_num: shown.length,
       comment_info: shown.map((l) => {
         const uid = tiebaUserId(l.author);
-        users[String(uid)] = { user_id: uid, user_name: tiebaLogin(l.author), user_nickname: l.author, portrait: tiebaPortrait(l.author), show_nickname: l.author };
-        return { thread_id: post.id, post_id: pid, comment_id: l.id, username: tiebaLogin(l.author), user_id: String(uid), now_time: Math.floor(l.publishedAt.getTime() / 1000), content: l.html, ptype: "0", during_time: "0", show_nickname: l.author };
+        users[String(uid)] = {
+          user_id: uid,
+          user_name: tiebaLogin(l.author),
+          user_nickname: l.author,
+          portrait: tiebaPortrait(l.author),
+          show_nickname: l.author,
+        };
+        return {
+          thread_id: post.id,
+          post_id: pid,
+          comment_id: l.id,
+          username: tiebaLogin(l.author),
+          user_id: String(uid),
+          now_time: Math.floor(l.publishedAt.getTime() / 1000),
+          content: l.html,
+          ptype: "0",
+          during_time: "0",
+          show_nickname: l.author,
+        };
       }),
     };
   }
   // Tieba answers an empty list, not an empty object, when no floor has any.
-  return json({ errno: 0, errmsg: "success", data: { comment_list: Object.keys(commentList).length > 0 ? commentList : [], user_list: Object.keys(users).length > 0 ? users : [] } });
+  return json({
+    errno: 0,
+    errmsg: "success",
+    data: { comment_list: Object.keys(commentList).length > 0 ? commentList : [], user_list: Object.keys(users).length > 0 ? users : [] },
+  });
 }
 
 /** `/p/comment?tid=&pid=&pn=`: one page of one floor's 楼中楼 (an empty list past the end). */

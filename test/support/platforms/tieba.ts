@@ -90,7 +90,9 @@ export function renderTiebaList(model: PlatformModel, account: LocalAccount, url
   const pager = `<div class="thread_list_bottom clearfix"><div id="frs_list_pager" class="pagination-default clearfix">${
     pn > 0 ? `<a href="/f?kw=${kw}&ie=utf-8&pn=${Math.max(0, pn - sizes.tieba)}" class="pre pagination-item ">&lt;上一页</a>` : ""
   }<span class="pagination-current pagination-item ">${Math.floor(pn / sizes.tieba) + 1}</span>${
-    hasNext ? `<a href="/f?kw=${kw}&ie=utf-8&pn=${pn + sizes.tieba}" class="next pagination-item ">下一页&gt;</a><a href="/f?kw=${kw}&ie=utf-8&pn=${lastPn}" class="last pagination-item " >尾页</a>` : ""
+    hasNext
+      ? `<a href="/f?kw=${kw}&ie=utf-8&pn=${pn + sizes.tieba}" class="next pagination-item ">下一页&gt;</a><a href="/f?kw=${kw}&ie=utf-8&pn=${lastPn}" class="last pagination-item " >尾页</a>`
+      : ""
   }</div></div>`;
   const list = `<ul id="thread_list" class="threadlist_bright j_threadlist_bright">
     ${rows.map((p) => threadRow(model, p)).join("")}
@@ -112,15 +114,39 @@ function floor(model: PlatformModel, post: LocalPost, item: { id: string; author
   const lzl = visibleLzl(model, item.id);
   const author = noAuthor
     ? { user_id: 0, user_name: "", props: null, portrait: "", user_nickname: null }
-    : { user_id: tiebaUserId(item.author), user_name: tiebaLogin(item.author), props: null, portrait: `${tiebaPortrait(item.author)}?t=1700000000`, user_nickname: item.author };
+    : {
+        user_id: tiebaUserId(item.author),
+        user_name: tiebaLogin(item.author),
+        props: null,
+        portrait: `${tiebaPortrait(item.author)}?t=1700000000`,
+        user_nickname: item.author,
+      };
   const field = asciiJson({
     author,
-    content: { post_id: Number(item.id), is_anonym: false, forum_id: tiebaForumId(model, post.accountKey), thread_id: Number(post.id), ...(noBody ? {} : { content: item.html }), post_no: item.floor, type: "0", comment_num: lzl.length, is_fold: 0, props: null, post_index: item.floor - 1, pb_tpoint: null },
+    content: {
+      post_id: Number(item.id),
+      is_anonym: false,
+      forum_id: tiebaForumId(model, post.accountKey),
+      thread_id: Number(post.id),
+      ...(noBody ? {} : { content: item.html }),
+      post_no: item.floor,
+      type: "0",
+      comment_num: lzl.length,
+      is_fold: 0,
+      props: null,
+      post_index: item.floor - 1,
+      pb_tpoint: null,
+    },
   });
-  const name = noAuthor ? "" : `<a rel="noopener" data-field='${esc(asciiJson({ un: tiebaLogin(item.author), id: tiebaPortrait(item.author) }))}' class="p_author_name j_user_card" href="/home/main?id=${tiebaPortrait(item.author)}&amp;fr=pb" target="_blank">${esc(item.author)}</a>`;
+  const name = noAuthor
+    ? ""
+    : `<a rel="noopener" data-field='${esc(asciiJson({ un: tiebaLogin(item.author), id: tiebaPortrait(item.author) }))}' class="p_author_name j_user_card" href="/home/main?id=${tiebaPortrait(item.author)}&amp;fr=pb" target="_blank">${esc(item.author)}</a>`;
   const body = noBody ? "" : `<div id="post_content_${item.id}" class="d_post_content j_d_post_content " style="display:;">            ${item.html}</div>`;
   const date = noDate ? "某天下午" : tiebaFloorDate(item.publishedAt);
-  const inline = lzl.length > 0 ? `<ul class="j_lzl_m_w" style="display:">${lzl.slice(0, LZL_INLINE).map(lzlItem).join("")}${lzlPager(lzl.length)}</ul>` : `<ul class="j_lzl_m_w" style="display:none">${lzlPager(0)}</ul>`;
+  const inline =
+    lzl.length > 0
+      ? `<ul class="j_lzl_m_w" style="display:">${lzl.slice(0, LZL_INLINE).map(lzlItem).join("")}${lzlPager(lzl.length)}</ul>`
+      : `<ul class="j_lzl_m_w" style="display:none">${lzlPager(0)}</ul>`;
   return `<div class="l_post l_post_bright j_l_post clearfix  " data-field="${esc(field)}" data-pid="${item.id}">
 <div class="d_author"><ul class="p_author"><li class="d_name" data-field='{}'>${name}</li></ul></div>
 <div class="d_post_content_main ${item.floor === 1 ? "d_post_content_firstfloor" : ""}"><div class="p_content  "><cc>${body}<br></cc></div>
@@ -138,7 +164,10 @@ export function tiebaFloorsOnPage(model: PlatformModel, post: LocalPost, pn: num
 /** `/p/{tid}?pn={n}`: floor 1 (the head post) then replies, oldest first, 30 floors a page. */
 export function renderTiebaThread(model: PlatformModel, post: LocalPost | undefined, url: URL, sizes: PageSizes): Rendered {
   if (!post || post.platform !== "tieba" || post.publishedAt > model.clock.now()) {
-    return html(`<!DOCTYPE html><html><head><meta charset="UTF-8"><title>贴吧404</title></head><body><div class="page404">很抱歉，该贴已被删除。</div></body></html>`, 404);
+    return html(
+      `<!DOCTYPE html><html><head><meta charset="UTF-8"><title>贴吧404</title></head><body><div class="page404">很抱歉，该贴已被删除。</div></body></html>`,
+      404,
+    );
   }
   const account = model.account(post.accountKey);
   const replies = model.visibleReplies(post);

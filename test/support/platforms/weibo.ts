@@ -131,7 +131,13 @@ export function renderWeiboExtend(model: PlatformModel, url: URL): Rendered {
   if (!post || post.platform !== "weibo" || post.publishedAt > model.clock.now()) return json({ ok: 0, msg: "微博不存在或暂无查看权限!" });
   return json({
     ok: 1,
-    data: { ok: 1, longTextContent: weiboText(post.html), reposts_count: post.views % 50, comments_count: commentCount(model, post), attitudes_count: post.views % 300 },
+    data: {
+      ok: 1,
+      longTextContent: weiboText(post.html),
+      reposts_count: post.views % 50,
+      comments_count: commentCount(model, post),
+      attitudes_count: post.views % 300,
+    },
   });
 }
 
@@ -160,7 +166,9 @@ export function renderWeiboHotflow(model: PlatformModel, url: URL, sizes: PageSi
           // Weibo previews the first child comments; "共N条回复" says there are more.
           total_number: children.length,
           comments: children.length > 0 ? children.slice(0, CHILD_PREVIEW).map((c) => commentJson(c, r.id)) : false,
-          ...(children.length > CHILD_PREVIEW ? { more_info_type: 1, more_info: { text: `共${children.length}条回复`, scheme: `/comments/hotFlowChild?cid=${r.id}` } } : { more_info_type: 0 }),
+          ...(children.length > CHILD_PREVIEW
+            ? { more_info_type: 1, more_info: { text: `共${children.length}条回复`, scheme: `/comments/hotFlowChild?cid=${r.id}` } }
+            : { more_info_type: 0 }),
         };
       }),
       total_number: all.length,
@@ -280,7 +288,9 @@ export function renderWeiboHotFlowChild(model: PlatformModel, url: URL, sizes: P
 /** `/u/{uid}`: the mobile site is a script-rendered shell; crawlers go to the API. */
 export function renderWeiboProfileShell(account: LocalAccount | undefined): Rendered {
   if (!account) return notFound("用户不存在");
-  return html(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${account.name}的微博</title></head><body><div id="app"></div><script>window.$render_data = { uid: "${account.slug}" };</script></body></html>`);
+  return html(
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${account.name}的微博</title></head><body><div id="app"></div><script>window.$render_data = { uid: "${account.slug}" };</script></body></html>`,
+  );
 }
 
 /**

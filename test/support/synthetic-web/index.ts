@@ -17,7 +17,18 @@
  * See model.ts for the shape of the web (sites with a speciality and a URL style, related links
  * with topical locality, off-topic "hot" links, hubs, a link farm).
  */
-export { generateSyntheticWeb, labelSlug, type ArticleModel, type FarmPageModel, type LabelTexts, type SiteModel, type SyntheticTexts, type SyntheticWebModel, type SyntheticWebOptions, type UrlStyle } from "./model";
+export {
+  generateSyntheticWeb,
+  labelSlug,
+  type ArticleModel,
+  type FarmPageModel,
+  type LabelTexts,
+  type SiteModel,
+  type SyntheticTexts,
+  type SyntheticWebModel,
+  type SyntheticWebOptions,
+  type UrlStyle,
+} from "./model";
 export { pathOf, urlOf, renderPage, listPages, WEB_EPOCH_MS, type Origins, type PageRef } from "./render";
 export { seededRandom, seededShuffle } from "./random";
 export { startSyntheticWeb, type SyntheticRequest, type SyntheticServerOptions, type SyntheticWeb } from "./server";

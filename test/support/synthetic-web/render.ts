@@ -163,7 +163,10 @@ export function renderPage(web: SyntheticWebModel, origins: Origins, ref: PageRe
         ref.which === "about"
           ? `${site.name}是一家综合性资讯网站，为读者提供及时、准确的新闻报道和生活服务信息。`
           : `联系${site.name}：欢迎读者来信来电，提供新闻线索，我们将认真对待每一条意见。`;
-      return page(`${ref.which === "about" ? "关于我们" : "联系我们"}_${site.name}`, `${menu(web, ref.site)}\n<div class="content"><p>${esc(text)}</p></div>\n${footer(site)}`);
+      return page(
+        `${ref.which === "about" ? "关于我们" : "联系我们"}_${site.name}`,
+        `${menu(web, ref.site)}\n<div class="content"><p>${esc(text)}</p></div>\n${footer(site)}`,
+      );
     }
     case "farm":
       return renderFarm(web, web.farm[ref.id] as FarmPageModel);
@@ -207,7 +210,12 @@ function renderList(web: SyntheticWebModel, siteIndex: number, label: string, n:
   if (n > 1) pager.push(a(to(n - 1), "上一页"));
   for (let k = Math.max(1, n - 4); k <= Math.min(pages, n + 4); k++) pager.push(k === n ? `<b>${k}</b>` : a(to(k), String(k)));
   if (n < pages) pager.push(a(to(n + 1), "下一页"));
-  const body = [menu(web, siteIndex), `<div class="list"><h2>${esc(label)}</h2><ul>${items}</ul></div>`, `<div class="pager">${pager.join(" ")}</div>`, footer(site)];
+  const body = [
+    menu(web, siteIndex),
+    `<div class="list"><h2>${esc(label)}</h2><ul>${items}</ul></div>`,
+    `<div class="pager">${pager.join(" ")}</div>`,
+    footer(site),
+  ];
   return page(`${label}频道_第${n}页_${site.name}`, body.join("\n"));
 }
 

@@ -10,8 +10,15 @@ import type { FieldWarning, ListItem } from "../../../crawler/types";
 const NOW = new Date("2024-06-01T00:00:00Z");
 const URL_ = "http://blog.test/2024/05/notice/";
 const listed: ListItem = {
-  platformId: "/2024/05/notice/", kind: "post", url: URL_, title: "选课 通知", author: "教务处",
-  publishedAt: new Date("2024-05-09T10:21:00Z"), html: "<p>摘要</p>", incomplete: true, textIncomplete: true,
+  platformId: "/2024/05/notice/",
+  kind: "post",
+  url: URL_,
+  title: "选课 通知",
+  author: "教务处",
+  publishedAt: new Date("2024-05-09T10:21:00Z"),
+  html: "<p>摘要</p>",
+  incomplete: true,
+  textIncomplete: true,
 };
 const page = (headExtra: string, body: string): string =>
   `<!DOCTYPE html><html><head><meta charset="utf-8"><title>选课通知 | 教务处博客</title>${headExtra}</head><body>
@@ -20,16 +27,22 @@ const page = (headExtra: string, body: string): string =>
 
 describe("article titles", () => {
   test("Hexo/NexT: the header's h1.site-title is not the title; the article's h1.post-title is, collapsed", () => {
-    const html = page("", `<article class="post-block"><header class="post-header"><h1 class="post-title" itemprop="name headline">
+    const html = page(
+      "",
+      `<article class="post-block"><header class="post-header"><h1 class="post-title" itemprop="name headline">
       选课
       通知<a href="/edit" class="post-edit-link" title="编辑"><i class="fa fa-pencil"></i></a></h1>
       <time itemprop="dateCreated datePublished" datetime="2024-05-09T18:21:00+08:00">2024-05-09</time></header>
-      <div class="post-body"><p>全文</p></div></article>`);
+      <div class="post-body"><p>全文</p></div></article>`,
+    );
     expect(parseBlogArticle(html, URL_, NOW, listed).title).toBe("选课 通知");
   });
 
   test("a theme whose only h1 is the site's: og:title, else the feed's or list's title, never the site name", () => {
-    const noHeading = page('<meta property="og:site_name" content="教务处博客"><meta property="og:title" content="选课通知（第二轮）">', `<article><div class="entry-content"><p>全文</p></div></article>`);
+    const noHeading = page(
+      '<meta property="og:site_name" content="教务处博客"><meta property="og:title" content="选课通知（第二轮）">',
+      `<article><div class="entry-content"><p>全文</p></div></article>`,
+    );
     expect(parseBlogArticle(noHeading, URL_, NOW, listed).title).toBe("选课通知（第二轮）");
     const bare = page("", `<div class="entry-content"><p>全文</p></div>`);
     expect(parseBlogArticle(bare, URL_, NOW, listed).title).toBe("选课 通知");
@@ -50,7 +63,8 @@ describe("article titles", () => {
 describe("one bad field never loses a post", () => {
   test("a listing entry without a readable date keeps the date of the entry above it, with a warning", () => {
     const warnings: FieldWarning[] = [];
-    const entry = (n: number, time: string) => `<article class="post-block"><h2><a class="post-title-link" href="/posts/${n}/">第${n}篇</a></h2>${time}<div class="post-body"><p>摘要${n}</p></div></article>`;
+    const entry = (n: number, time: string) =>
+      `<article class="post-block"><h2><a class="post-title-link" href="/posts/${n}/">第${n}篇</a></h2>${time}<div class="post-body"><p>摘要${n}</p></div></article>`;
     const html = `<html><body>${entry(1, '<time itemprop="datePublished" datetime="2024-05-09T18:21:00+08:00">2024-05-09</time>')}
       ${entry(2, '<time itemprop="datePublished" datetime="昨天吧">昨天吧</time>')}
       ${entry(3, '<time itemprop="datePublished">2024年5月1日 08:00</time>')}</body></html>`;
@@ -71,7 +85,10 @@ describe("one bad field never loses a post", () => {
 
   test("an article date that cannot be read keeps the list's date, with the raw text", () => {
     const warnings: FieldWarning[] = [];
-    const html = page("", `<article><h1 class="entry-title">选课通知</h1><time class="entry-date published" datetime="">很久以前</time><div class="entry-content"><p>全文</p></div></article>`);
+    const html = page(
+      "",
+      `<article><h1 class="entry-title">选课通知</h1><time class="entry-date published" datetime="">很久以前</time><div class="entry-content"><p>全文</p></div></article>`,
+    );
     const item = parseBlogArticle(html, URL_, NOW, listed, { warn: (w) => warnings.push(w) });
     expect(item.publishedAt).toEqual(listed.publishedAt);
     expect(warnings).toEqual([{ url: URL_, field: "date", raw: "很久以前", reason: "the feed's or list's date" }]);
@@ -85,13 +102,19 @@ describe("one bad field never loses a post", () => {
       <item><title>放假安排</title><link>http://blog.test/b/</link><pubDate>Wed, 08 May 2024 02:00:00 +0000</pubDate><content:encoded><![CDATA[<p>全文</p>]]></content:encoded></item>
       </channel></rss>`;
     const items = parseFeed(rss, "http://blog.test/feed/", NOW, (w) => warnings.push(w));
-    expect(items.map((i) => [i.title, i.publishedAt.toISOString()])).toEqual([["选课通知", "2024-05-09T10:30:00.000Z"], ["放假安排", "2024-05-08T02:00:00.000Z"]]);
+    expect(items.map((i) => [i.title, i.publishedAt.toISOString()])).toEqual([
+      ["选课通知", "2024-05-09T10:30:00.000Z"],
+      ["放假安排", "2024-05-08T02:00:00.000Z"],
+    ]);
     expect(warnings).toEqual([{ url: "http://blog.test/feed/", field: "date", raw: "星期四", reason: "the feed's date" }]);
   });
 
   test("theme widgets inside the body (sharing, related posts) are not the post's text", () => {
-    const html = page("", `<article><h1 class="entry-title">选课通知</h1><div class="entry-content"><p>全文</p>
-      <div class="sharedaddy"><h3 class="sd-title">分享此文：</h3></div><div class="jp-relatedposts">相关</div></div></article>`);
+    const html = page(
+      "",
+      `<article><h1 class="entry-title">选课通知</h1><div class="entry-content"><p>全文</p>
+      <div class="sharedaddy"><h3 class="sd-title">分享此文：</h3></div><div class="jp-relatedposts">相关</div></div></article>`,
+    );
     expect(parseBlogArticle(html, URL_, NOW, listed).html).toBe("<p>全文</p>");
   });
 });
@@ -103,6 +126,9 @@ describe("WordPress feed entries say where their comments are", () => {
       <item><title>b</title><link>http://blog.test/b/</link><pubDate>Thu, 09 May 2024 09:30:00 +0000</pubDate><slash:comments>0</slash:comments></item>
       </channel></rss>`;
     const items = parseFeed(rss, "http://blog.test/feed/", NOW);
-    expect(items.map((i) => [i.replyCount, i.hasReplies])).toEqual([[3, true], [0, false]]);
+    expect(items.map((i) => [i.replyCount, i.hasReplies])).toEqual([
+      [3, true],
+      [0, false],
+    ]);
   });
 });

@@ -10,10 +10,26 @@ describe.skipIf(!realAvailable)("blog parsing on the real captures", () => {
     const { items, nextUrl } = parseBlogListing(readReal("hexo_next_blog_index.html"), "https://hujinbo.me/", NOW);
     expect(items).toHaveLength(10);
     expect(items.map((i) => i.publishedAt.toISOString())).toEqual(
-      ["2020-10-24T15:01:26", "2020-09-15T23:00:12", "2020-01-08T21:48:32", "2020-01-01T11:43:30", "2019-11-12T20:12:35",
-        "2019-11-10T17:10:12", "2019-11-08T22:15:46", "2019-06-24T20:18:26", "2019-05-25T20:22:15", "2019-04-14T20:00:28"].map(sh),
+      [
+        "2020-10-24T15:01:26",
+        "2020-09-15T23:00:12",
+        "2020-01-08T21:48:32",
+        "2020-01-01T11:43:30",
+        "2019-11-12T20:12:35",
+        "2019-11-10T17:10:12",
+        "2019-11-08T22:15:46",
+        "2019-06-24T20:18:26",
+        "2019-05-25T20:22:15",
+        "2019-04-14T20:00:28",
+      ].map(sh),
     );
-    expect(items[0]).toMatchObject({ platformId: "/posts/56548/", url: "https://hujinbo.me/posts/56548/", title: "安卓逆向分析之抓包、拆包、打包、签名", author: "胡金波", incomplete: true });
+    expect(items[0]).toMatchObject({
+      platformId: "/posts/56548/",
+      url: "https://hujinbo.me/posts/56548/",
+      title: "安卓逆向分析之抓包、拆包、打包、签名",
+      author: "胡金波",
+      incomplete: true,
+    });
     expect(items[0]!.html).toContain("环境准备");
     expect(items.at(-1)!.title).toBe("Markdown常用语法介绍");
     expect(nextUrl).toBeNull();
@@ -22,7 +38,13 @@ describe.skipIf(!realAvailable)("blog parsing on the real captures", () => {
   test("WordPress feed: its 10 items with full content:encoded and RFC-822 dates", () => {
     const items = parseFeed(readReal("wordpress_feed_zh.xml"), "https://zhaoshuai.me/feed/", NOW);
     expect(items).toHaveLength(10);
-    expect(items[0]).toMatchObject({ platformId: "/2019-05-16/", url: "https://zhaoshuai.me/2019-05-16/", title: "【WordPress】Crayon Syntax Highlighter 与主题不兼容", author: "zhaoshuai", incomplete: false });
+    expect(items[0]).toMatchObject({
+      platformId: "/2019-05-16/",
+      url: "https://zhaoshuai.me/2019-05-16/",
+      title: "【WordPress】Crayon Syntax Highlighter 与主题不兼容",
+      author: "zhaoshuai",
+      incomplete: false,
+    });
     expect(items[0]!.publishedAt.toISOString()).toBe("2019-05-16T14:00:16.000Z");
     expect(items[0]!.html).toContain("写在前面");
     expect(items[0]!.html.length).toBeGreaterThan(1000);
@@ -92,7 +114,14 @@ describe("blog helpers", () => {
       <content type="html">&lt;p&gt;早上六点就有人排队&lt;/p&gt;</content></entry></feed>`;
     const items = parseFeed(atom, "http://local.test/atom.xml", NOW);
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ platformId: "/posts/1/", url: "http://local.test/posts/1/", title: "图书馆占座", author: "阿青", html: "<p>早上六点就有人排队</p>", incomplete: false });
+    expect(items[0]).toMatchObject({
+      platformId: "/posts/1/",
+      url: "http://local.test/posts/1/",
+      title: "图书馆占座",
+      author: "阿青",
+      html: "<p>早上六点就有人排队</p>",
+      incomplete: false,
+    });
     expect(items[0]!.publishedAt.toISOString()).toBe(sh("2020-10-24T15:01:26"));
   });
 
@@ -101,7 +130,14 @@ describe("blog helpers", () => {
       <time itemprop="dateCreated datePublished" datetime="2020-10-24T15:01:26+08:00">2020-10-24</time>
       <div class="post-body"><p>早上六点就有人排队。</p><p>全文在这里。</p></div></article></body></html>`;
     const item = parseBlogArticle(html, "http://local.test/posts/1/", NOW, {
-      platformId: "/posts/1/", kind: "post", url: "http://local.test/posts/1/", title: "图书馆占座", author: "", publishedAt: new Date(0), html: "<p>早上</p>", incomplete: true,
+      platformId: "/posts/1/",
+      kind: "post",
+      url: "http://local.test/posts/1/",
+      title: "图书馆占座",
+      author: "",
+      publishedAt: new Date(0),
+      html: "<p>早上</p>",
+      incomplete: true,
     });
     expect(item.html).toContain("全文在这里");
     expect(item.author).toBe("阿青");

@@ -15,7 +15,10 @@ const sh = (wall: string): string => new Date(`${wall}+08:00`).toISOString();
 /** One X3 floor, the way viewthread_node renders it; `date` is the inner HTML of em#authorposton. */
 function floor(pid: number, o: { author?: string; uid?: number; date: string; body?: string | null; num: string; comments?: string }): string {
   const name = o.author === undefined ? "" : `<a href="home.php?mod=space&amp;uid=${o.uid ?? 1}" target="_blank" class="xw1">${o.author}</a>`;
-  const message = o.body === null ? `<div class="locked">提示: <em>作者被禁止或删除 内容自动屏蔽</em></div>` : `<table cellspacing="0" cellpadding="0"><tr><td class="t_f" id="postmessage_${pid}">\n${o.body ?? "正文"}\n</td></tr></table>`;
+  const message =
+    o.body === null
+      ? `<div class="locked">提示: <em>作者被禁止或删除 内容自动屏蔽</em></div>`
+      : `<table cellspacing="0" cellpadding="0"><tr><td class="t_f" id="postmessage_${pid}">\n${o.body ?? "正文"}\n</td></tr></table>`;
   return `<div id="post_${pid}"><table id="pid${pid}" class="plhin" summary="pid${pid}"><tr>
 <td class="pls" rowspan="2"><div id="favatar${pid}" class="pls favatar"><div class="pi"><div class="authi">${name}</div></div></div></td>
 <td class="plc"><div class="pi"><strong><a href="forum.php?mod=redirect&amp;goto=findpost&amp;ptid=77&amp;pid=${pid}" id="postnum${pid}">${o.num}</a></strong>
@@ -42,10 +45,15 @@ ${floor(500, { author: "  小 明\n", uid: 11, date: `发表于 <span title="202
 ${floor(501, { author: "小红", uid: 12, date: `<em class="xg1" style="display:none">时间：</em>2024-5-9 21:55:22`, num: "<em>沙发</em>" })}
 ${floor(502, { author: "小刚", uid: 13, date: "--", num: "<em>板凳</em>" })}
 ${floor(503, { author: "被封的人", uid: 14, date: "发表于 2024-5-10 08:00", num: "<em>地板</em>", body: null })}
-${floor(504, { date: "发表于 2024-5-10 09:30", num: "<em>5</em><sup>#</sup>", body: "匿名回复", comments: `<h3 class="psth xs1">点评</h3><div class="pstl">共 3 条点评</div>
+${floor(504, {
+  date: "发表于 2024-5-10 09:30",
+  num: "<em>5</em><sup>#</sup>",
+  body: "匿名回复",
+  comments: `<h3 class="psth xs1">点评</h3><div class="pstl">共 3 条点评</div>
 ${comment({ author: "小红", uid: 12, text: "同意", date: "2024-5-10 10:00" })}
 ${comment({ author: "小红", uid: 12, text: "再说一遍", date: "2024-5-10 10:00" })}
-${comment({ text: "路过", date: `<span title="2024-5-10 11:15">45&nbsp;分钟前</span>` })}` })}
+${comment({ text: "路过", date: `<span title="2024-5-10 11:15">45&nbsp;分钟前</span>` })}`,
+})}
 </div></div>
 <div class="pgs mtm mbm cl"><div class="pg"><strong>1</strong><a href="forum.php?mod=viewthread&amp;tid=77&amp;page=2">2</a><label><span title="共 2 页"> / 2 页</span></label></div></div>
 </body></html>`;
@@ -89,7 +97,12 @@ describe("an X3.5 custom theme: floors read field by field", () => {
       ["p504", "小红", "12", "再说一遍"],
       ["p504", "游客", undefined, "路过"],
     ]);
-    expect(comments.map((c) => c.publishedAt.toISOString())).toEqual([sh("2024-05-09T20:00:00"), sh("2024-05-10T10:00:00"), sh("2024-05-10T10:00:00"), sh("2024-05-10T11:15:00")]);
+    expect(comments.map((c) => c.publishedAt.toISOString())).toEqual([
+      sh("2024-05-09T20:00:00"),
+      sh("2024-05-10T10:00:00"),
+      sh("2024-05-10T10:00:00"),
+      sh("2024-05-10T11:15:00"),
+    ]);
     // Two comments by one user in one minute get distinct ids; the same page gives the same ids.
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.indexOf(comments[1]!.platformId)).toBeGreaterThan(ids.indexOf("p504"));
@@ -155,9 +168,21 @@ describe("Discuz! 7.2 pages", () => {
 <div class="defaultpost"><div class="postmessage"><div class="t_msgfontfix"><table><tr><td class="t_msgfont" id="postmessage_901">我们也是</td></tr></table></div></div></div></td></tr></table></div>
 </div><div class="pages"><strong>1</strong></div>`;
     const page = parseDiscuzThread(thread, "http://old.example.edu.cn/bbs/viewthread.php?tid=91&page=1", "91", 1, NOW);
-    expect(page.head).toMatchObject({ platformId: "t91", title: "宿舍 停电", author: "小刚", authorId: "7", html: "三号楼又停电了", url: "http://old.example.edu.cn/bbs/viewthread.php?tid=91" });
+    expect(page.head).toMatchObject({
+      platformId: "t91",
+      title: "宿舍 停电",
+      author: "小刚",
+      authorId: "7",
+      html: "三号楼又停电了",
+      url: "http://old.example.edu.cn/bbs/viewthread.php?tid=91",
+    });
     expect(page.replies).toHaveLength(1);
-    expect(page.replies[0]).toMatchObject({ platformId: "p901", author: "小红", floor: 2, url: "http://old.example.edu.cn/bbs/redirect.php?goto=findpost&ptid=91&pid=901" });
+    expect(page.replies[0]).toMatchObject({
+      platformId: "p901",
+      author: "小红",
+      floor: 2,
+      url: "http://old.example.edu.cn/bbs/redirect.php?goto=findpost&ptid=91&pid=901",
+    });
     expect(page.replies[0]!.publishedAt.toISOString()).toBe(sh("2024-05-09T22:10:00"));
     expect(page.pageCount).toBe(1);
   });
@@ -178,7 +203,12 @@ describe("URL forms", () => {
   });
 
   test("thread URLs in every form name their thread", () => {
-    for (const url of ["https://b.cn/bbs/viewthread.php?tid=5&page=2", "https://b.cn/bbs/thread-5-2-1.html", "https://b.cn/bbs/forum.php?mod=viewthread&tid=5", "https://b.cn/bbs/archiver/?tid-5.html"]) {
+    for (const url of [
+      "https://b.cn/bbs/viewthread.php?tid=5&page=2",
+      "https://b.cn/bbs/thread-5-2-1.html",
+      "https://b.cn/bbs/forum.php?mod=viewthread&tid=5",
+      "https://b.cn/bbs/archiver/?tid-5.html",
+    ]) {
       expect(discuzThreadFromUrl(new URL(url))).toMatchObject({ base: "https://b.cn/bbs/", tid: "5" });
     }
     expect(discuzBoardFromUrl(new URL("https://b.cn/bbs/archiver/?tid-5.html"))).toBeNull();
@@ -187,8 +217,10 @@ describe("URL forms", () => {
   test("a thread URL is refused as an entry with every board form listed; board forms are accepted", () => {
     const problem = platformProblem("https://bbs.example.edu.cn/thread-5-1-1.html", undefined);
     expect(problem).toMatch(/^unknown URL shape for a Discuz! board: expected something like /);
-    for (const form of ["forum.php?mod=forumdisplay&fid=2", "forum-2-1.html", "forumdisplay.php?fid=2", "archiver/?fid-2.html"]) expect(problem).toContain(form);
-    for (const ok of ["https://bbs.example.edu.cn/forumdisplay.php?fid=2", "https://bbs.example.edu.cn/archiver/?fid-2.html"]) expect(platformProblem(ok, undefined)).toBeNull();
+    for (const form of ["forum.php?mod=forumdisplay&fid=2", "forum-2-1.html", "forumdisplay.php?fid=2", "archiver/?fid-2.html"])
+      expect(problem).toContain(form);
+    for (const ok of ["https://bbs.example.edu.cn/forumdisplay.php?fid=2", "https://bbs.example.edu.cn/archiver/?fid-2.html"])
+      expect(platformProblem(ok, undefined)).toBeNull();
   });
 
   test("every platform's message lists its forms", () => {

@@ -11,7 +11,12 @@ import type { LoginExpiredPayload, SendContext } from "../../../lib/notify/types
 const payload: LoginExpiredPayload = {
   event: "campuswatch.login-expired",
   topic: { id: 3, name: "考试" },
-  account: { id: 7, name: "水区 [点我](http://evil.example) <at user_id=\"all\">", platform: "discuz", entryUrl: "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2" },
+  account: {
+    id: 7,
+    name: '水区 [点我](http://evil.example) <at user_id="all">',
+    platform: "discuz",
+    entryUrl: "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2",
+  },
   crawlRun: { id: 41, startedAt: "2026-11-30T02:00:00.000Z", finishedAt: "2026-11-30T02:00:05.000Z" },
   url: "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2&page=1",
   reason: "Discuz! answers as to a visitor",
@@ -59,10 +64,10 @@ describe("login-expired notice", () => {
       raw: JSON.stringify(payload),
       payload,
       timeoutMs: 1000,
-      fetch: (async (_url: string | URL | Request, init?: RequestInit) => {
+      fetch: async (_url: string | URL | Request, init?: RequestInit) => {
         sent.push(typeof init?.body === "string" ? init.body : "");
         return new Response('{"errcode":0,"errmsg":"ok"}', { status: 200 });
-      }),
+      },
       now: () => Date.parse("2026-11-30T02:00:06Z"),
       smtp: null,
     };

@@ -78,7 +78,9 @@ describe("Tieba login state", () => {
   it("reads the viewer's is_login, not someone else's", () => {
     expect(tiebaLoginState(tiebaList(true))).toBe("in");
     expect(tiebaLoginState(tiebaList(false))).toBe("out");
-    expect(tiebaLoginState(`<script>PageData.user = {        "id": "7007",        "name": "会员",        "is_login": 1,        "portrait": "tb.1.abc"};</script>`)).toBe("in");
+    expect(
+      tiebaLoginState(`<script>PageData.user = {        "id": "7007",        "name": "会员",        "is_login": 1,        "portrait": "tb.1.abc"};</script>`),
+    ).toBe("in");
     expect(tiebaLoginState(`<script>PageData.user = {        "id": "",        "is_login": 0};</script>`)).toBe("out");
     // A visit card about another user says nothing about the viewer.
     expect(tiebaLoginState(`<script>_.Module.use('ihome/widget/UserVisitCard',{'uname':'某人','is_login':0,'tbs':''});</script>`)).toBe("unknown");
@@ -123,7 +125,11 @@ describe("Weibo login state", () => {
     // Nothing after the config request: the timeline is not read as a visitor.
     expect(expired.requests.map((r) => r.url)).toEqual([config]);
 
-    const member = stubFetcher({ [config]: JSON.stringify({ ok: 1, data: { login: true, st: "a1b2", uid: "7007" } }), [lookup]: "{}", [timeline]: emptyTimeline });
+    const member = stubFetcher({
+      [config]: JSON.stringify({ ok: 1, data: { login: true, st: "a1b2", uid: "7007" } }),
+      [lookup]: "{}",
+      [timeline]: emptyTimeline,
+    });
     const ok = stubContext("weibo", entry, member, NOW);
     ok.account.hasLoginCookies = true;
     await collect(weiboAdapter.list(ok));

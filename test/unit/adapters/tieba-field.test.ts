@@ -37,7 +37,13 @@ describe.skipIf(!realAvailable)("names as the real pages print them", () => {
     expect(page.commentCounts.get("150719088158")).toBe(123);
     // The page renders ten 楼中楼 itself, all under floor 2 (post 150719088158).
     expect(page.inlineComments).toHaveLength(10);
-    expect(page.inlineComments[0]).toMatchObject({ platformId: "150721163086", parentPlatformId: "150719088158", kind: "reply", author: "铭寒◆", authorId: "tb.1.50fbb2e5.GDjkCVIqNasbD1qp4d5oQg" });
+    expect(page.inlineComments[0]).toMatchObject({
+      platformId: "150721163086",
+      parentPlatformId: "150719088158",
+      kind: "reply",
+      author: "铭寒◆",
+      authorId: "tb.1.50fbb2e5.GDjkCVIqNasbD1qp4d5oQg",
+    });
     expect(page.inlineComments[0]!.publishedAt.toISOString()).toBe(sh("2024-08-05T23:48:00"));
     expect(page.inlineComments[0]!.html).toBe("号废了重练一个而已，只是她妈后来才明白这一点");
     expect(page.inlineComments[3]).toMatchObject({ author: "快拉黑尔父", authorId: "tb.1.c42e64ac.OhZlpd4_OUeFpAX3DydSHg" });
@@ -57,7 +63,7 @@ describe("shownName", () => {
 /** A thread page written after the real markup: floor 1, a floor with noise, floor 3. */
 function writtenThread(floor2: { tail?: string; name?: string; field?: string; body?: boolean }): string {
   const f = (pid: number, no: number, name: string, date: string, extra = "", body = true) => `
-<div class="l_post l_post_bright j_l_post clearfix" data-field="${(floor2.field && no === 2 ? floor2.field : `{&quot;author&quot;:{&quot;user_id&quot;:${pid},&quot;user_name&quot;:&quot;login${no}&quot;,&quot;portrait&quot;:&quot;tb.1.aa.bb${no}?t=1&quot;,&quot;user_nickname&quot;:null},&quot;content&quot;:{&quot;post_id&quot;:${pid},&quot;forum_id&quot;:42,&quot;post_no&quot;:${no},&quot;comment_num&quot;:0${extra}}}`)}">
+<div class="l_post l_post_bright j_l_post clearfix" data-field="${floor2.field && no === 2 ? floor2.field : `{&quot;author&quot;:{&quot;user_id&quot;:${pid},&quot;user_name&quot;:&quot;login${no}&quot;,&quot;portrait&quot;:&quot;tb.1.aa.bb${no}?t=1&quot;,&quot;user_nickname&quot;:null},&quot;content&quot;:{&quot;post_id&quot;:${pid},&quot;forum_id&quot;:42,&quot;post_no&quot;:${no},&quot;comment_num&quot;:0${extra}}}`}">
 <div class="d_author"><ul class="p_author"><li class="d_name"><a class="p_author_name j_user_card" href="#">${name}</a></li></ul></div>
 <div class="d_post_content_main">${body ? `<div id="post_content_${pid}" class="d_post_content j_d_post_content">第${no}楼的内容</div>` : ""}
 <div class="core_reply_tail"><span class="tail-info">${no}楼</span><span class="tail-info">${date}</span></div></div></div>`;
@@ -91,7 +97,9 @@ describe("one bad field on a floor", () => {
     expect(page.replies.map((r) => r.platformId)).toEqual(["102", "103"]);
     expect(page.replies[0]!.publishedAt.toISOString()).toBe(sh("2025-06-01T10:00:00"));
     expect(page.replies[1]!.publishedAt.toISOString()).toBe(sh("2025-06-01T12:30:00"));
-    expect(warnings).toEqual([{ url: "https://tieba.baidu.com/p/555 (floor 2, post 102)", field: "date", raw: "某天下午", reason: "the previous floor's date" }]);
+    expect(warnings).toEqual([
+      { url: "https://tieba.baidu.com/p/555 (floor 2, post 102)", field: "date", raw: "某天下午", reason: "the previous floor's date" },
+    ]);
   });
 
   test("dates wrapped in labels and noise still parse", () => {

@@ -35,7 +35,9 @@ describe("tieba bar URLs", () => {
     expect(normaliseEntryUrl("https://tieba.baidu.com/mo/q/m?kw=北江大学&lp=5024#top")).toBe(DESKTOP);
     expect(normaliseEntryUrl("http://wapp.baidu.com/f?kw=北江大学")).toBe(DESKTOP);
     expect(normaliseEntryUrl("https://tieba.baidu.com/f?kw=%B1%B1%BD%AD%B4%F3%D1%A7")).toBe(DESKTOP);
-    expect(normaliseEntryUrl("https://tieba.baidu.com/f?kw=%E5%8C%97%E6%B1%9F%E5%A4%A7%E5%AD%A6")).toBe("https://tieba.baidu.com/f?kw=%E5%8C%97%E6%B1%9F%E5%A4%A7%E5%AD%A6");
+    expect(normaliseEntryUrl("https://tieba.baidu.com/f?kw=%E5%8C%97%E6%B1%9F%E5%A4%A7%E5%AD%A6")).toBe(
+      "https://tieba.baidu.com/f?kw=%E5%8C%97%E6%B1%9F%E5%A4%A7%E5%AD%A6",
+    );
     expect(tiebaEntryUrl(new URL("https://tieba.baidu.com/f?kw=x"))).toBeNull();
     // A local copy of the platform keeps its own origin.
     expect(normaliseEntryUrl("http://127.0.0.1:4000/mo/q/m?kw=%E5%8C%97%E6%B1%9F")).toBe("http://127.0.0.1:4000/f?kw=%E5%8C%97%E6%B1%9F&ie=utf-8");

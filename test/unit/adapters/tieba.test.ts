@@ -43,7 +43,9 @@ describe.skipIf(!realAvailable)("tieba list on the real capture", () => {
   });
 
   test("the same rows parse when the pagelet is not commented out (browser-rendered page)", () => {
-    const uncommented = html().replace('id="pagelet_html_frs-list/pagelet/thread_list" style="display:none;"><!--', 'id="pagelet_html_frs-list/pagelet/thread_list">').replace(/-->\s*<\/code>/, "</code>");
+    const uncommented = html()
+      .replace('id="pagelet_html_frs-list/pagelet/thread_list" style="display:none;"><!--', 'id="pagelet_html_frs-list/pagelet/thread_list">')
+      .replace(/-->\s*<\/code>/, "</code>");
     expect(parseTiebaList(uncommented, "https://tieba.baidu.com/f?kw=x", NOW)).toHaveLength(48);
   });
 });
@@ -54,11 +56,26 @@ describe.skipIf(!realAvailable)("tieba thread on the real capture", () => {
   test("floor 1 is the head post, other floors are replies with their post ids", () => {
     const p = page();
     // The page prints "章景轩" for login 怪物大宝贝 (nickname 贴吧用户_5JQP6NR): the printed name is the author.
-    expect(p.head).toMatchObject({ platformId: "9117905169", kind: "post", parentPlatformId: null, floor: 1, author: "章景轩", authorId: "tb.1.6ae447d1.1kSMO_ldLGD7OUTJ7rd_Bw", title: "对于一个父亲来说，这个女儿14岁就死了" });
+    expect(p.head).toMatchObject({
+      platformId: "9117905169",
+      kind: "post",
+      parentPlatformId: null,
+      floor: 1,
+      author: "章景轩",
+      authorId: "tb.1.6ae447d1.1kSMO_ldLGD7OUTJ7rd_Bw",
+      title: "对于一个父亲来说，这个女儿14岁就死了",
+    });
     expect(p.head!.publishedAt.toISOString()).toBe(sh("2024-08-05T16:56:00"));
     expect(p.head!.images?.length).toBeGreaterThan(0);
     expect(p.replies).toHaveLength(29); // 31 l_post blocks: 1 head, 1 ad placeholder, 29 replies
-    expect(p.replies[0]).toMatchObject({ platformId: "150719088158", parentPlatformId: "9117905169", kind: "reply", floor: 2, author: "杜草莓", authorId: "tb.1.e6799915.LKjPxJqJYl63wghcm6hl4w" });
+    expect(p.replies[0]).toMatchObject({
+      platformId: "150719088158",
+      parentPlatformId: "9117905169",
+      kind: "reply",
+      floor: 2,
+      author: "杜草莓",
+      authorId: "tb.1.e6799915.LKjPxJqJYl63wghcm6hl4w",
+    });
     expect(p.replies[0]!.publishedAt.toISOString()).toBe(sh("2024-08-05T17:07:00"));
     expect(p.replies[0]!.html).toContain("叛逆");
     expect(p.replies.map((r) => r.floor)).toEqual([...p.replies.map((r) => r.floor)].sort((a, b) => a! - b!));

@@ -10,7 +10,16 @@ import type { CrawlItem, ThreadPage, ThreadReadOptions } from "../../../crawler/
 
 const T0 = Date.UTC(2025, 0, 1);
 const at = (minute: number) => new Date(T0 + minute * 60_000);
-const item = (id: string, minute: number): CrawlItem => ({ platformId: id, kind: "reply", parentPlatformId: "t1", url: "u", title: "", author: "a", publishedAt: at(minute), html: "x" });
+const item = (id: string, minute: number): CrawlItem => ({
+  platformId: id,
+  kind: "reply",
+  parentPlatformId: "t1",
+  url: "u",
+  title: "",
+  author: "a",
+  publishedAt: at(minute),
+  html: "x",
+});
 
 /** A thread of `pages` pages; `outOfRange`: "clamp" like Discuz!, "gone" like Tieba's 404. */
 function thread(pages: number, outOfRange: "clamp" | "gone" = "clamp") {

@@ -20,7 +20,14 @@ const END = JSON.stringify({ ok: 0, msg: "这里还没有内容", data: { cards:
 /** A context that keeps the warnings it is given. */
 function warnContext(fetch: ReturnType<typeof stubFetcher>, now = NOW_2019): AdapterContext & { warnings: FieldWarning[] } {
   const warnings: FieldWarning[] = [];
-  return { account: { id: 1, entryUrl: `${ORIGIN}/u/${UID}`, platform: "weibo", fetchMode: "http" }, fetch, now, log: () => {}, warn: (w) => warnings.push(w), warnings };
+  return {
+    account: { id: 1, entryUrl: `${ORIGIN}/u/${UID}`, platform: "weibo", fetchMode: "http" },
+    fetch,
+    now,
+    log: () => {},
+    warn: (w) => warnings.push(w),
+    warnings,
+  };
 }
 
 /** A long post as the list shows it (cut, with 全文). */
@@ -44,7 +51,10 @@ describe("weiboGoneNotice: Weibo's deletion notices, and only those", () => {
   test.each([
     [{ ok: 0, msg: "微博不存在或暂无查看权限!" }, "微博不存在或暂无查看权限!"],
     [{ ok: 0, msg: "该微博已被删除" }, "该微博已被删除"],
-    [{ ok: 1, data: { id: 1, deleted: "1", text: "抱歉，此微博已被作者删除。查看帮助：<a href='x'>http://t.cn/x</a>" } }, "抱歉，此微博已被作者删除。查看帮助：http://t.cn/x"],
+    [
+      { ok: 1, data: { id: 1, deleted: "1", text: "抱歉，此微博已被作者删除。查看帮助：<a href='x'>http://t.cn/x</a>" } },
+      "抱歉，此微博已被作者删除。查看帮助：http://t.cn/x",
+    ],
     [{ ok: 0, msg: "快来发表你的评论吧" }, null],
     [{ ok: 0, msg: "抱歉，由于作者设置，你暂时没有这条微博的查看权限哦。" }, null],
     [{ ok: 1, data: { longTextContent: "全文里说：该微博已被删除的传言不实" } }, null],
@@ -65,7 +75,9 @@ describe("timeFromWeiboId", () => {
 
 describe.skipIf(!realAvailable)("one bad field on the real timeline never loses the page", () => {
   test("an unreadable date is warned about with the raw text and the post kept, dated by its id; names are collapsed", async () => {
-    const page = JSON.parse(readReal("weibo_m_getIndex_107603_timeline.json")) as { data: { cards: { mblog?: Record<string, unknown> & { user: Record<string, unknown> } }[] } };
+    const page = JSON.parse(readReal("weibo_m_getIndex_107603_timeline.json")) as {
+      data: { cards: { mblog?: Record<string, unknown> & { user: Record<string, unknown> } }[] };
+    };
     const first = page.data.cards[0]!.mblog!;
     first["created_at"] = "发布于 不知道什么时候";
     first.user["screen_name"] = "  Dear-迪丽热巴\n\u3000 ";
@@ -123,7 +135,12 @@ const child = (id: string, name: string, text: string, at = "Sat Jun 15 09:00:00
   text,
   user: { id: 7000000000 + Number(id.slice(-3)), screen_name: name },
 });
-const comment = (id: string, extra: Record<string, unknown> = {}) => ({ ...child(id, " 小 明 ", `评论${id}`, "Fri Jun 14 21:00:00 +0800 2019"), mid: id, floor_number: 1, ...extra });
+const comment = (id: string, extra: Record<string, unknown> = {}) => ({
+  ...child(id, " 小 明 ", `评论${id}`, "Fri Jun 14 21:00:00 +0800 2019"),
+  mid: id,
+  floor_number: 1,
+  ...extra,
+});
 
 describe("comments and child comments", () => {
   const withChildren = comment("4383190000000001", {
@@ -137,8 +154,22 @@ describe("comments and child comments", () => {
   const CHILD2 = `${ORIGIN}/comments/hotFlowChild?cid=4383190000000001&max_id=4383190000000103&max_id_type=0`;
   const routes = {
     [HOTFLOW]: JSON.stringify({ ok: 1, data: { data: [withChildren, previewed, none], total_number: 8, max_id: 0, max_id_type: 0 } }),
-    [CHILD1]: JSON.stringify({ ok: 1, data: [child("4383190000000101", "甲", "回复1"), child("4383190000000102", "乙", "回复2")], total_number: 3, max_id: 4383190000000103, max_id_type: 0, rootComment: [withChildren] }),
-    [CHILD2]: JSON.stringify({ ok: 1, data: [child("4383190000000103", "丁", "回复3")], total_number: 3, max_id: 0, max_id_type: 0, rootComment: [withChildren] }),
+    [CHILD1]: JSON.stringify({
+      ok: 1,
+      data: [child("4383190000000101", "甲", "回复1"), child("4383190000000102", "乙", "回复2")],
+      total_number: 3,
+      max_id: 4383190000000103,
+      max_id_type: 0,
+      rootComment: [withChildren],
+    }),
+    [CHILD2]: JSON.stringify({
+      ok: 1,
+      data: [child("4383190000000103", "丁", "回复3")],
+      total_number: 3,
+      max_id: 0,
+      max_id_type: 0,
+      rootComment: [withChildren],
+    }),
   };
   const thread: ListItem = { ...LONG, platformId: MID, url: `${ORIGIN}/detail/${MID}`, hasReplies: true, replyCount: 8, incomplete: false };
 
@@ -164,7 +195,9 @@ describe("comments and child comments", () => {
       "4383190000000103": "4383190000000001",
     });
     // The parent comes before its children (the store links a reply to a parent already stored).
-    expect(pages[0]!.replies.map((r) => r.platformId).indexOf("4383190000000002")).toBeLessThan(pages[0]!.replies.map((r) => r.platformId).indexOf("4383190000000201"));
+    expect(pages[0]!.replies.map((r) => r.platformId).indexOf("4383190000000002")).toBeLessThan(
+      pages[0]!.replies.map((r) => r.platformId).indexOf("4383190000000201"),
+    );
     expect(all.find((r) => r.platformId === "4383190000000001")).toMatchObject({ author: "小 明", authorId: "7000000001", kind: "reply" });
     expect(all.find((r) => r.platformId === "4383190000000103")).toMatchObject({ author: "丁", html: "回复3" });
     // A child comment's unreadable date: warned, dated by the comment it answers.

@@ -11,17 +11,39 @@ const LOOKUP = `${ORIGIN}/api/container/getIndex?type=uid&value=${UID}`;
 const TIMELINE = `${LOOKUP}&containerid=107603${UID}`;
 
 describe.skipIf(!realAvailable)("weibo adapter on the real m.weibo.cn capture", () => {
-  const lookupBody = JSON.stringify({ ok: 1, data: { tabsInfo: { tabs: [{ tab_type: "profile", containerid: `230283${UID}` }, { tab_type: "weibo", containerid: `107603${UID}` }] } } });
+  const lookupBody = JSON.stringify({
+    ok: 1,
+    data: {
+      tabsInfo: {
+        tabs: [
+          { tab_type: "profile", containerid: `230283${UID}` },
+          { tab_type: "weibo", containerid: `107603${UID}` },
+        ],
+      },
+    },
+  });
 
   test("lists its 10 posts with ids, dates, counts; pages on with cardlistInfo.page", async () => {
-    const fetch = stubFetcher({ [LOOKUP]: lookupBody, [TIMELINE]: readReal("weibo_m_getIndex_107603_timeline.json"), [`${TIMELINE}&page=2`]: JSON.stringify({ ok: 0, msg: "这里还没有内容", data: { cards: [] } }) });
+    const fetch = stubFetcher({
+      [LOOKUP]: lookupBody,
+      [TIMELINE]: readReal("weibo_m_getIndex_107603_timeline.json"),
+      [`${TIMELINE}&page=2`]: JSON.stringify({ ok: 0, msg: "这里还没有内容", data: { cards: [] } }),
+    });
     const pages = await collect(weiboAdapter.list(stubContext("weibo", `${ORIGIN}/u/${UID}`, fetch, NOW_2019)));
     expect(pages).toHaveLength(1);
     const items = pages[0]!.items;
     expect(items).toHaveLength(10);
     expect(items.map((i) => i.platformId)).toEqual([
-      "4383183661430868", "4383180406740606", "4382054705416396", "4381312410216312", "4381207217392722",
-      "4380517519047355", "4379825714272349", "4379188905591760", "4378893399854472", "4378514142544199",
+      "4383183661430868",
+      "4383180406740606",
+      "4382054705416396",
+      "4381312410216312",
+      "4381207217392722",
+      "4380517519047355",
+      "4379825714272349",
+      "4379188905591760",
+      "4378893399854472",
+      "4378514142544199",
     ]);
     expect(items[0]!.publishedAt.toISOString()).toBe("2019-06-13T16:00:00.000Z"); // "06-14", Shanghai midnight
     expect(items[9]!.publishedAt.toISOString()).toBe("2019-05-31T16:00:00.000Z"); // "06-01"
@@ -52,7 +74,8 @@ describe.skipIf(!realAvailable)("weibo adapter on the real m.weibo.cn capture", 
 });
 
 describe.skipIf(!realAvailable)("parseWeiboCnProfile on the real weibo.cn capture", () => {
-  const page = () => parseWeiboCnProfile(readReal("weibo_cn_profile_page1.html"), "https://weibo.cn/1669879400/profile?page=1", new Date("2020-06-18T04:00:00Z"));
+  const page = () =>
+    parseWeiboCnProfile(readReal("weibo_cn_profile_page1.html"), "https://weibo.cn/1669879400/profile?page=1", new Date("2020-06-18T04:00:00Z"));
 
   test("reads its 10 posts with bids and year-less dates", () => {
     const { items } = page();
@@ -60,9 +83,16 @@ describe.skipIf(!realAvailable)("parseWeiboCnProfile on the real weibo.cn captur
     expect(items[0]).toMatchObject({ platformId: "J74OAhxtL", author: "Dear-迪丽热巴", replyCount: 393530, pinned: false });
     expect(items[0]!.title).toContain("给你们康康我眼前的画面");
     expect(items.map((i) => i.publishedAt.toISOString())).toEqual([
-      "2020-06-17T10:12:00.000Z", "2020-06-15T02:09:00.000Z", "2020-06-14T12:09:00.000Z", "2020-06-12T11:11:00.000Z",
-      "2020-06-10T06:05:00.000Z", "2020-06-08T07:17:00.000Z", "2020-06-07T09:39:00.000Z", "2020-06-05T03:11:00.000Z",
-      "2020-06-03T14:24:00.000Z", "2020-06-03T11:00:00.000Z",
+      "2020-06-17T10:12:00.000Z",
+      "2020-06-15T02:09:00.000Z",
+      "2020-06-14T12:09:00.000Z",
+      "2020-06-12T11:11:00.000Z",
+      "2020-06-10T06:05:00.000Z",
+      "2020-06-08T07:17:00.000Z",
+      "2020-06-07T09:39:00.000Z",
+      "2020-06-05T03:11:00.000Z",
+      "2020-06-03T14:24:00.000Z",
+      "2020-06-03T11:00:00.000Z",
     ]);
     // Action links are chrome, not content.
     expect(items[0]!.html).not.toContain("赞[");

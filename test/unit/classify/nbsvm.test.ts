@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  NbEnsemble,
-  NbLogistic,
-  prepareText,
-  trainNbEnsemble,
-  trainNbLogistic,
-  TrainingError,
-  type NbLogisticOptions,
-} from "../../../crawler/classify";
+import { NbEnsemble, NbLogistic, prepareText, trainNbEnsemble, trainNbLogistic, TrainingError, type NbLogisticOptions } from "../../../crawler/classify";
 import { CAMPUS_SAMPLES } from "./fixtures";
 
 const texts = CAMPUS_SAMPLES.map((s) => prepareText(s.text));

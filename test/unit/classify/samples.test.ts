@@ -75,7 +75,9 @@ describe("parseSamples (CSV)", () => {
   });
 
   it("refuses a header that names only one of the columns", () => {
-    expect(parseSamples("label,body\n考试,补考\n", "csv").errors).toEqual([{ line: 1, reason: 'header must name both "label" and "text" columns', code: "header" }]);
+    expect(parseSamples("label,body\n考试,补考\n", "csv").errors).toEqual([
+      { line: 1, reason: 'header must name both "label" and "text" columns', code: "header" },
+    ]);
   });
 
   it("reports an unterminated quote", () => {

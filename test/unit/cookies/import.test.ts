@@ -105,7 +105,8 @@ describe("parseCookieInput", () => {
 describe("the jar sends imported cookies only where they belong", () => {
   it("a weibo.cn cookie goes to m.weibo.cn, not to weibo.com or an unrelated host", () => {
     const jar = new CookieJar();
-    for (const c of parseCookieInput(`.weibo.cn\tTRUE\t/\tTRUE\t${future}\tSUB\tv1\nm.weibo.cn\tFALSE\t/api\tFALSE\t0\tH\tv2\n`, weibo, NOW).cookies) jar.put(c);
+    for (const c of parseCookieInput(`.weibo.cn\tTRUE\t/\tTRUE\t${future}\tSUB\tv1\nm.weibo.cn\tFALSE\t/api\tFALSE\t0\tH\tv2\n`, weibo, NOW).cookies)
+      jar.put(c);
     expect(jar.headerFor("https://m.weibo.cn/api/container/getIndex")).toBe("H=v2; SUB=v1");
     expect(jar.headerFor("http://m.weibo.cn/api/x")).toBe("H=v2"); // Secure: https only
     expect(jar.headerFor("https://weibo.com/u/1")).toBeUndefined();

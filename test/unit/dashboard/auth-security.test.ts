@@ -98,7 +98,12 @@ describe("session versions", () => {
   test("a token without a session version (signed before versions existed) is refused", async () => {
     const { SignJWT } = await import("jose");
     const { sessionSecret } = await import("@/lib/config");
-    const old = await new SignJWT({ username: "x", role: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("1").setIssuedAt().setExpirationTime("1h").sign(sessionSecret());
+    const old = await new SignJWT({ username: "x", role: "admin" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("1")
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(sessionSecret());
     expect(await verifySession(old)).toBeNull();
   });
 
@@ -130,7 +135,9 @@ describe("first-admin setup link", () => {
     expect(await setupLinkState(t.db, "wrong")).toBe("invalid");
     await expect(completeSetup(t.db, "wrong", { username: "root", password: "password-123" })).rejects.toThrow(/no longer valid/);
     // A bad password leaves the link usable.
-    await expect(completeSetup(t.db, token!, { username: "root", password: "short" })).rejects.toMatchObject({ fieldErrors: { password: ["password must be at least 8 characters"] } });
+    await expect(completeSetup(t.db, token!, { username: "root", password: "short" })).rejects.toMatchObject({
+      fieldErrors: { password: ["password must be at least 8 characters"] },
+    });
     expect(await setupLinkState(t.db, token!)).toBe("valid");
     // Two browsers racing with the same link make one admin.
     const results = await Promise.allSettled([

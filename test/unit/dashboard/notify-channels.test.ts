@@ -29,7 +29,15 @@ async function track<M>(s: Promise<RobotServer<M>>): Promise<RobotServer<M>> {
 const fast: NotifyOptions = { backoffMs: () => 5, timeoutMs: 2000, baseUrl: "https://cw.example.edu.cn" };
 const HOSTILE = `[点我](http://evil.example) **粗** <at user_id="all">所有人</at>`;
 
-type TopicChannels = { webhookUrl?: string; webhookSecret?: string; dingtalkWebhook?: string; dingtalkSecret?: string; wecomWebhook?: string; feishuWebhook?: string; feishuSecret?: string };
+type TopicChannels = {
+  webhookUrl?: string;
+  webhookSecret?: string;
+  dingtalkWebhook?: string;
+  dingtalkSecret?: string;
+  wecomWebhook?: string;
+  feishuWebhook?: string;
+  feishuSecret?: string;
+};
 
 /** A tieba account, a run of it that opened `n` flags for the topic 考试, and the topic's channels. */
 async function runWithFlags(channels: TopicChannels, n = 2, firstTitle = "期末考试有人作弊") {
@@ -76,7 +84,9 @@ describe("钉钉 DingTalk robot (加签)", () => {
     const { title, text } = robot.received[0]!.markdown;
     expect(title).toBe("【CampusWatch】考试：2 条新预警");
     expect(text).toContain("### 【CampusWatch】考试：2 条新预警\n\nx吧（贴吧）本次抓取新增 2 条预警。");
-    expect(text).toMatch(/\n\n1\. \[［点我］（http:／／evil\.example） ＊＊粗＊＊ ＜at user＿id="all"＞所有人＜\/at＞\]\(https:\/\/cw\.example\.edu\.cn\/posts\/\d+\)\n\n/);
+    expect(text).toMatch(
+      /\n\n1\. \[［点我］（http:／／evil\.example） ＊＊粗＊＊ ＜at user＿id="all"＞所有人＜\/at＞\]\(https:\/\/cw\.example\.edu\.cn\/posts\/\d+\)\n\n/,
+    );
     expect(text).toContain("> 贴吧 · x吧 · 作者 张三 ［＠all］（x） · 12月1日 06:32");
     expect(text).toContain("> 原因：关键词 期末、考试；敏感词 作弊；分类器 0.93；相关度 0.41");
     expect(text).toContain(`[在 CampusWatch 查看全部预警](https://cw.example.edu.cn/?topic=${topic.id})`);
@@ -189,7 +199,7 @@ describe("飞书 Feishu bot (签名校验)", () => {
     expect(elements.filter((e) => e.tag === "a").map((e) => new URL(e.href!).origin)).toEqual(Array(11).fill("https://cw.example.edu.cn"));
     expect(elements.at(-1)).toEqual({ tag: "a", text: "在 CampusWatch 查看全部预警", href: `https://cw.example.edu.cn/?topic=${topic.id}` });
     const first = post.content[1]!;
-    expect(first[1]).toMatchObject({ tag: "a", text: "[点我](http:／／evil.example) **粗** ＜at user_id=\"all\"＞所有人＜/at＞" });
+    expect(first[1]).toMatchObject({ tag: "a", text: '[点我](http:／／evil.example) **粗** ＜at user_id="all"＞所有人＜/at＞' });
     const all = JSON.stringify(post);
     expect(all).not.toMatch(/<at|http:\/\/evil/);
     expect(all).toContain("还有 2 条未列出。");
@@ -237,10 +247,17 @@ describe("generic webhook signature", () => {
     const receiver = await track(startSignedWebhook({ secret }));
     const { run, topic } = await runWithFlags({ webhookUrl: receiver.webhook, webhookSecret: secret });
     expect(await notifyNewFlags(t.db, run.id, fast)).toMatchObject({ sent: 1 });
-    expect(receiver.received[0]).toMatchObject({ event: "campuswatch.flags", topic: { id: topic.id, name: "考试" }, total: 2, topicUrl: `https://cw.example.edu.cn/?topic=${topic.id}` });
+    expect(receiver.received[0]).toMatchObject({
+      event: "campuswatch.flags",
+      topic: { id: topic.id, name: "考试" },
+      total: 2,
+      topicUrl: `https://cw.example.edu.cn/?topic=${topic.id}`,
+    });
 
     await t.db.topic.update({ where: { id: topic.id }, data: { webhookSecret: "not-the-shared-secret-at-all" } });
-    const again = await t.db.notification.create({ data: { topicId: topic.id, channel: "webhook", target: receiver.webhook, payload: (await only()).payload } });
+    const again = await t.db.notification.create({
+      data: { topicId: topic.id, channel: "webhook", target: receiver.webhook, payload: (await only()).payload },
+    });
     expect(await deliverNotification(t.db, again.id, fast)).toBe("failed");
     expect(await t.db.notification.findUniqueOrThrow({ where: { id: again.id } })).toMatchObject({ attempts: 1, lastError: "HTTP 401 Unauthorized" });
     await t.db.topic.update({ where: { id: topic.id }, data: { webhookSecret: secret } });
@@ -279,12 +296,12 @@ describe("message text", () => {
     const out = markdownText(`${HOSTILE}\n# 标题\n> 引用 \`code\` _斜_ ~~删~~ ![img](http://evil.example/x.png) <@zhangsan> www.evil.example \\`, 200);
     expect(out).not.toMatch(/[[\]()*_#>`<~!\\\n]|:\/\/|www\./);
     expect(out).toBe(
-      "［点我］（http:／／evil.example） ＊＊粗＊＊ ＜at user＿id=\"all\"＞所有人＜/at＞ ＃ 标题 ＞ 引用 ｀code｀ ＿斜＿ ～～删～～ ！［img］（http:／／evil.example/x.png） ＜＠zhangsan＞ www．evil.example ＼",
+      '［点我］（http:／／evil.example） ＊＊粗＊＊ ＜at user＿id="all"＞所有人＜/at＞ ＃ 标题 ＞ 引用 ｀code｀ ＿斜＿ ～～删～～ ！［img］（http:／／evil.example/x.png） ＜＠zhangsan＞ www．evil.example ＼',
     );
   });
 
   test("plain text (Feishu): one line, invisible characters gone, capped, no mention", () => {
-    expect(plainText("a\r\n\tb\u202e\u200bc <at user_id=\"all\"></at>", 100)).toBe("a bc ＜at user_id=\"all\"＞＜/at＞");
+    expect(plainText('a\r\n\tb\u202e\u200bc <at user_id="all"></at>', 100)).toBe('a bc ＜at user_id="all"＞＜/at＞');
     expect(plainText("一二三四五六", 4)).toBe("一二三…");
     expect(Array.from(markdownText("考".repeat(100), 60))).toHaveLength(60);
   });
@@ -296,8 +313,24 @@ describe("message text", () => {
   });
 
   test("why flagged, in Chinese, from the classifier's reasons; time in Asia/Shanghai", () => {
-    expect(reasonsZh([{ kind: "keyword", detail: "期末, 考试" }, { kind: "sensitive", detail: "作弊 @3–5, 替考 @9–11, 作弊 @20–22" }], 0)).toBe("关键词 期末、考试；敏感词 作弊、替考");
-    expect(reasonsZh([{ kind: "classifier", detail: "P(on-topic) = 0.934" }, { kind: "cosine", detail: "r = 0.41" }], 0.5)).toBe("分类器 0.93；相关度 0.41");
+    expect(
+      reasonsZh(
+        [
+          { kind: "keyword", detail: "期末, 考试" },
+          { kind: "sensitive", detail: "作弊 @3–5, 替考 @9–11, 作弊 @20–22" },
+        ],
+        0,
+      ),
+    ).toBe("关键词 期末、考试；敏感词 作弊、替考");
+    expect(
+      reasonsZh(
+        [
+          { kind: "classifier", detail: "P(on-topic) = 0.934" },
+          { kind: "cosine", detail: "r = 0.41" },
+        ],
+        0.5,
+      ),
+    ).toBe("分类器 0.93；相关度 0.41");
     expect(reasonsZh([{ kind: "sensitive", detail: "作弊" }], 0.9)).toBe("敏感词 作弊");
     expect(shanghaiTime("2026-11-30T22:32:00.000Z")).toBe("12月1日 06:32");
     expect(shanghaiTime("2026-01-05T15:59:00.000Z")).toBe("1月5日 23:59");

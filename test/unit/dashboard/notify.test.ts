@@ -42,7 +42,9 @@ async function runWithFlags(opts: { webhook?: string; email?: string } = {}) {
   const quiet = await db.topic.create({ data: { name: "食堂" } });
   const run = await db.crawlRun.create({ data: { accountId: account.id, startedAt: new Date(Date.now() - 60_000) } });
   const mk = async (accountId: number, i: number, topicId: number, createdAt = new Date()) => {
-    const p = await db.post.create({ data: { accountId, platformId: String(i), url: `https://x/${i}`, title: `标题${i}`, publishedAt: new Date(), text: `有人作弊 ${i}`, sha1: String(i) } });
+    const p = await db.post.create({
+      data: { accountId, platformId: String(i), url: `https://x/${i}`, title: `标题${i}`, publishedAt: new Date(), text: `有人作弊 ${i}`, sha1: String(i) },
+    });
     return db.flag.create({ data: { postId: p.id, topicId, reasons: JSON.stringify([{ kind: "sensitive", detail: "作弊" }]), score: 0.9, createdAt } });
   };
   await mk(account.id, 1, topic.id);
@@ -107,7 +109,11 @@ describe("notifyNewFlags", () => {
     const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
     delete process.env.SMTP_HOST;
     expect(await notifyNewFlags(t.db, run.id, fast)).toEqual({ notifications: 1, sent: 0, failed: 1 });
-    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ channel: "email", status: "failed", lastError: expect.stringContaining("SMTP not configured") });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({
+      channel: "email",
+      status: "failed",
+      lastError: expect.stringContaining("SMTP not configured"),
+    });
   });
 
   test("an unknown run or no topic with targets does nothing", async () => {
@@ -175,7 +181,14 @@ describe("e-mail notifications", () => {
     await new Promise<void>((r) => smtp.close(() => r()));
   });
 
-  const settings = (over: Partial<SmtpSettings> = {}): SmtpSettings => ({ host: "127.0.0.1", port, user: "", pass: "", from: "campuswatch@example.edu.cn", ...over });
+  const settings = (over: Partial<SmtpSettings> = {}): SmtpSettings => ({
+    host: "127.0.0.1",
+    port,
+    user: "",
+    pass: "",
+    from: "campuswatch@example.edu.cn",
+    ...over,
+  });
 
   /** The decoded subject and text body of a raw message. */
   function decode(raw: string) {
@@ -184,7 +197,12 @@ describe("e-mail notifications", () => {
     const header = (name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(headers)?.[1] ?? "";
     const words = (v: string) =>
       v.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, enc: string, data: string) =>
-        enc.toLowerCase() === "b" ? Buffer.from(data, "base64").toString("utf8") : Buffer.from(data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
+        enc.toLowerCase() === "b"
+          ? Buffer.from(data, "base64").toString("utf8")
+          : Buffer.from(
+              data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+              "latin1",
+            ).toString("utf8"),
       );
     const body = rest.join("\r\n\r\n");
     const encoding = header("Content-Transfer-Encoding").toLowerCase();
@@ -192,7 +210,10 @@ describe("e-mail notifications", () => {
       encoding === "base64"
         ? Buffer.from(body, "base64").toString("utf8")
         : encoding === "quoted-printable"
-          ? Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8")
+          ? Buffer.from(
+              body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+              "latin1",
+            ).toString("utf8")
           : body;
     return { subject: words(header("Subject")), contentType: header("Content-Type"), text: text.replace(/\r\n/g, "\n") };
   }
@@ -221,11 +242,21 @@ describe("e-mail notifications", () => {
     expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "sent", attempts: 2 });
 
     const n = await t.db.notification.create({
-      data: { topicId: (await t.db.topic.findFirstOrThrow()).id, channel: "email", target: "nobody@example.edu.cn", payload: (await t.db.notification.findFirstOrThrow()).payload, status: "pending" },
+      data: {
+        topicId: (await t.db.topic.findFirstOrThrow()).id,
+        channel: "email",
+        target: "nobody@example.edu.cn",
+        payload: (await t.db.notification.findFirstOrThrow()).payload,
+        status: "pending",
+      },
     });
     rcptReplies = [550];
     expect(await deliverNotification(t.db, n.id, { ...fast, smtp: settings() })).toBe("failed");
-    expect(await t.db.notification.findUniqueOrThrow({ where: { id: n.id } })).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^SMTP 550: .*No such user here/) });
+    expect(await t.db.notification.findUniqueOrThrow({ where: { id: n.id } })).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastError: expect.stringMatching(/^SMTP 550: .*No such user here/),
+    });
     expect(mails).toHaveLength(1);
   });
 
@@ -233,8 +264,16 @@ describe("e-mail notifications", () => {
     const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
     requireLogin = true;
     expect(await notifyNewFlags(t.db, run.id, { ...fast, smtp: settings({ user: "cw", pass: "wrong" }) })).toMatchObject({ failed: 1 });
-    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^SMTP 535: .*Invalid username or password/) });
-    expect(await retryFailedNotifications(t.db, { ...fast, smtp: settings({ user: "cw", pass: "secret-pass" }) })).toEqual({ notifications: 1, sent: 1, failed: 0 });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastError: expect.stringMatching(/^SMTP 535: .*Invalid username or password/),
+    });
+    expect(await retryFailedNotifications(t.db, { ...fast, smtp: settings({ user: "cw", pass: "secret-pass" }) })).toEqual({
+      notifications: 1,
+      sent: 1,
+      failed: 0,
+    });
     expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "sent", attempts: 2 });
     expect(mails).toHaveLength(1);
   });
@@ -242,6 +281,10 @@ describe("e-mail notifications", () => {
   test("an unreachable server is retried, then recorded with the network reason", async () => {
     const { run } = await runWithFlags({ email: "it-office@example.edu.cn" });
     expect(await notifyNewFlags(t.db, run.id, { ...fast, attempts: 2, smtp: settings({ port: 9 }) })).toMatchObject({ failed: 1 });
-    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({ status: "failed", attempts: 2, lastError: expect.stringMatching(/^network error: ESOCKET connect ECONNREFUSED/) });
+    expect(await t.db.notification.findFirstOrThrow()).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      lastError: expect.stringMatching(/^network error: ESOCKET connect ECONNREFUSED/),
+    });
   });
 });

@@ -43,7 +43,9 @@ beforeAll(async () => {
     // A few noticed deleted on the platform (kept, marked): the "deleted" filter.
     const deleted = i % 7 === 2;
     const deletedAt = deleted ? new Date(base + 90 * 86_400_000 + i * 1000) : null;
-    const p = await db.post.create({ data: { accountId: a.id, platformId: String(i), url: `u${i}`, title, publishedAt, text, sha1: String(i), kind, deletedAt } });
+    const p = await db.post.create({
+      data: { accountId: a.id, platformId: String(i), url: `u${i}`, title, publishedAt, text, sha1: String(i), kind, deletedAt },
+    });
     const row: Row = { id: p.id, accountId: a.id, platform: a.platform, kind, publishedAt, text, title, deleted, flags: [], cls: [] };
     for (const topic of topics) {
       const score = ((i * 37 + topic.id * 11) % 100) / 100;
@@ -75,14 +77,24 @@ function brute(f: PostFilter): number[] {
       if (f.deleted && r.deleted !== (f.deleted === "yes")) return false;
       if (f.from && day(r.publishedAt) < f.from) return false;
       if (f.to && day(r.publishedAt) > f.to) return false;
-      const flags = r.flags.filter((x) => (!statuses || statuses.includes(x.status)) && (!f.flagged || ((!f.topicId || x.topicId === f.topicId) && (f.minScore === undefined || x.score >= f.minScore))));
+      const flags = r.flags.filter(
+        (x) =>
+          (!statuses || statuses.includes(x.status)) &&
+          (!f.flagged || ((!f.topicId || x.topicId === f.topicId) && (f.minScore === undefined || x.score >= f.minScore))),
+      );
       if ((f.flagged || statuses) && flags.length === 0) return false;
       if (!f.flagged && (f.topicId || f.minScore !== undefined)) {
         if (!r.cls.some((c) => c.relevant && (!f.topicId || c.topicId === f.topicId) && (f.minScore === undefined || c.score >= f.minScore))) return false;
       }
       if (f.q) {
         const hay = `${r.title}\n${r.text}`.toLowerCase();
-        if (!f.q.split(/\s+/).filter(Boolean).every((w) => hay.includes(w.toLowerCase()))) return false;
+        if (
+          !f.q
+            .split(/\s+/)
+            .filter(Boolean)
+            .every((w) => hay.includes(w.toLowerCase()))
+        )
+          return false;
       }
       return true;
     })
@@ -157,7 +169,10 @@ describe("findPostIds", () => {
   test("list rows carry account, flags with topic names and relevant scores", async () => {
     const { filter } = parsePostFilter({ review: "open" }, true);
     const { rows: page } = await listPostsPage(t.db, filter, { take: 3 });
-    expect(page[0]).toMatchObject({ account: { name: expect.any(String), platform: expect.any(String) }, flags: expect.arrayContaining([expect.objectContaining({ topicName: expect.any(String), status: "open" })]) });
+    expect(page[0]).toMatchObject({
+      account: { name: expect.any(String), platform: expect.any(String) },
+      flags: expect.arrayContaining([expect.objectContaining({ topicName: expect.any(String), status: "open" })]),
+    });
   });
 });
 

@@ -65,7 +65,16 @@ async function fixture(db: Db) {
   const topic2 = await db.topic.create({ data: { name: "食堂" } });
   const mk = (accountId: number, i: number, at: string, parentId?: number) =>
     db.post.create({
-      data: { accountId, platformId: `p${i}`, url: `https://x/${i}`, publishedAt: new Date(at), text: `第${i}条 作弊`, sha1: `s${i}`, kind: parentId ? "reply" : "post", parentId },
+      data: {
+        accountId,
+        platformId: `p${i}`,
+        url: `https://x/${i}`,
+        publishedAt: new Date(at),
+        text: `第${i}条 作弊`,
+        sha1: `s${i}`,
+        kind: parentId ? "reply" : "post",
+        parentId,
+      },
     });
   // 15:59 and 16:01 UTC fall on different Asia/Shanghai days.
   const p1 = await mk(a1.id, 1, "2026-03-01T15:59:00Z");
@@ -139,7 +148,9 @@ describe("run_day_stats", () => {
       where: { id: run.id },
       data: { status: "failed", finishedAt: new Date("2026-03-01T15:00:30.500Z"), pagesList: 2, pagesItem: 5, errorCount: 3, blocks: 1, newPosts: 4 },
     });
-    await db.crawlRun.create({ data: { accountId: a2.id, status: "ok", startedAt: new Date("2026-03-01T17:00:00Z"), finishedAt: new Date("2026-03-01T17:01:00Z"), pagesList: 1 } });
+    await db.crawlRun.create({
+      data: { accountId: a2.id, status: "ok", startedAt: new Date("2026-03-01T17:00:00Z"), finishedAt: new Date("2026-03-01T17:01:00Z"), pagesList: 1 },
+    });
     s = await runStats(db);
     expect(s.rolled).toEqual(s.direct);
     expect(s.rolled).toContainEqual(["2026-03-01", a1.id, 1, 1, 3, 1, 7, 4, 30500]);

@@ -5,10 +5,26 @@ describe("sanitizePostHtml", () => {
   test.each([
     ["script tag and its content", `<p>hi<script>alert(1)</script></p>`, `<p>hi</p>`],
     ["event handler", `<p onclick="alert(1)" onmouseover=x>hi</p>`, `<p>hi</p>`],
-    ["javascript: link keeps its text, loses its href", `<a href="javascript:alert(1)">x</a>`, `<a rel="noopener noreferrer nofollow ugc" target="_blank" referrerpolicy="no-referrer">x</a>`],
-    ["JaVaScRiPt with entities", `<a href="&#106;avascript:alert(1)">x</a>`, `<a rel="noopener noreferrer nofollow ugc" target="_blank" referrerpolicy="no-referrer">x</a>`],
-    ["data: link", `<a href="data:text/html,<script>alert(1)</script>">x</a>`, `<a rel="noopener noreferrer nofollow ugc" target="_blank" referrerpolicy="no-referrer">x</a>`],
-    ["style, iframe, svg, object", `<style>*{}</style><iframe src="https://e"></iframe><svg onload=alert(1)><script>1</script></svg><object data="x"></object>ok`, `ok`],
+    [
+      "javascript: link keeps its text, loses its href",
+      `<a href="javascript:alert(1)">x</a>`,
+      `<a rel="noopener noreferrer nofollow ugc" target="_blank" referrerpolicy="no-referrer">x</a>`,
+    ],
+    [
+      "JaVaScRiPt with entities",
+      `<a href="&#106;avascript:alert(1)">x</a>`,
+      `<a rel="noopener noreferrer nofollow ugc" target="_blank" referrerpolicy="no-referrer">x</a>`,
+    ],
+    [
+      "data: link",
+      `<a href="data:text/html,<script>alert(1)</script>">x</a>`,
+      `<a rel="noopener noreferrer nofollow ugc" target="_blank" referrerpolicy="no-referrer">x</a>`,
+    ],
+    [
+      "style, iframe, svg, object",
+      `<style>*{}</style><iframe src="https://e"></iframe><svg onload=alert(1)><script>1</script></svg><object data="x"></object>ok`,
+      `ok`,
+    ],
     ["style attributes and page classes", `<p style="background:url(https://e/x)" class="nav">t</p>`, `<p>t</p>`],
     ["form controls", `<form action="https://e"><input name=a><button>b</button></form>`, `b`],
   ])("removes %s", (_name, input, expected) => {
@@ -68,10 +84,34 @@ describe("safeHttpUrl", () => {
 
 describe("highlighting", () => {
   test.each([
-    ["期末考试有人作弊", ["考试", "作弊"], [["期末", false], ["考试", true], ["有人", false], ["作弊", true]]],
+    [
+      "期末考试有人作弊",
+      ["考试", "作弊"],
+      [
+        ["期末", false],
+        ["考试", true],
+        ["有人", false],
+        ["作弊", true],
+      ],
+    ],
     ["期末考试", ["考试", "期末考试"], [["期末考试", true]]],
-    ["Hello WORLD", ["world"], [["Hello ", false], ["WORLD", true]]],
-    ["a.b*c", ["*"], [["a.b", false], ["*", true], ["c", false]]],
+    [
+      "Hello WORLD",
+      ["world"],
+      [
+        ["Hello ", false],
+        ["WORLD", true],
+      ],
+    ],
+    [
+      "a.b*c",
+      ["*"],
+      [
+        ["a.b", false],
+        ["*", true],
+        ["c", false],
+      ],
+    ],
     ["没有命中", ["作弊"], [["没有命中", false]]],
     ["", ["作弊"], []],
   ])("%s with %j", (text, terms, expected) => {

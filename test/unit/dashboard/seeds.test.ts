@@ -7,7 +7,13 @@ describe("parseSeedList", () => {
   test.each([
     ["empty", "", [], [], 0],
     ["comments and blank lines skipped", "# 北江大学\n\n  https://bbs.bjdx.edu.cn/  \n", ["https://bbs.bjdx.edu.cn/"], [], 0],
-    ["CRLF, BOM, fragments dropped, duplicates counted", "\uFEFFhttps://a.cn/x#top\r\nhttps://a.cn/x\r\nhttp://b.cn", ["https://a.cn/x", "http://b.cn/"], [], 1],
+    [
+      "CRLF, BOM, fragments dropped, duplicates counted",
+      "\uFEFFhttps://a.cn/x#top\r\nhttps://a.cn/x\r\nhttp://b.cn",
+      ["https://a.cn/x", "http://b.cn/"],
+      [],
+      1,
+    ],
     ["invalid lines reported with their number", "https://ok.cn/\nnot a url\nftp://files.cn/\njavascript:alert(1)", ["https://ok.cn/"], [2, 3, 4], 0],
   ])("%s", (_name, text, urls, badLines, duplicates) => {
     const r = parseSeedList(text);

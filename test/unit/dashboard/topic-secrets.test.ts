@@ -55,17 +55,28 @@ const errorsOf = (over: Record<string, string>) => {
 
 describe("validation", () => {
   test("each platform's URL and secret, with a clear message on the field", () => {
-    expect(errorsOf({ dingtalkWebhook: "https://oapi.dingtalk.com/robot/send" })).toEqual({ dingtalkWebhook: expect.stringContaining("https://oapi.dingtalk.com/robot/send?access_token=") });
+    expect(errorsOf({ dingtalkWebhook: "https://oapi.dingtalk.com/robot/send" })).toEqual({
+      dingtalkWebhook: expect.stringContaining("https://oapi.dingtalk.com/robot/send?access_token="),
+    });
     expect(errorsOf({ dingtalkWebhook: "http://oapi.dingtalk.com/robot/send?access_token=abc" })).toHaveProperty("dingtalkWebhook");
     expect(errorsOf({ dingtalkWebhook: `${DING}&timestamp=1&sign=x` })).toEqual({ dingtalkWebhook: expect.stringContaining("without timestamp and sign") });
     expect(errorsOf({ dingtalkWebhook: DING, dingtalkSecret: "0f1e2d3c4b5a" })).toEqual({ dingtalkSecret: expect.stringContaining("starts with SEC") });
     expect(errorsOf({ dingtalkSecret: DING_SECRET })).toEqual({ dingtalkSecret: "a secret needs the DingTalk webhook: enter it too" });
-    expect(errorsOf({ feishuWebhook: "https://open.feishu.cn/open-apis/bot/v2/hook/" })).toEqual({ feishuWebhook: expect.stringContaining("open-apis/bot/v2/hook/") });
+    expect(errorsOf({ feishuWebhook: "https://open.feishu.cn/open-apis/bot/v2/hook/" })).toEqual({
+      feishuWebhook: expect.stringContaining("open-apis/bot/v2/hook/"),
+    });
     expect(errorsOf({ feishuWebhook: "ftp://open.feishu.cn/x" })).toEqual({ feishuWebhook: "enter a full http(s) URL" });
     expect(errorsOf({ wecomWebhook: "https://qyapi.weixin.qq.com/cgi-bin/webhook/send" })).toEqual({ wecomWebhook: expect.stringContaining("key=") });
-    expect(errorsOf({ webhookUrl: "https://hooks.example.edu.cn/x", webhookSecret: "short" })).toEqual({ webhookSecret: expect.stringContaining("at least 16 characters") });
+    expect(errorsOf({ webhookUrl: "https://hooks.example.edu.cn/x", webhookSecret: "short" })).toEqual({
+      webhookSecret: expect.stringContaining("at least 16 characters"),
+    });
     // Local relays and test servers are fine; so is Lark.
-    expect(errorsOf({ dingtalkWebhook: "http://127.0.0.1:8080/robot/send?access_token=t", feishuWebhook: "https://open.larksuite.com/open-apis/bot/v2/hook/abc-123" })).toEqual({});
+    expect(
+      errorsOf({
+        dingtalkWebhook: "http://127.0.0.1:8080/robot/send?access_token=t",
+        feishuWebhook: "https://open.larksuite.com/open-apis/bot/v2/hook/abc-123",
+      }),
+    ).toEqual({});
   });
 
   test("a WeCom key pasted alone becomes the robot's URL", () => {
@@ -77,7 +88,14 @@ describe("write-only secrets", () => {
   async function created() {
     const topic = await createTopic(
       t.db,
-      parse({ webhookUrl: "https://hooks.example.edu.cn/cw", webhookSecret: HOOK_SECRET, dingtalkWebhook: DING, dingtalkSecret: DING_SECRET, feishuWebhook: FEISHU, feishuSecret: FEISHU_SECRET }),
+      parse({
+        webhookUrl: "https://hooks.example.edu.cn/cw",
+        webhookSecret: HOOK_SECRET,
+        dingtalkWebhook: DING,
+        dingtalkSecret: DING_SECRET,
+        feishuWebhook: FEISHU,
+        feishuSecret: FEISHU_SECRET,
+      }),
     );
     return topic.id;
   }

@@ -16,7 +16,9 @@ describe("user rules", () => {
   test("never delete or demote yourself, never lose the last admin", async () => {
     const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
     const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
-    await expect(addUser(t.db, { username: "admin", password: "password-123", role: "admin" })).rejects.toMatchObject({ fieldErrors: { username: ["this username is taken"] } });
+    await expect(addUser(t.db, { username: "admin", password: "password-123", role: "admin" })).rejects.toMatchObject({
+      fieldErrors: { username: ["this username is taken"] },
+    });
     await expect(deleteUser(t.db, a.id, a.id)).rejects.toBeInstanceOf(ValidationError);
     await expect(changeRole(t.db, a.id, a.id, "reviewer")).rejects.toBeInstanceOf(ValidationError);
     // Another admin may demote the last one? No: someone must stay admin.
@@ -58,7 +60,9 @@ describe("disabling users", () => {
     const topic = await t.db.topic.create({ data: { name: "t" } });
     const flag = await t.db.flag.create({ data: { postId: post.id, topicId: topic.id, reasons: "[]", score: 1 } });
     await t.db.review.create({ data: { flagId: flag.id, reviewerId: r.id, decision: "confirm" } });
-    await expect(deleteUser(t.db, a.id, r.id)).rejects.toMatchObject({ fieldErrors: { _: [expect.stringMatching(/made 1 review decisions.*Disable the user instead/)] } });
+    await expect(deleteUser(t.db, a.id, r.id)).rejects.toMatchObject({
+      fieldErrors: { _: [expect.stringMatching(/made 1 review decisions.*Disable the user instead/)] },
+    });
     await setUserDisabled(t.db, a.id, r.id, true);
     expect(await t.db.review.count({ where: { reviewerId: r.id } })).toBe(1);
   });
@@ -82,7 +86,9 @@ describe("reviews", () => {
     const posts = [];
     const flags = [];
     for (const i of [1, 2]) {
-      const p = await db.post.create({ data: { accountId: account.id, platformId: String(i), url: `u${i}`, title: `标题${i}`, publishedAt: new Date(), text: `作弊${i}`, sha1: String(i) } });
+      const p = await db.post.create({
+        data: { accountId: account.id, platformId: String(i), url: `u${i}`, title: `标题${i}`, publishedAt: new Date(), text: `作弊${i}`, sha1: String(i) },
+      });
       posts.push(p);
       flags.push(await db.flag.create({ data: { postId: p.id, topicId: topic.id, reasons: "[]", score: 0.8 } }));
     }

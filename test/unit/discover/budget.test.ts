@@ -26,7 +26,10 @@ const judge: TopicJudge = {
 
 /** A list page of `n` links: even ones about 体育, odd ones not. */
 function listPage(n: number): string {
-  const items = Array.from({ length: n }, (_, i) => `<li><a href="/a/${i}.html">${i % 2 === 0 ? `体育新闻第${i}条 球队主场取胜` : `综合新闻第${i}条 今日消息汇总`}</a></li>`);
+  const items = Array.from(
+    { length: n },
+    (_, i) => `<li><a href="/a/${i}.html">${i % 2 === 0 ? `体育新闻第${i}条 球队主场取胜` : `综合新闻第${i}条 今日消息汇总`}</a></li>`,
+  );
   return `<html><head><title>新闻列表</title></head><body><div class="list"><ul>${items.join("")}</ul></div></body></html>`;
 }
 
@@ -81,7 +84,10 @@ describe("the 255/L budget", () => {
   });
 
   test("the budget counts distinct URLs, not links", () => {
-    const twice = listPage(200).replace("</ul>", `${Array.from({ length: 200 }, (_, i) => `<li><a href="/a/${i}.html">体育 again ${i}</a></li>`).join("")}</ul>`);
+    const twice = listPage(200).replace(
+      "</ul>",
+      `${Array.from({ length: 200 }, (_, i) => `<li><a href="/a/${i}.html">体育 again ${i}</a></li>`).join("")}</ul>`,
+    );
     expect(expand(twice, 1).filter((v) => v.accepted)).toHaveLength(200);
   });
 });

@@ -60,7 +60,14 @@ describe("Frontier", () => {
   test("pops by priority, ties in discovery order; seeds first", () => {
     const f = new Frontier();
     f.addSeeds(["s1", "s2"]);
-    for (const [u, p] of [["a", 0.5], ["b", 0.9], ["c", 0.5], ["d", 0.9], ["e", 0]] as const) f.offer(v(u, p), 0);
+    for (const [u, p] of [
+      ["a", 0.5],
+      ["b", 0.9],
+      ["c", 0.5],
+      ["d", 0.9],
+      ["e", 0],
+    ] as const)
+      f.offer(v(u, p), 0);
     expect(drain(f)).toEqual(["s1", "s2", "b", "d", "a", "c", "e"]);
   });
 

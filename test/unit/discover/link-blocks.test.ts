@@ -5,7 +5,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { blockAnchorText, blockRuleFailure, contentWords, gbBytes, measureBlock, parsePage, type BlockMeasures, type LinkBlock } from "../../../crawler/discover";
+import {
+  blockAnchorText,
+  blockRuleFailure,
+  contentWords,
+  gbBytes,
+  measureBlock,
+  parsePage,
+  type BlockMeasures,
+  type LinkBlock,
+} from "../../../crawler/discover";
 import { ARTICLE, BOARD, LIST } from "./pages";
 
 const URL_ARTICLE = "http://news.example.com/sports/2024/05/100.shtml";
@@ -45,8 +54,13 @@ describe("link blocks", () => {
   });
 
   test("nofollow pages offer no links to follow; <base href> resolves links", () => {
-    expect(parsePage(`<html><head><meta name="robots" content="noindex, nofollow"></head><body><a href="/a">x</a></body></html>`, "http://a.example.com/").nofollow).toBe(true);
-    const page = parsePage(`<html><head><base href="http://cdn.example.com/dir/"></head><body><a href="x.html#frag">x</a><a href="javascript:void(0)">y</a></body></html>`, "http://a.example.com/");
+    expect(
+      parsePage(`<html><head><meta name="robots" content="noindex, nofollow"></head><body><a href="/a">x</a></body></html>`, "http://a.example.com/").nofollow,
+    ).toBe(true);
+    const page = parsePage(
+      `<html><head><base href="http://cdn.example.com/dir/"></head><body><a href="x.html#frag">x</a><a href="javascript:void(0)">y</a></body></html>`,
+      "http://a.example.com/",
+    );
     expect(page.links.map((l) => l.url)).toEqual(["http://cdn.example.com/dir/x.html"]);
   });
 });
@@ -109,7 +123,11 @@ describe("block rules", () => {
     const url = "https://zhaoshuai.me/author/zhaoshuai/";
     const page = parsePage(fs.readFileSync(path.join(FIXTURES, "wordpress_author_listing.html"), "utf8"), url);
     const title = contentWords(page.title);
-    const rules = page.blocks.map((b) => [b.label.split("#")[0], b.links.length, blockRuleFailure(measureBlock(b, url, title, contentWords), { pageType: "hub", titleWordCount: title.size })]);
+    const rules = page.blocks.map((b) => [
+      b.label.split("#")[0],
+      b.links.length,
+      blockRuleFailure(measureBlock(b, url, title, contentWords), { pageType: "hub", titleWordCount: title.size }),
+    ]);
     expect(rules).toContainEqual(["ul.mod-archive__list", 10, null]);
     expect(rules.filter(([label]) => String(label).startsWith("ul.mod-head") || String(label).startsWith("ul.ymod-head"))).toEqual([
       ["ul.mod-head__ul", 7, "anchor-length"],

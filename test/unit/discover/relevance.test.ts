@@ -72,13 +72,20 @@ describe("common filters", () => {
 
   test("links whose text holds a sensitive word are dropped", () => {
     const { candidates, rejected } = commonFilter(view, { sensitive: new WordMatcher(["博彩"]), sites: null });
-    expect(rejected).toEqual([expect.objectContaining({ url: "http://ads.example.net/a2", accepted: false, reason: 'sensitive word "博彩" in the link text' })]);
+    expect(rejected).toEqual([
+      expect.objectContaining({ url: "http://ads.example.net/a2", accepted: false, reason: 'sensitive word "博彩" in the link text' }),
+    ]);
     expect(candidates).toHaveLength(page.links.length - 1);
   });
 
   test("same-site drops links to other sites", () => {
     const { rejected } = commonFilter(view, { sensitive: new WordMatcher([]), sites: new Set(["example.com"]) });
-    expect(rejected.map((r) => r.url).sort()).toEqual(["http://ads.example.net/a1", "http://ads.example.net/a2", "http://ads.example.net/a3", "http://sports.other-news.cn/news/104.html"]);
+    expect(rejected.map((r) => r.url).sort()).toEqual([
+      "http://ads.example.net/a1",
+      "http://ads.example.net/a2",
+      "http://ads.example.net/a3",
+      "http://sports.other-news.cn/news/104.html",
+    ]);
   });
 
   test("one verdict per URL: the best acceptance wins over rejections and lower priorities", () => {
@@ -93,7 +100,10 @@ describe("common filters", () => {
 describe("candidate accounts", () => {
   test.each([
     ["https://weibo.com/u/1669879400?page=2", { url: "https://weibo.com/u/1669879400", platform: "weibo" }],
-    ["https://tieba.baidu.com/f?kw=%E5%8D%97%E4%BA%AC%E5%A4%A7%E5%AD%A6&pn=50", { url: "https://tieba.baidu.com/f?kw=%E5%8D%97%E4%BA%AC%E5%A4%A7%E5%AD%A6", platform: "tieba", name: "南京大学吧" }],
+    [
+      "https://tieba.baidu.com/f?kw=%E5%8D%97%E4%BA%AC%E5%A4%A7%E5%AD%A6&pn=50",
+      { url: "https://tieba.baidu.com/f?kw=%E5%8D%97%E4%BA%AC%E5%A4%A7%E5%AD%A6", platform: "tieba", name: "南京大学吧" },
+    ],
     ["http://bbs.example.edu.cn/forum-7-2.html", { url: "http://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=7", platform: "discuz" }],
     ["http://blog.example.cn/2024/05/01/post.html", { url: "http://blog.example.cn/", platform: "blog", name: "blog.example.cn" }],
   ])("%s belongs to %o", (page, key) => {
@@ -136,7 +146,13 @@ describe("harvest rate", () => {
 
   test("chart rows put curves on one grid of page counts", () => {
     const short = points.slice(0, 450).map((p) => ({ crawled: p.crawled, relevant: Math.floor(p.crawled * 0.3) }));
-    const rows = toHarvestChart([{ key: "#1 bfs", points: short }, { key: "#2 focused", points }], 12);
+    const rows = toHarvestChart(
+      [
+        { key: "#1 bfs", points: short },
+        { key: "#2 focused", points },
+      ],
+      12,
+    );
     expect(rows.map((r) => r.crawled)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200]);
     expect(rows[0]).toEqual({ crawled: 100, "#1 bfs": 0.3, "#2 focused": 0.6 });
     expect(rows[4]).toEqual({ crawled: 500, "#2 focused": 0.6 });

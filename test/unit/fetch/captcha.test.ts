@@ -26,7 +26,10 @@ describe("detectBlock", () => {
     ["a forum thread about captchas", page("验证码收不到怎么办？ - 研究生版 - 水木校园论坛 - Powered by Discuz!")],
     ["a normal Tieba list", page("南大吧-百度贴吧", '<a href="/p/1">食堂</a>')],
     ["a page without title", "<p>hello</p>"],
-    ["a Discuz page whose reply form has a seccode field", page("食堂涨价了 - 校园论坛", '<input name="seccodeverify"> 验证码 <img src="misc.php?mod=seccode">')],
+    [
+      "a Discuz page whose reply form has a seccode field",
+      page("食堂涨价了 - 校园论坛", '<input name="seccodeverify"> 验证码 <img src="misc.php?mod=seccode">'),
+    ],
   ])("does not flag %s", (_name, body) => {
     expect(detectBlock(probe(body))).toBeUndefined();
   });

@@ -18,7 +18,12 @@ function refusal(raw: string): ProxyUrlError {
 
 describe("parseProxyUrl", () => {
   it("reads the four schemes, with curl's default ports", () => {
-    expect(parseProxyUrl("http://proxy.example.edu")).toMatchObject({ scheme: "http", host: "proxy.example.edu", port: 80, url: "http://proxy.example.edu:80" });
+    expect(parseProxyUrl("http://proxy.example.edu")).toMatchObject({
+      scheme: "http",
+      host: "proxy.example.edu",
+      port: 80,
+      url: "http://proxy.example.edu:80",
+    });
     expect(parseProxyUrl("https://proxy.example.edu")).toMatchObject({ scheme: "https", port: 443 });
     expect(parseProxyUrl("socks5://127.0.0.1")).toMatchObject({ scheme: "socks5", host: "127.0.0.1", port: 1080 });
     expect(parseProxyUrl(" SOCKS5H://gw.lan:9050/ ")).toMatchObject({ scheme: "socks5h", host: "gw.lan", port: 9050, display: "socks5h://gw.lan:9050" });

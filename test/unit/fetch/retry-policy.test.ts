@@ -3,13 +3,7 @@ import { BlockedError, FatalError, NonRetryableError, RetryableError } from "../
 import { AddressRefusedError } from "../../../crawler/fetch/address-policy";
 import { BodyTooLargeError, TimeoutError } from "../../../crawler/fetch/http";
 import { ProxyError } from "../../../crawler/fetch/proxy";
-import {
-  decideAfterError,
-  decideAfterStatus,
-  holdOffRefusal,
-  type RetryDecision,
-  type RetryLimits,
-} from "../../../crawler/fetch/retry-policy";
+import { decideAfterError, decideAfterStatus, holdOffRefusal, type RetryDecision, type RetryLimits } from "../../../crawler/fetch/retry-policy";
 
 // The fetcher's defaults: 3 retries, 500 ms doubling, 60 s cap.
 const limits: RetryLimits = { retries: 3, backoffBaseMs: 500, maxRetryAfterMs: 60_000 };
@@ -71,7 +65,14 @@ describe("decideAfterStatus", () => {
       giveUp("BlockedError", "HTTP 503: Retry-After 120 s exceeds our cap", { status: 503, retryAfterMs: 120_000 }),
     ],
     ["throttled with retries spent", 429, undefined, 3, limits, giveUp("BlockedError", "HTTP 429 after 4 attempts", { status: 429, retryAfterMs: 4_000 })],
-    ["throttled with retries spent keeps Retry-After", 429, "9", 3, limits, giveUp("BlockedError", "HTTP 429 after 4 attempts", { status: 429, retryAfterMs: 9_000 })],
+    [
+      "throttled with retries spent keeps Retry-After",
+      429,
+      "9",
+      3,
+      limits,
+      giveUp("BlockedError", "HTTP 429 after 4 attempts", { status: 429, retryAfterMs: 9_000 }),
+    ],
   ])("%s", (_name, status, retryAfter, retried, lim, expected) => {
     expect(summary(decideAfterStatus(status, retryAfter, retried, lim, url, now))).toEqual(expected);
   });
@@ -112,7 +113,12 @@ describe("decideAfterError", () => {
     ["proxy unreachable, retries spent", proxy("connect"), 3, giveUp("ProxyError", proxy("connect").message, { proxyDown: true })],
     ["proxy refused the connection, retries spent", proxy("refused"), 3, giveUp("ProxyError", proxy("refused").message)],
     ["proxy protocol error, retries spent", proxy("protocol"), 3, giveUp("ProxyError", proxy("protocol").message)],
-    ["proxy error wrapped by undici", Object.assign(new Error("fetch failed"), { cause: proxy("auth") }), 0, giveUp("ProxyError", proxy("auth").message, { proxyDown: true })],
+    [
+      "proxy error wrapped by undici",
+      Object.assign(new Error("fetch failed"), { cause: proxy("auth") }),
+      0,
+      giveUp("ProxyError", proxy("auth").message, { proxyDown: true }),
+    ],
   ])("%s", (_name, err, retried, expected) => {
     expect(summary(decideAfterError(err, retried, limits, url))).toEqual(expected);
   });

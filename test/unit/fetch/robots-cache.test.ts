@@ -17,7 +17,11 @@ describe("RobotsCache", () => {
     };
     await expect(cache.get("https://bbs.example.edu.cn", failing, (m) => logs.push(m))).rejects.toBeInstanceOf(ProxyError);
     // Asked again next time: once the proxy works, the real rules apply.
-    const rules = await cache.get("https://bbs.example.edu.cn", async () => ({ status: 200, body: "User-agent: *\nDisallow: /private\n" }), (m) => logs.push(m));
+    const rules = await cache.get(
+      "https://bbs.example.edu.cn",
+      async () => ({ status: 200, body: "User-agent: *\nDisallow: /private\n" }),
+      (m) => logs.push(m),
+    );
     expect(calls).toBe(1);
     expect(rules.isAllowed("https://bbs.example.edu.cn/private/x", "CampusWatch")).toBe(false);
     expect(logs).toEqual([]);
@@ -26,7 +30,11 @@ describe("RobotsCache", () => {
   it("a network error of the site itself allows for a while, with a log line", async () => {
     const cache = new RobotsCache();
     const logs: string[] = [];
-    const rules = await cache.get("https://down.example.edu.cn", async () => Promise.reject(new Error("ECONNRESET")), (m) => logs.push(m));
+    const rules = await cache.get(
+      "https://down.example.edu.cn",
+      async () => Promise.reject(new Error("ECONNRESET")),
+      (m) => logs.push(m),
+    );
     expect(rules.isAllowed("https://down.example.edu.cn/anything", "CampusWatch")).toBe(true);
     expect(logs[0]).toMatch(/could not be fetched \(ECONNRESET\); crawling as if allowed/);
   });

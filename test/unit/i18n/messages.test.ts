@@ -42,7 +42,9 @@ const referenceLeaves = new Map(leaves(messagesFor(reference)));
 
 describe("message catalogues", () => {
   test.each(others)(`%s has exactly the keys of ${reference}`, (locale) => {
-    const keys = leaves(messagesFor(locale)).map(([k]) => k).sort();
+    const keys = leaves(messagesFor(locale))
+      .map(([k]) => k)
+      .sort();
     expect(keys).toEqual([...referenceLeaves.keys()].sort());
   });
 

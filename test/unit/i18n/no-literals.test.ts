@@ -65,7 +65,22 @@ const CONVERTED = [
 ];
 
 /** Attributes and props whose value a reader sees or hears. */
-const TEXT_ATTRIBUTES = new Set(["aria-label", "aria-description", "aria-placeholder", "aria-roledescription", "aria-valuetext", "placeholder", "title", "alt", "label", "subtitle", "trigger", "submit", "pendingLabel", "triggerAriaLabel"]);
+const TEXT_ATTRIBUTES = new Set([
+  "aria-label",
+  "aria-description",
+  "aria-placeholder",
+  "aria-roledescription",
+  "aria-valuetext",
+  "placeholder",
+  "title",
+  "alt",
+  "label",
+  "subtitle",
+  "trigger",
+  "submit",
+  "pendingLabel",
+  "triggerAriaLabel",
+]);
 
 const LETTER = /\p{L}/u;
 
@@ -92,7 +107,10 @@ function literalsIn(fileName: string, source: string): Literal[] {
     else if (ts.isConditionalExpression(e)) {
       reportStrings(e.whenTrue);
       reportStrings(e.whenFalse);
-    } else if (ts.isBinaryExpression(e) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)) {
+    } else if (
+      ts.isBinaryExpression(e) &&
+      [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)
+    ) {
       reportStrings(e.left);
       reportStrings(e.right);
     }
@@ -105,7 +123,8 @@ function literalsIn(fileName: string, source: string): Literal[] {
       else if (ts.isJsxExpression(node.initializer)) reportStrings(node.initializer.expression);
     } else if (ts.isJsxExpression(node) && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) reportStrings(node.expression);
     else if (ts.isVariableDeclaration(node) && node.name.getText(sf) === "metadata" && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
-      for (const p of node.initializer.properties) if (ts.isPropertyAssignment(p) && ["title", "description"].includes(p.name.getText(sf))) reportStrings(p.initializer);
+      for (const p of node.initializer.properties)
+        if (ts.isPropertyAssignment(p) && ["title", "description"].includes(p.name.getText(sf))) reportStrings(p.initializer);
     } else if (!fileName.endsWith(".tsx") && ts.isPropertyAssignment(node) && node.name.getText(sf) === "message") reportStrings(node.initializer);
     ts.forEachChild(node, visit);
   };

@@ -116,7 +116,9 @@ describe("refusals of lib/queries/users.ts and the setup link", () => {
     const short = await refusal(completeSetup(t.db, token!, { username: "root", password: "short" }));
     expect(localizeValidationError(short, zh)).toEqual({ password: ["密码至少 8 个字符"] });
     await completeSetup(t.db, token!, { username: "root", password: "password-123" });
-    check(await refusal(completeSetup(t.db, token!, { username: "other", password: "password-123" })), { _: ["此设置链接已失效：它已被使用过，或 CampusWatch 已有管理员。"] });
+    check(await refusal(completeSetup(t.db, token!, { username: "other", password: "password-123" })), {
+      _: ["此设置链接已失效：它已被使用过，或 CampusWatch 已有管理员。"],
+    });
   });
 });
 
@@ -136,7 +138,14 @@ describe("any other zod issue is said from its code and bounds, never a bare “
     expect(say(zh)).toEqual(["最多 60 个字符", "最多 2 项", "不能大于 1", "不是有效的电子邮件地址", "不是有效的网址", "不是可选的值"]);
   });
   test("in English", () => {
-    expect(say(en)).toEqual(["at most 60 characters", "at most 2 entries", "at most 1", "not a valid e-mail address", "not a valid URL", "not one of the choices"]);
+    expect(say(en)).toEqual([
+      "at most 60 characters",
+      "at most 2 entries",
+      "at most 1",
+      "not a valid e-mail address",
+      "not a valid URL",
+      "not one of the choices",
+    ]);
   });
   test("a missing field is “required”", () => {
     expect(genericIssueMessage(issuesOf(z.object({ a: z.string() }), {})[0]!)).toEqual({ key: "required" });

@@ -6,22 +6,13 @@
 import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
 import { cronProblemCode, urlProblemCode } from "@/lib/validation";
-import {
-  buildSearchUrl,
-  DISCUZ_BOARD_FORMS,
-  discuzBoardFromUrl,
-  MAX_SEARCH_PAGES,
-  SEARCH_PLATFORMS,
-  type SearchPlatform,
-} from "@/crawler/adapters";
+import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
 
 type T = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
 type TW = Awaited<ReturnType<typeof getTranslations<"accounts.watch">>>;
 
-const NO_WORD =
-  /^a search URL with no word: add the word to search for, like (.+)$/;
-const PAGES_PARAM =
-  /^cw_pages must be a whole number of result pages from 1 to (\d+)$/;
+const NO_WORD = /^a search URL with no word: add the word to search for, like (.+)$/;
+const PAGES_PARAM = /^cw_pages must be a whole number of result pages from 1 to (\d+)$/;
 
 /** The longest word and bar a watch takes (longer is a paste gone wrong). */
 const MAX_WORD = 60;
@@ -40,10 +31,8 @@ export function urlMessage(t: T, url: string, english: string): string {
   if (p && p.message === english) return t(p.code as "urlInvalid", p.values);
   if (english === "URL is required") return t("urlRequired");
   if (english === "not a valid URL") return t("platformUrlInvalid");
-  if (english === "only http and https URLs can be crawled")
-    return t("platformProtocol");
-  if (english === "cannot tell the platform from this URL; choose one")
-    return t("platformUnknown");
+  if (english === "only http and https URLs can be crawled") return t("platformProtocol");
+  if (english === "cannot tell the platform from this URL; choose one") return t("platformUnknown");
   const shape = SHAPE.exec(english);
   if (shape)
     return t("platformShape", {
@@ -63,17 +52,13 @@ function watchUrlMessage(tw: TW, english: string): string | null {
 }
 
 /** What the "keyword watch" mode of the add-account form builds: the search URL, or why not per field. */
-export type WatchForm =
-  | { url: string; platform: SearchPlatform; errors?: undefined }
-  | { errors: Record<string, string[]>; url?: undefined };
+export type WatchForm = { url: string; platform: SearchPlatform; errors?: undefined } | { errors: Record<string, string[]>; url?: undefined };
 
 /**
  * Build a keyword watch's entry URL from the form's fields (platform, word, Tieba bar, Discuz!
  * board URL, result pages), refusing each bad field with its own message.
  */
-export async function watchFromForm(
-  values: Record<string, string>,
-): Promise<WatchForm> {
+export async function watchFromForm(values: Record<string, string>): Promise<WatchForm> {
   const tw = await getTranslations("accounts.watch");
   const errors: Record<string, string[]> = {};
   const platform = (values.watchPlatform ?? "") as SearchPlatform;
@@ -81,17 +66,11 @@ export async function watchFromForm(
   const bar = (values.bar ?? "").replace(/\s+/g, " ").trim();
   const pagesText = (values.pages ?? "").trim();
   const pages = pagesText === "" ? undefined : Number(pagesText);
-  if (!SEARCH_PLATFORMS.includes(platform))
-    errors.watchPlatform = [tw("errors.platformRequired")];
+  if (!SEARCH_PLATFORMS.includes(platform)) errors.watchPlatform = [tw("errors.platformRequired")];
   if (!word) errors.word = [tw("errors.wordRequired")];
-  else if (word.length > MAX_WORD)
-    errors.word = [tw("errors.wordTooLong", { max: MAX_WORD })];
-  if (platform === "tieba" && bar.length > MAX_WORD)
-    errors.bar = [tw("errors.barTooLong", { max: MAX_WORD })];
-  if (
-    pages !== undefined &&
-    !(Number.isInteger(pages) && pages >= 1 && pages <= MAX_SEARCH_PAGES)
-  )
+  else if (word.length > MAX_WORD) errors.word = [tw("errors.wordTooLong", { max: MAX_WORD })];
+  if (platform === "tieba" && bar.length > MAX_WORD) errors.bar = [tw("errors.barTooLong", { max: MAX_WORD })];
+  if (pages !== undefined && !(Number.isInteger(pages) && pages >= 1 && pages <= MAX_SEARCH_PAGES))
     errors.pages = [tw("errors.pagesInvalid", { max: MAX_SEARCH_PAGES })];
   let base: string | undefined;
   if (platform === "discuz") {
@@ -102,15 +81,9 @@ export async function watchFromForm(
     } catch {
       parsed = null;
     }
-    const found =
-      parsed && (parsed.protocol === "http:" || parsed.protocol === "https:")
-        ? discuzBoardFromUrl(parsed)
-        : null;
+    const found = parsed && (parsed.protocol === "http:" || parsed.protocol === "https:") ? discuzBoardFromUrl(parsed) : null;
     if (!board) errors.board = [tw("errors.boardRequired")];
-    else if (!found)
-      errors.board = [
-        tw("errors.boardInvalid", { example: DISCUZ_BOARD_FORMS[0]! }),
-      ];
+    else if (!found) errors.board = [tw("errors.boardInvalid", { example: DISCUZ_BOARD_FORMS[0]! })];
     else base = found.base;
   }
   if (Object.keys(errors).length > 0) return { errors };
@@ -136,33 +109,15 @@ export function cronMessage(t: T, expr: string, english: string): string {
 }
 
 /** Translated messages per field for a failed parse of the account form. */
-export async function accountIssues(
-  issues: readonly z.core.$ZodIssue[],
-  values: Record<string, string>,
-): Promise<Record<string, string[]>> {
-  const [t, tw] = await Promise.all([
-    getTranslations("accounts.validation"),
-    getTranslations("accounts.watch"),
-  ]);
+export async function accountIssues(issues: readonly z.core.$ZodIssue[], values: Record<string, string>): Promise<Record<string, string[]>> {
+  const [t, tw] = await Promise.all([getTranslations("accounts.validation"), getTranslations("accounts.watch")]);
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const field = issue.path.map(String).join(".") || "_";
     let text = issue.message;
-    if (field === "url")
-      text =
-        watchUrlMessage(tw, issue.message) ??
-        urlMessage(t, (values.url ?? "").trim(), issue.message);
-    else if (field === "cron")
-      text = cronMessage(
-        t,
-        (values.interval === "custom"
-          ? (values.cron ?? "")
-          : (values.interval ?? "")
-        ).trim(),
-        issue.message,
-      );
-    else if (field === "name" && issue.code === "too_big")
-      text = t("nameTooLong", { max: Number(issue.maximum) });
+    if (field === "url") text = watchUrlMessage(tw, issue.message) ?? urlMessage(t, (values.url ?? "").trim(), issue.message);
+    else if (field === "cron") text = cronMessage(t, (values.interval === "custom" ? (values.cron ?? "") : (values.interval ?? "")).trim(), issue.message);
+    else if (field === "name" && issue.code === "too_big") text = t("nameTooLong", { max: Number(issue.maximum) });
     else if (field === "interval") text = t("chooseInterval");
     (errors[field] ??= []).push(text);
   }

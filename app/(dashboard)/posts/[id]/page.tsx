@@ -29,12 +29,33 @@ export default async function PostPage({ params, searchParams }: { params: Promi
   const t = await getTranslations("posts.detail");
   return (
     <Suspense fallback={<PanelSkeleton height={400} label={t("loading")} />}>
-      <PostDetailView postId={postId} q={sp.q} images={sp.images === "1" && can(user.role, "manage-accounts")} canReview={can(user.role, "review")} canLoadImages={can(user.role, "manage-accounts")} reviewed={sp.reviewed} />
+      <PostDetailView
+        postId={postId}
+        q={sp.q}
+        images={sp.images === "1" && can(user.role, "manage-accounts")}
+        canReview={can(user.role, "review")}
+        canLoadImages={can(user.role, "manage-accounts")}
+        reviewed={sp.reviewed}
+      />
     </Suspense>
   );
 }
 
-async function PostDetailView({ postId, q, images, canReview, canLoadImages, reviewed }: { postId: number; q?: string; images: boolean; canReview: boolean; canLoadImages: boolean; reviewed?: string }) {
+async function PostDetailView({
+  postId,
+  q,
+  images,
+  canReview,
+  canLoadImages,
+  reviewed,
+}: {
+  postId: number;
+  q?: string;
+  images: boolean;
+  canReview: boolean;
+  canLoadImages: boolean;
+  reviewed?: string;
+}) {
   const [post, t] = await Promise.all([getPostDetail(db, postId), getTranslations("posts.detail")]);
   if (!post) notFound();
   const terms = matchedTerms(post, q);

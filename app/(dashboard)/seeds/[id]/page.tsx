@@ -13,7 +13,13 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 export const dynamic = "force-dynamic";
 
-export default async function SeedSetPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string; invalid?: string }> }) {
+export default async function SeedSetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ imported?: string; invalid?: string }>;
+}) {
   const user = await requireUser();
   const id = Number((await params).id);
   if (!Number.isSafeInteger(id) || id <= 0) notFound();

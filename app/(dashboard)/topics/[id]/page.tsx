@@ -12,7 +12,13 @@ export async function generateMetadata() {
 }
 export const dynamic = "force-dynamic";
 
-export default async function TopicPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ saved?: string; created?: string }> }) {
+export default async function TopicPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ saved?: string; created?: string }>;
+}) {
   const user = await requireUser();
   const id = Number((await params).id);
   if (!Number.isSafeInteger(id) || id <= 0) notFound();
