@@ -11,8 +11,12 @@
  * binary precision/recall; then the same methods on full news articles.
  *
  *   npm run bench:classify [-- --json] [-- --train FILE --test FILE] [-- --validate]
- *   npm run bench:classify -- --binary 体育 [--threshold 0.5] [--cosine-threshold 0.35]
+ *   npm run bench:classify -- --binary 体育 [--threshold 0.5] [--cosine-threshold 0.35] [--classifier nb|nb-chi2|nb-nbsvm]
  *   npm run bench:classify -- --write-split DIR     (train.jsonl / test.jsonl for the CLI path)
+ *
+ * With --json, the row of each topic classifier kind says it (`classifier`), and the row of the
+ * product's default (lib/classifiers.ts DEFAULT_CLASSIFIER) has `"default": true`. --classifier
+ * picks the kind of the one-topic pipeline and binary part (default: the product's default).
  *
  * --validate carves a validation split out of the TRAINING 90% and reports on it: every default
  * was chosen that way; the test 10% is only ever used to report.
@@ -25,7 +29,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  buildTopicVectors,
   evaluateTopicModel,
   multiClassMetrics,
   NaiveBayes,
@@ -37,7 +40,6 @@ import {
   trainNaiveBayes,
   trainNbEnsemble,
   trainNbLogistic,
-  TopicVector,
   WordMatcher,
   type NaiveBayesOptions,
   type PreparedText,
@@ -45,6 +47,8 @@ import {
   type SegmentOptions,
 } from "../crawler/classify";
 import { rawJiebaCut } from "../crawler/classify/tokenizer";
+import { nearestVectorClassifier, pairedThroughput, pct, rate, throughput } from "./classify-support";
+import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
 
 const { values } = parseArgs({
   options: {
@@ -57,8 +61,14 @@ const { values } = parseArgs({
     "cosine-threshold": { type: "string", default: "0.35" },
     "write-split": { type: "string" },
     seed: { type: "string", default: "20240601" },
+    classifier: { type: "string", default: DEFAULT_CLASSIFIER },
   },
 });
+if (!isClassifierKind(values.classifier)) {
+  console.error(`bench:classify: --classifier is one of ${CLASSIFIER_KINDS.join(", ")}`);
+  process.exit(2);
+}
+const topicClassifier: ClassifierKind = values.classifier;
 
 const SPLIT_SEED = Number(values.seed);
 const VALIDATION_SEED = 7;
@@ -115,34 +125,6 @@ if (values["write-split"]) {
   process.exit(0);
 }
 
-/** Best of `runs` timings of `fn` over all texts, as texts per second (first run warms up). */
-function throughput(texts: readonly string[], fn: (text: string) => unknown, runs = 3): number {
-  let best = Infinity;
-  let sink = 0;
-  for (let r = 0; r <= runs; r++) {
-    const t0 = process.hrtime.bigint();
-    for (const t of texts) if (fn(t)) sink++;
-    const s = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (r > 0) best = Math.min(best, s);
-  }
-  if (sink < 0) console.log(sink);
-  return texts.length / best;
-}
-
-/**
- * Throughput of `a` and `b` measured in alternation (best of `rounds` each), so that a busy
- * machine slows both alike and their ratio stays meaningful.
- */
-function pairedThroughput(texts: readonly string[], a: (t: string) => unknown, b: (t: string) => unknown, rounds = 5): [number, number] {
-  let bestA = 0;
-  let bestB = 0;
-  for (let r = 0; r < rounds; r++) {
-    bestA = Math.max(bestA, throughput(texts, a, 1));
-    bestB = Math.max(bestB, throughput(texts, b, 1));
-  }
-  return [bestA, bestB];
-}
-
 const testTexts = testSet.map((s) => s.text);
 const testLabels = testSet.map((s) => s.label);
 const trainLabels = trainSet.map((s) => s.label);
@@ -166,16 +148,25 @@ interface Row {
   postsPerSec: number;
   jiebaPostsPerSec: number;
   trainSeconds: number;
+  /** The topic classifier kind this row measures (lib/classifiers.ts), if it is one. */
+  classifier?: ClassifierKind;
+  /** The product's default configuration. */
+  default?: true;
 }
 const rows: Row[] = [];
-function report(row: Row) {
-  rows.push(row);
-  if (values.json) console.log(JSON.stringify(row));
+/** `row` marked with its classifier kind and, for the product's default, `default: true`. */
+function marked<R extends Row>(row: R, classifier: ClassifierKind | undefined): R {
+  return classifier ? { ...row, classifier, ...(classifier === DEFAULT_CLASSIFIER ? { default: true as const } : {}) } : row;
+}
+function report(row: Row, classifier?: ClassifierKind) {
+  const r = marked(row, classifier);
+  rows.push(r);
+  if (values.json) console.log(JSON.stringify(r));
 }
 
 const WORDS = { words: true, charNgrams: [] as number[] };
 const WORDS_BIGRAMS = { words: true, charNgrams: [2] };
-const nbConfigs: { config: string; seg?: SegmentOptions; nb: Partial<NaiveBayesOptions> }[] = [
+const nbConfigs: { config: string; seg?: SegmentOptions; nb: Partial<NaiveBayesOptions>; classifier?: ClassifierKind }[] = [
   { config: "NB words", nb: { features: WORDS, refineEpochs: 0 } },
   { config: "NB words + χ² weighting", nb: { features: WORDS, refineEpochs: 0, chi2Weighting: true } },
   { config: "NB words + χ² selection (20k)", nb: { features: WORDS, refineEpochs: 0, selectK: 20_000 } },
@@ -184,8 +175,8 @@ const nbConfigs: { config: string; seg?: SegmentOptions; nb: Partial<NaiveBayesO
   { config: "NB words + bigrams + χ² selection (100k)", nb: { features: WORDS_BIGRAMS, refineEpochs: 0, selectK: 100_000 } },
   { config: "complement NB words + bigrams", nb: { features: WORDS_BIGRAMS, complement: true } },
   { config: "NB nouns only (POS) + bigrams", seg: { nounsOnly: true }, nb: { features: WORDS_BIGRAMS, refineEpochs: 0 } },
-  { config: "NB words + bigrams + χ² weighting + refined", nb: { features: WORDS_BIGRAMS, chi2Weighting: true } },
-  { config: "NB words + bigrams + refined (topic default)", nb: {} },
+  { config: "NB words + bigrams + χ² weighting + refined (topic classifier nb-chi2)", nb: { chi2Weighting: true }, classifier: "nb-chi2" },
+  { config: "NB words + bigrams + refined (topic classifier nb)", nb: {}, classifier: "nb" },
   { config: "logistic regression, words + bigrams (reference)", nb: { refineEpochs: 0, linearMix: 1 } },
   { config: "NB refined + logistic regression, mix 0.7", nb: { linearMix: 0.7 } },
 ];
@@ -201,14 +192,22 @@ for (const c of nbConfigs) {
     p.test.map((t) => model.predict(t).label),
   );
   const [postsPerSec, jieba] = pairedThroughput(testTexts, (t) => model.predict(prepareText(t, seg)).classIndex + 1, jiebaCut, 3);
-  report({ config: c.config, accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: jieba, trainSeconds });
+  report({ config: c.config, accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: jieba, trainSeconds }, c.classifier);
 }
 
 // NBSVM (naive Bayes log-count ratios × logistic regression) over words, word bigrams and
 // character 1–3-grams, alone and averaged with naive Bayes (crawler/classify/nbsvm.ts).
-const nbsvmConfigs: { config: string; train: (p: PreparedText[]) => { predict(t: PreparedText): { label: string; classIndex: number } } }[] = [
+const nbsvmConfigs: {
+  config: string;
+  train: (p: PreparedText[]) => { predict(t: PreparedText): { label: string; classIndex: number } };
+  classifier?: ClassifierKind;
+}[] = [
   { config: "NBSVM-LR, words + word bigrams + chars 1–3 (binary)", train: (p) => new NbLogistic(trainNbLogistic(p, trainLabels)) },
-  { config: "NB refined (words + chars 1–3) + NBSVM-LR, mix 0.8", train: (p) => new NbEnsemble(trainNbEnsemble(p, trainLabels)) },
+  {
+    config: "NB refined (words + chars 1–3) + NBSVM-LR, mix 0.8 (topic classifier nb-nbsvm)",
+    train: (p) => new NbEnsemble(trainNbEnsemble(p, trainLabels)),
+    classifier: "nb-nbsvm",
+  },
 ];
 for (const c of nbsvmConfigs) {
   const p = prepared({});
@@ -220,26 +219,7 @@ for (const c of nbsvmConfigs) {
     p.test.map((t) => model.predict(t).label),
   );
   const [postsPerSec, jieba] = pairedThroughput(testTexts, (t) => model.predict(prepareText(t)).classIndex + 1, jiebaCut, 3);
-  report({ config: c.config, accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: jieba, trainSeconds });
-}
-
-/** The vector space model as a multi-class classifier: one topic vector per class, nearest wins. */
-function nearestVectorClassifier(texts: readonly PreparedText[], labels: readonly string[], size: number) {
-  const classes = [...new Set(labels)].sort();
-  const groups = classes.map((c) => labels.flatMap((l, i) => (l === c ? [i] : [])));
-  const vectors = buildTopicVectors(texts, groups, { size }).map((v) => new TopicVector(v));
-  return (t: PreparedText): string => {
-    let best = 0;
-    let bestCos = -1;
-    for (let i = 0; i < vectors.length; i++) {
-      const c = (vectors[i] as TopicVector).cosine(t);
-      if (c > bestCos) {
-        bestCos = c;
-        best = i;
-      }
-    }
-    return classes[best] as string;
-  };
+  report({ config: c.config, accuracy: m.accuracy, macroF1: m.macroF1, postsPerSec, jiebaPostsPerSec: jieba, trainSeconds }, c.classifier);
 }
 
 {
@@ -263,7 +243,7 @@ function nearestVectorClassifier(texts: readonly PreparedText[], labels: readonl
 // + cosine + top terms + sensitive words, one core.
 const topicLabel = values.binary ?? "体育";
 const t0 = Date.now();
-const topicModel = train(trainSet, { relevantLabels: [topicLabel] });
+const topicModel = train(trainSet, { relevantLabels: [topicLabel], classifier: topicClassifier });
 const topicTrainSeconds = (Date.now() - t0) / 1000;
 const sensitive = new WordMatcher(["考试作弊", "作弊", "代考", "泄题", "自杀"]);
 const [pipelinePostsPerSec, pipelineJiebaPostsPerSec] = pairedThroughput(
@@ -286,7 +266,7 @@ const binaryMulti = multiClassMetrics(
   testTexts.map((t) => (topicModel.predict(t).score >= Number(values.threshold) ? "on-topic" : "off-topic")),
 );
 const pipelineRow = {
-  config: `pipeline: clean + segment + classify against topic ${topicLabel} (binary)`,
+  config: `pipeline: clean + segment + classify (${topicClassifier}) against topic ${topicLabel} (binary)`,
   accuracy: binaryMulti.accuracy,
   macroF1: binaryMulti.macroF1,
   postsPerSec: pipelinePostsPerSec,
@@ -295,14 +275,7 @@ const pipelineRow = {
   precision: binaryEval.classifier.precision,
   recall: binaryEval.classifier.recall,
 };
-if (values.json) console.log(JSON.stringify(pipelineRow));
-
-function pct(x: number): string {
-  return (100 * x).toFixed(2).padStart(6);
-}
-function rate(x: number): string {
-  return Math.round(x).toLocaleString("en-US").padStart(9);
-}
+if (values.json) console.log(JSON.stringify({ ...pipelineRow, classifier: topicClassifier }));
 
 if (!values.json) {
   console.log(`corpus: ${source}; ${trainSet.length} training, ${testSet.length} test texts; one core`);
@@ -319,7 +292,7 @@ if (!values.json) {
   console.log("");
   console.log(`best: ${best.config}, accuracy ${pct(best.accuracy).trim()}%`);
   console.log("");
-  console.log(`full pipeline against one topic (${topicLabel}): clean + segment + naive Bayes + cosine + top terms + sensitive words`);
+  console.log(`full pipeline against one topic (${topicLabel}): clean + segment + classifier ${topicClassifier} + cosine + top terms + sensitive words`);
   console.log(`  pipeline                      ${rate(pipelinePostsPerSec)} posts/s`);
   console.log(`  raw nodejieba cut, same texts ${rate(pipelineJiebaPostsPerSec)} posts/s`);
   console.log(`  pipeline / raw segmentation   ${pct(pipelinePostsPerSec / pipelineJiebaPostsPerSec)}%   (measured alternately, best of 5 each)`);

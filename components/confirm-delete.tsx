@@ -3,6 +3,7 @@
 import { useActionState, useRef } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "./form";
 
 /**
  * A delete button that opens a dialog saying what goes with the thing, then posts
@@ -50,15 +51,11 @@ export function ConfirmDelete({
           <input type="hidden" name="confirm" value="delete" />
           <h2 id={dialogId}>{title}</h2>
           {children}
-          {state.message && (
-            <div className="form-error" role="alert">
-              {state.message}
-            </div>
-          )}
+          <FormStatus message={state.message} />
           <div className="button-row">
-            <button type="submit" className="danger" disabled={pending}>
-              {pending && pendingLabel ? pendingLabel : submit}
-            </button>
+            <SubmitButton className="danger" pending={pending} pendingLabel={pendingLabel}>
+              {submit}
+            </SubmitButton>
             <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
               {t("cancel")}
             </button>

@@ -1,3 +1,5 @@
+import { FormStatus } from "./form";
+
 /** The title row of a page: heading, one line of context, and actions on the right. */
 export function PageHeader({ title, subtitle, children }: { title: string; subtitle?: React.ReactNode; children?: React.ReactNode }) {
   return (
@@ -13,9 +15,6 @@ export function PageHeader({ title, subtitle, children }: { title: string; subti
 
 /** A one-line notice after an action ("3 flags confirmed"). */
 export function Notice({ children, kind = "ok" }: { children: React.ReactNode; kind?: "ok" | "error" }) {
-  return (
-    <div className={kind === "ok" ? "form-ok" : "form-error"} role="status">
-      {children}
-    </div>
-  );
+  // role="status" for errors too: the notice reports an action already done (a redirect's outcome), nothing to interrupt for.
+  return <FormStatus message={children} ok={kind === "ok"} role="status" />;
 }

@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import { completeSetupAction, type SetupState } from "@/app/(auth)/setup/actions";
+import { FormStatus, SubmitButton } from "./form";
 
 /** The first-admin form of the one-time setup link. */
 export function SetupForm({ token }: { token: string }) {
@@ -50,14 +51,8 @@ export function SetupForm({ token }: { token: string }) {
       <div id="setup-confirm-error" className="field-error" aria-live="polite">
         {err("confirm")}
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
-      <button type="submit" disabled={pending}>
-        {t("submit")}
-      </button>
+      <FormStatus message={state.message} />
+      <SubmitButton pending={pending}>{t("submit")}</SubmitButton>
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import { signIn, type SignInState } from "@/app/(auth)/sign-in/actions";
+import { FormStatus, SubmitButton } from "./form";
 
 /** The sign-in form: errors appear next to their field and the username survives a failed attempt. */
 export function SignInForm({ next }: { next: string }) {
@@ -37,14 +38,10 @@ export function SignInForm({ next }: { next: string }) {
       <div id="password-error" className="field-error" aria-live="polite">
         {state.errors?.password?.join(" ")}
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
-      <button type="submit" disabled={pending}>
-        {pending ? t("submitting") : t("submit")}
-      </button>
+      <FormStatus message={state.message} />
+      <SubmitButton pending={pending} pendingLabel={t("submitting")}>
+        {t("submit")}
+      </SubmitButton>
     </form>
   );
 }

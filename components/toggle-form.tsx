@@ -1,4 +1,5 @@
 import { useTranslations } from "next-intl";
+import { SubmitButton } from "./form";
 
 /**
  * A one-button form that flips a row's on/off setting (an account's `enabled`, a user's
@@ -30,9 +31,9 @@ export function ToggleForm({
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name={field} value={String(next)} />
-      <button type="submit" className="small secondary" disabled={pending} aria-label={t("toggleName", { action: label, name })}>
+      <SubmitButton className="small secondary" pending={pending} aria-label={t("toggleName", { action: label, name })}>
         {label}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

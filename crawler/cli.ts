@@ -13,6 +13,7 @@ import { registerPostCommands } from "./commands/posts";
 import { registerRunCommand } from "./commands/run";
 import { registerDiscoverCommand } from "./commands/discover";
 import { registerWorkerCommand } from "./commands/worker";
+import { registerJobCommands } from "./commands/jobs";
 import { disconnectDb } from "../lib/db";
 
 const program = new Command();
@@ -34,6 +35,7 @@ registerPostCommands(program);
 registerRunCommand(program);
 registerWorkerCommand(program);
 registerDiscoverCommand(program);
+registerJobCommands(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

@@ -1,11 +1,57 @@
 /**
- * Failures that happen around a crawl rather than inside it (the worker records those itself):
- * a crawl that threw something unexpected, a job that could not even be queued, a notification
- * service that rejected after the run. Each is written on the account's CrawlRun so the dashboard
- * shows why, not only the process log.
+ * The CrawlRun lifecycle, the one module that writes CrawlRun rows: a run starts ("running", with
+ * the robots.txt policy it runs under), finishes (ok / partial / failed with its counters, errors,
+ * warnings and note), or is recorded as skipped; runs a killed process left "running" are closed.
+ * Failures around a crawl rather than inside it (the worker records those itself) are written here
+ * too: a crawl that threw something unexpected, a job that could not even be queued, a
+ * notification service that rejected after the run — so the dashboard shows why, not only the
+ * process log. The dashboard's reads stay in lib/queries/runs.ts.
  */
 import type { Db } from "../lib/db";
-import type { RunError } from "./worker";
+
+/** What started a crawl (CrawlRun.trigger). */
+export type RunTrigger = "schedule" | "manual" | "cli";
+
+/** Counters of one crawl run (mirrors the CrawlRun columns). */
+export interface RunSummary {
+  runId: number;
+  accountId: number;
+  status: "ok" | "partial" | "failed" | "skipped";
+  pagesList: number;
+  pagesItem: number;
+  pagesOther: number;
+  browserPages: number;
+  bytes: number;
+  newPosts: number;
+  changedPosts: number;
+  unchangedPosts: number;
+  blocks: number;
+  errors: RunError[];
+  /** Fields that could not be read while their items were still stored (AdapterContext.warn). */
+  warnings: RunWarning[];
+  /** Posts and replies newly noticed gone from the platform (marked deleted, kept). */
+  deletedPosts: number;
+  /** Posts marked deleted earlier that were served again (the mark cleared, a version added). */
+  restoredPosts: number;
+  /** Threads left unfinished by the page budget (resumed next run): the run is "partial". */
+  unfinishedThreads: number;
+  /** What the run did not finish or noticed, one line each (written to CrawlRun.note). */
+  notes: string[];
+  durationMs: number;
+}
+export interface RunWarning {
+  at: string;
+  url: string;
+  field: string;
+  raw: string;
+  reason: string;
+}
+export interface RunError {
+  at: string;
+  url?: string;
+  kind: string;
+  reason: string;
+}
 
 /** A one-line reason for anything thrown. */
 export function reasonOf(e: unknown): string {
@@ -18,6 +64,91 @@ function runError(kind: string, e: unknown): RunError {
 }
 
 /**
+ * Close the account's runs still marked "running" as failed ("interrupted"). One account never
+ * has two runs at once (the queues see to that), so such a run belongs to a process that died
+ * mid-run; the crawl calls this before it starts its own. Returns how many were closed.
+ */
+export async function closeDeadRuns(db: Db, accountId: number, at: Date): Promise<number> {
+  const out = await db.crawlRun.updateMany({
+    where: { accountId, status: "running" },
+    data: { status: "failed", finishedAt: at, note: "interrupted: the crawling process ended mid-run" },
+  });
+  return out.count;
+}
+
+/** What a run starts with. */
+export interface RunStart {
+  accountId: number;
+  trigger: RunTrigger;
+  startedAt: Date;
+  /** The robots.txt policy, fixed for the run; for "ignore", who chose it and when. */
+  robotsPolicy: "obey" | "ignore";
+  robotsPolicySetBy?: string | null;
+  robotsPolicySetAt?: Date | null;
+}
+
+/** Record a run as started ("running"); returns its id. */
+export async function startRun(db: Db, start: RunStart): Promise<number> {
+  const { accountId, trigger, startedAt, robotsPolicy } = start;
+  const run = await db.crawlRun.create({
+    data: {
+      accountId,
+      trigger,
+      status: "running",
+      startedAt,
+      robotsPolicy,
+      ...(robotsPolicy === "ignore" ? { robotsPolicySetBy: start.robotsPolicySetBy, robotsPolicySetAt: start.robotsPolicySetAt } : {}),
+    },
+  });
+  return run.id;
+}
+
+/** Record how a run ended: its status and counters, the first 200 errors and warnings, and its note. */
+export async function finishRun(db: Db, s: RunSummary, finishedAt: Date): Promise<void> {
+  await db.crawlRun.update({
+    where: { id: s.runId },
+    data: {
+      status: s.status,
+      finishedAt,
+      pagesList: s.pagesList,
+      pagesItem: s.pagesItem,
+      pagesOther: s.pagesOther,
+      browserPages: s.browserPages,
+      bytes: s.bytes,
+      newPosts: s.newPosts,
+      changedPosts: s.changedPosts,
+      unchangedPosts: s.unchangedPosts,
+      blocks: s.blocks,
+      errorCount: s.errors.length,
+      errors: JSON.stringify(s.errors.slice(0, 200)),
+      warningCount: s.warnings.length,
+      warnings: JSON.stringify(s.warnings.slice(0, 200)),
+      note: runNote(s),
+    },
+  });
+}
+
+/** CrawlRun.note: counts first, then the notes' lines (cut to keep the row small). */
+function runNote(s: RunSummary): string {
+  const head: string[] = [];
+  if (s.unfinishedThreads) head.push(`${s.unfinishedThreads} thread(s) unfinished, resumed next run`);
+  if (s.deletedPosts) head.push(`${s.deletedPosts} deleted`);
+  if (s.restoredPosts) head.push(`${s.restoredPosts} restored`);
+  const lines = [...(head.length ? [head.join("; ")] : []), ...s.notes];
+  const text = lines.join("\n");
+  return text.length > 4000 ? `${text.slice(0, 3999)}…` : text;
+}
+
+/**
+ * Record a crawl that did not run (the account's previous run still going, another worker holding
+ * it, the queue refusing the job) as a "skipped" run with the reason. Throws on a database error;
+ * {@link recordSkippedRun} is the variant for error handlers.
+ */
+export async function createSkippedRun(db: Db, accountId: number, trigger: RunTrigger, note: string, at: Date = new Date()): Promise<void> {
+  await db.crawlRun.create({ data: { accountId, trigger, status: "skipped", startedAt: at, finishedAt: at, note: note.slice(0, 1000) } });
+}
+
+/**
  * A crawl of `accountId` ended by an exception instead of a summary. The account's run still
  * marked "running" (the crawl's own, when it got that far) is closed as failed with the reason;
  * when there is none, a failed run is created to carry it. The account shows the error too.
@@ -26,7 +157,7 @@ function runError(kind: string, e: unknown): RunError {
 export async function recordCrawlFailure(
   db: Db,
   accountId: number,
-  trigger: "schedule" | "manual" | "cli",
+  trigger: RunTrigger,
   e: unknown,
   log: (message: string) => void = () => undefined,
 ): Promise<void> {
@@ -57,14 +188,13 @@ export async function recordCrawlFailure(
 export async function recordSkippedRun(
   db: Db,
   accountId: number,
-  trigger: "schedule" | "manual" | "cli",
+  trigger: RunTrigger,
   note: string,
   log: (message: string) => void = () => undefined,
 ): Promise<void> {
-  const now = new Date();
   try {
     const exists = await db.account.count({ where: { id: accountId } });
-    if (exists) await db.crawlRun.create({ data: { accountId, trigger, status: "skipped", startedAt: now, finishedAt: now, note: note.slice(0, 1000) } });
+    if (exists) await createSkippedRun(db, accountId, trigger, note);
   } catch (err) {
     log(`account ${accountId}: could not record a skipped run (${reasonOf(err)}): ${note}`);
   }

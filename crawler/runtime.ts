@@ -12,8 +12,7 @@ import { classifyPosts } from "./classify";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { notifyNewFlags } from "../lib/notify";
-import { loadAccountCookies } from "../lib/queries/account-access";
-import { loadAccountProxy } from "../lib/queries/account-proxy";
+import { loadAccountCookies, loadAccountProxy } from "./account-access";
 import type { FetchMode } from "./types";
 import type { WorkerServices } from "./worker";
 
@@ -96,7 +95,8 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
         onRequest,
         log: (m) => opts.onProgress?.(`account ${account.id}: ${m}`),
       }),
-    classify: opts.classify === false ? undefined : (db, ids) => classifyPosts(db, ids),
+    // The posts as the store wrote them are judged without reading them again.
+    classify: opts.classify === false ? undefined : (db, ids, posts) => classifyPosts(db, ids, { posts }),
     archiveDir: opts.archive === false ? null : path.join(dataDir(), "archive"),
     ocr: createOcr({ log: (m) => (opts.onProgress ?? console.warn)(m) }),
     onProgress: opts.onProgress,

@@ -2,7 +2,8 @@
  * The scheduler only decides *when*: node-cron runs each enabled account on its own cron
  * expression (Asia/Shanghai) and hands `{ accountId }` to a queue. It re-reads the accounts every
  * `pollMs`, so changes made in the dashboard or the CLI (another process) apply without a restart,
- * and picks up "crawl now" requests the same way.
+ * and picks up "crawl now" requests the same way. Every second it also hands the jobs the
+ * dashboard or the CLI queued (discovery, training, …: crawler/jobs/) to the queue.
  *
  * Nothing it starts may reject unhandled (Node would end the process): every promise is caught
  * where it starts, logged, and when it concerns a crawl, written on the account's runs.
@@ -10,14 +11,27 @@
 import cron, { type ScheduledTask } from "node-cron";
 import type { Db } from "../lib/db";
 import { TIME_ZONE, cronProblem, nextRunTimes } from "../lib/validation";
-import type { CrawlJob, JobQueue } from "./queue/in-process";
-import { reasonOf, recordSkippedRun } from "./runs";
+import { scaleOutConfig } from "../lib/config";
+import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, type CrawlJob } from "./jobs";
+import type { JobQueue } from "./queue/in-process";
+import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 
 export interface SchedulerOptions {
   db: Db;
   queue: JobQueue;
   /** How often account changes and "crawl now" requests are picked up. @default 5000 */
   pollMs?: number;
+  /**
+   * How often queued jobs with a row (discovery, training, re-scoring, notifications) are handed to
+   * the queue and jobs of dead processes reaped. A dashboard click waits at most this long. @default 1000
+   */
+  jobPollMs?: number;
+  /** A running job whose heartbeat is older than this is dead. @default CAMPUSWATCH_WORKER_DEAD_MS or 30000 */
+  deadAfterMs?: number;
+  /** Ids of the jobs this process is running: alive however late their heartbeat (a long synchronous step). */
+  aliveJobs?: () => ReadonlySet<number>;
+  /** The queue lives in this process (SQLite): hand-overs of an earlier process died with it and are forgotten at start. */
+  inProcess?: boolean;
   log?: (message: string) => void;
 }
 
@@ -32,6 +46,8 @@ export class Scheduler {
   /** Accounts whose stored cron expression is invalid, so each refresh does not report it again. */
   private readonly invalid = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
+  private jobTimer: NodeJS.Timeout | undefined;
+  private dispatching = false;
   private readonly log: (m: string) => void;
 
   constructor(private readonly opts: SchedulerOptions) {
@@ -40,8 +56,28 @@ export class Scheduler {
 
   /** Schedule every enabled account and start watching for changes. */
   async start(): Promise<void> {
+    if (this.opts.inProcess) await forgetDispatches(this.opts.db);
     await this.refresh();
+    await this.dispatchJobs();
     this.timer = setInterval(() => this.background("scheduler refresh", this.refresh()), this.opts.pollMs ?? 5000);
+    this.jobTimer = setInterval(() => this.background("job dispatch", this.dispatchJobs()), this.opts.jobPollMs ?? 1000);
+  }
+
+  /**
+   * Reap jobs whose process died (queued again or failed, crawler/jobs/runner.ts), then hand the
+   * queued ones to the queue. One pass at a time: a slow database must not pile passes up.
+   */
+  async dispatchJobs(): Promise<void> {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      const { db, queue } = this.opts;
+      await reapDeadJobs(db, { deadAfterMs: this.opts.deadAfterMs ?? scaleOutConfig().deadAfterMs, alive: this.opts.aliveJobs?.(), log: this.log });
+      const n = await dispatchQueuedJobs(db, (item) => queue.enqueue(item));
+      if (n > 0) this.log(`handed ${n} queued job${n === 1 ? "" : "s"} to the queue`);
+    } finally {
+      this.dispatching = false;
+    }
   }
 
   /** Reconcile cron tasks with the accounts table and enqueue "crawl now" requests. */
@@ -144,9 +180,7 @@ export class Scheduler {
   async submit(job: CrawlJob): Promise<boolean> {
     if (await this.opts.queue.enqueue(job)) return true;
     const now = new Date();
-    await this.opts.db.crawlRun.create({
-      data: { accountId: job.accountId, trigger: job.trigger, status: "skipped", startedAt: now, finishedAt: now, note: "previous run still going" },
-    });
+    await createSkippedRun(this.opts.db, job.accountId, job.trigger, "previous run still going", now);
     this.log(`account ${job.accountId}: previous run still going, tick skipped`);
     return false;
   }
@@ -159,6 +193,7 @@ export class Scheduler {
   /** Stop scheduling; running crawls are left to the queue's close(). */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.jobTimer) clearInterval(this.jobTimer);
     for (const id of [...this.entries.keys()]) this.unschedule(id, "stopping");
   }
 

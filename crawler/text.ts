@@ -1,5 +1,8 @@
 /**
- * Turning crawled HTML into the plain text that is stored, hashed and classified.
+ * Turning crawled HTML into the plain text that is stored, hashed and classified. The adapters
+ * use the same {@link htmlToText} for titles made from HTML (Weibo posts, Atom `type="html"`
+ * titles), so a title says what the stored text says: emoji as their alt text, a line break as
+ * a space once the title is put on one line.
  */
 import crypto from "node:crypto";
 import * as cheerio from "cheerio";

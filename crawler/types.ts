@@ -3,9 +3,10 @@
  * network; dedupe/store own the database. Keep these types small: every adapter depends on them.
  */
 
-/** The platforms CampusWatch can monitor. */
-export type Platform = "blog" | "weibo" | "discuz" | "tieba";
-export const PLATFORMS: readonly Platform[] = ["blog", "weibo", "discuz", "tieba"] as const;
+import type { Platform } from "../lib/platform";
+
+// The platform list lives below the crawler (an account's cookies depend on it too).
+export { PLATFORMS, type Platform } from "../lib/platform";
 
 /** How pages are fetched: `auto` lets the adapter decide, `http` never uses a browser, `browser` always does. */
 export type FetchMode = "auto" | "http" | "browser";

@@ -7,7 +7,8 @@
  * `{ accountId }` plus shared services.
  *
  * Its parts live in ./worker/: the listing walk (walk.ts), one thread within the page budget
- * (thread.ts), storing a page (commit.ts) and noticing deletions (deletions.ts).
+ * (thread.ts), storing a page (commit.ts) and noticing deletions (deletions.ts). Posts are written
+ * only by ./store.ts, the CrawlRun row only by ./runs.ts.
  */
 import type { Db } from "../lib/db";
 import { getAdapter } from "./adapters";
@@ -16,7 +17,8 @@ import type { AdapterContext, FetchMode, Platform } from "./types";
 import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
 import type { Ocr } from "./ocr";
 import { classifyPending } from "./classify/pending";
-import { appendRunError } from "./runs";
+import { appendRunError, closeDeadRuns, finishRun, startRun, type RunError, type RunSummary, type RunTrigger, type RunWarning } from "./runs";
+import type { StoredPost } from "./store";
 import { DEFAULT_THREAD_PAGE_BUDGET } from "./adapters/shared";
 import type { Crawl } from "./worker/context";
 import { walk } from "./worker/walk";
@@ -29,8 +31,12 @@ export interface WorkerServices {
     account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy },
     onRequest: (r: RequestInfo) => void,
   ) => PoliteFetcher;
-  /** Classify new or changed posts and dequeue them from UnclassifiedPost (classifyPosts); omitted in storage-only tests. */
-  classify?: (db: Db, postIds: number[]) => Promise<unknown>;
+  /**
+   * Classify new or changed posts and dequeue them from UnclassifiedPost (classifyPosts); omitted
+   * in storage-only tests. `posts` are the posts as the store wrote them, so they need not be read
+   * again (absent for posts left queued by an earlier run).
+   */
+  classify?: (db: Db, postIds: number[], posts?: readonly StoredPost[]) => Promise<unknown>;
   /** The crawl's clock. @default () => new Date() */
   now?: () => Date;
   /** Where raw pages are archived; null disables the archive. */
@@ -54,52 +60,14 @@ export interface WorkerServices {
   threadPageBudget?: number;
 }
 
-/** Counters of one crawl run (mirrors the CrawlRun columns). */
-export interface RunSummary {
-  runId: number;
-  accountId: number;
-  status: "ok" | "partial" | "failed" | "skipped";
-  pagesList: number;
-  pagesItem: number;
-  pagesOther: number;
-  browserPages: number;
-  bytes: number;
-  newPosts: number;
-  changedPosts: number;
-  unchangedPosts: number;
-  blocks: number;
-  errors: RunError[];
-  /** Fields that could not be read while their items were still stored (AdapterContext.warn). */
-  warnings: RunWarning[];
-  /** Posts and replies newly noticed gone from the platform (marked deleted, kept). */
-  deletedPosts: number;
-  /** Posts marked deleted earlier that were served again (the mark cleared, a version added). */
-  restoredPosts: number;
-  /** Threads left unfinished by the page budget (resumed next run): the run is "partial". */
-  unfinishedThreads: number;
-  /** What the run did not finish or noticed, one line each (written to CrawlRun.note). */
-  notes: string[];
-  durationMs: number;
-}
-export interface RunWarning {
-  at: string;
-  url: string;
-  field: string;
-  raw: string;
-  reason: string;
-}
-export interface RunError {
-  at: string;
-  url?: string;
-  kind: string;
-  reason: string;
-}
+// The run's types belong to the CrawlRun lifecycle (./runs.ts); importers of the worker keep finding them here.
+export type { RunError, RunSummary, RunWarning };
 
 /**
  * Crawl one account once. Never throws for crawl problems: they are recorded on the run.
  * Throws only when the account does not exist.
  */
-export async function crawlAccount(services: WorkerServices, accountId: number, trigger: "schedule" | "manual" | "cli" = "cli"): Promise<RunSummary> {
+export async function crawlAccount(services: WorkerServices, accountId: number, trigger: RunTrigger = "cli"): Promise<RunSummary> {
   const { db } = services;
   const clock = services.now ?? (() => new Date());
   const account = await db.account.findUnique({ where: { id: accountId } });
@@ -110,26 +78,21 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   const wallStart = new Date();
   // One account never has two runs at once (the queue sees to that), so a run still marked
   // "running" belongs to a process that died mid-run: close it honestly.
-  await db.crawlRun.updateMany({
-    where: { accountId, status: "running" },
-    data: { status: "failed", finishedAt: wallStart, note: "interrupted: the crawling process ended mid-run" },
-  });
+  await closeDeadRuns(db, accountId, wallStart);
   // The robots.txt policy is fixed for the run and recorded on it, with who chose "ignore" and when.
   const robotsPolicy: RobotsPolicy = account.robotsPolicy === "ignore" ? "ignore" : "obey";
-  const run = await db.crawlRun.create({
-    data: {
-      accountId,
-      trigger,
-      status: "running",
-      startedAt: wallStart,
-      robotsPolicy,
-      ...(robotsPolicy === "ignore" ? { robotsPolicySetBy: account.robotsPolicySetBy, robotsPolicySetAt: account.robotsPolicySetAt } : {}),
-    },
+  const runId = await startRun(db, {
+    accountId,
+    trigger,
+    startedAt: wallStart,
+    robotsPolicy,
+    robotsPolicySetBy: account.robotsPolicySetBy,
+    robotsPolicySetAt: account.robotsPolicySetAt,
   });
   await db.account.update({ where: { id: accountId }, data: { status: "running" } });
 
   const s: RunSummary = {
-    runId: run.id,
+    runId,
     accountId,
     status: "ok",
     pagesList: 0,
@@ -222,27 +185,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     : s.errors.length || s.unfinishedThreads
       ? "partial"
       : "ok";
-  await db.crawlRun.update({
-    where: { id: run.id },
-    data: {
-      status: s.status,
-      finishedAt: finished,
-      pagesList: s.pagesList,
-      pagesItem: s.pagesItem,
-      pagesOther: s.pagesOther,
-      browserPages: s.browserPages,
-      bytes: s.bytes,
-      newPosts: s.newPosts,
-      changedPosts: s.changedPosts,
-      unchangedPosts: s.unchangedPosts,
-      blocks: s.blocks,
-      errorCount: s.errors.length,
-      errors: JSON.stringify(s.errors.slice(0, 200)),
-      warningCount: s.warnings.length,
-      warnings: JSON.stringify(s.warnings.slice(0, 200)),
-      note: runNote(s),
-    },
-  });
+  await finishRun(db, s, finished);
   const lastError = s.errors.at(-1);
   await db.account.update({
     where: { id: accountId },
@@ -256,8 +199,8 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   const notify = services.notify;
   if (notify)
     void Promise.resolve()
-      .then(() => notify(db, run.id))
-      .catch((e: unknown) => appendRunError(db, run.id, "NotifyError", e, services.onProgress));
+      .then(() => notify(db, runId))
+      .catch((e: unknown) => appendRunError(db, runId, "NotifyError", e, services.onProgress));
   return s;
 }
 
@@ -269,15 +212,4 @@ function pageBudgetOf(services: WorkerServices): number {
   const fromEnv = Number(process.env.CAMPUSWATCH_THREAD_PAGE_BUDGET);
   const budget = services.threadPageBudget ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_THREAD_PAGE_BUDGET);
   return Math.max(1, Math.floor(budget));
-}
-
-/** CrawlRun.note: counts first, then the notes' lines (cut to keep the row small). */
-function runNote(s: RunSummary): string {
-  const head: string[] = [];
-  if (s.unfinishedThreads) head.push(`${s.unfinishedThreads} thread(s) unfinished, resumed next run`);
-  if (s.deletedPosts) head.push(`${s.deletedPosts} deleted`);
-  if (s.restoredPosts) head.push(`${s.restoredPosts} restored`);
-  const lines = [...(head.length ? [head.join("; ")] : []), ...s.notes];
-  const text = lines.join("\n");
-  return text.length > 4000 ? `${text.slice(0, 3999)}…` : text;
 }

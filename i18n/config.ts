@@ -3,6 +3,7 @@
  * language comes from the `NEXT_LOCALE` cookie (the sidebar's switch) or the browser's
  * Accept-Language header (i18n/resolve.ts), and the messages from messages/<locale>.json.
  */
+import { TIME_ZONE } from "@/lib/time";
 
 /** The locales with a message file. Only Simplified Chinese exists (no zh-TW file). */
 export const LOCALES = ["zh-CN", "en"] as const;
@@ -22,10 +23,10 @@ export const LOCALE_COOKIE = "NEXT_LOCALE";
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /**
- * Every date is shown in the platforms' own zone, whatever the reader's language: lib/validation's
- * TIME_ZONE (a test checks they agree), written out so this file stays free of server imports.
+ * Every date is shown in the platforms' own zone, whatever the reader's language: lib/time.ts's
+ * TIME_ZONE (a module without server imports, so this file stays free of them too).
  */
-export const DISPLAY_TIME_ZONE = "Asia/Shanghai";
+export const DISPLAY_TIME_ZONE = TIME_ZONE;
 
 /**
  * Each language's name in itself, for the switch: a reader who cannot read the current

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import { parseTrustedEntry } from "./net/address";
-import { parseProxyUrl, type ProxyConfig } from "../crawler/fetch/proxy-url";
+import { parseProxyUrl, type ProxyConfig } from "./net/proxy-url";
 
 /** Default SQLite database, relative to the working directory. */
 export const DEFAULT_DATABASE_URL = "file:./data/campuswatch.db";

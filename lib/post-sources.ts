@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import pg from "pg";
-import { siteKeyOf } from "../crawler/site-key";
+import { siteKeyOf } from "./site-key";
 import { databaseKind, sqlitePath } from "./config";
 
 /** What a backfill did: rows given a key, and rows left apart (duplicates from before). */

@@ -4,9 +4,10 @@
  */
 import { z } from "zod";
 import { CronExpressionParser } from "cron-parser";
+import { TIME_ZONE } from "./time";
 
-/** Time zone for cron schedules and year-less platform dates: all of China is UTC+8. */
-export const TIME_ZONE = "Asia/Shanghai";
+/** Time zone for cron schedules and year-less platform dates (lib/time.ts): all of China is UTC+8. */
+export { TIME_ZONE };
 
 /**
  * What lets the dashboard say a {@link ValidationError} in the reader's language. The messages

@@ -4,16 +4,12 @@ import { LocaleSwitch } from "@/components/locale-switch";
 import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
 import { db } from "@/lib/db";
+import { openFlagCount } from "@/lib/queries/counts";
 import { signOut } from "@/app/(auth)/sign-in/actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
-  const [openFlags, t, tc, tr] = await Promise.all([
-    db.flag.count({ where: { status: "open" } }),
-    getTranslations("shell"),
-    getTranslations("common"),
-    getTranslations("roles"),
-  ]);
+  const [openFlags, t, tc, tr] = await Promise.all([openFlagCount(db), getTranslations("shell"), getTranslations("common"), getTranslations("roles")]);
   return (
     <div className="shell">
       <aside className="sidebar">

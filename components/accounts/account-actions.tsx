@@ -5,6 +5,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
 import { ToggleForm } from "../toggle-form";
+import { FormStatus, SubmitButton } from "../form";
 import { crawlNowAction, deleteAccountAction, toggleAccountAction } from "@/app/(dashboard)/accounts/actions";
 
 /** Enable/disable, crawl now and delete (with a dialog saying what goes with the account). */
@@ -32,9 +33,9 @@ export function AccountActions({
     <div className="row-actions">
       <form action={crawl}>
         <input type="hidden" name="id" value={id} />
-        <button type="submit" className="small" disabled={crawling || queued || running} aria-label={t("crawlAria", { name })}>
+        <SubmitButton className="small" pending={crawling} disabled={queued || running} aria-label={t("crawlAria", { name })}>
           {running ? t("running") : queued ? t("queued") : t("crawlNow")}
-        </button>
+        </SubmitButton>
       </form>
       <ToggleForm action={toggle} id={id} field="enabled" next={!enabled} label={enabled ? t("disable") : t("enable")} name={name} pending={toggling} />
       <ConfirmDelete
@@ -60,11 +61,10 @@ export function AccountActions({
         </p>
         <p className="muted small">{t("deleteHint")}</p>
       </ConfirmDelete>
-      {(toggleState.message && !toggleState.ok) || (crawlState.message && !crawlState.ok) ? (
-        <span className="inline-error" role="alert">
-          {toggleState.message ?? crawlState.message}
-        </span>
-      ) : null}
+      <FormStatus
+        message={(toggleState.message && !toggleState.ok) || (crawlState.message && !crawlState.ok) ? (toggleState.message ?? crawlState.message) : null}
+        inline
+      />
     </div>
   );
 }

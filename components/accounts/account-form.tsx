@@ -6,6 +6,7 @@ import { dateText } from "@/i18n/format";
 import { useDateTools } from "@/i18n/use-date-tools";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { WatchFields } from "./watch-fields";
+import { FormStatus, SubmitButton } from "../form";
 
 const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
 type PlatformValue = (typeof PLATFORMS)[number];
@@ -257,15 +258,11 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
           </div>
         </div>
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
+      <FormStatus message={state.message} />
       <div className="button-row">
-        <button type="submit" disabled={pending}>
-          {pending ? t("saving") : submitLabel}
-        </button>
+        <SubmitButton pending={pending} pendingLabel={t("saving")}>
+          {submitLabel}
+        </SubmitButton>
       </div>
     </form>
   );

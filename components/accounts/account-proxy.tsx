@@ -1,5 +1,5 @@
 import { getTranslations } from "next-intl/server";
-import { maskProxyUrl } from "@/crawler/fetch/proxy-url";
+import { maskProxyUrl } from "@/lib/net/proxy-url";
 import { ProxyForm } from "./proxy-form";
 
 /**

@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 /**
  * The "forget it" button of an account's stored secret (login cookies, proxy): asks first, then
@@ -28,10 +29,10 @@ export function ClearSettingForm({
       }}
     >
       <input type="hidden" name="id" value={accountId} />
-      <button type="submit" className="small danger secondary" disabled={pending}>
+      <SubmitButton className="small danger secondary" pending={pending}>
         {label}
-      </button>
-      {state.message && <span className="inline-ok">{state.message}</span>}
+      </SubmitButton>
+      <FormStatus message={state.message} ok inline role={null} />
     </form>
   );
 }

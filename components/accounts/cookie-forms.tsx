@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ClearSettingForm } from "./clear-setting-form";
+import { FormStatus, SubmitButton } from "../form";
 import { clearCookiesAction, setCookiesAction } from "@/app/(dashboard)/accounts/cookie-actions";
 
 /** Paste a Cookie header or upload cookies.txt / a JSON export; forget the stored cookies. */
@@ -39,16 +40,10 @@ export function CookieForms({ accountId, hasCookies }: { accountId: number; hasC
           {err}
         </div>
         <div className="button-row">
-          <button type="submit" disabled={saving}>
-            {t("save")}
-          </button>
+          <SubmitButton pending={saving}>{t("save")}</SubmitButton>
         </div>
         <div aria-live="polite">
-          {state.message && (
-            <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
-              {state.message}
-            </div>
-          )}
+          <FormStatus message={state.message} ok={state.ok} />
           {state.details && state.details.length > 0 && (
             <ul className="error-list">
               {state.details.map((d) => (

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ClearSettingForm } from "./clear-setting-form";
+import { FormStatus, SubmitButton } from "../form";
 import { clearProxyAction, setProxyAction } from "@/app/(dashboard)/accounts/proxy-actions";
 
 /** Set an account's own proxy URL, or remove it. The stored URL is never put back in the field. */
@@ -35,16 +36,10 @@ export function ProxyForm({ accountId, hasProxy }: { accountId: number; hasProxy
           {err}
         </div>
         <div className="button-row">
-          <button type="submit" disabled={saving}>
-            {t("save")}
-          </button>
+          <SubmitButton pending={saving}>{t("save")}</SubmitButton>
         </div>
         <div aria-live="polite">
-          {state.message && (
-            <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
-              {state.message}
-            </div>
-          )}
+          <FormStatus message={state.message} ok={state.ok} />
         </div>
       </form>
       {hasProxy && <ClearSettingForm accountId={accountId} action={clearProxyAction} label={t("clear")} confirmText={t("confirmClear")} />}

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { setRobotsPolicyAction } from "@/app/(dashboard)/accounts/robots-actions";
+import { FormStatus, SubmitButton } from "../form";
 
 /** Switch between obeying and ignoring robots.txt; ignoring asks for a confirmation first. */
 export function RobotsPolicyForm({ accountId, policy }: { accountId: number; policy: "obey" | "ignore" }) {
@@ -20,14 +21,10 @@ export function RobotsPolicyForm({ accountId, policy }: { accountId: number; pol
     >
       <input type="hidden" name="id" value={accountId} />
       <input type="hidden" name="policy" value={next} />
-      <button type="submit" className={next === "ignore" ? "secondary danger" : "secondary"} disabled={pending}>
+      <SubmitButton className={next === "ignore" ? "secondary danger" : "secondary"} pending={pending}>
         {next === "ignore" ? t("ignore") : t("obey")}
-      </button>
-      {state.message && (
-        <span className={state.ok ? "inline-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
-          {state.message}
-        </span>
-      )}
+      </SubmitButton>
+      <FormStatus message={state.message} ok={state.ok} inline />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { adoptCandidateAction } from "@/app/(dashboard)/discovery/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 /** One click: register a discovered site or account as a monitored account. */
 export function AdoptButton({ candidateId, adoptedAccountId }: { candidateId: number; adoptedAccountId: number | null }) {
@@ -15,14 +16,10 @@ export function AdoptButton({ candidateId, adoptedAccountId }: { candidateId: nu
   return (
     <form action={adopt} className="row-actions">
       <input type="hidden" name="id" value={candidateId} />
-      <button type="submit" className="secondary" disabled={pending}>
+      <SubmitButton className="secondary" pending={pending}>
         {t("adopt")}
-      </button>
-      {state.message && (
-        <span className={state.ok ? "inline-ok" : "inline-error"} role="status">
-          {state.message}
-        </span>
-      )}
+      </SubmitButton>
+      <FormStatus message={state.message} ok={state.ok} inline role="status" />
     </form>
   );
 }

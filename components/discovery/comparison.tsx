@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { comparisonGroups, harvestCurves } from "@/lib/queries/discovery";
-import { toHarvestChart } from "@/crawler/discover/metrics";
+import { toHarvestChart } from "@/crawler/discover";
 import { DiscoveryHarvestChart } from "./harvest-chart";
 
 /** Per topic, the latest run of each strategy, their harvest curves in one chart. */

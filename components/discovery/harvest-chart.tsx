@@ -2,7 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { HarvestChartRow } from "@/crawler/discover/metrics";
+// A type-only import: erased from this client component's bundle, so the module's index is safe here.
+import type { HarvestChartRow } from "@/crawler/discover";
 import { AXIS, GRID, SERIES_COLORS } from "@/components/charts/colors";
 
 /** One colour per strategy on every chart ("#12 focused" is always green), others by position. */

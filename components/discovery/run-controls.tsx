@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { pauseDiscoveryAction, resumeDiscoveryAction } from "@/app/(dashboard)/discovery/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 /** Pause or resume a run (admins). Which button shows depends on the run's status. */
 export function RunControls({ runId, status, stale, finished }: { runId: number; status: string; stale: boolean; finished: boolean }) {
@@ -14,27 +15,21 @@ export function RunControls({ runId, status, stale, finished }: { runId: number;
   const ok = (resumeState.message ? resumeState.ok : pauseState.ok) === true;
   return (
     <div className="button-row">
-      {status === "running" && !stale && (
+      {(status === "running" || status === "queued") && !stale && (
         <form action={pause}>
           <input type="hidden" name="id" value={runId} />
-          <button type="submit" className="secondary" disabled={pausing}>
+          <SubmitButton className="secondary" pending={pausing}>
             {t("pause")}
-          </button>
+          </SubmitButton>
         </form>
       )}
       {(status === "paused" || status === "failed" || stale || (status === "done" && !finished)) && (
         <form action={resume}>
           <input type="hidden" name="id" value={runId} />
-          <button type="submit" disabled={resuming}>
-            {stale ? t("takeOver") : t("resume")}
-          </button>
+          <SubmitButton pending={resuming}>{stale ? t("takeOver") : t("resume")}</SubmitButton>
         </form>
       )}
-      {message && (
-        <span className={ok ? "inline-ok" : "inline-error"} role="status">
-          {message}
-        </span>
-      )}
+      <FormStatus message={message} ok={ok} inline role="status" />
     </div>
   );
 }

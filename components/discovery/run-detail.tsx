@@ -3,8 +3,8 @@ import { notFound } from "next/navigation";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { dropReasons, getDiscoveryRun, harvestCurves, isStale, nextInFrontier, recentPages } from "@/lib/queries/discovery";
-import { effectiveFocusedOptions, parseDiscoveryOptions, type DiscoveryOptions } from "@/crawler/discover/options";
-import { harvestReport, toHarvestChart } from "@/crawler/discover/metrics";
+import { comparisonRunIds } from "@/lib/queries/discovery-compare";
+import { effectiveFocusedOptions, harvestReport, parseDiscoveryOptions, toHarvestChart, type DiscoveryOptions } from "@/crawler/discover";
 import { PageHeader } from "@/components/page-header";
 import { Time } from "@/components/time";
 import { CandidatesTable } from "./candidates";
@@ -26,23 +26,13 @@ export async function DiscoveryRunDetail({ id, canRun, canAdopt }: { id: number;
   const [run, t, format] = await Promise.all([getDiscoveryRun(db, id), getTranslations("discovery.detail"), getFormatter()]);
   if (!run) notFound();
   // The run's curve beside the latest run of each other strategy on the same topic.
-  const others = await db.discoveryRun.findMany({
-    where: { topicId: run.topicId, id: { not: run.id }, crawled: { gt: 0 } },
-    orderBy: { id: "desc" },
-    select: { id: true, strategy: true },
-  });
-  const compare = [run.id];
-  const strategies = new Set([run.strategy]);
-  for (const o of others) {
-    if (strategies.has(o.strategy)) continue;
-    strategies.add(o.strategy);
-    compare.push(o.id);
-  }
+  const compare = await comparisonRunIds(db, run);
   const curves = await harvestCurves(db, compare);
   const own = curves.find((c) => c.key.startsWith(`#${run.id} `));
   const [next, recent, reasons] = await Promise.all([nextInFrontier(db, id), recentPages(db, id), dropReasons(db, id)]);
   const stale = isStale(run);
-  const live = run.status === "running" && !stale;
+  // Queued: a worker takes it within seconds, so the page keeps watching.
+  const live = (run.status === "running" || run.status === "queued") && !stale;
   const options = optionsOf(run.options);
   const focused = options ? effectiveFocusedOptions(options.focused) : null;
   const progress = Math.min(1, run.crawled / Math.max(1, run.maxPages));

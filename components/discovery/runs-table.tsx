@@ -13,7 +13,7 @@ export async function DiscoveryRunsTable() {
   // A server component renders once per request: reading the clock here is what "now" means.
   // eslint-disable-next-line react-hooks/purity -- server component, never re-rendered on the client
   const now = Date.now();
-  const active = runs.some((r) => r.status === "running" && !isStale(r, now));
+  const active = runs.some((r) => (r.status === "running" || r.status === "queued") && !isStale(r, now));
   return (
     <>
       <WatchRun active={active} />

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { startDiscoveryAction } from "@/app/(dashboard)/discovery/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 interface Option {
   id: number;
@@ -91,15 +92,11 @@ export function StartDiscoveryForm({ topics, seedSets }: { topics: Option[]; see
         </Field>
       </div>
       <div className="button-row">
-        <button type="submit" disabled={pending}>
-          {pending ? t("starting") : t("submit")}
-        </button>
+        <SubmitButton pending={pending} pendingLabel={t("starting")}>
+          {t("submit")}
+        </SubmitButton>
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
+      <FormStatus message={state.message} />
     </form>
   );
 }

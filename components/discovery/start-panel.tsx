@@ -1,15 +1,12 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
+import { discoveryStartChoices } from "@/lib/queries/choices";
 import { StartDiscoveryForm } from "./start-form";
 
 /** The start form with the topics and seed sets to choose from. */
 export async function StartDiscoveryPanel() {
-  const [topics, seedSets, tr] = await Promise.all([
-    db.topic.findMany({ orderBy: { name: "asc" }, select: { id: true, name: true, modelVersion: true } }),
-    db.seedSet.findMany({ orderBy: { name: "asc" }, select: { id: true, name: true, _count: { select: { urls: true } } } }),
-    getTranslations("discovery.panel"),
-  ]);
+  const [{ topics, seedSets }, tr] = await Promise.all([discoveryStartChoices(db), getTranslations("discovery.panel")]);
   if (topics.length === 0 || seedSets.length === 0) {
     return (
       <p className="muted small">

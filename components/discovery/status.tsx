@@ -1,6 +1,6 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 
-const STATUSES = ["running", "done", "paused", "failed"] as const;
+const STATUSES = ["queued", "running", "done", "paused", "failed"] as const;
 type Status = (typeof STATUSES)[number];
 
 function isStatus(status: string): status is Status {
@@ -22,7 +22,7 @@ export async function StatusBadge({ status, stale }: { status: string; stale?: b
         {t("stale")}
       </span>
     );
-  const kind = status === "running" ? "info" : status === "done" ? "ok" : status === "failed" ? "danger" : "warn";
+  const kind = status === "running" || status === "queued" ? "info" : status === "done" ? "ok" : status === "failed" ? "danger" : "warn";
   return <span className={`badge ${kind}`}>{isStatus(status) ? t(status) : status}</span>;
 }
 

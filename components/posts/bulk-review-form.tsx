@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import { useTranslations } from "next-intl";
 import { reviewAction } from "@/app/(dashboard)/posts/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 /**
  * Wraps a list table: rows carry `flagId` checkboxes, and the toolbar confirms or dismisses the
@@ -39,17 +40,13 @@ export function BulkReviewForm({ returnTo, children, canReview }: { returnTo: st
             {t("note")}
           </label>
           <input id="bulk-note" name="note" type="text" placeholder={t("notePlaceholder")} maxLength={1000} defaultValue={state.values?.note ?? ""} />
-          <button type="submit" name="decision" value="confirm" disabled={!selected || pending}>
+          <SubmitButton name="decision" value="confirm" disabled={!selected} pending={pending}>
             {t("confirm")}
-          </button>
-          <button type="submit" name="decision" value="dismiss" className="secondary" disabled={!selected || pending}>
+          </SubmitButton>
+          <SubmitButton name="decision" value="dismiss" className="secondary" disabled={!selected} pending={pending}>
             {t("dismiss")}
-          </button>
-          {state.message && (
-            <span className={state.ok ? "inline-ok" : "inline-error"} role="alert">
-              {state.message}
-            </span>
-          )}
+          </SubmitButton>
+          <FormStatus message={state.message} ok={state.ok} inline role="alert" />
         </div>
       )}
       {children}

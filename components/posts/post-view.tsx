@@ -4,6 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import type { CurrentUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
+import { topicCount } from "@/lib/queries/counts";
 import { filterToParams, parsePostFilter, type SearchParams } from "@/lib/queries/posts";
 import { PageHeader, Notice } from "@/components/page-header";
 import { HeadlineStats } from "@/components/stats";
@@ -59,7 +60,7 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
 
 /** Before any topic exists nothing can be flagged: say so, and where to start. */
 async function NoTopicsHint({ admin }: { admin: boolean }) {
-  const [topics, t] = await Promise.all([db.topic.count(), getTranslations("posts.view")]);
+  const [topics, t] = await Promise.all([topicCount(db), getTranslations("posts.view")]);
   if (topics > 0) return null;
   return (
     <div className="panel hint" data-testid="no-topics">

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import { reviewAction } from "@/app/(dashboard)/posts/actions";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 /** Confirm or dismiss one flag with an optional note (the detail page). */
 export function ReviewForm({ flagId, topicName, status, returnTo }: { flagId: number; topicName: string; status: string; returnTo: string }) {
@@ -31,18 +32,14 @@ export function ReviewForm({ flagId, topicName, status, returnTo }: { flagId: nu
         {state.errors?.note?.join(" ")}
       </div>
       <div className="button-row">
-        <button type="submit" name="decision" value="confirm" disabled={pending}>
+        <SubmitButton name="decision" value="confirm" pending={pending}>
           {t("confirm")}
-        </button>
-        <button type="submit" name="decision" value="dismiss" className="secondary" disabled={pending}>
+        </SubmitButton>
+        <SubmitButton name="decision" value="dismiss" className="secondary" pending={pending}>
           {t("dismiss")}
-        </button>
+        </SubmitButton>
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
+      <FormStatus message={state.message} />
     </form>
   );
 }

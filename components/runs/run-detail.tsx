@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getTranslations } from "next-intl/server";
+import { DISPLAY_TIME_ZONE } from "@/i18n/config";
 import { db } from "@/lib/db";
 import { getRun } from "@/lib/queries/runs";
 import { PageHeader } from "../page-header";
@@ -139,7 +140,9 @@ export async function RunDetail({ id }: { id: number }) {
         <p className="notice" data-testid="run-robots">
           {ta("runIgnored", {
             user: run.robotsPolicySetBy ?? "?",
-            date: run.robotsPolicySetAt ? format.dateTime(run.robotsPolicySetAt, { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Shanghai" }) : "?",
+            date: run.robotsPolicySetAt
+              ? format.dateTime(run.robotsPolicySetAt, { dateStyle: "medium", timeStyle: "short", timeZone: DISPLAY_TIME_ZONE })
+              : "?",
           })}
         </p>
       )}

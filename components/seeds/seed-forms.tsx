@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
+import { FormStatus, SubmitButton } from "../form";
 import { UPLOAD_LIMITS, formatLimit } from "@/lib/limits";
 import { useFileLimit } from "../use-file-limit";
 import { createSeedSetAction, deleteSeedSetAction, importSeedsAction, removeSeedUrlAction } from "@/app/(dashboard)/seeds/actions";
@@ -11,11 +12,7 @@ import { createSeedSetAction, deleteSeedSetAction, importSeedsAction, removeSeed
 function Report({ state }: { state: FormState }) {
   return (
     <div aria-live="polite">
-      {state.message && (
-        <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
-          {state.message}
-        </div>
-      )}
+      <FormStatus message={state.message} ok={state.ok} />
       {state.details && state.details.length > 0 && (
         <ul className="error-list" data-testid="seed-invalid">
           {state.details.map((d) => (
@@ -85,9 +82,9 @@ export function NewSeedSetForm() {
       </div>
       <Report state={state.ok ? {} : { message: state.message }} />
       <div className="button-row">
-        <button type="submit" disabled={pending}>
-          {pending ? t("form.importing") : t("form.createAndImport")}
-        </button>
+        <SubmitButton pending={pending} pendingLabel={t("form.importing")}>
+          {t("form.createAndImport")}
+        </SubmitButton>
       </div>
     </form>
   );
@@ -105,9 +102,9 @@ export function ImportSeedsForm({ id }: { id: number }) {
       </div>
       <Report state={state} />
       <div className="button-row">
-        <button type="submit" disabled={pending}>
-          {pending ? t("importing") : t("import")}
-        </button>
+        <SubmitButton pending={pending} pendingLabel={t("importing")}>
+          {t("import")}
+        </SubmitButton>
       </div>
     </form>
   );
@@ -120,9 +117,9 @@ export function RemoveSeedUrl({ id, urlId }: { id: number; urlId: number }) {
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="urlId" value={urlId} />
-      <button type="submit" className="small secondary" disabled={pending} aria-label={t("removeAria")}>
+      <SubmitButton className="small secondary" pending={pending} aria-label={t("removeAria")}>
         {t("remove")}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { clearSamplesAction, uploadSamplesAction } from "@/app/(dashboard)/topics/actions";
 import { UPLOAD_LIMITS, formatLimit } from "@/lib/limits";
 import { useFileLimit } from "../use-file-limit";
+import { FormStatus, SubmitButton } from "../form";
 
 /** Upload labelled samples (JSONL or CSV); the bad rows are listed with their line numbers. */
 export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded: number }) {
@@ -50,16 +51,12 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
           </div>
         </div>
         <div className="button-row">
-          <button type="submit" disabled={pending}>
-            {pending ? t("uploading") : t("submit")}
-          </button>
+          <SubmitButton pending={pending} pendingLabel={t("uploading")}>
+            {t("submit")}
+          </SubmitButton>
         </div>
         <div aria-live="polite">
-          {state.message && (
-            <div className={state.ok ? "form-ok" : "form-error"} role={state.ok ? "status" : "alert"}>
-              {state.message}
-            </div>
-          )}
+          <FormStatus message={state.message} ok={state.ok} />
           {state.details && state.details.length > 0 && (
             <ul className="error-list" data-testid="sample-errors">
               {state.details.map((d) => (
@@ -78,10 +75,10 @@ export function SampleUpload({ topicId, uploaded }: { topicId: number; uploaded:
           }}
         >
           <input type="hidden" name="id" value={topicId} />
-          <button type="submit" className="small danger secondary" disabled={clearing}>
+          <SubmitButton className="small danger secondary" pending={clearing}>
             {t("remove")}
-          </button>
-          {clearState.message && <span className="inline-ok">{clearState.message}</span>}
+          </SubmitButton>
+          <FormStatus message={clearState.message} ok inline role={null} />
         </form>
       )}
     </>

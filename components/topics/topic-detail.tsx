@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { jsonList } from "@/lib/format";
-import { getTopic, notificationChannels, topicJob, topicToForm, type EvaluationFigures } from "@/lib/queries/topics";
+import { getTopic, notificationChannels, topicToForm, type EvaluationFigures } from "@/lib/queries/topics";
+import { latestTopicJob } from "@/lib/queries/jobs";
 import { CHANNELS, type Channel } from "@/lib/notify/types";
 import { PageHeader, Notice } from "../page-header";
 import { TopicForm } from "./topic-form";
@@ -86,7 +87,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
               : tr("detail.noModel")}
           </p>
           <Evaluation e={t.evaluationFigures} />
-          <TopicJobPanel topicId={t.id} canManage={admin} initialJob={topicJob(t.id)} />
+          <TopicJobPanel topicId={t.id} canManage={admin} initialJob={await latestTopicJob(db, t.id)} />
         </section>
         <section className="panel" aria-labelledby="samples-h">
           <h2 id="samples-h">{tr("detail.trainingSamples")}</h2>

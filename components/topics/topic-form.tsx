@@ -1,8 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
+import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER, isClassifierKind } from "@/lib/classifiers";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { FormStatus, SubmitButton } from "../form";
 
 type Values = Record<string, string>;
 interface Props {
@@ -113,6 +115,16 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
         {!compact && field("nbThreshold", t("nbThreshold"), { type: "number", step: "0.05", help: t("nbThresholdHelp") })}
         {!compact && field("cosineThreshold", t("cosineThreshold"), { type: "number", step: "0.05", help: t("cosineThresholdHelp") })}
         {!compact && (
+          <ClassifierField
+            key={`classifier-${state.values ? "s" : "i"}`}
+            id={`${p}-classifier`}
+            initial={v.classifier || DEFAULT_CLASSIFIER}
+            saved={initial.classifier || DEFAULT_CLASSIFIER}
+            trained={initial.trained === "1"}
+            error={state.errors?.classifier?.join(" ")}
+          />
+        )}
+        {!compact && (
           <h3 className="wide" style={{ marginBottom: 0 }}>
             {t("notifications")}
           </h3>
@@ -145,16 +157,48 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
         {!compact &&
           field("notifyEmail", t("notifyEmail"), { type: "email", span2: true, help: t("notifyEmailHelp"), placeholder: t("notifyEmailPlaceholder") })}
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
+      <FormStatus message={state.message} />
       <div className="button-row">
-        <button type="submit" disabled={pending}>
-          {pending ? t("saving") : submitLabel}
-        </button>
+        <SubmitButton pending={pending} pendingLabel={t("saving")}>
+          {submitLabel}
+        </SubmitButton>
       </div>
     </form>
+  );
+}
+
+/**
+ * The classifier select, with the chosen kind's one-line hint. On a trained topic, choosing
+ * another kind than the saved one says that it takes effect at the next training: the stored model
+ * keeps its own kind and goes on scoring until then.
+ */
+function ClassifierField({ id, initial, saved, trained, error }: { id: string; initial: string; saved: string; trained: boolean; error?: string }) {
+  const t = useTranslations("topics.form");
+  const [kind, setKind] = useState(isClassifierKind(initial) ? initial : DEFAULT_CLASSIFIER);
+  return (
+    <div className="field span2">
+      <label htmlFor={id}>{t("classifier")}</label>
+      <select
+        id={id}
+        name="classifier"
+        value={kind}
+        onChange={(e) => setKind(isClassifierKind(e.target.value) ? e.target.value : DEFAULT_CLASSIFIER)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={`${id}-help ${id}-error`}
+      >
+        {CLASSIFIER_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {t(`classifiers.${k}.label`)}
+          </option>
+        ))}
+      </select>
+      <div id={`${id}-help`} className="help" aria-live="polite">
+        {t(`classifiers.${kind}.hint`)}
+        {trained && kind !== saved && ` ${t("classifierRetrain")}`}
+      </div>
+      <div id={`${id}-error`} className="field-error" aria-live="polite">
+        {error}
+      </div>
+    </div>
   );
 }

@@ -5,7 +5,7 @@ import { useActionState, useEffect, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { topicJobAction } from "@/app/(dashboard)/topics/actions";
-import type { TopicJob } from "@/lib/queries/topics";
+import type { TopicJob } from "@/lib/queries/jobs";
 
 /** Train and re-score buttons with the running job's progress, polled while it runs. */
 export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: number; canManage: boolean; initialJob: TopicJob | null }) {
@@ -13,7 +13,8 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
   const t = useTranslations("topics.job");
   const [state, formAction, pending] = useActionState<FormState, FormData>(topicJobAction, {});
   const [job, setJob] = useState<TopicJob | null>(initialJob);
-  const running = job?.state === "running";
+  // Queued counts as running: the scheduler's process picks the job up within a second or so.
+  const running = job?.state === "running" || job?.state === "queued";
 
   useEffect(() => {
     if (!running && !state.ok) return;
@@ -24,11 +25,12 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
       if (!r?.ok || stop) return;
       const j = (await r.json()) as { job: TopicJob | null };
       setJob(j.job);
-      if (wasRunning && j.job?.state !== "running") {
+      const nowRunning = j.job?.state === "running" || j.job?.state === "queued";
+      if (wasRunning && !nowRunning) {
         stop = true;
         router.refresh();
       }
-      wasRunning = j.job?.state === "running";
+      wasRunning = nowRunning;
     };
     void tick();
     const timer = setInterval(() => {
@@ -46,7 +48,7 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
   const says = (j: TopicJob): string => {
     const key = j.step ? (j.state === "failed" ? `errors.${j.step}` : `steps.${j.step}`) : null;
     if (key && t.has(key as "steps.starting")) return t(key as "steps.starting", { ...j.values, kind: j.kind });
-    return j.state === "failed" ? t("failedWith", { error: j.error ?? j.message }) : j.message;
+    return j.state === "failed" || j.state === "cancelled" ? t("failedWith", { error: j.error ?? j.message }) : j.message;
   };
   return (
     <div data-testid="topic-job">
@@ -71,7 +73,7 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
           <div className="small">
             <b>{job.kind === "train" ? t("training") : t("rescoring")}</b> · {t("state", { state: job.state })} · {says(job)}
           </div>
-          {job.state === "running" && (
+          {running && (
             <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? undefined}>
               <span style={{ width: `${pct ?? 100}%`, opacity: pct === null ? 0.4 : 1 }} />
             </div>

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { useFormatter, useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ConfirmDelete } from "../confirm-delete";
+import { FormStatus, SubmitButton } from "../form";
 import { deleteTopicAction, retryNotificationAction } from "@/app/(dashboard)/topics/actions";
 
 /** Retry one failed notification. */
@@ -14,10 +15,10 @@ export function RetryNotification({ topicId, notificationId }: { topicId: number
     <form action={action}>
       <input type="hidden" name="id" value={topicId} />
       <input type="hidden" name="notificationId" value={notificationId} />
-      <button type="submit" className="small secondary" disabled={pending}>
-        {pending ? t("retrying") : t("retry")}
-      </button>
-      {state.message && <span className={state.ok ? "inline-ok" : "inline-error"}> {state.message}</span>}
+      <SubmitButton className="small secondary" pending={pending} pendingLabel={t("retrying")}>
+        {t("retry")}
+      </SubmitButton>{" "}
+      <FormStatus message={state.message} ok={state.ok} inline role={null} />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { MIN_PASSWORD_LENGTH } from "@/lib/limits";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ToggleForm } from "../toggle-form";
+import { FormStatus, SubmitButton } from "../form";
 import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
 
 /** The form that creates a user (username, initial password, role). */
@@ -63,15 +64,9 @@ export function NewUserForm() {
           </div>
         </div>
       </div>
-      {state.message && (
-        <div className="form-error" role="alert">
-          {state.message}
-        </div>
-      )}
+      <FormStatus message={state.message} />
       <div className="button-row">
-        <button type="submit" disabled={pending}>
-          {t("submit")}
-        </button>
+        <SubmitButton pending={pending}>{t("submit")}</SubmitButton>
       </div>
     </form>
   );
@@ -100,9 +95,9 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           <option value="reviewer">{roles("reviewer")}</option>
           <option value="admin">{roles("admin")}</option>
         </select>
-        <button type="submit" className="small secondary" disabled={rolePending}>
+        <SubmitButton className="small secondary" pending={rolePending}>
           {t("setRole")}
-        </button>
+        </SubmitButton>
       </form>
       <button type="button" className="small secondary" onClick={() => pwDialog.current?.showModal()}>
         {t("resetPassword")}
@@ -139,11 +134,9 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           <div id={`pw-${id}-error`} className="field-error" aria-live="polite">
             {pwState.errors?.password?.join(" ")}
           </div>
-          {pwState.ok && <div className="form-ok">{pwState.message}</div>}
+          <FormStatus message={pwState.ok ? pwState.message : null} ok role={null} />
           <div className="button-row">
-            <button type="submit" disabled={pwPending}>
-              {t("setPassword")}
-            </button>
+            <SubmitButton pending={pwPending}>{t("setPassword")}</SubmitButton>
             <button type="button" className="secondary" onClick={() => pwDialog.current?.close()}>
               {tc("close")}
             </button>
@@ -155,34 +148,21 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
           <input type="hidden" name="id" value={id} />
           <h2 id={`del-u-${id}-h`}>{t("deleteHeading", { username })}</h2>
           <p>{t("deleteText")}</p>
-          {delState.message && (
-            <div className="form-error" role="alert">
-              {delState.message}
-            </div>
-          )}
+          <FormStatus message={delState.message} />
           <div className="button-row">
-            <button type="submit" className="danger" disabled={delPending}>
+            <SubmitButton className="danger" pending={delPending}>
               {t("deleteSubmit")}
-            </button>
+            </SubmitButton>
             <button type="button" className="secondary" onClick={() => delDialog.current?.close()}>
               {tc("cancel")}
             </button>
           </div>
         </form>
       </dialog>
-      {message?.message && !message.ok && message !== delState && (
-        <span className="inline-error" role="alert">
-          {message.message}
-        </span>
-      )}
-      {[roleState, disState].map(
-        (st, i) =>
-          st.ok && (
-            <span key={i} className="inline-ok">
-              {st.message}
-            </span>
-          ),
-      )}
+      <FormStatus message={message && !message.ok && message !== delState ? message.message : null} inline />
+      {[roleState, disState].map((st, i) => (
+        <FormStatus key={i} message={st.ok ? st.message : null} ok inline role={null} />
+      ))}
     </div>
   );
 }

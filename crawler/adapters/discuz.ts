@@ -21,13 +21,10 @@
  *   member bar, or a "需要登录" notice, is an expired login (`LoginExpiredError`); without them
  *   the notice says the board is for members. Never read as an empty board.
  * - GBK boards are decoded by the fetcher (header or `<meta charset>`); nothing here cares.
- *
- * Also: {@link parseDiscuzMobileThreadList} reads the mobile API's `forumdisplay` JSON.
  */
-import { parseDiscuzDate, tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { arr, dig, getThreadPage, num, rec, str, walkThreadPages } from "./shared";
+import { getThreadPage, walkThreadPages } from "./shared";
 import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, threadPageUrl, type DiscuzBoard } from "./discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./discuz-pages";
 import { checkDiscuzLogin } from "./discuz-login";
@@ -143,48 +140,3 @@ export const discuzAdapter: Adapter = {
     );
   },
 };
-
-/**
- * The mobile API's thread list (`api/mobile/index.php?version=4&module=forumdisplay&fid=…`):
- * `Variables.forum_threadlist[]` with unix-second `dbdateline`/`dblastpost`. Boards that expose
- * it give exact times (the HTML list shows only days for older threads).
- * @param base the board directory URL ("https://bbs.example.edu.cn/bbs/"), for item links
- */
-export function parseDiscuzMobileThreadList(json: unknown, base: string, now: Date): { items: ListItem[]; page: number; perPage: number } {
-  let data: unknown = json;
-  if (typeof json === "string") {
-    try {
-      data = JSON.parse(json) as unknown;
-    } catch {
-      throw new NonRetryableError("Discuz! mobile API: not JSON");
-    }
-  }
-  const vars = rec(dig(data, "Variables"));
-  if (!vars) throw new NonRetryableError("Discuz! mobile API: no Variables (error or login page?)");
-  const items: ListItem[] = [];
-  for (const row of arr(vars["forum_threadlist"])) {
-    const t = rec(row);
-    const tid = str(t?.["tid"]);
-    if (!t || !tid) continue;
-    const published = str(t["dbdateline"]) ?? str(t["dateline"]);
-    if (!published) continue;
-    const last = str(t["dblastpost"]) ?? str(t["lastpost"]);
-    const replies = num(t["replies"]) ?? 0;
-    const publishedAt = parseDiscuzDate(published, now);
-    items.push({
-      platformId: `t${tid}`,
-      kind: "post",
-      url: `${base}forum.php?mod=viewthread&tid=${tid}`,
-      title: str(t["subject"]) ?? "",
-      author: str(t["author"]) ?? "",
-      publishedAt,
-      html: "",
-      pinned: (num(t["displayorder"]) ?? 0) > 0,
-      incomplete: true,
-      hasReplies: replies > 0,
-      replyCount: replies,
-      lastActivityAt: (last ? tryParsePlatformDate(last, now, "discuz") : null) ?? publishedAt,
-    });
-  }
-  return { items, page: num(vars["page"]) ?? 1, perPage: num(vars["tpp"]) ?? items.length };
-}

@@ -49,10 +49,9 @@ export function recognisePlatform(url: string | URL): Platform | null {
 }
 
 export { createBlogAdapter, looksLikeFeed, parseBlogArticle, parseBlogListing, parseFeed } from "./blog";
-export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzList, parseDiscuzMobileThreadList, parseDiscuzThread } from "./discuz";
+export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzList, parseDiscuzThread } from "./discuz";
 export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba";
-export { mblogToListItem, parseWeiboCnProfile, weiboUidFromUrl } from "./weibo";
-export type { WeiboCnProfilePage } from "./weibo";
+export { mblogToListItem, weiboUidFromUrl } from "./weibo";
 export {
   buildSearchUrl,
   DEFAULT_SEARCH_PAGES,

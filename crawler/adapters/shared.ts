@@ -97,11 +97,6 @@ export function dig(value: unknown, path: string): unknown {
 
 // ---- HTML helpers
 
-/** Visible text of an HTML fragment, whitespace collapsed. */
-export function htmlToText(html: string): string {
-  return cheerio.load(`<div>${html}</div>`).root().text().replace(/\s+/g, " ").trim();
-}
-
 /** A short title from body text for platforms whose posts have none (Weibo). */
 export function titleFromText(text: string, max = 40): string {
   const t = text.replace(/\s+/g, " ").trim();

@@ -23,17 +23,15 @@
  * Requests go to the entry URL's origin (a local copy is crawled exactly like the real site),
  * except that real Weibo entries (weibo.com/u/…, weibo.cn/…) are read through m.weibo.cn,
  * the only Weibo host serving this API. Every error thrown here carries the URL requested.
- *
- * Also: {@link parseWeiboCnProfile} (./weibo-wap.ts) reads the old WAP site (weibo.cn) profile HTML.
  */
 import { parseWeiboDate } from "../dates";
 import { BlockedError, FatalError, GoneError, NonRetryableError, RetryableError } from "../errors";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../types";
 import { apiUrl, checkWeiboLogin, timeFromWeiboId, userOf, WEIBO_HOSTS, weiboGone, weiboGoneNotice } from "./weibo-api";
 import { weiboComments } from "./weibo-comments";
-import { arr, dig, getJson, htmlToText, imagesIn, parseCount, rec, str, titleFromText, type Json } from "./shared";
+import { htmlToText } from "../text";
+import { arr, dig, getJson, imagesIn, parseCount, rec, str, titleFromText, type Json } from "./shared";
 
-export { parseWeiboCnProfile, type WeiboCnProfilePage } from "./weibo-wap";
 export { weiboGoneNotice, timeFromWeiboId } from "./weibo-api";
 
 /** The uid in an entry URL: `/u/{uid}`, `/p/100505{uid}`, `/{uid}` (Weibo hosts), `?uid=` / `?value=`. */

@@ -1,11 +1,15 @@
 /**
- * A topic model: naive Bayes over the topic's labelled samples plus the topic's TF-IDF vector,
- * with the user dictionary it was trained with. `train(samples) → model`,
+ * A topic model: naive Bayes over the topic's labelled samples (alone, with χ² weighting, or
+ * averaged with an NBSVM logistic regression: the topic's classifier kind, lib/classifiers.ts)
+ * plus the topic's TF-IDF vector, with the user dictionary it was trained with. `train(samples) → model`,
  * `model.predict(text) → { label, score, cosine, topTerms }`, `toJSON()` / `TopicModel.fromJSON()`
  * with a format `version`: a model of another version is refused, never half-read.
  */
+import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../../lib/classifiers";
 import { prepareText, type PreparedText } from "./features";
 import { NaiveBayes, TrainingError, trainNaiveBayes, type NaiveBayesOptions, type NaiveBayesState, type TermWeight } from "./naive-bayes";
+import { DEFAULT_NB_ENSEMBLE_OPTIONS, NbLogistic, trainNbLogistic, type NbLogisticOptions, type NbLogisticState } from "./nbsvm";
+import { decide, logSoftmax } from "./nbsvm-model";
 import { addUserWords, type SegmentOptions } from "./tokenizer";
 import { buildTopicVectors, TopicVector, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
 
@@ -35,8 +39,15 @@ export interface TrainOptions {
    * and faster to score (two classes per feature instead of ten). @default true
    */
   collapseLabels?: boolean;
-  /** Naive Bayes options. @default DEFAULT_NB_OPTIONS */
+  /**
+   * Which classifier to train (lib/classifiers.ts): each kind sets its own naive Bayes defaults,
+   * which `naiveBayes` then overrides. @default DEFAULT_CLASSIFIER ("nb")
+   */
+  classifier?: ClassifierKind;
+  /** Naive Bayes options. @default DEFAULT_NB_OPTIONS, or the classifier kind's */
   naiveBayes?: Partial<NaiveBayesOptions>;
+  /** NBSVM options (classifier `nb-nbsvm` only). @default DEFAULT_NB_LOGISTIC_OPTIONS */
+  logistic?: Partial<NbLogisticOptions>;
   /** Topic vector options, or false for none. @default DEFAULT_VECTOR_OPTIONS (when relevantLabels are given) */
   vector?: Partial<TopicVectorOptions> | false;
   /** User-dictionary words the model needs (loaded into the segmenter before preparing samples). @default [] */
@@ -57,6 +68,10 @@ export interface TopicModelJSON {
   relevantLabels: string[];
   /** Naive Bayes was trained on "on-topic" / "off-topic" instead of the sample labels. */
   collapsed: boolean;
+  /** The classifier kind; absent in models trained before the choice existed, which are "nb". */
+  classifier?: ClassifierKind;
+  /** The NBSVM part of an `nb-nbsvm` model and its share of the log-posteriors; absent otherwise. */
+  logistic?: { mix: number; state: NbLogisticState };
   userDict: string[];
   segment: SegmentOptions;
   naiveBayes: NaiveBayesState;
@@ -89,6 +104,15 @@ export function labelCounts(samples: readonly Sample[]): Map<string, number> {
 
 const ON_TOPIC = "on-topic";
 const OFF_TOPIC = "off-topic";
+
+/** The naive Bayes defaults of each classifier kind (before the caller's own options). */
+const KIND_NB_OPTIONS: Record<ClassifierKind, Partial<NaiveBayesOptions>> = {
+  nb: {},
+  // Weights start at χ² / mean χ² (to the power chi2Power), then the usual refinement.
+  "nb-chi2": { chi2Weighting: true },
+  // The ensemble's naive Bayes part sees character 1–3-grams, as measured in ./nbsvm-ensemble.
+  "nb-nbsvm": DEFAULT_NB_ENSEMBLE_OPTIONS.naiveBayes,
+};
 
 /**
  * Why `samples` cannot train a model, as a {@link TrainingError}: fewer than two labels, or with
@@ -155,7 +179,13 @@ export function trainPrepared(samples: readonly Sample[], prepared: readonly Pre
       ? `training naive Bayes: on-topic (${relevant.join(", ")}) vs off-topic, ${samples.length} samples`
       : `training naive Bayes on ${counts.size} labels, ${samples.length} samples`,
   );
-  const nb = trainNaiveBayes(prepared, labels, options.naiveBayes);
+  const kind = options.classifier ?? DEFAULT_CLASSIFIER;
+  const nb = trainNaiveBayes(prepared, labels, { ...KIND_NB_OPTIONS[kind], ...(options.naiveBayes ?? {}) });
+  let logistic: TopicModelJSON["logistic"];
+  if (kind === "nb-nbsvm") {
+    options.onProgress?.("training the NBSVM logistic regression");
+    logistic = { mix: DEFAULT_NB_ENSEMBLE_OPTIONS.mix, state: trainNbLogistic(prepared, labels, options.logistic) };
+  }
   let vector: TopicVectorState | null = null;
   if (relevant.length > 0 && options.vector !== false) {
     options.onProgress?.("building the topic vector");
@@ -169,6 +199,8 @@ export function trainPrepared(samples: readonly Sample[], prepared: readonly Pre
     samples: samples.length,
     relevantLabels: relevant,
     collapsed: collapse,
+    classifier: kind,
+    ...(logistic ? { logistic } : {}),
     userDict: [...new Set(options.userDict ?? [])],
     segment: { ...(options.segment ?? {}) },
     naiveBayes: nb,
@@ -183,6 +215,8 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 /** A trained topic model (compiled; cheap to call). */
 export class TopicModel {
   private readonly nb: NaiveBayes;
+  /** The NBSVM part of an `nb-nbsvm` model, else null. */
+  private readonly logistic: NbLogistic | null;
   private readonly vector: TopicVector | null;
   /** Class index → counts as on-topic. */
   private readonly relevantMask: boolean[];
@@ -190,6 +224,10 @@ export class TopicModel {
 
   constructor(private readonly json: TopicModelJSON) {
     this.nb = new NaiveBayes(json.naiveBayes);
+    this.logistic = json.logistic ? new NbLogistic(json.logistic.state) : null;
+    if (this.logistic && this.logistic.classes.join("\n") !== this.nb.classes.join("\n")) {
+      throw new Error("the naive Bayes and NBSVM parts have different classes");
+    }
     this.vector = json.vector ? new TopicVector(json.vector) : null;
     this.relevantMask = this.nb.classes.map((c) => (json.collapsed ? c === ON_TOPIC : json.relevantLabels.includes(c)));
   }
@@ -229,6 +267,16 @@ export class TopicModel {
     ) {
       throw new ModelFormatError("topic model is damaged: naive Bayes part or label lists missing");
     }
+    if (data.classifier !== undefined && !isClassifierKind(data.classifier)) {
+      throw new ModelFormatError(`topic model has an unknown classifier ${JSON.stringify(data.classifier)}; retrain the topic`);
+    }
+    const lr = data.logistic;
+    if ((data.classifier === "nb-nbsvm") !== (lr !== undefined)) {
+      throw new ModelFormatError("topic model is damaged: the NBSVM part does not match the classifier kind");
+    }
+    if (lr !== undefined && (!isRecord(lr) || typeof lr.mix !== "number" || !isRecord(lr.state) || !Array.isArray(lr.state.weights))) {
+      throw new ModelFormatError("topic model is damaged: NBSVM part missing");
+    }
     try {
       return new TopicModel(data as unknown as TopicModelJSON);
     } catch (e) {
@@ -239,6 +287,11 @@ export class TopicModel {
   /** The stored form (plain data; `JSON.stringify` it). */
   toJSON(): TopicModelJSON {
     return this.json;
+  }
+
+  /** The classifier kind (a model trained before the choice existed is "nb"). */
+  get classifier(): ClassifierKind {
+    return this.json.classifier ?? DEFAULT_CLASSIFIER;
   }
 
   /** Classes of the naive Bayes part. */
@@ -278,7 +331,7 @@ export class TopicModel {
   /** Classify a text already prepared (cleaned + segmented once for all topics). */
   predictPrepared(text: PreparedText): Prediction {
     const ids = this.nb.featureIds(text);
-    const p = this.nb.predictIds(ids);
+    const p = this.logistic ? this.ensemble(ids, text) : this.nb.predictIds(ids);
     const cosine = this.vector ? this.vector.cosine(text) : 0;
     const post = p.posteriors;
     let score: number;
@@ -307,5 +360,18 @@ export class TopicModel {
     }
     const topTerms = versus >= 0 ? this.nb.topTerms(ids, forClass, versus) : [];
     return { label: p.label, score, cosine, topTerms };
+  }
+
+  /**
+   * Naive Bayes and NBSVM averaged in log-posterior space, as ./nbsvm-ensemble does, then
+   * normalised: the posteriors still sum to 1, so P(on-topic) compares with nbThreshold like
+   * naive Bayes' own.
+   */
+  private ensemble(ids: readonly number[], text: PreparedText) {
+    const nb = logSoftmax(Float64Array.from(this.nb.scoreIds(ids)));
+    const lr = (this.logistic as NbLogistic).logPosteriors(text);
+    const mix = (this.json.logistic as { mix: number }).mix;
+    for (let c = 0; c < nb.length; c++) nb[c] = (1 - mix) * (nb[c] as number) + mix * (lr[c] as number);
+    return decide(this.nb.classes, nb);
   }
 }

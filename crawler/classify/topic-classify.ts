@@ -15,6 +15,20 @@ export interface ClassifyOptions {
   topics?: readonly number[];
   /** Posts per transaction. @default 200 */
   batchSize?: number;
+  /**
+   * The posts' stored content, as the store wrote it (crawler/store.ts): judged without reading
+   * those posts again. Ids not among them are read. @default every post is read
+   */
+  posts?: readonly ClassifiedPost[];
+}
+
+/** A post as the classifier judges it; `lastSeenAt` says which stored version the text is (see dequeueJudged). */
+export interface ClassifiedPost {
+  id: number;
+  title: string;
+  text: string;
+  ocrText: string | null;
+  lastSeenAt: Date;
 }
 
 /** What {@link classifyPosts} wrote. */
@@ -47,14 +61,11 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
     return result;
   }
   const batchSize = Math.max(1, options.batchSize ?? 200);
+  const given = new Map((options.posts ?? []).map((p) => [p.id, p]));
 
   for (let i = 0; i < ids.length; i += batchSize) {
     const batchIds = ids.slice(i, i + batchSize);
-    const posts = await db.post.findMany({
-      where: { id: { in: batchIds } },
-      // lastSeenAt says which stored version this text is (see dequeueJudged).
-      select: { id: true, title: true, text: true, ocrText: true, lastSeenAt: true },
-    });
+    const posts = await postsOf(db, batchIds, given);
     // Segment each post once for every topic (the expensive step).
     const rows: {
       postId: number;
@@ -119,6 +130,21 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
     result.classifications += rows.length;
   }
   return result;
+}
+
+/** The posts to judge, in id order: those the caller passed as stored, the others read. */
+async function postsOf(db: Db, ids: readonly number[], given: ReadonlyMap<number, ClassifiedPost>): Promise<ClassifiedPost[]> {
+  const missing = ids.filter((id) => !given.has(id));
+  const read =
+    missing.length === 0
+      ? []
+      : await db.post.findMany({
+          where: { id: { in: missing } },
+          // lastSeenAt says which stored version this text is (see dequeueJudged).
+          select: { id: true, title: true, text: true, ocrText: true, lastSeenAt: true },
+        });
+  const known = ids.flatMap((id) => given.get(id) ?? []);
+  return [...known, ...read].sort((a, b) => a.id - b.id);
 }
 
 /** Options of {@link rescoreTopic}. */

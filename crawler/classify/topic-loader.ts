@@ -3,6 +3,7 @@
  * matchers (cached, since this runs for every stored page), and the segmenter's user dictionary.
  */
 import type { Db } from "../../lib/db";
+import { jsonArray, parseJsonColumn } from "../../lib/json-column";
 import { WordMatcher } from "./aho-corasick";
 import { TopicModel } from "./model";
 import { setUserDictionary } from "./tokenizer";
@@ -14,13 +15,7 @@ export class TopicNotFoundError extends Error {
 
 /** Decode a JSON string[] column; anything else reads as empty (the dashboard validates on write). */
 export function parseStringList(json: string | null | undefined): string[] {
-  if (!json) return [];
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
-  } catch {
-    return [];
-  }
+  return parseJsonColumn(json, jsonArray, []).filter((x): x is string => typeof x === "string" && x.trim() !== "");
 }
 
 const TOPIC_FIELDS = {

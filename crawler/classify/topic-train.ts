@@ -2,6 +2,7 @@
  * Training a topic: samples uploaded and from reviewers' decisions, a held-out evaluation, and
  * the model stored on the topic row; plus the progress reports of long topic operations.
  */
+import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../../lib/classifiers";
 import type { Db } from "../../lib/db";
 import { evaluateTopicModel, type TopicEvaluation } from "./evaluate";
 import { prepareText, type PreparedText } from "./features";
@@ -34,7 +35,7 @@ export interface TrainTopicOptions {
   includeReviews?: boolean;
   /** Keep the given samples as the topic's uploaded samples (replacing earlier uploads). @default true */
   storeSamples?: boolean;
-  /** Model options (relevant labels and user dictionary come from the topic). */
+  /** Model options (relevant labels, user dictionary and, unless given here, the classifier kind come from the topic). */
   model?: Omit<TrainOptions, "relevantLabels" | "userDict" | "onProgress">;
   /** Seed of the held-out split used for the stored evaluation. @default 1 */
   seed?: number;
@@ -45,6 +46,8 @@ export interface TrainTopicOptions {
 export interface TrainTopicResult {
   topicId: number;
   modelVersion: number;
+  /** The classifier kind that was trained. */
+  classifier: ClassifierKind;
   samples: number;
   reviewSamples: number;
   labels: Record<string, number>;
@@ -103,6 +106,8 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   checkTrainable(all, relevantLabels);
   await loadDictionary(db);
   const trainOptions: TrainOptions = {
+    // The kind the topic chose (lib/queries/topic-admin.ts validates it; an unknown one, written past it, trains the default).
+    classifier: isClassifierKind(topic.classifier) ? topic.classifier : DEFAULT_CLASSIFIER,
     ...(options.model ?? {}),
     relevantLabels,
     userDict: parseStringList(topic.userDict),
@@ -163,5 +168,5 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     },
     { timeout: 300_000, maxWait: 30_000 },
   );
-  return { topicId, modelVersion: updated.modelVersion, samples: all.length, reviewSamples: reviews.length, labels, evaluation };
+  return { topicId, modelVersion: updated.modelVersion, classifier: model.classifier, samples: all.length, reviewSamples: reviews.length, labels, evaluation };
 }

@@ -3,13 +3,15 @@
  * reasons to flag it.
  *
  * Flag rules (per post × enabled topic):
- * - "classifier": the topic has a model and P(on-topic) ≥ nbThreshold;
+ * - "classifier": the topic has a model and P(on-topic) ≥ nbThreshold (the model's own kind decides
+ *   how P is computed: naive Bayes, or naive Bayes averaged with NBSVM; both are posteriors in [0, 1]);
  * - "cosine": the topic has a topic vector and cosine ≥ cosineThreshold;
  * - "sensitive": any sensitive word occurs (whatever the scores);
  * - "keyword": keyword hits FLAG only while a topic is untrained (no model yet: keywords are then
  *   its only relevance signal). Once trained, keywords are broad words that would flood reviewers
  *   on their own, so they are listed as an extra reason on posts flagged for another reason.
  */
+import type { ClassifierKind } from "../../lib/classifiers";
 import type { WordHit } from "./aho-corasick";
 import type { PreparedText } from "./features";
 import type { LoadedTopic } from "./topic-loader";
@@ -32,6 +34,9 @@ export interface PostVerdict {
   /** Empty when the post is not flagged. */
   reasons: FlagReason[];
 }
+
+/** How a flag reason names the model that scored the post. */
+const CLASSIFIER_NAMES: Record<ClassifierKind, string> = { nb: "naive Bayes", "nb-chi2": "naive Bayes (χ²)", "nb-nbsvm": "naive Bayes + NBSVM" };
 
 function fmt(x: number): string {
   return x.toFixed(3);
@@ -61,7 +66,7 @@ export function judge(topic: LoadedTopic, text: PreparedText): PostVerdict {
       const terms = topTerms.map((t) => t.term).join(", ");
       reasons.push({
         kind: "classifier",
-        detail: `naive Bayes P(on-topic) ${fmt(score)} ≥ ${row.nbThreshold} (label ${p.label}${terms ? `; terms ${terms}` : ""})`,
+        detail: `${CLASSIFIER_NAMES[model.classifier]} P(on-topic) ${fmt(score)} ≥ ${row.nbThreshold} (label ${p.label}${terms ? `; terms ${terms}` : ""})`,
       });
     }
     if (byCosine) reasons.push({ kind: "cosine", detail: `cosine ${fmt(cosine)} ≥ ${row.cosineThreshold}` });

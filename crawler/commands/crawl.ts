@@ -137,7 +137,7 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
     log,
     onSummary: (job, s) => log(formatSummary(`(${job.trigger})`, s)),
   });
-  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log });
+  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log, inProcess: true, aliveJobs: () => queue.runner.active() });
   await scheduler.start();
   const catchUp = catchUpClassification(db, { log, signal: abort.signal });
   // The archive's retention is applied at start and then hourly.
@@ -173,9 +173,10 @@ async function startPgScheduler(o: { hostDelayMs?: number; concurrency?: number;
   const url = databaseUrl();
   const boss = await startBoss(url, { name: "campuswatch scheduler" });
   const queue = createPgBossQueue(boss);
-  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log });
-  await scheduler.start();
   const workers: RunningWorker[] = [];
+  const aliveJobs = () => new Set(workers.flatMap((w) => [...w.activeJobs()]));
+  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log, aliveJobs });
+  await scheduler.start();
   for (let i = 0; i < (o.workers ?? 0); i++) {
     workers.push(
       await startWorker({ db, url, concurrency: o.concurrency ?? crawlerConfig().concurrency, hostDelayMs: o.hostDelayMs, log: (m) => log(`worker: ${m}`) }),

@@ -1,11 +1,19 @@
 /**
- * `campuswatch topics add|list|train|eval`: watched topics, their training and evaluation.
+ * `campuswatch topics add|set|remove|list|train|eval`: watched topics, their training and evaluation.
  * Results go to stdout, progress to stderr; bad input exits 1 with a one-line reason (bad sample
  * files: one line per bad record, `FILE:LINE: reason`, then the refusal).
+ *
+ * Settings are written by lib/queries/topic-admin.ts, the same functions as the dashboard's form,
+ * so a topic made here and one made there are the same rows.
  */
 import fs from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
+import { z } from "zod";
 import type { Db } from "../../lib/db";
+import { parseJsonColumn } from "../../lib/json-column";
+import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../../lib/classifiers";
+import { changeTopic, createTopic, DEFAULT_RELEVANT_LABELS, deleteTopic } from "../../lib/queries/topic-admin";
+import { ValidationError } from "../../lib/validation";
 import {
   evaluateTopicModel,
   parseSamples,
@@ -20,6 +28,9 @@ import {
   type TopicProgress,
 } from "../classify";
 import { action, listOption, UserInputError } from "./util";
+
+/** What `topics list` reads of a stored evaluation: the classifier's F1, when it is a number. */
+const EVALUATION_F1 = z.object({ classifier: z.object({ f1: z.number() }) });
 
 /** Where command output goes; tests capture it. */
 export interface TopicCommandIo {
@@ -80,7 +91,8 @@ function readSamples(file: string, io: TopicCommandIo): Sample[] {
   return samples;
 }
 
-async function findTopic(db: Db, nameOrId: string) {
+/** A topic by name or id; a clear refusal when there is none. */
+export async function findTopic(db: Db, nameOrId: string) {
   const byName = await db.topic.findUnique({ where: { name: nameOrId } });
   if (byName) return byName;
   if (/^\d+$/.test(nameOrId)) {
@@ -88,6 +100,76 @@ async function findTopic(db: Db, nameOrId: string) {
     if (byId) return byId;
   }
   throw new UserInputError(`no topic named "${nameOrId}" (see: campuswatch topics list)`);
+}
+
+/** The setting options `topics add` and `topics set` share (commander's names). */
+interface TopicOptions {
+  keywords?: string[];
+  sensitive?: string[];
+  userDict?: string[];
+  relevant?: string[];
+  nbThreshold?: number;
+  cosineThreshold?: number;
+  description?: string;
+  /** The classifier kind (`--model`), checked by the settings schema like the form's select. */
+  model?: string;
+}
+
+/** The options as the settings form's fields (lib/queries/topic-admin.ts); undefined: not given. */
+function topicInput(o: TopicOptions) {
+  return {
+    keywords: o.keywords,
+    sensitiveWords: o.sensitive,
+    userDict: o.userDict,
+    relevantLabels: o.relevant,
+    nbThreshold: o.nbThreshold,
+    cosineThreshold: o.cosineThreshold,
+    description: o.description,
+    classifier: o.model,
+  };
+}
+
+/** The form's field names in a refusal, as the CLI's options. */
+const FIELD_FLAGS: Record<string, string> = {
+  name: "--name",
+  description: "--description",
+  keywords: "--keywords",
+  sensitiveWords: "--sensitive",
+  userDict: "--user-dict",
+  relevantLabels: "--relevant",
+  nbThreshold: "--nb-threshold",
+  cosineThreshold: "--cosine-threshold",
+  classifier: "--model",
+};
+
+/**
+ * Await a topic write, and say a schema refusal with the option names the user typed
+ * (`--keywords: at most 200 entries`) rather than the form's field names.
+ */
+async function withFlagNames<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (e) {
+    if (!(e instanceof ValidationError) || !e.detail.issues) throw e;
+    // A list's path names the item ("keywords.0"): the option is what the user can find.
+    const byFlag = new Map<string, Set<string>>();
+    for (const [path, messages] of Object.entries(e.fieldErrors)) {
+      const field = path.split(".")[0] ?? path;
+      const flag = FIELD_FLAGS[field] ?? field;
+      for (const m of messages) (byFlag.get(flag) ?? byFlag.set(flag, new Set()).get(flag)!).add(m);
+    }
+    throw new UserInputError([...byFlag].map(([flag, messages]) => `${flag}: ${[...messages].join("; ")}`).join("; "));
+  }
+}
+
+/** The classifier kind of a stored model; null when there is none or it cannot be read. */
+function storedClassifier(model: string | null): string | null {
+  if (!model) return null;
+  try {
+    return TopicModel.fromJSON(model).classifier;
+  } catch {
+    return null;
+  }
 }
 
 function progressPrinter(io: TopicCommandIo) {
@@ -112,42 +194,70 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--keywords <list>", "comma-separated keywords (they flag posts while the topic is untrained)", listOption)
     .option("--sensitive <list>", "comma-separated sensitive words (any hit flags a post)", listOption)
     .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
-    .option("--relevant <labels>", "comma-separated sample labels that count as on-topic", listOption)
+    .option("--relevant <labels>", `comma-separated sample labels that count as on-topic (default ${DEFAULT_RELEVANT_LABELS.join(",")})`, listOption)
     .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p (default 0.5)", thresholdOption("--nb-threshold"))
     .option("--cosine-threshold <r>", "flag when cosine relevance >= r (default 0.35)", thresholdOption("--cosine-threshold"))
+    .option("--model <kind>", `the classifier training builds: ${CLASSIFIER_KINDS.join(" | ")} (default ${DEFAULT_CLASSIFIER})`)
+    .option("--description <text>", "what the topic watches for")
+    .option("--disabled", "create it switched off (it flags nothing until enabled)")
     .action(
-      action(
-        async (o: {
-          name: string;
-          keywords?: string[];
-          sensitive?: string[];
-          userDict?: string[];
-          relevant?: string[];
-          nbThreshold?: number;
-          cosineThreshold?: number;
-        }) => {
-          const name = o.name.trim();
-          if (!name) throw new UserInputError("--name must not be empty");
-          const db = await getDb();
-          try {
-            const t = await db.topic.create({
-              data: {
-                name,
-                keywords: JSON.stringify(o.keywords ?? []),
-                sensitiveWords: JSON.stringify(o.sensitive ?? []),
-                userDict: JSON.stringify(o.userDict ?? []),
-                relevantLabels: JSON.stringify(o.relevant ?? []),
-                ...(o.nbThreshold !== undefined ? { nbThreshold: o.nbThreshold } : {}),
-                ...(o.cosineThreshold !== undefined ? { cosineThreshold: o.cosineThreshold } : {}),
-              },
-            });
-            io.out(`added topic ${t.id} "${t.name}" (nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold})`);
-          } catch (e) {
-            if ((e as { code?: string }).code === "P2002") throw new UserInputError(`a topic named "${name}" already exists`);
-            throw e;
-          }
-        },
-      ),
+      action(async (o: TopicOptions & { name: string; disabled?: boolean }) => {
+        const db = await getDb();
+        // The same function as the dashboard's form: same validation, defaults and word lists.
+        const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }));
+        const model = o.model ? `classifier ${t.classifier}, ` : "";
+        io.out(`added topic ${t.id} "${t.name}" (${model}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold})`);
+      }),
+    );
+
+  topics
+    .command("set")
+    .description("change a topic's settings: only the options given change (a list option replaces the list; '' empties it)")
+    .argument("<topic>", "topic name (or id)")
+    .option("--name <name>", "new unique name")
+    .option("--keywords <list>", "comma-separated keywords", listOption)
+    .option("--sensitive <list>", "comma-separated sensitive words", listOption)
+    .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
+    .option("--relevant <labels>", `comma-separated sample labels that count as on-topic ('' for ${DEFAULT_RELEVANT_LABELS.join(",")})`, listOption)
+    .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p", thresholdOption("--nb-threshold"))
+    .option("--cosine-threshold <r>", "flag when cosine relevance >= r", thresholdOption("--cosine-threshold"))
+    .option("--model <kind>", `the classifier the next training builds: ${CLASSIFIER_KINDS.join(" | ")}`)
+    .option("--description <text>", "what the topic watches for")
+    .option("--enable", "switch the topic on")
+    .option("--disable", "switch the topic off (it keeps its flags and model)")
+    .action(
+      action(async (nameOrId: string, o: TopicOptions & { name?: string; enable?: boolean; disable?: boolean }) => {
+        if (o.enable && o.disable) throw new UserInputError("--enable and --disable exclude each other");
+        const changes = { ...topicInput(o), name: o.name, enabled: o.enable ? true : o.disable ? false : undefined };
+        if (Object.values(changes).every((v) => v === undefined))
+          throw new UserInputError("nothing to change: give at least one option (campuswatch topics set --help)");
+        const db = await getDb();
+        const topic = await findTopic(db, nameOrId);
+        const t = await withFlagNames(changeTopic(db, topic.id, changes));
+        io.out(
+          `changed topic ${t.id} "${t.name}" (${t.enabled ? "on" : "off"}, ${o.model ? `classifier ${t.classifier}, ` : ""}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold}, relevant: ${parseStringList(t.relevantLabels).join(",")})`,
+        );
+        // The stored model keeps its own kind: it goes on scoring until the topic is trained again.
+        const trained = o.model ? storedClassifier(topic.model) : null;
+        if (trained && trained !== t.classifier) {
+          io.out(`train again to use ${t.classifier}: model v${topic.modelVersion} (${trained}) keeps scoring until then`);
+        }
+      }),
+    );
+
+  topics
+    .command("remove")
+    .description("delete a topic with its flags and their reviews, scores, samples, model, notifications and discovery runs (posts stay)")
+    .argument("<topic>", "topic name (or id)")
+    .action(
+      action(async (nameOrId: string) => {
+        const db = await getDb();
+        const topic = await findTopic(db, nameOrId);
+        const d = await deleteTopic(db, topic.id);
+        io.out(
+          `removed topic ${d.id} "${d.name}" with ${d.flags} flags (${d.reviews} reviews), ${d.samples} samples, ${d.notifications} notifications and ${d.discoveryRuns} discovery runs; posts stay`,
+        );
+      }),
     );
 
   topics
@@ -169,19 +279,14 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
             relevantLabels: true,
             nbThreshold: true,
             cosineThreshold: true,
+            classifier: true,
             modelVersion: true,
             trainedAt: true,
             evaluation: true,
           },
         });
         for (const t of rows) {
-          let f1: number | null = null;
-          try {
-            const e = t.evaluation ? (JSON.parse(t.evaluation) as { classifier?: { f1?: unknown } }) : null;
-            f1 = typeof e?.classifier?.f1 === "number" ? e.classifier.f1 : null;
-          } catch {
-            f1 = null;
-          }
+          const f1 = parseJsonColumn(t.evaluation, EVALUATION_F1, null)?.classifier.f1 ?? null;
           const view = {
             id: t.id,
             name: t.name,
@@ -192,6 +297,8 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
             relevantLabels: parseStringList(t.relevantLabels),
             nbThreshold: t.nbThreshold,
             cosineThreshold: t.cosineThreshold,
+            /** The kind the next training builds (the stored model may be of the kind before). */
+            classifier: t.classifier,
             modelVersion: t.modelVersion,
             trainedAt: t.trainedAt?.toISOString() ?? null,
             heldOutF1: f1,
@@ -207,6 +314,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
                 `relevant: ${view.relevantLabels.join(",") || "-"}`,
                 `keywords: ${view.keywords.length}`,
                 `sensitive: ${view.sensitiveWords.length}`,
+                `classifier ${view.classifier}`,
                 `thresholds nb ${view.nbThreshold} cos ${view.cosineThreshold}`,
                 f1 !== null ? `held-out F1 ${pct(f1)}` : "",
               ]
@@ -234,7 +342,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         const started = Date.now();
         const r = await trainTopic(db, topic.id, samples, { relevantLabels: o.relevant, onProgress: progress });
         io.out(
-          `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+          `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s (classifier ${r.classifier})`,
         );
         io.out(
           `labels: ${Object.entries(r.labels)

@@ -64,12 +64,16 @@ export async function runDiscovery(db: Db, runId: number, opts: RunDiscoveryOpti
   const strategyName = run.strategy as StrategyName;
   if (!STRATEGIES.includes(strategyName)) throw new DiscoveryBusyError(`run ${runId} has an unknown strategy "${run.strategy}"`);
   const options = parseDiscoveryOptions(run.options);
-  const claimable = opts.force ? ["paused", "failed", "done", "running"] : ["paused", "failed", "done"];
+  // A run the dashboard asked for waits "queued" for a worker (crawler/jobs/); such a job claims
+  // only from "queued", so a Pause pressed before it started is not overridden.
+  const claimable = [...(opts.claimFrom ?? ["paused", "failed", "done", "queued"]), ...(opts.force ? ["running"] : [])];
   const claim = await db.discoveryRun.updateMany({
     where: { id: runId, status: { in: claimable } },
     data: { status: "running", note: "", finishedAt: null },
   });
   if (claim.count === 0) {
+    const now = await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true } });
+    if (now?.status !== "running") throw new DiscoveryBusyError(`discovery run ${runId} is ${now?.status ?? "gone"}, not waiting to run`);
     throw new DiscoveryBusyError(`discovery run ${runId} is already running (if its process died, resume with --force)`);
   }
   opts.onClaimed?.();

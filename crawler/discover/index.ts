@@ -88,4 +88,3 @@ export {
   type HarvestSample,
 } from "./metrics";
 export { normalizeUrl, siteOf, onSites } from "./url";
-export { startInBackground, started, isRunningHere, runningHere, abortHere, settled, type BackgroundOptions } from "./background";

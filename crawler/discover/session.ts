@@ -91,6 +91,8 @@ export interface RunDiscoveryOptions {
   pollStatus?: boolean;
   /** Take over a run marked "running" (its process died). @default false */
   force?: boolean;
+  /** The statuses the run may be claimed from ("running" is added by `force`). @default paused, failed, done, queued */
+  claimFrom?: readonly string[];
   /** Called once the run is claimed (its status is "running"), before the first page. */
   onClaimed?: () => void;
   /** @default systemClock */

@@ -6,21 +6,10 @@
  * it is not, and a cookie is only ever sent to the hosts it belongs to.
  */
 import { Cookie as ToughCookie, CookieJar as ToughJar, MemoryCookieStore } from "tough-cookie";
+import type { Cookie } from "../../lib/cookies/cookie";
 
-/** One stored cookie. */
-export interface Cookie {
-  name: string;
-  value: string;
-  /** Lower-case domain without a leading dot. */
-  domain: string;
-  /** True when set without a Domain attribute: sent to exactly that host only. */
-  hostOnly: boolean;
-  path: string;
-  /** Expiry in ms since epoch; undefined for a session cookie (lives as long as the jar). */
-  expires?: number;
-  secure: boolean;
-  httpOnly?: boolean;
-}
+// The shape of one stored cookie lives below the crawler (the login-cookie import needs it too).
+export type { Cookie } from "../../lib/cookies/cookie";
 
 /** A cookie as Playwright's BrowserContext.cookies() returns it (the fields we use). */
 export interface BrowserCookie {

@@ -1,13 +1,14 @@
 /**
  * What the long-running commands (`start`, `run`, `worker`) share around the queues: the
- * in-process crawl queue with its failures written on runs, the start-up catch-up of posts left
+ * in-process job queue with its failures written on runs, the start-up catch-up of posts left
  * unclassified, and the process-level last resort for a rejection nobody caught.
  */
 import type { Db } from "../../lib/db";
 import { classifyPending } from "../classify/pending";
 import { recordCrawlFailure, reasonOf } from "../runs";
-import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
-import { createInProcessQueue, type CrawlJob } from "./in-process";
+import type { RunSummary, WorkerServices } from "../worker";
+import { crawlHandler, createJobRunner, isCrawl, type CrawlJob, type JobRunner, type QueueItem } from "../jobs";
+import { createInProcessQueue } from "./in-process";
 
 /** Options of {@link createCrawlQueue}. */
 export interface CrawlQueueOptions {
@@ -15,27 +16,42 @@ export interface CrawlQueueOptions {
   log: (message: string) => void;
   /** Called with each finished run's summary. */
   onSummary?: (job: CrawlJob, summary: RunSummary) => void;
+  /** Runs the jobs with a row (discovery, training, …). @default a runner of its own on `services.db` */
+  runner?: JobRunner;
 }
 
 /**
- * The in-process queue running {@link crawlAccount}. A crawl that throws instead of returning a
- * summary (a bug, a database gone away) is logged and written on the account's run as failed with
- * the reason; the queue, and the scheduler feeding it, keep going.
+ * The in-process queue of every kind of job: crawls run {@link crawlAccount}, the jobs with a row
+ * run through the {@link JobRunner} (claim, heartbeat, progress, outcome on the row). A crawl that
+ * throws instead of returning a summary (a bug, a database gone away) is logged and written on the
+ * account's run as failed with the reason; the queue, and the scheduler feeding it, keep going.
  */
 export function createCrawlQueue(services: WorkerServices, opts: CrawlQueueOptions) {
-  return createInProcessQueue(
+  const runner = opts.runner ?? createJobRunner({ db: services.db, log: opts.log });
+  const crawl = crawlHandler(services);
+  const queue = createInProcessQueue<QueueItem>(
     async (job) => {
-      const s = await crawlAccount(services, job.accountId, job.trigger);
+      if (!isCrawl(job)) {
+        await runner.run(job.jobId);
+        return;
+      }
+      const s = await crawl(job);
       opts.onSummary?.(job, s);
     },
     {
       concurrency: opts.concurrency,
       onError: async (e, job) => {
+        if (!isCrawl(job)) {
+          // The runner writes a job's own failure on its row; this is the runner failing to (a database gone away).
+          opts.log(`job ${job.jobId} (${job.kind}) could not run: ${reasonOf(e)}`);
+          return;
+        }
         opts.log(`account ${job.accountId} crashed: ${reasonOf(e)}`);
         await recordCrawlFailure(services.db, job.accountId, job.trigger, e, opts.log);
       },
     },
   );
+  return Object.assign(queue, { runner });
 }
 
 /** Options of {@link catchUpClassification}. */

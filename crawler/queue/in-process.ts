@@ -1,20 +1,18 @@
 /**
- * The in-process job queue: crawl jobs run here by default, up to a concurrency limit, one per
- * account at a time. The pg-boss queue of the scale-out issue offers the same interface, so the
- * scheduler and the worker never know which one they run under.
+ * The in-process job queue: on SQLite every job runs here, up to a concurrency limit — crawls one
+ * per account at a time, and the jobs with a row (discovery, training, re-scoring, notifications:
+ * crawler/jobs/) one run per row. The pg-boss queue offers the same interface, so the scheduler
+ * and the handlers never know which one they run under.
  */
+import { isCrawl, queueKey, type CrawlJob, type QueueItem } from "../jobs/types";
 
-/** A crawl job: which account, and why. */
-export interface CrawlJob {
-  accountId: number;
-  trigger: "schedule" | "manual" | "cli";
-}
+export type { CrawlJob, QueueItem } from "../jobs/types";
 
 /** What every queue offers. */
 export interface JobQueue {
-  /** Queue a job; false (and nothing queued) when that account is already queued or running. */
-  enqueue(job: CrawlJob): boolean | Promise<boolean>;
-  /** Account ids now running. */
+  /** Queue a job; false (and nothing queued) when the same account, or the same Job row, is already queued or running. */
+  enqueue(job: QueueItem): boolean | Promise<boolean>;
+  /** Account ids now being crawled. */
   running(): number[];
   /** Resolves when nothing is queued or running. */
   onIdle(): Promise<void>;
@@ -23,8 +21,8 @@ export interface JobQueue {
 }
 
 /** The in-process queue: enqueueing is synchronous, so callers need not await it. */
-export interface InProcessQueue extends JobQueue {
-  enqueue(job: CrawlJob): boolean;
+export interface InProcessQueue<J extends QueueItem = QueueItem> extends JobQueue {
+  enqueue(job: J): boolean;
 }
 
 /**
@@ -32,31 +30,32 @@ export interface InProcessQueue extends JobQueue {
  * `onError` and never escape (an error thrown by `onError` itself is printed and dropped): one
  * failing job must not take the scheduler's process down.
  */
-export function createInProcessQueue(
-  handler: (job: CrawlJob) => Promise<void>,
-  { concurrency = 4, onError = (e: unknown) => console.error(e) }: { concurrency?: number; onError?: (e: unknown, job: CrawlJob) => unknown } = {},
-): InProcessQueue {
-  const pending: CrawlJob[] = [];
-  const active = new Map<number, Promise<void>>();
+export function createInProcessQueue<J extends QueueItem = CrawlJob>(
+  handler: (job: J) => Promise<void>,
+  { concurrency = 4, onError = (e: unknown) => console.error(e) }: { concurrency?: number; onError?: (e: unknown, job: J) => unknown } = {},
+): InProcessQueue<J> {
+  const pending: J[] = [];
+  const active = new Map<string, { job: J; done: Promise<void> }>();
   let closed = false;
   let idleWaiters: (() => void)[] = [];
 
   const pump = () => {
     while (!closed && active.size < concurrency && pending.length > 0) {
       const job = pending.shift()!;
+      const key = queueKey(job);
       // Started inside a promise chain so that a handler throwing synchronously is caught too.
-      const p = Promise.resolve()
+      const done = Promise.resolve()
         .then(() => handler(job))
         .then(
           () => undefined,
           async (e: unknown) => void (await onError(e, job)),
         )
-        .catch((e: unknown) => console.error(`crawl queue: the error handler of account ${job.accountId} failed:`, e))
+        .catch((e: unknown) => console.error(`job queue: the error handler of ${key} failed:`, e))
         .finally(() => {
-          active.delete(job.accountId);
+          active.delete(key);
           pump();
         });
-      active.set(job.accountId, p);
+      active.set(key, { job, done });
     }
     if (active.size === 0 && pending.length === 0) {
       const w = idleWaiters;
@@ -67,12 +66,13 @@ export function createInProcessQueue(
 
   return {
     enqueue(job) {
-      if (closed || active.has(job.accountId) || pending.some((j) => j.accountId === job.accountId)) return false;
+      const key = queueKey(job);
+      if (closed || active.has(key) || pending.some((j) => queueKey(j) === key)) return false;
       pending.push(job);
       queueMicrotask(pump);
       return true;
     },
-    running: () => [...active.keys()],
+    running: () => [...active.values()].flatMap(({ job }) => (isCrawl(job) ? [job.accountId] : [])),
     onIdle() {
       if (active.size === 0 && pending.length === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
@@ -80,7 +80,7 @@ export function createInProcessQueue(
     async close() {
       closed = true;
       pending.length = 0;
-      await Promise.allSettled([...active.values()]);
+      await Promise.allSettled([...active.values()].map((a) => a.done));
     },
   };
 }

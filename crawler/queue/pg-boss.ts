@@ -10,10 +10,18 @@
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { scaleOutConfig } from "../../lib/config";
-import type { CrawlJob, JobQueue } from "./in-process";
+import { isCrawl, type QueueItem } from "../jobs/types";
+import type { JobQueue } from "./in-process";
 
 /** The pg-boss queue crawl jobs go through. */
 export const CRAWL_QUEUE = "crawl";
+
+/**
+ * The pg-boss queue the jobs with a row (discovery, training, re-scoring, notifications) go
+ * through. Its messages only name the row; the row is the truth (claimed conditionally, retried by
+ * the reaper when its process dies), so pg-boss neither deduplicates nor retries them.
+ */
+export const JOB_QUEUE = "job";
 
 /** The PostgreSQL schema pg-boss keeps its tables in. */
 export const BOSS_SCHEMA = "pgboss";
@@ -29,6 +37,17 @@ function crawlQueueOptions(): PgBoss.Queue {
     expireInSeconds: s.jobExpireSeconds,
     // Finished jobs stay visible on the dashboard for a week.
     retentionMinutes: 7 * 24 * 60,
+  };
+}
+
+/** The job queue's settings: plain delivery; a message lives as long as the longest job may run. */
+function jobQueueOptions(): PgBoss.Queue {
+  return {
+    name: JOB_QUEUE,
+    policy: "standard",
+    retryLimit: 0,
+    expireInSeconds: Math.max(scaleOutConfig().jobExpireSeconds, 6 * 3600),
+    retentionMinutes: 24 * 60,
   };
 }
 
@@ -53,7 +72,7 @@ async function withSetupLock<T>(url: string, fn: () => Promise<T>): Promise<T> {
 
 /**
  * Connect pg-boss to the database at `url` (creating its schema on first use) and make sure the
- * crawl queue exists with the current settings (CAMPUSWATCH_JOB_RETRIES and the like: a changed
+ * crawl and job queues exist with the current settings (CAMPUSWATCH_JOB_RETRIES and the like: a changed
  * setting is applied to the queue when a process starts). Safe to call from many processes at
  * once. `application_name` shows who holds each connection in pg_stat_activity.
  */
@@ -69,13 +88,14 @@ export async function startBoss(url: string, { name = "campuswatch", supervise =
     schedule: false,
   });
   boss.on("error", (e: Error) => console.error(`[pg-boss] ${e.message}`));
-  const wanted = crawlQueueOptions();
   await withSetupLock(url, async () => {
     await boss.start();
-    const current = await boss.getQueue(CRAWL_QUEUE);
-    if (!current) await boss.createQueue(CRAWL_QUEUE, wanted);
-    else if ((["policy", "retryLimit", "retryDelay", "expireInSeconds", "retentionMinutes"] as const).some((k) => current[k] !== wanted[k])) {
-      await boss.updateQueue(CRAWL_QUEUE, wanted);
+    for (const wanted of [crawlQueueOptions(), jobQueueOptions()]) {
+      const current = await boss.getQueue(wanted.name);
+      if (!current) await boss.createQueue(wanted.name, wanted);
+      else if ((["policy", "retryLimit", "retryDelay", "expireInSeconds", "retentionMinutes"] as const).some((k) => current[k] !== wanted[k])) {
+        await boss.updateQueue(wanted.name, wanted);
+      }
     }
   }).catch(async (e: unknown) => {
     await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
@@ -95,8 +115,9 @@ export function createPgBossQueue(boss: PgBoss): JobQueue & { runningAsync(): Pr
     return rows.map((r: { singleton_key: string }) => Number(r.singleton_key));
   };
   return {
-    async enqueue(job: CrawlJob) {
+    async enqueue(job: QueueItem) {
       if (closed) return false;
+      if (!isCrawl(job)) return (await boss.send(JOB_QUEUE, job)) !== null;
       const id = await boss.send(CRAWL_QUEUE, job, { singletonKey: String(job.accountId) });
       return id !== null;
     },

@@ -1,7 +1,8 @@
 /**
- * A crawl worker on PostgreSQL (`campuswatch worker`): claims crawl jobs from pg-boss and runs
- * them with the same {@link crawlAccount} the in-process queue uses. Run any number of them, on
- * any machines, against one database.
+ * A worker on PostgreSQL (`campuswatch worker`): claims crawl jobs from pg-boss and runs them with
+ * the same {@link crawlAccount} the in-process queue uses, and the jobs with a row (discovery,
+ * training, re-scoring, notifications) with the same runner (crawler/jobs/). Run any number of
+ * them, on any machines, against one database.
  *
  * Guarantees and how they are kept:
  * - One account is never crawled by two workers at once: pg-boss's "stately" policy lets one job
@@ -26,10 +27,11 @@ import { crawlAccount, type RunSummary } from "../worker";
 import { createServices } from "../runtime";
 import { closeSharedBrowser } from "../fetch";
 import { PgHostScheduler } from "../fetch/pg-politeness";
-import { CRAWL_QUEUE, startBoss } from "./pg-boss";
+import { CRAWL_QUEUE, JOB_QUEUE, startBoss } from "./pg-boss";
+import { createJobRunner, dispatchQueuedJobs, reapDeadJobs } from "../jobs";
 import { segment } from "../classify/tokenizer";
-import type { CrawlJob } from "./in-process";
-import { reasonOf, recordCrawlFailure } from "../runs";
+import type { CrawlJob } from "../jobs/types";
+import { createSkippedRun, reasonOf, recordCrawlFailure } from "../runs";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -56,6 +58,8 @@ export interface RunningWorker {
   stop(): Promise<void>;
   /** Resolves once stopped. */
   done: Promise<void>;
+  /** Ids of the jobs with a row this worker is running now. */
+  activeJobs(): ReadonlySet<number>;
 }
 
 /** Register a worker, start claiming crawl jobs, and keep the heartbeat and the dead-worker watch going. */
@@ -98,9 +102,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       const { rows } = await lock.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok", [`account:${accountId}`]);
       if (!rows[0]!.ok) {
         const now = new Date();
-        await db.crawlRun.create({
-          data: { accountId, trigger, status: "skipped", startedAt: now, finishedAt: now, note: "another worker is crawling this account" },
-        });
+        await createSkippedRun(db, accountId, trigger, "another worker is crawling this account", now);
         clean = true;
         return { skipped: "another worker is crawling this account" };
       }
@@ -119,8 +121,19 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     }
   };
 
-  // pg-boss v10 runs one batch per work() registration at a time: register `concurrency` of them.
+  // Jobs with a row (discovery, training, re-scoring, notifications), one at a time per worker:
+  // training and re-scoring are CPU-bound, and a second one would only slow the crawls down.
+  const runner = createJobRunner({ db, owner: id, heartbeatMs, signal: abort.signal, log });
   const workIds: string[] = [];
+  workIds.push(
+    await boss.work<{ jobId: number }>(JOB_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollSeconds ?? 1 }, async ([job]) => {
+      if (!job) return;
+      const done = await runner.run(job.data.jobId);
+      return done ? { jobId: done.id, status: done.status } : { jobId: job.data.jobId, status: "not claimed" };
+    }),
+  );
+
+  // pg-boss v10 runs one batch per work() registration at a time: register `concurrency` of them.
   for (let i = 0; i < concurrency; i++) {
     workIds.push(
       await boss.work<CrawlJob>(CRAWL_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollSeconds ?? 1 }, async ([job]) => {
@@ -167,6 +180,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       await db.workerJob.deleteMany({ where: { workerId: w.id } });
       log(`worker ${w.id} stopped answering; ${jobs.length} of its jobs failed for retry`);
     }
+    // Jobs with a row whose process died: queued again or failed (their own heartbeat says so).
+    // Then hand queued ones to pg-boss, so the dashboard's jobs run even with no scheduler up.
+    await reapDeadJobs(db, { deadAfterMs, alive: runner.active(), log });
+    await dispatchQueuedJobs(db, async (item) => (await boss.send(JOB_QUEUE, item)) !== null);
     // A worker that died between claiming a job and listing it in "WorkerJob" leaves an active
     // job nobody owns: fail those too once they are older than the timeout.
     const orphans = await db.$queryRaw<{ id: string }[]>`
@@ -220,5 +237,5 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         resolveDone();
       }
     })());
-  return { id, stop: () => stop(0), done };
+  return { id, stop: () => stop(0), done, activeJobs: () => runner.active() };
 }

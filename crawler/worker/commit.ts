@@ -1,19 +1,25 @@
 /**
- * Storing a page of items from a crawl: count it on the run, read the images of what it created
- * or changed (OCR), and classify those.
+ * Storing a page of items from a crawl: read the images of what it will create or change (OCR),
+ * store the page with that text in one transaction, count it on the run, and classify what it
+ * created or changed from what the store wrote.
  */
-import { storePage, type PreparedItem } from "../store";
+import { itemsToStore, storePage, type PageExtras, type PreparedItem } from "../store";
 import type { Fetcher } from "../types";
 import type { Crawl } from "./context";
 
 /** Images read per post at most: a gallery post should not stall the crawl. */
 const MAX_IMAGES_PER_POST = 6;
 
-/** Store a page, count it, read images of what it created or changed (OCR), and classify those. */
-export async function commit(c: Crawl, prepared: PreparedItem[]): Promise<void> {
-  if (prepared.length === 0) return;
+/**
+ * Store a page, count it, and classify what it created or changed. The OCR text of those posts'
+ * images is read first and stored in the page's transaction, with `extras` (a thread's last-reply
+ * time on its last page): a failure anywhere leaves none of the page.
+ */
+export async function commit(c: Crawl, prepared: PreparedItem[], extras: PageExtras = {}): Promise<void> {
+  if (prepared.length === 0 && !extras.thread) return;
   const { services, s } = c;
-  const out = await storePage(services.db, c.accountId, prepared, c.now());
+  const items = c.ocrFetch && services.ocr ? await readImages(c, prepared, c.ocrFetch) : prepared;
+  const out = await storePage(services.db, c.accountId, items, c.now(), extras);
   s.newPosts += out.created.length;
   s.changedPosts += out.changed.length - out.restored.length;
   s.restoredPosts += out.restored.length;
@@ -22,11 +28,9 @@ export async function commit(c: Crawl, prepared: PreparedItem[]): Promise<void> 
   // after the first commit that created posts, before they are classified. Inert unless set.
   if (out.created.length > 0 && process.env.CAMPUSWATCH_TEST_EXIT_AFTER_STORE === "1") process.kill(process.pid, "SIGKILL");
   const touched = [...out.created, ...out.changed];
-  if (touched.length === 0) return;
-  if (c.ocrFetch && services.ocr) await readImages(c, touched, prepared, c.ocrFetch);
-  if (!services.classify) return;
+  if (touched.length === 0 || !services.classify) return;
   try {
-    await services.classify(services.db, touched);
+    await services.classify(services.db, touched, out.stored);
   } catch (e) {
     // The posts are stored; a classifier failure must not lose them or stop the crawl. They stay
     // in UnclassifiedPost and are classified at the start of the account's next crawl.
@@ -34,14 +38,20 @@ export async function commit(c: Crawl, prepared: PreparedItem[]): Promise<void> 
   }
 }
 
-/** OCR the images of stored posts; a failed image is recorded and skipped, never fatal. */
-async function readImages(c: Crawl, postIds: number[], prepared: PreparedItem[], fetch: Fetcher): Promise<void> {
+/**
+ * OCR the images of the items the page will create or change (only those: an unchanged post keeps
+ * its text); a failed image is recorded and skipped, never fatal. Returns the items with their text.
+ */
+async function readImages(c: Crawl, prepared: PreparedItem[], fetch: Fetcher): Promise<PreparedItem[]> {
   const { services } = c;
-  const byPlatformId = new Map(prepared.map((p) => [p.item.platformId, p.item.images ?? []]));
-  const rows = await services.db.post.findMany({ where: { id: { in: postIds } }, select: { id: true, platformId: true } });
-  for (const row of rows) {
-    const images = (byPlatformId.get(row.platformId) ?? []).slice(0, MAX_IMAGES_PER_POST);
-    if (images.length === 0) continue;
+  if (!prepared.some((p) => (p.item.images ?? []).length > 0)) return prepared;
+  const toStore = await itemsToStore(services.db, c.accountId, prepared);
+  const read = new Map<string, string>();
+  // The same item twice on one page (a pinned copy and the regular row) is read once: the store keeps the last.
+  const last = new Map(prepared.map((p) => [p.item.platformId, p]));
+  for (const [platformId, p] of last) {
+    const images = (p.item.images ?? []).slice(0, MAX_IMAGES_PER_POST);
+    if (!toStore.has(platformId) || images.length === 0) continue;
     const texts: string[] = [];
     for (const url of images) {
       try {
@@ -52,6 +62,7 @@ async function readImages(c: Crawl, postIds: number[], prepared: PreparedItem[],
       }
     }
     const ocrText = texts.filter(Boolean).join("\n");
-    if (ocrText) await services.db.post.update({ where: { id: row.id }, data: { ocrText } });
+    if (ocrText) read.set(platformId, ocrText);
   }
+  return read.size === 0 ? prepared : prepared.map((p) => (read.has(p.item.platformId) ? { ...p, ocrText: read.get(p.item.platformId) } : p));
 }

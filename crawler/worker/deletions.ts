@@ -9,6 +9,7 @@
  * - a forum thread missing from the list where its last activity says it must be (lists are
  *   ordered by last reply, and activity only grows), confirmed by opening it.
  */
+import { SHANGHAI_OFFSET_MS } from "../../lib/time";
 import { GoneError } from "../errors";
 import { knownPosts, markDeleted, prepareItem } from "../store";
 import type { CrawlItem, ListItem, ThreadPage } from "../types";
@@ -112,7 +113,7 @@ export function readPageOf(tp: ThreadPage, threadId: string): ReadPage | null {
  * or month, so only a thread active after that span is known to belong above it.
  */
 export function listPrecisionMs(t: Date): number {
-  const beijing = new Date(t.getTime() + 8 * 3_600_000);
+  const beijing = new Date(t.getTime() + SHANGHAI_OFFSET_MS);
   if (beijing.getUTCHours() !== 0 || beijing.getUTCMinutes() !== 0) return 60_000;
   return beijing.getUTCDate() === 1 ? 31 * 86_400_000 : 86_400_000;
 }

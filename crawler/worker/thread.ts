@@ -9,7 +9,7 @@
  * run says where it stopped.
  */
 import { LoginExpiredError } from "../errors";
-import { advanceMark, prepareItem, setResume, type KnownPost, type PreparedItem, type ThreadResume } from "../store";
+import { advanceMark, prepareItem, setResume, type KnownPost, type PageExtras, type PreparedItem, type ThreadResume } from "../store";
 import { contentSha1, htmlToText } from "../text";
 import type { ListItem } from "../types";
 import { commit } from "./commit";
@@ -49,7 +49,11 @@ export interface ThreadPlan {
   whole: boolean;
 }
 
-/** Read a thread's new replies (and its full head post) page by page. */
+/**
+ * Read a thread's new replies (and its full head post) page by page. Each page is stored once the
+ * next one has been read (or the thread has ended), so the thread's last page carries its
+ * last-reply time into the same transaction when the thread is read to its end.
+ */
 export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan): Promise<ThreadOutcome> {
   const { adapter, ctx, services } = c;
   const whole = plan.whole && plan.resume?.page === undefined;
@@ -60,8 +64,21 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   let headSeen = false;
   let flowPages = 0;
   let bounded = false;
+  /** Pages stored (committed). */
   const read: ReadPage[] = [];
   const shown = new Set<string>();
+  // The page read last and not stored yet: the next page (or the thread's end) decides whether it
+  // is the thread's last one.
+  let pending: { batch: PreparedItem[]; page: ReadPage | null } | null = null;
+  const flush = async (extras: PageExtras = {}) => {
+    const p = pending;
+    pending = null;
+    if (p) await commit(c, p.batch, extras);
+    else if (extras.thread) await commit(c, [], extras);
+    if (p?.page) read.push(p.page);
+  };
+  let last: ReadPage | null = null;
+  let isUnfinished = false;
   try {
     for await (const tp of adapter.replies!(ctx, thread, since, { fromPage, pageBudget: c.pageBudget, withHead: plan.withHead })) {
       // Flows without page numbers (Weibo's comments, by popularity) cannot resume: bound them.
@@ -69,6 +86,8 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
         bounded = true;
         break;
       }
+      // The thread goes on: the page before this one is not its last.
+      await flush();
       const batch: PreparedItem[] = [];
       if (tp.head) {
         headSeen = true;
@@ -85,11 +104,24 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
         newest = maxDate(newest, r.publishedAt);
         storedNewest = maxDate(storedNewest, r.publishedAt);
       }
-      await commit(c, batch);
-      const page = readPageOf(tp, thread.platformId);
-      if (page) read.push(page);
+      pending = { batch, page: readPageOf(tp, thread.platformId) };
     }
-  } catch (e) {
+    const pages = pending?.page ? [...read, pending.page] : read;
+    last = pages.reduce<ReadPage | null>((a, p) => (!a || p.page > a.page ? p : a), null);
+    isUnfinished = last !== null && last.page < last.pageCount;
+    // A thread read to its end: its last page carries the thread's last-reply time (the thread may
+    // have been stored first by another account of the site, crawler/store.ts).
+    await flush(isUnfinished ? {} : { thread: { platformId: thread.platformId, lastReplyAt: newest } });
+  } catch (thrown) {
+    // The page read before the failure is stored first, as if the failed request had come after it
+    // (nothing is left to store when storing was what failed).
+    let e = thrown;
+    try {
+      await flush();
+    } catch (storeError) {
+      // Storing that page would have failed before the request that failed: that is the error.
+      e = storeError;
+    }
     // An expired login ends the whole run (the walk rethrows it): nothing more is read as a visitor.
     if (e instanceof LoginExpiredError) throw e;
     if (isGone(e) && read.length === 0) {
@@ -109,9 +141,8 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
     return "failed";
   }
 
-  const last = read.reduce<ReadPage | null>((a, p) => (!a || p.page > a.page ? p : a), null);
   await markMissingReplies(c, thread.platformId, read, shown);
-  if (last && last.page < last.pageCount) {
+  if (isUnfinished) {
     await unfinished(c, thread, read, storedNewest);
     return "unfinished";
   }
@@ -120,8 +151,6 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   const activity = maxDate(newest, thread.lastActivityAt ?? null) ?? thread.publishedAt;
   await advanceMark(services.db, c.accountId, thread.platformId, activity);
   if (last) await setResume(services.db, c.accountId, thread.platformId, { last: last.pageCount }, activity);
-  // The thread may have been stored first by another account of the site (crawler/store.ts).
-  await services.db.post.updateMany({ where: { platformId: thread.platformId, sources: { some: { accountId: c.accountId } } }, data: { lastReplyAt: newest } });
   return "done";
 }
 

@@ -3,6 +3,7 @@
  * never skips a quiet day), weekly buckets for long ranges, and summaries for the bar charts.
  * The recharts components only draw what these return.
  */
+import { jsonArray, parseJsonColumn } from "../json-column";
 
 export type Bucket = "day" | "week";
 
@@ -156,13 +157,7 @@ export function topTermCounts(rows: readonly { topTerms: string; sensitiveHits?:
 }
 
 function parseList(json: string | undefined): unknown[] {
-  if (!json) return [];
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
+  return parseJsonColumn(json, jsonArray, []);
 }
 
 export interface HealthPoint {

@@ -12,8 +12,8 @@
  * the others are counted (never stored). Every refusal says which line or entry and why.
  */
 import { getPublicSuffix } from "tough-cookie";
-import type { Cookie } from "@/crawler/fetch/cookies";
-import type { Platform } from "@/crawler/types";
+import type { Platform } from "../platform";
+import type { Cookie } from "./cookie";
 
 /** The formats {@link parseCookieInput} reads. */
 export type CookieFormat = "header" | "netscape" | "json";

@@ -18,6 +18,7 @@
  * `lastError`: recorded errors have their URLs masked and any secret or token removed.
  */
 import type { Db } from "../db";
+import { anyJson, parseJsonColumn } from "../json-column";
 import { maskUrlsIn } from "../mask";
 import { sendDingtalk } from "./channels/dingtalk";
 import { sendEmail, smtpConfig } from "./channels/email";
@@ -212,12 +213,9 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   if (!isChannel(n.channel)) return fail(`unknown channel "${n.channel}"`);
   const { target, secret } = channelOf(n.topic, n.channel);
   if (!target) return fail(`the topic no longer has this channel (${n.channel}); nothing sent`);
-  let payload: AnyNotificationPayload;
-  try {
-    payload = JSON.parse(n.payload) as AnyNotificationPayload;
-  } catch {
-    return fail("the stored message is not valid JSON");
-  }
+  const stored = parseJsonColumn(n.payload, anyJson, undefined);
+  if (stored === undefined) return fail("the stored message is not valid JSON");
+  const payload = stored as AnyNotificationPayload;
   const ctx: SendContext = {
     target,
     secret,
@@ -285,12 +283,9 @@ function redact(error: string, secrets: readonly string[]): string {
   return s.slice(0, 500);
 }
 
+/** A JSON column's value, or its text as it is when that is not JSON. */
 function safeJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return s;
-  }
+  return parseJsonColumn(s, anyJson, s);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -16,6 +16,7 @@
  * name is typed by an operator, but it still goes through the markdown escaping.
  */
 import type { Db } from "../db";
+import { jsonArray, parseJsonColumn } from "../json-column";
 import { linkUrl, markdownText, PLATFORM_ZH, plainText, shanghaiTime, type FeishuElement } from "./message";
 import type { AnyNotificationPayload, LoginExpiredPayload } from "./types";
 
@@ -44,14 +45,9 @@ export interface LoginRun {
 /** The run's LoginExpired error ({url, reason}), or null. */
 export function loginExpiryOf(errors: string): { url: string | null; reason: string } | null {
   if (!errors.includes(KIND_IN_ERRORS)) return null;
-  try {
-    const list = JSON.parse(errors) as unknown;
-    if (!Array.isArray(list)) return null;
-    for (const e of list as { kind?: unknown; url?: unknown; reason?: unknown }[]) {
-      if (e?.kind === LOGIN_EXPIRED_KIND) return { url: typeof e.url === "string" ? e.url : null, reason: typeof e.reason === "string" ? e.reason : "" };
-    }
-  } catch {
-    return null;
+  const list = parseJsonColumn(errors, jsonArray, []) as ({ kind?: unknown; url?: unknown; reason?: unknown } | null)[];
+  for (const e of list) {
+    if (e?.kind === LOGIN_EXPIRED_KIND) return { url: typeof e.url === "string" ? e.url : null, reason: typeof e.reason === "string" ? e.reason : "" };
   }
   return null;
 }

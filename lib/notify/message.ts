@@ -12,6 +12,7 @@
  * clients which link bare URLs do not; the only links are the ones built here, to the dashboard or
  * to the post, with the characters that could end a markdown link percent-encoded.
  */
+import { shanghaiTime } from "../time";
 import type { FlagSummary, NotificationPayload } from "./types";
 
 /** Flags listed in one chat message; the rest are counted ("还有 N 条"). */
@@ -87,22 +88,8 @@ export function linkUrl(url: string | null | undefined): string | null {
   return href.length <= 1000 ? href : null;
 }
 
-const TIME = new Intl.DateTimeFormat("en-US", {
-  timeZone: "Asia/Shanghai",
-  month: "numeric",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-/** A time as a Chinese reader in China expects it: `12月1日 06:32` (Asia/Shanghai). */
-export function shanghaiTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const p = Object.fromEntries(TIME.formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.month}月${p.day}日 ${p.hour}:${p.minute}`;
-}
+/** `12月1日 06:32` (Asia/Shanghai): formatted by lib/time.ts, re-exported for the channels. */
+export { shanghaiTime };
 
 /**
  * Why a post was flagged, in Chinese, from the flag's reasons (crawler/classify/topic-service.ts

@@ -4,13 +4,16 @@
  * reads the cookies through {@link loadAccountCookies} when a crawl's fetcher starts.
  */
 import type { Db } from "../db";
-import { seal, SealError, unseal } from "../secret-box";
+import { jsonArray, parseJsonColumn } from "../json-column";
+import { seal } from "../secret-box";
 import { ValidationError } from "../validation";
 import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../cookies/import";
-import type { Cookie } from "@/crawler/fetch/cookies";
-import type { Platform } from "@/crawler/types";
+import type { Platform } from "../platform";
+import { ACCOUNT_COOKIES_PURPOSE as PURPOSE } from "@/crawler/account-access";
 
-const PURPOSE = "account-cookies";
+// The crawler reads the cookies (decrypted) itself, so that it never imports lib/queries/; kept
+// here too for the CLI and the tests.
+export { loadAccountCookies } from "@/crawler/account-access";
 
 /** Cookies refused: a ValidationError (field `cookies`) that keeps the parser's code for the dashboard. */
 export class CookieRefusal extends ValidationError {
@@ -75,31 +78,9 @@ async function clearRelogin(db: Db, id: number): Promise<void> {
   await db.account.updateMany({ where: { id, status: "relogin" }, data: { status: "idle", lastError: null } });
 }
 
-/**
- * The account's login cookies for a crawl (decrypted), [] when none. Cookies sealed with another
- * CAMPUSWATCH_SECRET cannot be opened: that is reported through `onError` and the crawl goes on
- * without them (as a visitor), never with a crash.
- */
-export async function loadAccountCookies(db: Db, id: number, onError?: (message: string) => void): Promise<Cookie[]> {
-  const row = await db.account.findUnique({ where: { id }, select: { cookies: true } });
-  if (!row?.cookies) return [];
-  try {
-    const list = JSON.parse(unseal(row.cookies, PURPOSE)) as Cookie[];
-    return Array.isArray(list) ? list : [];
-  } catch (e) {
-    onError?.(`the account's stored cookies cannot be used (${e instanceof SealError ? e.message : "unreadable"}): set them again`);
-    return [];
-  }
-}
-
 /** The stored cookies' domains, counts and expiry, for display. */
 export function cookieSummaryOf(row: { cookieSummary: string }): CookieSummary[] {
-  try {
-    const list = JSON.parse(row.cookieSummary) as CookieSummary[];
-    return Array.isArray(list) ? list : [];
-  } catch {
-    return [];
-  }
+  return parseJsonColumn(row.cookieSummary, jsonArray, []) as CookieSummary[];
 }
 
 /** Whether an account's crawls obey robots.txt Disallow rules; Crawl-delay is honoured either way. */

@@ -4,12 +4,13 @@
  * only `proxyDisplay`, the URL with its password masked, is ever shown back.
  */
 import type { Db } from "../db";
-import { seal, SealError, unseal } from "../secret-box";
+import { seal } from "../secret-box";
 import { ValidationError } from "../validation";
-import { FatalError } from "@/crawler/errors";
-import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "@/crawler/fetch/proxy-url";
+import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "../net/proxy-url";
+import { ACCOUNT_PROXY_PURPOSE as PURPOSE } from "@/crawler/account-access";
 
-const PURPOSE = "account-proxy";
+// The crawler reads the proxy it is given (decrypted) itself; kept here too for the CLI and tests.
+export { loadAccountProxy } from "@/crawler/account-access";
 
 /** A proxy URL refused: a ValidationError (field `proxy`) carrying the parser's code for the dashboard. */
 export class ProxyRefusal extends ValidationError {
@@ -45,20 +46,4 @@ export async function setAccountProxy(db: Db, id: number, url: string): Promise<
 export async function clearAccountProxy(db: Db, id: number): Promise<void> {
   await accountOrThrow(db, id);
   await db.account.update({ where: { id }, data: { proxy: null, proxyDisplay: null } });
-}
-
-/**
- * The account's own proxy for a crawl (decrypted), or null when it has none. A proxy sealed with
- * another CAMPUSWATCH_SECRET cannot be opened: that throws a FatalError, so the run fails with a
- * clear reason rather than sending the account's traffic around the proxy it was given.
- */
-export async function loadAccountProxy(db: Db, id: number): Promise<ProxyConfig | null> {
-  const row = await db.account.findUnique({ where: { id }, select: { proxy: true } });
-  if (!row?.proxy) return null;
-  try {
-    return parseProxyUrl(unseal(row.proxy, PURPOSE));
-  } catch (e) {
-    const why = e instanceof SealError ? e.message : "unreadable";
-    throw new FatalError(`the account's stored proxy cannot be used (${why}): set it again`);
-  }
 }

@@ -16,7 +16,7 @@ import {
 } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
-import { shanghaiDay } from "./overview";
+import { shanghaiDay } from "../time";
 
 /** Default crawl interval per platform: fast-moving platforms are polled more often. */
 export const DEFAULT_CRON: Record<Platform, string> = {

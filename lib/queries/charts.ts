@@ -3,7 +3,7 @@
  * thousand rows whatever the number of posts). Turning rows into series is lib/charts/series.ts.
  */
 import type { Db } from "../db";
-import { shanghaiDay } from "./overview";
+import { shanghaiDay, shanghaiDayStart } from "../time";
 import { addDays, dayList } from "../charts/series";
 import { toNumber, type SqlNumber } from "./sql";
 
@@ -58,7 +58,7 @@ export async function weekFlagTerms(db: Db, now = new Date()) {
  */
 export async function deletionsPerDay(db: Db, fromDay: string) {
   const rows = await db.post.findMany({
-    where: { deletedAt: { gte: new Date(`${fromDay}T00:00:00+08:00`) } },
+    where: { deletedAt: { gte: shanghaiDayStart(fromDay) } },
     select: { deletedAt: true, account: { select: { platform: true } }, _count: { select: { flags: true } } },
   });
   const counts = new Map<string, { day: string; key: string; n: number }>();

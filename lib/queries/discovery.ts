@@ -8,6 +8,7 @@ import type { Db } from "../db";
 import { ValidationError } from "../validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
 import { STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
+import { activeJob, cancelQueuedJob, requestJob } from "@/crawler/jobs";
 
 /** A "running" run that has not written anything for this long is taken for dead (its process stopped). */
 export const STALE_AFTER_MS = 2 * 60_000;
@@ -161,8 +162,39 @@ export type StartDiscoveryInput = z.infer<typeof startDiscoverySchema>;
  * stops. Returns false when the run was not running.
  */
 export async function requestPause(db: Db, runId: number): Promise<boolean> {
-  const r = await db.discoveryRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "paused", note: "paused from the dashboard" } });
+  const r = await db.discoveryRun.updateMany({
+    where: { id: runId, status: { in: ["running", "queued"] } },
+    data: { status: "paused", note: "paused from the dashboard" },
+  });
+  // Not started yet: withdraw its job too (a job already running stops at its next page).
+  await cancelQueuedJob(db, `discover:${runId}`, "paused from the dashboard before it started");
   return r.count > 0;
+}
+
+/** Why {@link requestDiscoveryRun} did not ask for a run: keys of the dashboard's `discovery.done` messages. */
+export type DiscoveryRefusal = "noRun" | "alreadyRunning" | "otherProcess" | "limitReached";
+
+/**
+ * Ask for a run to be crawled (a new run, or a paused, failed or finished one resumed): the run
+ * waits "queued" until the scheduler's process or a PostgreSQL worker takes it (crawler/jobs/).
+ * A run "running" whose process has stopped writing (stale) is taken over. Answers at once.
+ */
+export async function requestDiscoveryRun(db: Db, runId: number, requestedBy: number | null): Promise<{ refused: DiscoveryRefusal } | { refused?: undefined }> {
+  const run = await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true, updatedAt: true, crawled: true, maxPages: true } });
+  if (!run) return { refused: "noRun" };
+  if (await activeJob(db, `discover:${runId}`)) return { refused: "alreadyRunning" };
+  if (run.status === "running" && !isStale(run)) return { refused: "otherProcess" };
+  if (run.status === "done" && run.crawled >= run.maxPages) return { refused: "limitReached" };
+  const force = run.status === "running";
+  if (!force) {
+    const queued = await db.discoveryRun.updateMany({
+      where: { id: runId, status: { in: ["paused", "failed", "done"] } },
+      data: { status: "queued", note: "waiting for a worker to start it" },
+    });
+    if (queued.count === 0) return { refused: "alreadyRunning" };
+  }
+  const { created } = await requestJob(db, { kind: "discover", runId, force }, { requestedBy });
+  return created ? {} : { refused: "alreadyRunning" };
 }
 
 /**

@@ -4,6 +4,7 @@
  * first, `sources` every account that reached it (a keyword watch, another board of the site).
  */
 import type { Db } from "../db";
+import { anyJson, parseJsonColumn } from "../json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
 
 export type ExportFormat = "jsonl" | "csv";
@@ -140,12 +141,9 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
   return EXPORT_FIELDS.map((k) => csvField(k === "flags" || k === "sources" ? JSON.stringify(rec[k]) : rec[k])).join(",") + "\r\n";
 }
 
+/** A JSON column's value, or its text as it is when that is not JSON. */
 function safeJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return s;
-  }
+  return parseJsonColumn(s, anyJson, s);
 }
 
 /**

@@ -1,11 +1,10 @@
 /** Read-only queries for the dashboard's headline figures and filter options. */
 import type { Db } from "../db";
+import { shanghaiDay, shanghaiDayStart } from "../time";
 import { toNumber, type SqlNumber } from "./sql";
 
-/** The Asia/Shanghai calendar day of an instant, "2026-11-30". */
-export function shanghaiDay(d: Date): string {
-  return new Date(d.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
-}
+/** The Asia/Shanghai calendar day of an instant, "2026-11-30" (lib/time.ts; importers of this module keep their path). */
+export { shanghaiDay };
 
 /**
  * Headline counts for the home page, read from the daily roll-ups and small indexes so they cost
@@ -18,7 +17,7 @@ export async function headlineCounts(db: Db, now = new Date()) {
     db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("n") AS "n" FROM "post_day_stats" WHERE "day" = ${today}`,
     db.flag.count({ where: { status: "open" } }),
     db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("n") AS "n" FROM "flag_day_stats" WHERE "day" = ${today}`,
-    db.flag.count({ where: { status: { in: ["confirmed", "dismissed"] }, reviewedAt: { gte: new Date(`${today}T00:00:00+08:00`) } } }),
+    db.flag.count({ where: { status: { in: ["confirmed", "dismissed"] }, reviewedAt: { gte: shanghaiDayStart(today) } } }),
     db.account.groupBy({ by: ["enabled", "status"], _count: { _all: true } }),
     db.topic.count(),
     db.crawlRun.count({ where: { status: "running" } }),

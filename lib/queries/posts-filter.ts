@@ -3,6 +3,7 @@
  * it is read from a query string and written back, and the keyset cursor of the list pages.
  */
 import { z } from "zod";
+import { shanghaiDayStart } from "../time";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 
 export const REVIEW_STATES = ["open", "reviewed", "confirmed", "dismissed"] as const;
@@ -104,7 +105,5 @@ export function filterToParams(f: PostFilter): URLSearchParams {
   return sp;
 }
 
-/** Start of an Asia/Shanghai day as an instant. */
-export function shanghaiDayStart(d: string): Date {
-  return new Date(`${d}T00:00:00+08:00`);
-}
+/** Start of an Asia/Shanghai day as an instant (lib/time.ts; importers of this module keep their path). */
+export { shanghaiDayStart };

@@ -9,6 +9,7 @@ import { DUMMY_HASH, verifyPassword } from "@/lib/auth/password";
 import { SESSION_COOKIE, secureCookie, sessionCookieOptions, signSession } from "@/lib/auth/session";
 import { clientAddressOf, recordFailedSignIn, recordSuccessfulSignIn, signInRefusal, throttleNotice } from "@/lib/auth/throttle";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { findSignInUser, markSignedIn } from "@/lib/queries/sign-in";
 import { revokeSessions } from "@/lib/queries/users";
 import { safeLocalPath } from "@/lib/safe-path";
 
@@ -43,7 +44,7 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
     return { message: t(notice.key, notice.values), username };
   }
 
-  const user = await db.user.findUnique({ where: { username: parsed.data.username } });
+  const user = await findSignInUser(db, parsed.data.username);
   const ok = await verifyPassword(parsed.data.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || (user.role !== "admin" && user.role !== "reviewer")) {
     await recordFailedSignIn(db, parsed.data.username, address);
@@ -54,7 +55,7 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
   await recordSuccessfulSignIn(db, parsed.data.username);
   const token = await signSession({ userId: user.id, username: user.username, role: user.role, sessionVersion: user.sessionVersion });
   (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(secureCookie(requestHeaders.get("x-forwarded-proto"))));
-  await db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
+  await markSignedIn(db, user.id);
   redirect(safeLocalPath(parsed.data.next));
 }
 

@@ -6,8 +6,8 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { abortHere, createDiscoveryRun, isRunningHere, startInBackground, started } from "@/crawler/discover";
-import { adoptCandidate, isStale, requestPause, startDiscoverySchema } from "@/lib/queries/discovery";
+import { createDiscoveryRun } from "@/crawler/discover";
+import { adoptCandidate, requestDiscoveryRun, requestPause, startDiscoverySchema } from "@/lib/queries/discovery";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -43,7 +43,7 @@ async function startInvalid(error: z.ZodError, values: Record<string, string>): 
 /** Start a discovery run from the form: topic, seed set, strategy, limits. Runs in the background. */
 export async function startDiscoveryAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  const { state } = await guard("run-crawls");
+  const { user, state } = await guard("run-crawls");
   if (state) return { ...state, values };
   const parsed = startDiscoverySchema.safeParse(values);
   if (!parsed.success) return startInvalid(parsed.error, values);
@@ -67,15 +67,14 @@ export async function startDiscoveryAction(_prev: FormState, formData: FormData)
     }
     throw e;
   }
-  startInBackground(db, runId);
-  // Show the run once it is "running": a page rendered a moment earlier says "not started" and,
-  // not being live, would never refresh (seen on a loaded machine).
-  await started(runId);
+  // Only asks: the run waits "queued" until the scheduler's process (or a PostgreSQL worker) takes
+  // it, and its page follows it from the database. The answer comes at once.
+  await requestDiscoveryRun(db, runId, user.id);
   revalidatePath("/discovery");
   redirect(`/discovery/${runId}`);
 }
 
-/** Pause a running run: it stops after the current page, with its frontier saved. */
+/** Pause a running (or still queued) run: it stops after the current page, with its frontier saved. */
 export async function pauseDiscoveryAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const { state } = await guard("run-crawls");
   if (state) return state;
@@ -83,7 +82,6 @@ export async function pauseDiscoveryAction(_prev: FormState, formData: FormData)
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return { message: t("noRun") };
   const paused = await requestPause(db, parsed.data.id);
-  abortHere(parsed.data.id);
   revalidatePath("/discovery");
   revalidatePath(`/discovery/${parsed.data.id}`);
   return paused ? { ok: true, message: t("pausing") } : { message: t("notRunning") };
@@ -91,19 +89,14 @@ export async function pauseDiscoveryAction(_prev: FormState, formData: FormData)
 
 /** Resume a paused or failed run, or take over a "running" one whose process stopped (stale). */
 export async function resumeDiscoveryAction(_prev: FormState, formData: FormData): Promise<FormState> {
-  const { state } = await guard("run-crawls");
+  const { user, state } = await guard("run-crawls");
   if (state) return state;
   const t = await getTranslations("discovery.done");
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return { message: t("noRun") };
   const id = parsed.data.id;
-  const run = await db.discoveryRun.findUnique({ where: { id }, select: { status: true, updatedAt: true, crawled: true, maxPages: true } });
-  if (!run) return { message: t("noRun") };
-  if (isRunningHere(id)) return { message: t("alreadyRunning") };
-  if (run.status === "running" && !isStale(run)) return { message: t("otherProcess") };
-  if (run.status === "done" && run.crawled >= run.maxPages) return { message: t("limitReached") };
-  startInBackground(db, id, { force: run.status === "running" });
-  await started(id);
+  const r = await requestDiscoveryRun(db, id, user.id);
+  if (r.refused) return { message: t(r.refused) };
   revalidatePath("/discovery");
   revalidatePath(`/discovery/${id}`);
   return { ok: true, message: t("resumed") };

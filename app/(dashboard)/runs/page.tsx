@@ -4,6 +4,7 @@ import { Suspense } from "react";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/current-user";
 import { db } from "@/lib/db";
+import { accountChoices } from "@/lib/queries/choices";
 import { RUN_STATUSES, runFilterSchema } from "@/lib/queries/runs";
 import { PageHeader } from "@/components/page-header";
 import { RunTable } from "@/components/runs/run-table";
@@ -22,7 +23,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   await requireUser();
   const filter = runFilterSchema.parse(await searchParams);
   const t = await getTranslations("runs");
-  const accounts = await db.account.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+  const accounts = await accountChoices(db);
   return (
     <>
       <PageHeader title={t("title")} subtitle={t("subtitle")}>

@@ -8,8 +8,8 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { parseSamples, sampleFormatOf } from "@/crawler/classify";
-import { addSamples, clearUploadedSamples, createTopic, deleteTopic, startTopicJob, topicFormSchema, updateTopic } from "@/lib/queries/topics";
-import { deliverNotification } from "@/lib/notify";
+import { addSamples, clearUploadedSamples, createTopic, deleteTopic, topicFormSchema, updateTopic } from "@/lib/queries/topics";
+import { requestNotificationSend, requestTopicJob } from "@/lib/queries/jobs";
 import { formValues, guard, type FormState } from "../_lib/form";
 import type { Messages } from "@/i18n/messages";
 import { genericIssueMessage } from "@/i18n/validation";
@@ -213,23 +213,23 @@ const jobSchema = z.object({ id: z.coerce.number().int().positive(), kind: z.enu
 export async function topicJobAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = jobSchema.safeParse(formValues(formData));
   if (!parsed.success) return actionInvalid(parsed.error, {});
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return state;
   const t = await getTranslations("topics.actions");
-  const started = startTopicJob(db, parsed.data.id, parsed.data.kind);
-  if (!started) return { message: t("busy") };
+  // Only asks: the scheduler's process (or a PostgreSQL worker) trains, and the panel follows the job's row.
+  const { created } = await requestTopicJob(db, parsed.data.id, parsed.data.kind, user.id);
+  if (!created) return { message: t("busy") };
   return { ok: true, message: parsed.data.kind === "train" ? t("trainingStarted") : t("rescoringStarted") };
 }
 
-/** Deliver a failed notification again. */
+/** Send a failed notification again, in the background (a notify job). */
 export async function retryNotificationAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = z.object({ notificationId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() }).safeParse(formValues(formData));
   if (!parsed.success) return actionInvalid(parsed.error, {});
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return state;
-  await db.notification.update({ where: { id: parsed.data.notificationId }, data: { status: "pending" } });
-  const outcome = await deliverNotification(db, parsed.data.notificationId, { attempts: 1 });
+  const queued = await requestNotificationSend(db, parsed.data.notificationId, user.id);
   revalidatePath(`/topics/${parsed.data.id}`);
   const t = await getTranslations("topics.actions");
-  return { ok: outcome === "sent", message: outcome === "sent" ? t("delivered") : t("failedAgain") };
+  return queued ? { ok: true, message: t("sendQueued") } : { message: t("notificationGone") };
 }

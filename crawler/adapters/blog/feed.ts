@@ -5,7 +5,8 @@ import * as cheerio from "cheerio";
 import type { Cheerio, CheerioAPI } from "cheerio";
 import type { AnyNode } from "domhandler";
 import type { ListItem } from "../../types";
-import { htmlToText, imagesIn } from "../shared";
+import { htmlToText } from "../../text";
+import { imagesIn } from "../shared";
 import { collapse, countIn, postId, readDate, wpIdIn, type Warn, type WpPostInfo } from "./common";
 
 /** True when a body is an RSS/Atom document rather than HTML. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../support/db";
+import { seedCampusPosts } from "../../support/topics";
 import {
   classifyPosts,
   DISMISSED_LABEL,
@@ -19,25 +20,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-async function seedPosts(db: TestDb["db"], texts: string[]) {
-  const account = await db.account.create({ data: { platform: "discuz", entryUrl: "https://bbs.example.edu.cn/forum-2-1.html", name: "校园论坛" } });
-  const ids: number[] = [];
-  for (const [i, text] of texts.entries()) {
-    const post = await db.post.create({
-      data: {
-        accountId: account.id,
-        platformId: `p${i + 1}`,
-        url: `https://bbs.example.edu.cn/thread-${i + 1}-1-1.html`,
-        title: "",
-        publishedAt: new Date(Date.UTC(2025, 5, 1 + i)),
-        text,
-        sha1: `sha${i + 1}`,
-      },
-    });
-    ids.push(post.id);
-  }
-  return { account, ids };
-}
+const seedPosts = seedCampusPosts;
 
 const reasonsOf = (json: string) => (JSON.parse(json) as FlagReason[]).map((r) => r.kind);
 

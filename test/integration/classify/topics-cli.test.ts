@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Command, CommanderError } from "commander";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../support/db";
-import { registerTopicCommands } from "../../../crawler/commands/topics";
+import { runTopicsCli } from "../../support/topics";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
 
 let t: TestDb | undefined;
@@ -19,30 +18,7 @@ afterEach(async () => {
   process.exitCode = undefined;
 });
 
-/** A tiny program like crawler/cli.ts, with the topic commands on a test database. */
-async function run(db: TestDb["db"], ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const program = new Command().name("campuswatch").exitOverride();
-  program.configureOutput({ writeOut: (s) => out.push(s.trimEnd()), writeErr: (s) => err.push(s.trimEnd()) });
-  registerTopicCommands(program, { db, io: { out: (l) => out.push(l), err: (l) => err.push(l) } });
-  for (const c of program.commands) for (const sub of c.commands) sub.exitOverride();
-  // The CLI's action wrapper (crawler/commands/util.ts) prints the one-line reason with console.error.
-  const consoleError = vi.spyOn(console, "error").mockImplementation((line: unknown) => void err.push(String(line)));
-  process.exitCode = undefined;
-  let code = 0;
-  try {
-    await program.parseAsync(["node", "campuswatch", ...args]);
-    code = Number(process.exitCode ?? 0);
-  } catch (e) {
-    if (!(e instanceof CommanderError)) throw e;
-    code = e.exitCode;
-  } finally {
-    consoleError.mockRestore();
-  }
-  process.exitCode = undefined;
-  return { code, out, err };
-}
+const run = runTopicsCli;
 
 function writeJsonl(name: string, rows: unknown[]): string {
   const file = path.join(dir, name);

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Scheduler } from "../../../crawler/scheduler";
 import { createCrawlQueue } from "../../../crawler/queue/crawl-jobs";
-import { createInProcessQueue, type CrawlJob, type JobQueue } from "../../../crawler/queue/in-process";
+import { createInProcessQueue, type CrawlJob, type JobQueue, type QueueItem } from "../../../crawler/queue/in-process";
 import { createTestDb, type TestDb } from "../../support/db";
 import { crawlFixture, type CrawlFixture } from "./support";
 
@@ -132,7 +132,7 @@ describe("the scheduler", () => {
       data: { platform: "blog", entryUrl: "http://127.0.0.1:1/blog/1/", name: "blog 1", cron: EVERY_SECOND },
     });
     // A queue whose database refuses the first job (as pg-boss does when PostgreSQL restarts).
-    const jobs: CrawlJob[] = [];
+    const jobs: QueueItem[] = [];
     let refused = false;
     queue = {
       async enqueue(job) {

@@ -1,9 +1,10 @@
 /**
- * What the dashboard does with discovery: runs in the background of the server process, paused
- * through the run's status, resumed; the queries behind its pages.
+ * What the dashboard does with discovery: asks for a run (a job a worker takes: crawler/jobs/),
+ * pauses it through the run's status, resumes it; the queries behind its pages.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDiscoveryRun, isRunningHere, runDiscovery, settled, startInBackground, started } from "../../../crawler/discover";
+import { createDiscoveryRun, runDiscovery } from "../../../crawler/discover";
+import { createJobRunner } from "../../../crawler/jobs";
 import type { Db } from "../../../lib/db";
 import {
   comparisonGroups,
@@ -14,6 +15,7 @@ import {
   listDiscoveryRuns,
   nextInFrontier,
   recentPages,
+  requestDiscoveryRun,
   requestPause,
 } from "../../../lib/queries/discovery";
 import { createTestDb, type TestDb } from "../../support/db";
@@ -51,43 +53,66 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 2000 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
 }
 
-describe("background runs", () => {
-  test("started() resolves once the run is claimed, so a page shown then sees it running", async () => {
+describe("runs asked for from the dashboard (jobs)", () => {
+  const runner = () => createJobRunner({ db, heartbeatMs: 50 });
+  const jobOf = async (runId: number) => db.job.findFirstOrThrow({ where: { key: `discover:${runId}` }, orderBy: { id: "desc" } });
+
+  test("asking only queues: the run waits 'queued' with one job, a second ask finds it", async () => {
     const run = await newRun("bfs", 10);
-    expect(startInBackground(db, run.id)).toBe(true);
-    await started(run.id);
-    expect((await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id } })).status).toMatch(/^(running|done)$/);
-    await settled(run.id);
-    // Not running here: nothing to wait for.
-    await started(run.id);
+    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({});
+    expect((await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("queued");
+    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({ refused: "alreadyRunning" });
+    expect(await db.job.count({ where: { key: `discover:${run.id}` } })).toBe(1);
+    const done = await runner().run((await jobOf(run.id)).id);
+    expect(done).toMatchObject({ status: "done", result: { step: "discovered", values: { status: "done", crawled: 10 } } });
+    expect(await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, crawled: true } })).toEqual({
+      status: "done",
+      crawled: 10,
+    });
   });
 
-  test("start in the background, pause through the status, resume to the end", async () => {
+  test("pause through the status while a worker runs it, resume to the end", async () => {
     const run = await newRun("focused", 150);
-    expect(startInBackground(db, run.id)).toBe(true);
-    expect(startInBackground(db, run.id)).toBe(false);
-    expect(isRunningHere(run.id)).toBe(true);
+    await requestDiscoveryRun(db, run.id, null);
+    const r = runner();
+    const running = r.run((await jobOf(run.id)).id);
     await until(async () => (await db.discoveryRun.findUnique({ where: { id: run.id } }))?.status === "running");
     expect(await requestPause(db, run.id)).toBe(true);
-    const paused = await settled(run.id);
-    expect(paused).toMatchObject({ status: "paused", reason: "paused" });
-    expect(paused?.crawled).toBeLessThan(150);
-    expect(isRunningHere(run.id)).toBe(false);
+    const first = await running;
+    expect(first).toMatchObject({ status: "done", result: { values: { status: "paused" } } });
+    const paused = await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(paused.status).toBe("paused");
+    expect(paused.crawled).toBeLessThan(150);
     expect(await requestPause(db, run.id)).toBe(false);
 
-    expect(startInBackground(db, run.id)).toBe(true);
-    expect(await settled(run.id)).toMatchObject({ status: "done", reason: "max-pages", crawled: 150 });
+    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({});
+    expect(await r.run((await jobOf(run.id)).id)).toMatchObject({ status: "done", result: { values: { status: "done", crawled: 150 } } });
   });
 
-  test("a run another process is crawling is not started twice, and the background promise does not reject", async () => {
+  test("paused before a worker took it: the job is withdrawn and the run stays paused", async () => {
+    const run = await newRun("bfs", 10);
+    await requestDiscoveryRun(db, run.id, null);
+    expect(await requestPause(db, run.id)).toBe(true);
+    const job = await jobOf(run.id);
+    expect(job).toMatchObject({ status: "cancelled" });
+    expect(await runner().run(job.id)).toBeNull();
+    expect(await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, crawled: true } })).toEqual({
+      status: "paused",
+      crawled: 0,
+    });
+  });
+
+  test("a run another process is crawling is refused; a stale one is taken over", async () => {
     const run = await newRun("bfs", 10);
     await db.discoveryRun.update({ where: { id: run.id }, data: { status: "running" } });
-    expect(startInBackground(db, run.id)).toBe(true);
-    expect(await settled(run.id)).toBeNull();
-    expect(await db.discoveryRun.findUnique({ where: { id: run.id }, select: { status: true, crawled: true } })).toEqual({ status: "running", crawled: 0 });
-    // Taking over a stale run is explicit.
-    expect(startInBackground(db, run.id, { force: true })).toBe(true);
-    expect(await settled(run.id)).toMatchObject({ status: "done", crawled: 10 });
+    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({ refused: "otherProcess" });
+    expect(await db.job.count({ where: { key: `discover:${run.id}` } })).toBe(0);
+    // Stale: nothing written for longer than STALE_AFTER_MS.
+    await db.discoveryRun.update({ where: { id: run.id }, data: { updatedAt: new Date(Date.now() - 10 * 60_000) } });
+    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({});
+    const job = await jobOf(run.id);
+    expect(JSON.parse(job.payload)).toMatchObject({ kind: "discover", force: true });
+    expect(await runner().run(job.id)).toMatchObject({ status: "done", result: { values: { status: "done", crawled: 10 } } });
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
-import { CRAWL_QUEUE, startBoss } from "../../../crawler/queue/pg-boss";
+import { CRAWL_QUEUE, JOB_QUEUE, startBoss } from "../../../crawler/queue/pg-boss";
 import { createTestDb, type TestDb } from "../../support/db";
 import { testDbKind } from "../../support/pg";
 
@@ -25,14 +25,14 @@ describe.runIf(onPostgres)("startBoss", () => {
   };
   const started = (boss: PgBoss) => (cleanup.push(() => boss.stop({ graceful: false, wait: true })), boss);
 
-  it("eight processes starting at once on a new database all come up, with one crawl queue", async () => {
+  it("eight processes starting at once on a new database all come up, with one crawl queue and one job queue", async () => {
     // Several rounds: the race is timing-dependent; each round is a database pg-boss never saw.
     for (let round = 0; round < 3; round++) {
       const t = await fresh();
       const bosses = await Promise.all(Array.from({ length: 8 }, (_, i) => startBoss(t.url, { name: `setup ${round}.${i}`, supervise: false }).then(started)));
       expect(bosses).toHaveLength(8);
       const queues = await bosses[0]!.getQueues();
-      expect(queues.map((q) => q.name)).toEqual([CRAWL_QUEUE]);
+      expect(queues.map((q) => q.name).sort()).toEqual([CRAWL_QUEUE, JOB_QUEUE].sort());
       expect(queues[0]).toMatchObject({ policy: "stately" });
     }
   });

@@ -2,171 +2,20 @@
  * The in-memory world the local platforms serve: accounts, posts, replies, and a clock the test
  * controls. Generated from a seed with a small deterministic PRNG, so the same options always
  * give the same site (ids, texts, times) on every machine.
+ *
+ * This file is the model's lookup and mutation API; its parts: entities.ts (the data types),
+ * generate.ts (the seeded world), clock.ts and rng.ts. Importers keep importing from here.
  */
 import type { Platform } from "../../../crawler/types";
-import { seededRandom } from "../../../crawler/classify/random";
-import { ACCOUNT_NAMES, BLOG_SLUGS, NICKNAMES, REPLY_OPENERS, SENTENCES, TITLES, TOPICS, type Topic } from "./text";
+import { createClock, DEFAULT_NOW, HOUR, MINUTE, type Clock } from "./clock";
+import type { LocalAccount, LocalPost, LocalReply, ModelOptions, NewPost, NewReply } from "./entities";
+import { generateAccount, generationSettings, paragraphs, type GenerationSettings } from "./generate";
+import { createRng, type Rng } from "./rng";
+import { NICKNAMES, REPLY_OPENERS, SENTENCES, TITLES, TOPICS } from "./text";
 
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-
-/** mulberry32 (the project's one seeded generator): tiny, fast, and good enough to make test data look varied. */
-export function createRng(seed: number): Rng {
-  const next = seededRandom(seed);
-  return {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => {
-      const item = items[Math.floor(next() * items.length)];
-      if (item === undefined) throw new Error("pick from an empty list");
-      return item;
-    },
-    chance: (p) => next() < p,
-  };
-}
-
-export interface Rng {
-  /** Uniform in [0, 1). */
-  next(): number;
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number;
-  pick<T>(items: readonly T[]): T;
-  chance(p: number): boolean;
-}
-
-/** The test's clock: every date the platforms print is relative to it. */
-export interface Clock {
-  now(): Date;
-  set(at: Date): void;
-  advance(ms: number): Date;
-}
-
-export function createClock(start: Date): Clock {
-  let t = start.getTime();
-  return {
-    now: () => new Date(t),
-    set: (at) => {
-      t = at.getTime();
-    },
-    advance: (ms) => {
-      t += ms;
-      return new Date(t);
-    },
-  };
-}
-
-/** A reply (Weibo comment, Tieba floor, Discuz! post after the first). */
-export interface LocalReply {
-  /** Weibo comment id, Tieba post id, Discuz! pid. */
-  id: string;
-  postId: string;
-  author: string;
-  html: string;
-  topic: Topic;
-  publishedAt: Date;
-  editedAt: Date | null;
-  /** Floor number on Tieba/Discuz! (the head post is floor 1, so replies start at 2). */
-  floor: number;
-  /** Deleted by a moderator (`removeReply`): no longer served; floors of the others stay. */
-  removed?: boolean;
-  /** Blogs: the comment this one answers (a threaded WordPress comment); unset for a comment on the post. */
-  parentId?: string;
-}
-
-/** A post (Weibo status, Tieba/Discuz! thread with its head post, blog article). */
-export interface LocalPost {
-  /** Weibo id (= mid), Tieba tid, Discuz! tid, blog article number. */
-  id: string;
-  accountKey: string;
-  platform: Platform;
-  title: string;
-  author: string;
-  /** Full content (Weibo long text included). */
-  html: string;
-  topic: Topic;
-  publishedAt: Date;
-  editedAt: Date | null;
-  pinned: boolean;
-  /** Tieba: post id of floor 1; Discuz!: pid of the first post. Unused elsewhere. */
-  headId: string;
-  views: number;
-  replies: LocalReply[];
-  /** Deleted by a moderator (`removePost`): not listed, and its page answers "deleted". */
-  removed?: boolean;
-}
-
-/** A monitored account on one platform. */
-export interface LocalAccount {
-  /** "weibo-1", "tieba-2", …: how tests name accounts. */
-  key: string;
-  platform: Platform;
-  /** Screen name, bar name, board name or blog title. */
-  name: string;
-  /** What identifies it in URLs: Weibo uid, Tieba kw, Discuz! fid, blog slug. */
-  slug: string;
-  /** Discuz! boards can be served as GBK. */
-  encoding: "utf-8" | "gbk";
-  /** Blogs: whether `/blog/{slug}/feed/` exists (and is advertised by a `<link rel=alternate>`). */
-  hasFeed: boolean;
-  /** Blogs: markup of the pages (see blog.ts); a test may switch it. @default "hexo" */
-  blogTheme?: "hexo" | "wordpress";
-  /** Blogs with a feed: WordPress-style RSS at `feed/`, or Hexo-style Atom at `atom.xml`. @default "rss" */
-  blogFeed?: "rss" | "atom";
-  posts: LocalPost[];
-}
-
-/** Options of the generated world. */
-export interface ModelOptions {
-  /** PRNG seed. @default 1 */
-  seed?: number;
-  /** The clock's start. @default 2025-06-15T04:00:00Z (Sunday 12:00 in Shanghai) */
-  now?: Date;
-  /** Accounts per platform. @default { weibo: 1, tieba: 1, discuz: 1, blog: 1 } */
-  accounts?: Partial<Record<Platform, number>>;
-  /** Posts generated per account. @default 30 */
-  postsPerAccount?: number;
-  /** Replies per post (not for blogs), uniform in [min, max]. @default [0, 8] */
-  repliesPerPost?: readonly [number, number];
-  /** Posts are spread over this many days before `now`. @default 60 */
-  spanDays?: number;
-  /** Share of Weibo posts longer than 140 characters (served cut, with `isLongText`). @default 0.2 */
-  longTextRatio?: number;
-  /** Each account (but blogs) gets its oldest post pinned. @default true */
-  pinOldest?: boolean;
-  /** Blogs with a feed: all, none, or every other one (blog-1 yes, blog-2 no, …). @default "alternate" */
-  blogFeeds?: boolean | "alternate";
-  /** Encoding of Discuz! boards (change one with `setEncoding`). @default "utf-8" */
-  discuzEncoding?: "utf-8" | "gbk";
-}
-
-export const DEFAULT_NOW = new Date("2025-06-15T04:00:00Z");
-
-/** What `addPost` accepts; everything has a generated default. */
-export interface NewPost {
-  title?: string;
-  /** Plain text; wrapped in <p>. Ignored when `html` is given. */
-  text?: string;
-  html?: string;
-  author?: string;
-  topic?: Topic;
-  /** @default clock.now() */
-  at?: Date;
-  pinned?: boolean;
-  /** Weibo: make it longer than 140 characters. */
-  long?: boolean;
-}
-
-/** What `addReply` accepts. */
-export interface NewReply {
-  /** Blogs: the comment this one answers. */
-  parentId?: string;
-  text?: string;
-  html?: string;
-  author?: string;
-  /** @default clock.now() */
-  at?: Date;
-}
+export { createClock, DAY, DEFAULT_NOW, HOUR, MINUTE, type Clock } from "./clock";
+export type { LocalAccount, LocalPost, LocalReply, ModelOptions, NewPost, NewReply } from "./entities";
+export { createRng, type Rng } from "./rng";
 
 const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz" | "discuzPost" | "blog" | "blogComment", bigint> = {
   weibo: 4_900_000_000_000_000n,
@@ -189,23 +38,15 @@ export class PlatformModel {
   private readonly counters = new Map<keyof typeof ID_BASE, bigint>();
   private readonly postIndex = new Map<string, LocalPost>();
   private readonly replyIndex = new Map<string, LocalReply>();
-  private readonly options: Required<Omit<ModelOptions, "now" | "accounts" | "seed">>;
+  private readonly options: GenerationSettings;
 
   constructor(options: ModelOptions = {}) {
     this.rng = createRng(options.seed ?? 1);
     this.clock = createClock(options.now ?? DEFAULT_NOW);
-    this.options = {
-      postsPerAccount: options.postsPerAccount ?? 30,
-      repliesPerPost: options.repliesPerPost ?? [0, 8],
-      spanDays: options.spanDays ?? 60,
-      longTextRatio: options.longTextRatio ?? 0.2,
-      pinOldest: options.pinOldest ?? true,
-      blogFeeds: options.blogFeeds ?? "alternate",
-      discuzEncoding: options.discuzEncoding ?? "utf-8",
-    };
+    this.options = generationSettings(options);
     const counts = { weibo: 1, tieba: 1, discuz: 1, blog: 1, ...options.accounts };
     for (const platform of ["weibo", "tieba", "discuz", "blog"] as const) {
-      for (let k = 1; k <= (counts[platform] ?? 0); k++) this.generateAccount(platform, k);
+      for (let k = 1; k <= (counts[platform] ?? 0); k++) generateAccount(this, this.options, platform, k);
     }
   }
 
@@ -266,7 +107,8 @@ export class PlatformModel {
     const topic = input.topic ?? this.rng.pick(TOPICS);
     const at = input.at ?? this.clock.now();
     const long = input.long ?? false;
-    const html = input.html ?? (input.text !== undefined ? `<p>${escapeHtml(input.text)}</p>` : this.paragraphs(topic, long ? 9 : this.rng.int(1, 3), long));
+    const html =
+      input.html ?? (input.text !== undefined ? `<p>${escapeHtml(input.text)}</p>` : paragraphs(this.rng, topic, long ? 9 : this.rng.int(1, 3), long));
     const post: LocalPost = {
       id: this.nextId(account.platform === "weibo" ? "weibo" : account.platform === "tieba" ? "tieba" : account.platform === "discuz" ? "discuz" : "blog"),
       accountKey,
@@ -392,64 +234,6 @@ export class PlatformModel {
     return { posts, replies };
   }
 
-  // ---- generation
-
-  private generateAccount(platform: Platform, k: number): void {
-    const names = ACCOUNT_NAMES[platform];
-    const base = names[(k - 1) % names.length] ?? platform;
-    const name = k > names.length ? `${base}${Math.ceil(k / names.length)}` : base;
-    const slug =
-      platform === "weibo"
-        ? String(5_000_000_000 + k)
-        : platform === "tieba"
-          ? name
-          : platform === "discuz"
-            ? String(10 + k)
-            : `${BLOG_SLUGS[(k - 1) % BLOG_SLUGS.length] ?? "blog"}${k > BLOG_SLUGS.length ? Math.ceil(k / BLOG_SLUGS.length) : ""}`;
-    const feeds = this.options.blogFeeds;
-    const account: LocalAccount = {
-      key: `${platform}-${k}`,
-      platform,
-      name,
-      slug,
-      encoding: platform === "discuz" ? this.options.discuzEncoding : "utf-8",
-      hasFeed: platform === "blog" && (feeds === "alternate" ? k % 2 === 1 : feeds),
-      posts: [],
-    };
-    this.accounts.push(account);
-
-    const now = this.clock.now().getTime();
-    const span = this.options.spanDays * DAY;
-    // Times first, sorted, so ids grow with time as they do on the platforms.
-    const times = Array.from({ length: this.options.postsPerAccount }, () => now - this.rng.int(10 * MINUTE, span)).sort((a, b) => a - b);
-    for (const t of times) {
-      const long = platform === "weibo" && this.rng.chance(this.options.longTextRatio);
-      const post = this.addPost(account.key, { at: new Date(t), long });
-      if (platform === "blog") continue;
-      const [min, max] = this.options.repliesPerPost;
-      const n = this.rng.int(min, max);
-      const replyTimes = Array.from({ length: n }, () => t + this.rng.int(MINUTE, Math.max(MINUTE, Math.min(now - t - MINUTE, 10 * DAY)))).sort(
-        (a, b) => a - b,
-      );
-      for (const rt of replyTimes) this.addReply(post.id, { at: new Date(rt) });
-    }
-    if (this.options.pinOldest && platform !== "blog") {
-      const oldest = account.posts[0];
-      if (oldest) oldest.pinned = true;
-    }
-  }
-
-  private paragraphs(topic: Topic, sentences: number, long: boolean): string {
-    const out: string[] = [];
-    for (let i = 0; i < sentences; i++) out.push(this.rng.pick(SENTENCES[topic]));
-    if (long) {
-      // Weibo cuts at 140 characters: make sure a "long" post really is longer.
-      while (out.join("").length < 180) out.push(this.rng.pick(SENTENCES[topic]));
-      return out.map((s) => `<p>${s}</p>`).join("");
-    }
-    return `<p>${out.join("")}</p>`;
-  }
-
   private requirePost(id: string): LocalPost {
     const post = this.postIndex.get(id);
     if (!post) throw new Error(`no local post ${id}`);
@@ -467,5 +251,3 @@ export class PlatformModel {
 export function cmpId(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
-
-export { HOUR, DAY, MINUTE };

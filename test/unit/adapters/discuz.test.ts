@@ -1,34 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { discuzBoardFromUrl, parseDiscuzList, parseDiscuzMobileThreadList, parseDiscuzThread } from "../../../crawler/adapters";
+import { discuzBoardFromUrl, parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters";
 import { NonRetryableError } from "../../../crawler/errors";
-import { readReal, realAvailable } from "./helpers";
 
-const NOW = new Date("2019-03-04T04:00:00Z"); // 12:00 Shanghai, when the capture was taken
+const NOW = new Date("2019-03-04T04:00:00Z"); // 12:00 Shanghai
 const sh = (wall: string): string => new Date(`${wall}+08:00`).toISOString();
-
-describe.skipIf(!realAvailable)("Discuz! mobile API on the real capture", () => {
-  test("yields its 50 threads with unix-second dates", () => {
-    const { items, page, perPage } = parseDiscuzMobileThreadList(readReal("discuz_mobile_api_forumdisplay_s1.json"), "https://bbs.saraba1st.com/2b/", NOW);
-    expect(items).toHaveLength(50);
-    expect(page).toBe(1);
-    expect(perPage).toBe(50);
-    expect(items[0]).toMatchObject({
-      platformId: "t1803713",
-      title: "2019年冬季在播动画专楼汇总",
-      author: "vxzms",
-      replyCount: 22,
-      url: "https://bbs.saraba1st.com/2b/forum.php?mod=viewthread&tid=1803713",
-      incomplete: true,
-    });
-    expect(items[0]!.publishedAt.toISOString()).toBe("2019-01-11T14:29:08.000Z"); // dbdateline 1547216948 = "2019-1-11 22:29"
-    expect(items[0]!.lastActivityAt?.toISOString()).toBe("2019-02-15T10:19:29.000Z");
-    expect(new Set(items.map((i) => i.platformId)).size).toBe(50);
-  });
-
-  test("refuses a response without Variables", () => {
-    expect(() => parseDiscuzMobileThreadList('{"Message":{"messageval":"login"}}', "https://x/", NOW)).toThrow(NonRetryableError);
-  });
-});
 
 describe("Discuz! HTML markup", () => {
   // Discuz! X3 markup as described in notes/platforms.md (no real capture of it exists).

@@ -1,0 +1,51 @@
+/**
+ * What a crawl reads of how its account reaches the platform: the operator's login cookies and
+ * the account's own proxy, unsealed (lib/secret-box.ts). The dashboard and the CLI store them
+ * (lib/queries/account-access.ts, lib/queries/account-proxy.ts, which re-export these loaders);
+ * the crawler reads them here, so that it never imports lib/queries/.
+ */
+import type { Db } from "../lib/db";
+import { anyJson, parseJsonColumn } from "../lib/json-column";
+import { SealError, unseal } from "../lib/secret-box";
+import { parseProxyUrl, type ProxyConfig } from "../lib/net/proxy-url";
+import type { Cookie } from "../lib/cookies/cookie";
+import { FatalError } from "./errors";
+
+/** The secret-box purpose the login cookies are sealed with. */
+export const ACCOUNT_COOKIES_PURPOSE = "account-cookies";
+/** The secret-box purpose an account's proxy URL is sealed with. */
+export const ACCOUNT_PROXY_PURPOSE = "account-proxy";
+
+/**
+ * The account's login cookies for a crawl (decrypted), [] when none. Cookies sealed with another
+ * CAMPUSWATCH_SECRET cannot be opened: that is reported through `onError` and the crawl goes on
+ * without them (as a visitor), never with a crash.
+ */
+export async function loadAccountCookies(db: Db, id: number, onError?: (message: string) => void): Promise<Cookie[]> {
+  const row = await db.account.findUnique({ where: { id }, select: { cookies: true } });
+  if (!row?.cookies) return [];
+  try {
+    const list = parseJsonColumn(unseal(row.cookies, ACCOUNT_COOKIES_PURPOSE), anyJson, undefined);
+    if (list === undefined) throw new Error("not JSON"); // reported as unreadable below
+    return Array.isArray(list) ? (list as Cookie[]) : [];
+  } catch (e) {
+    onError?.(`the account's stored cookies cannot be used (${e instanceof SealError ? e.message : "unreadable"}): set them again`);
+    return [];
+  }
+}
+
+/**
+ * The account's own proxy for a crawl (decrypted), or null when it has none. A proxy sealed with
+ * another CAMPUSWATCH_SECRET cannot be opened: that throws a FatalError, so the run fails with a
+ * clear reason rather than sending the account's traffic around the proxy it was given.
+ */
+export async function loadAccountProxy(db: Db, id: number): Promise<ProxyConfig | null> {
+  const row = await db.account.findUnique({ where: { id }, select: { proxy: true } });
+  if (!row?.proxy) return null;
+  try {
+    return parseProxyUrl(unseal(row.proxy, ACCOUNT_PROXY_PURPOSE));
+  } catch (e) {
+    const why = e instanceof SealError ? e.message : "unreadable";
+    throw new FatalError(`the account's stored proxy cannot be used (${why}): set it again`);
+  }
+}

@@ -1,0 +1,78 @@
+import type { Command } from "commander";
+import { db } from "../../lib/db";
+import { getJob, listJobs, requestJob, type JobKind, type JobSpec, type JobStatus, type JobView } from "../jobs";
+import { findTopic } from "./topics";
+import { action, intOption, UserInputError } from "./util";
+
+const KINDS: readonly JobKind[] = ["discover", "train", "rescore", "notify"];
+const STATUSES: readonly JobStatus[] = ["queued", "running", "done", "failed", "cancelled"];
+
+/** One line per job: what the dashboard shows, for a terminal. */
+function line(j: JobView): string {
+  const what =
+    j.status === "running" ? (j.progress?.message ?? "starting") : j.status === "queued" ? "waiting for a worker" : (j.result?.message ?? j.error ?? "");
+  return `${j.id}\t${j.kind}\t${j.key}\t${j.status}\tattempt ${j.attempts}/${j.maxAttempts}\t${j.createdAt.toISOString()}\t${what}`;
+}
+
+/**
+ * `campuswatch jobs …`: ask for background work and follow it, as the dashboard does. Asking only
+ * records the job; the scheduler's process (`start`, `run`) or a PostgreSQL worker runs it.
+ */
+export function registerJobCommands(program: Command) {
+  const jobs = program.command("jobs").description("background jobs (discovery, training, re-scoring, notifications): ask for one, follow them");
+
+  jobs
+    .command("list")
+    .description("recent jobs, newest first")
+    .option("--status <status>", `only this status (${STATUSES.join(", ")})`)
+    .option("--kind <kind>", `only this kind (${KINDS.join(", ")})`)
+    .option("--limit <n>", "at most this many", intOption("--limit", 1), 50)
+    .option("--json", "one JSON object per line")
+    .action(
+      action(async (o: { status?: string; kind?: string; limit: number; json?: boolean }) => {
+        if (o.status && !STATUSES.includes(o.status as JobStatus)) throw new UserInputError(`--status must be one of ${STATUSES.join(", ")}`);
+        if (o.kind && !KINDS.includes(o.kind as JobKind)) throw new UserInputError(`--kind must be one of ${KINDS.join(", ")}`);
+        const rows = await listJobs(db, { take: o.limit, status: o.status as JobStatus | undefined, kind: o.kind as JobKind | undefined });
+        for (const j of rows) console.log(o.json ? JSON.stringify(j) : line(j));
+        if (!o.json && rows.length === 0) console.log("no jobs");
+      }),
+    );
+
+  jobs
+    .command("show <id>")
+    .description("one job with its progress or outcome")
+    .action(
+      action(async (id: string) => {
+        const j = /^\d+$/.test(id) ? await getJob(db, Number(id)) : null;
+        if (!j) throw new UserInputError(`no job ${id} (see: campuswatch jobs list)`);
+        console.log(JSON.stringify(j, null, 2));
+      }),
+    );
+
+  jobs
+    .command("add <kind> [target]")
+    .description("ask for a job: train TOPIC | rescore TOPIC | discover RUN_ID | notify [NOTIFICATION_ID]; the scheduler or a worker runs it")
+    .action(
+      action(async (kind: string, target: string | undefined) => {
+        let spec: JobSpec;
+        if (kind === "train" || kind === "rescore") {
+          if (!target) throw new UserInputError(`jobs add ${kind} needs a topic name or id`);
+          spec = { kind, topicId: (await findTopic(db, target)).id };
+        } else if (kind === "discover") {
+          const runId = Number(target);
+          if (!target || !Number.isSafeInteger(runId) || runId < 1) throw new UserInputError("jobs add discover needs a run id");
+          const run = await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true } });
+          if (!run) throw new UserInputError(`no discovery run ${runId}`);
+          if (run.status !== "running")
+            await db.discoveryRun.update({ where: { id: runId }, data: { status: "queued", note: "waiting for a worker to start it" } });
+          spec = { kind, runId, force: run.status === "running" };
+        } else if (kind === "notify") {
+          spec = target ? { kind, notificationIds: [intOption("notification id", 1)(target)] } : { kind };
+        } else {
+          throw new UserInputError(`unknown job kind "${kind}": one of ${KINDS.join(", ")}`);
+        }
+        const { job, created } = await requestJob(db, spec);
+        console.log(created ? `queued job ${job.id} (${job.key})` : `job ${job.id} (${job.key}) is already ${job.status}`);
+      }),
+    );
+}

@@ -1,0 +1,94 @@
+/**
+ * One handler per kind of background work. A handler does the work and says how it went; claiming
+ * the job, heartbeats, progress writes and the outcome's row are the runner's (./runner.ts), so a
+ * handler reads like the CLI command it replaces.
+ *
+ * A handler that throws fails its job at once with the error (a refusal of the samples, a topic
+ * deleted meanwhile: trying again would fail again). Only a job whose process died is tried again.
+ */
+import type { Db } from "../../lib/db";
+import { deliverNotification } from "../../lib/notify";
+import { rescoreTopic, trainTopic } from "../classify";
+import { runDiscovery } from "../discover";
+import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
+import type { CrawlJob, JobOutcome, JobProgress, JobSpec } from "./types";
+
+/** What a handler of a job with a row gets besides its parameters. */
+export interface JobContext {
+  db: Db;
+  /** Aborted when the process stops or the job was taken from it (declared dead): stop at a safe point. */
+  signal: AbortSignal;
+  /** Report progress (written on the row, at most a few times a second). */
+  progress: (p: JobProgress) => void;
+  log: (message: string) => void;
+  /** 1 on the first attempt; more after the process running an earlier attempt died. */
+  attempt: number;
+}
+
+/** The handlers of the kinds with a row, keyed by kind. */
+export type JobHandlers = { [K in JobSpec["kind"]]: (ctx: JobContext, spec: Extract<JobSpec, { kind: K }>) => Promise<JobOutcome> };
+
+/** The crawl handler: the worker's crawl of one account (its record is the CrawlRun it writes). */
+export function crawlHandler(services: WorkerServices): (job: CrawlJob) => Promise<RunSummary> {
+  return (job) => crawlAccount(services, job.accountId, job.trigger);
+}
+
+/** The product's handlers. */
+export const jobHandlers: JobHandlers = {
+  async discover(ctx, spec) {
+    // An attempt after a dead one finds the run still "running" (its process was killed): take it over.
+    const force = spec.force === true || ctx.attempt > 1;
+    const summary = await runDiscovery(ctx.db, spec.runId, {
+      force,
+      // Asked for through requestDiscoveryRun, the run waits "queued"; paused meanwhile, it stays paused.
+      claimFrom: ["queued"],
+      signal: ctx.signal,
+      log: ctx.log,
+      onPage: (e) =>
+        ctx.progress({
+          message: `${e.crawled} pages crawled, ${e.relevantSoFar} relevant`,
+          step: "discovering",
+          values: { crawled: e.crawled, relevant: e.relevantSoFar },
+          done: e.crawled,
+        }),
+    });
+    return {
+      message: `discovery run ${spec.runId} ${summary.status}: ${summary.crawled} pages, ${summary.relevant} relevant`,
+      step: "discovered",
+      values: { status: summary.status, crawled: summary.crawled, relevant: summary.relevant },
+    };
+  },
+
+  async train(ctx, spec) {
+    const r = await trainTopic(ctx.db, spec.topicId, undefined, { onProgress: (p) => ctx.progress(p) });
+    return {
+      message: `model v${r.modelVersion} trained on ${r.samples} samples (${r.reviewSamples} from reviews)`,
+      step: "trained",
+      values: { version: r.modelVersion, samples: r.samples, reviews: r.reviewSamples },
+    };
+  },
+
+  async rescore(ctx, spec) {
+    const r = await rescoreTopic(ctx.db, spec.topicId, { onProgress: (p) => ctx.progress(p) });
+    return {
+      message: `re-scored ${r.posts} posts: ${r.flagsOpened} new flags, ${r.flagsUpdated} updated, ${r.flagsClosed} closed`,
+      step: "rescored",
+      values: { posts: r.posts, opened: r.flagsOpened, updated: r.flagsUpdated, closed: r.flagsClosed },
+    };
+  },
+
+  async notify(ctx, spec) {
+    const ids =
+      spec.notificationIds ??
+      (await ctx.db.notification.findMany({ where: { status: "pending" }, select: { id: true }, orderBy: { id: "asc" }, take: 200 })).map((n) => n.id);
+    let sent = 0;
+    let failed = 0;
+    for (const [i, id] of ids.entries()) {
+      if (ctx.signal.aborted) break;
+      ctx.progress({ message: `sending ${i + 1} of ${ids.length}`, step: "sending", done: i, total: ids.length });
+      if ((await deliverNotification(ctx.db, id)) === "sent") sent++;
+      else failed++;
+    }
+    return { message: `${sent} sent, ${failed} failed`, step: "notified", values: { sent, failed } };
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * The jobs layer's vocabulary: every kind of background work CampusWatch does, as one typed union.
+ *
+ * Crawls are jobs like the others but keep their own record (CrawlRun, one per crawl, with
+ * counts, errors and warnings), so a crawl job carries just the account. Every other kind has a
+ * row in the Job table: the dashboard and the CLI insert it, a worker claims it, and its progress
+ * and outcome are written on it. Both kinds travel through the same queue (in-process on SQLite,
+ * pg-boss on PostgreSQL) and are run by one handler per kind (./handlers.ts).
+ */
+import { z } from "zod";
+
+/** A crawl of one account, and why it runs. */
+export interface CrawlJob {
+  accountId: number;
+  trigger: "schedule" | "manual" | "cli";
+}
+
+/** The parameters of each kind of job with a row, as stored in `Job.payload`. */
+export const jobSpecSchema = z.discriminatedUnion("kind", [
+  /** Run (or resume) a discovery run. `force` takes over a run a dead process left "running". */
+  z.object({ kind: z.literal("discover"), runId: z.number().int().positive(), force: z.boolean().optional() }),
+  /** Train a topic's model from its samples and reviews. */
+  z.object({ kind: z.literal("train"), topicId: z.number().int().positive() }),
+  /** Score a topic's stored posts again with its current model. */
+  z.object({ kind: z.literal("rescore"), topicId: z.number().int().positive() }),
+  /** Send notifications waiting to go out ("pending"), these ones or all of them. */
+  z.object({ kind: z.literal("notify"), notificationIds: z.array(z.number().int().positive()).max(1000).optional() }),
+]);
+
+/** A job with a row in the Job table. */
+export type JobSpec = z.infer<typeof jobSpecSchema>;
+/** Every kind of job with a row. */
+export type JobKind = JobSpec["kind"];
+/** Every kind of background work. */
+export type AnyJobKind = JobKind | "crawl";
+
+/** What the queues carry: a crawl, or a reference to a Job row. */
+export type QueueItem = CrawlJob | { jobId: number; kind: JobKind };
+
+/** True for a crawl; the other items name a Job row. */
+export function isCrawl(item: QueueItem): item is CrawlJob {
+  return "accountId" in item;
+}
+
+/** The key the queues deduplicate on: one account crawled at a time, one run of each Job row. */
+export function queueKey(item: QueueItem): string {
+  return isCrawl(item) ? `account:${item.accountId}` : `job:${item.jobId}`;
+}
+
+/**
+ * The key a job's row is known by: at most one queued or running job per key (a partial unique
+ * index). Training and re-scoring of one topic share a key: they write the same flags.
+ */
+export function jobKey(spec: JobSpec): string {
+  switch (spec.kind) {
+    case "discover":
+      return `discover:${spec.runId}`;
+    case "train":
+    case "rescore":
+      return `topic:${spec.topicId}`;
+    case "notify":
+      return spec.notificationIds?.length === 1 ? `notify:${spec.notificationIds[0]}` : `notify:${spec.notificationIds?.join(",") ?? "pending"}`;
+  }
+}
+
+/** Progress of a running job, written on its row: English for the CLI, a step code for the dashboard. */
+export interface JobProgress {
+  message: string;
+  /** A message key the dashboard says in the reader's language, with `values`. */
+  step?: string;
+  values?: Record<string, string | number>;
+  done?: number;
+  total?: number;
+}
+
+/** A job's outcome: `step` is a result code when done, an error code when failed (may be absent). */
+export interface JobOutcome {
+  message: string;
+  step?: string;
+  values?: Record<string, string | number>;
+}
+
+/** The states of a Job row. */
+export type JobStatus = "queued" | "running" | "done" | "failed" | "cancelled";
+
+/** A Job row as the dashboard and the CLI read it (JSON columns parsed). */
+export interface JobView {
+  id: number;
+  kind: JobKind;
+  key: string;
+  spec: JobSpec;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  progress: JobProgress | null;
+  result: JobOutcome | null;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}

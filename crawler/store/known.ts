@@ -1,0 +1,72 @@
+/**
+ * Reads of what is stored, for decisions before a page is stored: which listed items are known
+ * (and what their stored state says), and which items of a page storing would create or change.
+ */
+import type { Db } from "../../lib/db";
+import { changeOf, type PreparedItem } from "./prepared";
+import { accountSiteKey, addSources, byPlatformId, onSite, withUniqueRetry } from "./site";
+
+export interface KnownPost {
+  id: number;
+  platformId: string;
+  sha1: string;
+  listSha1: string | null;
+  replyCount: number | null;
+  lastReplyAt: Date | null;
+  publishedAt: Date;
+  /** The stored text is partial: read the full text again even when the excerpt is unchanged. */
+  incomplete: boolean;
+  /** Marked deleted by an earlier crawl: seeing it again restores it (as a new version). */
+  deletedAt: Date | null;
+}
+
+/**
+ * The stored state of items an account has just listed, for decisions before fetching more
+ * (listSha1, reply counts): the posts of the account's site, whichever account stored them. The
+ * account is recorded as a source of those it had not reached before — it has just listed them —
+ * so a post another account stored is neither fetched again nor stored from its list excerpt.
+ * @param now when the account reached them. @default the current time
+ */
+export async function knownPosts(db: Db, accountId: number, platformIds: string[], now: Date = new Date()): Promise<Map<string, KnownPost>> {
+  if (platformIds.length === 0) return new Map<string, KnownPost>();
+  const siteKey = await accountSiteKey(db, accountId);
+  const rows = await db.post.findMany({
+    where: onSite(accountId, siteKey, platformIds),
+    select: {
+      id: true,
+      accountId: true,
+      platformId: true,
+      sha1: true,
+      listSha1: true,
+      replyCount: true,
+      lastReplyAt: true,
+      publishedAt: true,
+      incomplete: true,
+      deletedAt: true,
+    },
+  });
+  const known = byPlatformId(rows, accountId);
+  const foreign = [...known.values()].filter((r) => r.accountId !== accountId).map((r) => r.id);
+  if (foreign.length > 0) await withUniqueRetry(() => addSources(db, accountId, foreign, now));
+  return new Map([...known].map(([id, { accountId: _owner, ...r }]) => [id, r]));
+}
+
+/**
+ * Platform ids of the items that storing this page would create or change (by the rule the store
+ * applies, {@link changeOf}), so work that only such posts need — reading their images — can be
+ * done before the page's transaction and written in it. Read outside that transaction: another
+ * crawl may store the same post meanwhile, and the store decides again on what it finds then.
+ */
+export async function itemsToStore(db: Db, accountId: number, items: PreparedItem[]): Promise<Set<string>> {
+  if (items.length === 0) return new Set<string>();
+  const siteKey = await accountSiteKey(db, accountId);
+  const ids = [...new Set(items.map((p) => p.item.platformId))];
+  const rows = await db.post.findMany({
+    where: onSite(accountId, siteKey, ids),
+    select: { accountId: true, platformId: true, sha1: true, incomplete: true, deletedAt: true },
+  });
+  const known = byPlatformId(rows, accountId);
+  // The same item twice on one page (a pinned copy and the regular row): the store keeps the last.
+  const last = new Map(items.map((p) => [p.item.platformId, p]));
+  return new Set([...last].filter(([id, p]) => changeOf(known.get(id), p) !== "unchanged").map(([id]) => id));
+}

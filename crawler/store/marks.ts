@@ -1,0 +1,69 @@
+/**
+ * The history time table (HistoryMark): the newest post time already crawled, per account ("")
+ * or per thread, and where an unfinished or finished forum thread's reading stands.
+ */
+import type { Db } from "../../lib/db";
+
+/** The history time table: newest post time already crawled, per account ("") or per thread. */
+export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
+  const rows = await db.historyMark.findMany({ where: { accountId } });
+  return new Map(rows.map((r) => [r.scope, r.newestAt]));
+}
+
+/**
+ * Where a forum thread's reading stands, kept in HistoryMark.resume (JSON):
+ * `{"page": N}` — unfinished: pages before N are stored, the next run continues at N;
+ * `{"last": N}` — read to its end, which was page N: new replies land there, so the next run
+ * starts at N instead of at page 1. Null (or unreadable): nothing known, the adapter finds out.
+ */
+export type ThreadResume = { page: number; last?: undefined } | { last: number; page?: undefined };
+
+/** The threads' resume states by scope (platformId); threads without one are absent. */
+export async function readResumes(db: Db, accountId: number): Promise<Map<string, ThreadResume>> {
+  const rows = await db.historyMark.findMany({ where: { accountId, resume: { not: null } }, select: { scope: true, resume: true } });
+  const out = new Map<string, ThreadResume>();
+  for (const r of rows) {
+    const parsed = parseResume(r.resume);
+    if (parsed) out.set(r.scope, parsed);
+  }
+  return out;
+}
+
+function parseResume(text: string | null): ThreadResume | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as { page?: unknown; last?: unknown };
+    if (typeof v.page === "number" && Number.isInteger(v.page) && v.page >= 1) return { page: v.page };
+    if (typeof v.last === "number" && Number.isInteger(v.last) && v.last >= 1) return { last: v.last };
+  } catch {
+    // A mark written by something else: treat the thread as unknown.
+  }
+  return null;
+}
+
+/**
+ * Record where a thread's reading stands (see {@link ThreadResume}), creating its mark if need
+ * be. Unlike the time, this may move back (a thread that shrank, or an unfinished read).
+ */
+export async function setResume(db: Db, accountId: number, scope: string, resume: ThreadResume, newestAt: Date): Promise<void> {
+  const json = JSON.stringify(resume);
+  await db.historyMark.upsert({
+    where: { accountId_scope: { accountId, scope } },
+    create: { accountId, scope, newestAt, resume: json },
+    update: { resume: json },
+  });
+}
+
+/**
+ * Move a history mark forward (never back). Call only after the pages that prove it are committed:
+ * a crash before this call repeats pages on the next run instead of skipping them.
+ */
+export async function advanceMark(db: Db, accountId: number, scope: string, newestAt: Date): Promise<void> {
+  const current = await db.historyMark.findUnique({ where: { accountId_scope: { accountId, scope } } });
+  if (current && current.newestAt >= newestAt) return;
+  await db.historyMark.upsert({
+    where: { accountId_scope: { accountId, scope } },
+    create: { accountId, scope, newestAt },
+    update: { newestAt },
+  });
+}

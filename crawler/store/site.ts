@@ -1,0 +1,73 @@
+/**
+ * What every write of the store shares: the account's site key, the lookup of a site's posts by
+ * platform id, the PostSource rows that say which accounts reached a post, and the one retry
+ * after losing a race on a unique key.
+ */
+import type { Db } from "../../lib/db";
+import { siteKeyOf } from "../site-key";
+
+/** A transaction client, or the client itself: what the lookups below run on. */
+export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+/** The site key of an account's posts ("" for an unknown account or an unreadable entry URL). */
+export async function accountSiteKey(db: Tx, accountId: number): Promise<string> {
+  const a = await db.account.findUnique({ where: { id: accountId }, select: { platform: true, entryUrl: true } });
+  return a ? siteKeyOf(a.platform, a.entryUrl) : "";
+}
+
+/**
+ * Where-condition of the posts with these platform ids on the account's site: stored by any
+ * account of the site, or by this account itself (its rows stored before site keys existed).
+ */
+export function onSite(accountId: number, siteKey: string, platformIds: string[]) {
+  return {
+    platformId: { in: platformIds },
+    OR: siteKey ? [{ siteKey }, { accountId }] : [{ accountId }],
+  };
+}
+
+/**
+ * One row per platform id: the account's own row when there are two (a duplicate stored before
+ * site keys, kept apart by the backfill), else the site's.
+ */
+export function byPlatformId<T extends { platformId: string; accountId: number }>(rows: T[], accountId: number): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const r of rows) {
+    const had = out.get(r.platformId);
+    if (!had || (had.accountId !== accountId && r.accountId === accountId)) out.set(r.platformId, r);
+  }
+  return out;
+}
+
+/**
+ * Record `accountId` as a source of these posts (those it is not one of yet). The post's own
+ * account is recorded by a database trigger when the post is inserted.
+ * @returns the ids of posts it newly became a source of
+ */
+export async function addSources(db: Tx, accountId: number, postIds: number[], now: Date): Promise<number[]> {
+  if (postIds.length === 0) return [];
+  const have = await db.postSource.findMany({ where: { accountId, postId: { in: postIds } }, select: { postId: true } });
+  const had = new Set(have.map((r) => r.postId));
+  const missing = [...new Set(postIds)].filter((id) => !had.has(id));
+  if (missing.length > 0) await db.postSource.createMany({ data: missing.map((postId) => ({ postId, accountId, firstSeenAt: now })) });
+  return missing;
+}
+
+/** True for a unique-constraint violation (Prisma's P2002, with or without a driver adapter). */
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: unknown; cause?: { code?: unknown; kind?: unknown } } | null;
+  return err?.code === "P2002" || err?.cause?.code === "23505" || err?.cause?.kind === "UniqueConstraintViolation";
+}
+
+/**
+ * Run a write once more when it lost a race on a unique key (another crawl inserted the same
+ * post or source first): the second run reads the winner's rows. A second loss is an error.
+ */
+export async function withUniqueRetry<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    return write();
+  }
+}

@@ -1,0 +1,12 @@
+/** Single counts the dashboard shows outside any list: the sidebar's open flags, the "no topics yet" hint. */
+import type { Db } from "../db";
+
+/** Flags waiting for review (the sidebar's badge). */
+export async function openFlagCount(db: Db): Promise<number> {
+  return db.flag.count({ where: { status: "open" } });
+}
+
+/** How many topics exist (0: nothing can be flagged yet). */
+export async function topicCount(db: Db): Promise<number> {
+  return db.topic.count();
+}

@@ -1,0 +1,241 @@
+/**
+ * The one owner of topic settings: creating, changing and deleting a topic. The dashboard's
+ * settings form and the CLI (`campuswatch topics add|set|remove`) both call these functions, so
+ * a topic made either way gets the same validation, the same defaults and the same normalised
+ * columns. (Training writes the model and, when asked, the relevant labels: crawler/classify.)
+ *
+ * Defaults of a new topic:
+ * - `relevantLabels` is `["on-topic"]` when none are given. That is the label review decisions
+ *   give a confirmed post when the topic names none (a dismissed one becomes `off-topic`,
+ *   crawler/classify/topic-train.ts and lib/queries/reviews.ts), so a topic trained on its
+ *   reviewers' decisions, or on a file labelled `on-topic` / `off-topic`, trains without any
+ *   setting; with an empty list training refuses ("say which labels are on-topic"). A topic whose
+ *   samples use other labels (体育, 食堂…) names them: `--relevant 体育` or the form's field.
+ * - thresholds 0.5 (naive Bayes P(on-topic)) and 0.35 (cosine); no keywords or words.
+ * - `classifier`: `nb` (lib/classifiers.ts). Changing it changes what the next training builds;
+ *   the stored model keeps scoring, with its own kind, until then.
+ * - `enabled`: the form's checkbox says it (absent means off); the CLI passes it explicitly.
+ */
+import { z } from "zod";
+import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../classifiers";
+import type { Db } from "../db";
+import { cancelQueuedJob } from "@/crawler/jobs";
+import { jsonList } from "../format";
+import { parseInput, ValidationError } from "../validation";
+import { channelData, channelFormFields, checkChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
+
+/** The relevant labels of a topic that names none (see the module comment for why). */
+export const DEFAULT_RELEVANT_LABELS: readonly string[] = ["on-topic"];
+
+/** A list typed into a text box: one item per line or separated by commas (Chinese ones too). */
+export function parseWordList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\n,，、;；]+/)
+        .map((w) => w.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+// A list is typed text (the form) or already split (the CLI's comma lists): both end up split by
+// parseWordList, so the CLI and the form store the same words for the same input.
+const words = (max: number) =>
+  z.preprocess(
+    (v) => (Array.isArray(v) ? v.join("\n") : v),
+    z
+      .string()
+      .default("")
+      .transform(parseWordList)
+      .pipe(z.array(z.string().max(50, "each word at most 50 characters")).max(max, `at most ${max} entries`)),
+  );
+const threshold = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .min(0, `${label} is between 0 and 1`)
+    .max(1, `${label} is between 0 and 1`);
+
+/**
+ * A topic's settings as the form posts them (or the CLI gives them); the notification channels'
+ * fields are in ./topic-channels.ts. Parsing a parsed value again gives the same value.
+ */
+export const topicFormSchema = z
+  .object({
+    name: z.string().trim().min(1, "a topic needs a name").max(60, "at most 60 characters"),
+    description: z.string().trim().max(500).default(""),
+    enabled: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
+    keywords: words(200),
+    userDict: words(2000),
+    sensitiveWords: words(500),
+    relevantLabels: words(20),
+    nbThreshold: threshold("the classifier threshold").default(0.5),
+    cosineThreshold: threshold("the relevance threshold").default(0.35),
+    // A string in (the form's select, the CLI's --model), one of the kinds out.
+    classifier: z
+      .string()
+      .default(DEFAULT_CLASSIFIER)
+      .pipe(z.enum(CLASSIFIER_KINDS, { error: `the classifier is one of ${CLASSIFIER_KINDS.join(", ")}` })),
+    ...channelFormFields,
+  })
+  .superRefine(checkChannelSecrets);
+export type TopicForm = z.output<typeof topicFormSchema>;
+/** What {@link createTopic} and {@link updateTopic} accept: form values, or a parsed {@link TopicForm}. */
+export type TopicInput = z.input<typeof topicFormSchema>;
+
+/** A topic's settings as the form needs them: secrets only as "set or not", never their values. */
+export interface TopicSettings extends ChannelColumns {
+  name: string;
+  description: string;
+  enabled: boolean;
+  keywords: string;
+  userDict: string;
+  sensitiveWords: string;
+  relevantLabels: string;
+  nbThreshold: number;
+  cosineThreshold: number;
+  classifier: string;
+  /** 0 while untrained: the form then need not say "train again" when the classifier changes. */
+  modelVersion?: number;
+}
+
+/** The form values of a stored topic (lists one per line). Secrets appear only as `…SecretSet: "1"`. */
+export function topicToForm(t: TopicSettings): Record<string, string> {
+  return {
+    name: t.name,
+    description: t.description,
+    enabled: t.enabled ? "on" : "",
+    keywords: jsonList<string>(t.keywords).join("\n"),
+    userDict: jsonList<string>(t.userDict).join("\n"),
+    sensitiveWords: jsonList<string>(t.sensitiveWords).join("\n"),
+    relevantLabels: jsonList<string>(t.relevantLabels).join("\n"),
+    nbThreshold: String(t.nbThreshold),
+    cosineThreshold: String(t.cosineThreshold),
+    classifier: t.classifier,
+    trained: (t.modelVersion ?? 0) > 0 ? "1" : "",
+    webhookUrl: t.webhookUrl ?? "",
+    notifyEmail: t.notifyEmail ?? "",
+    dingtalkWebhook: t.dingtalkWebhook ?? "",
+    wecomWebhook: t.wecomWebhook ?? "",
+    feishuWebhook: t.feishuWebhook ?? "",
+    webhookSecretSet: t.secretsSet.webhook ? "1" : "",
+    dingtalkSecretSet: t.secretsSet.dingtalk ? "1" : "",
+    feishuSecretSet: t.secretsSet.feishu ? "1" : "",
+  };
+}
+
+function toData(f: TopicForm, update: boolean) {
+  return {
+    name: f.name,
+    description: f.description,
+    enabled: f.enabled,
+    keywords: JSON.stringify(f.keywords),
+    userDict: JSON.stringify(f.userDict),
+    sensitiveWords: JSON.stringify(f.sensitiveWords),
+    relevantLabels: JSON.stringify(f.relevantLabels.length ? f.relevantLabels : DEFAULT_RELEVANT_LABELS),
+    nbThreshold: f.nbThreshold,
+    cosineThreshold: f.cosineThreshold,
+    classifier: f.classifier,
+    ...channelData(f, update),
+  };
+}
+
+/** A unique-name violation as a refusal the form shows on its name field and the CLI prints. */
+function nameClash(e: unknown, name: string): never {
+  // Duck-typed: the error class differs between the generated client's runtimes (SQLite, PostgreSQL).
+  if ((e as { code?: unknown } | null)?.code === "P2002") {
+    throw new ValidationError(`a topic named "${name}" already exists`, { name: ["a topic with this name already exists"] }, { code: "nameExists" });
+  }
+  throw e;
+}
+
+/**
+ * Create a topic from form values or CLI options. Throws a ValidationError when the input is
+ * refused (field errors by form field) or the name is taken. Returns the row without its secrets.
+ */
+export async function createTopic(db: Db, input: TopicInput) {
+  const f = parseInput(topicFormSchema, input);
+  try {
+    return await db.topic.create({ data: toData(f, false), omit: SECRET_COLUMNS });
+  } catch (e) {
+    nameClash(e, f.name);
+  }
+}
+
+/**
+ * Replace a topic's settings with a whole form (what the settings form saves): a setting left out
+ * takes its default, except the secrets, which an empty field keeps (./topic-channels.ts).
+ */
+export async function updateTopic(db: Db, id: number, input: TopicInput) {
+  const f = parseInput(topicFormSchema, input);
+  try {
+    return await db.topic.update({ where: { id }, data: toData(f, true), omit: SECRET_COLUMNS });
+  } catch (e) {
+    nameClash(e, f.name);
+  }
+}
+
+/**
+ * Change only the given settings of a topic (the CLI's `topics set`): the others, channels and
+ * secrets included, are kept. The result passes through the same validation as the form.
+ */
+export async function changeTopic(db: Db, id: number, changes: Partial<TopicInput>) {
+  const row = await db.topic.findUnique({ where: { id }, omit: { model: true } });
+  if (!row) throw new ValidationError(`no topic with id ${id}`, { id: ["not found"] }, { code: "topicNotFound" });
+  const secretsSet = { webhook: row.webhookSecret !== null, dingtalk: row.dingtalkSecret !== null, feishu: row.feishuSecret !== null };
+  // An undefined value is a setting not given (an option left out), not one to clear.
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  const current = topicToForm({ ...row, secretsSet });
+  return updateTopic(db, id, { ...current, ...given, name: typeof given.name === "string" ? given.name : row.name });
+}
+
+/** What went with a deleted topic (its posts stay). */
+export interface DeletedTopic {
+  id: number;
+  name: string;
+  flags: number;
+  /** Review decisions on those flags. */
+  reviews: number;
+  /** Uploaded samples and samples from reviews. */
+  samples: number;
+  /** Posts' scores for this topic. */
+  classifications: number;
+  notifications: number;
+  discoveryRuns: number;
+}
+
+/**
+ * Delete a topic with everything that only means something for it: its flags and their reviews,
+ * the posts' scores for it, its samples and model, its notification history and its discovery
+ * runs (all by the schema's cascades). Posts, accounts and crawl runs stay. Throws a
+ * ValidationError when there is no such topic.
+ */
+export async function deleteTopic(db: Db, id: number): Promise<DeletedTopic> {
+  const deleted = await db.$transaction(async (tx) => {
+    const topic = await tx.topic.findUnique({
+      where: { id },
+      select: {
+        id: true,
+        name: true,
+        _count: { select: { flags: true, samples: true, classifications: true, notifications: true, discoveries: true } },
+      },
+    });
+    if (!topic) throw new ValidationError(`no topic with id ${id}`, { id: ["not found"] }, { code: "topicNotFound" });
+    const reviews = await tx.review.count({ where: { flag: { topicId: id } } });
+    await tx.topic.delete({ where: { id } });
+    const n = topic._count;
+    return {
+      id,
+      name: topic.name,
+      flags: n.flags,
+      reviews,
+      samples: n.samples,
+      classifications: n.classifications,
+      notifications: n.notifications,
+      discoveryRuns: n.discoveries,
+    };
+  });
+  // Its queued training or re-scoring has nothing left to work on (one already running fails on the missing topic).
+  await cancelQueuedJob(db, `topic:${id}`, "the topic was deleted");
+  return deleted;
+}
