@@ -71,7 +71,8 @@ export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: num
       {job && (
         <div className={`job job-${job.state}`} aria-live="polite">
           <div className="small">
-            <b>{job.kind === "train" ? t("training") : t("rescoring")}</b> · {t("state", { state: job.state })} · {says(job)}
+            <b>{job.kind === "train" ? t("training") : job.kind === "learn" ? t("learning") : t("rescoring")}</b> · {t("state", { state: job.state })} ·{" "}
+            {says(job)}
           </div>
           {running && (
             <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? undefined}>

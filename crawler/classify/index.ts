@@ -43,6 +43,8 @@ export {
   type TrainOptions,
   type TopicModelJSON,
 } from "./model";
+export { foldSamples, FoldError, foldRefusal } from "./model-fold";
+export { postText } from "./verdict";
 export { parseSamples, sampleFormatOf, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
 export { evaluateTopicModel, type TopicEvaluation, type EvaluateOptions } from "./evaluate";
 export { binaryMetrics, multiClassMetrics, type BinaryMetrics, type MultiClassMetrics } from "./metrics";
@@ -52,6 +54,15 @@ export {
   trainTopic,
   rescoreTopic,
   samplesFromReviews,
+  backfillReviewSamples,
+  reviewLabel,
+  learnTopic,
+  rescoreOpenFlags,
+  retrainEveryFromEnv,
+  DEFAULT_RETRAIN_EVERY,
+  type LearnTopicOptions,
+  type LearnTopicResult,
+  type ReviewEvaluation,
   parseStringList,
   TopicNotFoundError,
   DISMISSED_LABEL,
@@ -66,3 +77,13 @@ export {
   type RescoreOptions,
 } from "./topic-service";
 export { classifyPending, type PendingOptions } from "./pending";
+export {
+  selectForReview,
+  selectScored,
+  REVIEW_STRATEGIES,
+  DEFAULT_MAX_SIMILARITY,
+  type ReviewStrategy,
+  type ReviewPick,
+  type ReviewSelectOptions,
+  type ScoredCandidate,
+} from "./active-learning";

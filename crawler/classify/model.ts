@@ -70,8 +70,14 @@ export interface TopicModelJSON {
   collapsed: boolean;
   /** The classifier kind; absent in models trained before the choice existed, which are "nb". */
   classifier?: ClassifierKind;
-  /** The NBSVM part of an `nb-nbsvm` model and its share of the log-posteriors; absent otherwise. */
-  logistic?: { mix: number; state: NbLogisticState };
+  /**
+   * The NBSVM part of an `nb-nbsvm` model and its share of the log-posteriors; absent otherwise.
+   * `staleSamples`: samples folded into the naive Bayes part since the regression was trained
+   * (./model-fold.ts; the next full training brings it up to date).
+   */
+  logistic?: { mix: number; state: NbLogisticState; staleSamples?: number };
+  /** Samples folded in since the last full training (./model-fold.ts); absent: none. */
+  folded?: number;
   userDict: string[];
   segment: SegmentOptions;
   naiveBayes: NaiveBayesState;
@@ -102,8 +108,9 @@ export function labelCounts(samples: readonly Sample[]): Map<string, number> {
   return new Map([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-const ON_TOPIC = "on-topic";
-const OFF_TOPIC = "off-topic";
+/** The collapsed naive Bayes classes. */
+export const ON_TOPIC = "on-topic";
+export const OFF_TOPIC = "off-topic";
 
 /** The naive Bayes defaults of each classifier kind (before the caller's own options). */
 const KIND_NB_OPTIONS: Record<ClassifierKind, Partial<NaiveBayesOptions>> = {

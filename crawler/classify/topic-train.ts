@@ -1,6 +1,11 @@
 /**
  * Training a topic: samples uploaded and from reviewers' decisions, a held-out evaluation, and
  * the model stored on the topic row; plus the progress reports of long topic operations.
+ *
+ * Review decisions reach training only as stored TopicSample rows of source "review" (written by
+ * lib/queries/reviews.ts when a flag is reviewed): the one source of review samples. Reviews made
+ * before those rows existed are turned into rows once, the first time the topic is trained or
+ * learns ({@link backfillReviewSamples}), so every review counts exactly once.
  */
 import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../../lib/classifiers";
 import type { Db } from "../../lib/db";
@@ -31,7 +36,7 @@ export type TopicStep = "segmenting" | "evaluating" | "training" | "storing" | "
 export interface TrainTopicOptions {
   /** Replace the topic's relevant labels (stored on the topic). @default the topic's */
   relevantLabels?: readonly string[];
-  /** Add samples from reviewers' decisions ({@link samplesFromReviews}). @default true */
+  /** Add the topic's review samples ({@link samplesFromReviews}). @default true */
   includeReviews?: boolean;
   /** Keep the given samples as the topic's uploaded samples (replacing earlier uploads). @default true */
   storeSamples?: boolean;
@@ -53,36 +58,85 @@ export interface TrainTopicResult {
   labels: Record<string, number>;
   /** Held-out evaluation (10% of the samples, model trained on the rest); null under 20 samples. */
   evaluation: TopicEvaluation | null;
+  /** The same probe model evaluated on the review samples held out of it (the TopicEvaluation row written). */
+  reviewEvaluation: ReviewEvaluation;
 }
+
+/** Figures of a model on review samples it was not trained on; null where undefined (nothing to divide). */
+export interface ReviewEvaluation {
+  heldOut: number;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  threshold: number;
+}
+
+const INSERT_CHUNK = 1000;
 
 /** Label given to a post a reviewer dismissed (confirmed posts get the topic's first relevant label). */
 export const DISMISSED_LABEL = "off-topic";
 
+/** The sample label of a review decision: confirm → the topic's first relevant label, dismiss → {@link DISMISSED_LABEL}. */
+export function reviewLabel(decision: string, relevantLabels: string): string {
+  return decision === "confirm" ? (parseStringList(relevantLabels)[0] ?? "on-topic") : DISMISSED_LABEL;
+}
+
 /**
- * Training samples from review decisions on the topic's flags: the latest decision per flag,
- * confirm → the topic's first relevant label, dismiss → {@link DISMISSED_LABEL}.
+ * Store a review sample for every reviewed flag of the topic that has none (reviews made before
+ * decisions were stored as samples, or written past lib/queries/reviews.ts): the latest decision
+ * per flag, its post's title, text and OCR text. Not yet learned (`learnedAt` null). Returns how
+ * many were added. Reviews by users disabled since count like any other.
  */
-export async function samplesFromReviews(db: Db, topicId: number): Promise<Sample[]> {
+export async function backfillReviewSamples(db: Db, topicId: number): Promise<number> {
   const topic = await topicById(db, topicId);
-  const onLabel = parseStringList(topic.relevantLabels)[0] ?? "on-topic";
   const reviews = await db.review.findMany({
     where: { flag: { topicId }, decision: { in: ["confirm", "dismiss"] } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { decision: true, flagId: true, flag: { select: { post: { select: { title: true, text: true, ocrText: true } } } } },
+    select: { decision: true, flagId: true, flag: { select: { postId: true, post: { select: { title: true, text: true, ocrText: true } } } } },
   });
-  const seen = new Set<number>();
-  const out: Sample[] = [];
+  if (reviews.length === 0) return 0;
+  const have = new Set(
+    (await db.topicSample.findMany({ where: { topicId, source: "review" }, select: { postId: true } })).flatMap((s) => (s.postId === null ? [] : [s.postId])),
+  );
+  const data: { topicId: number; postId: number; source: string; label: string; text: string }[] = [];
   for (const r of reviews) {
-    if (seen.has(r.flagId)) continue;
-    seen.add(r.flagId);
+    const postId = r.flag.postId;
+    if (have.has(postId)) continue;
+    have.add(postId);
     const text = postText(r.flag.post);
     if (text.trim() === "") continue;
-    out.push({ text, label: r.decision === "confirm" ? onLabel : DISMISSED_LABEL });
+    data.push({ topicId, postId, source: "review", label: reviewLabel(r.decision, topic.relevantLabels), text });
   }
-  return out;
+  for (let i = 0; i < data.length; i += INSERT_CHUNK) await db.topicSample.createMany({ data: data.slice(i, i + INSERT_CHUNK) });
+  return data.length;
 }
 
-const INSERT_CHUNK = 1000;
+/**
+ * The topic's review samples (stored rows of source "review", old reviews backfilled first by
+ * {@link backfillReviewSamples}): one per reviewed post, its latest decision.
+ */
+export async function samplesFromReviews(db: Db, topicId: number): Promise<Sample[]> {
+  return (await reviewSampleRows(db, topicId)).map(({ text, label }) => ({ text, label }));
+}
+
+async function reviewSampleRows(db: Db, topicId: number): Promise<{ id: number; text: string; label: string }[]> {
+  await backfillReviewSamples(db, topicId);
+  return db.topicSample.findMany({ where: { topicId, source: "review" }, select: { id: true, text: true, label: true }, orderBy: { id: "asc" } });
+}
+
+/** Review samples held out of the probe model when there are at least this many. */
+const REVIEW_HOLDOUT_MIN = 10;
+/** Share of the review samples held out of the probe model. */
+const REVIEW_HOLDOUT = 0.2;
+
+/** Precision/recall/F1 of a probe on held-out reviews, null where a denominator is empty. */
+function reviewFigures(e: TopicEvaluation | null, threshold: number): ReviewEvaluation {
+  if (!e || e.samples === 0) return { heldOut: 0, precision: null, recall: null, f1: null, threshold };
+  const m = e.classifier;
+  const precision = m.truePositives + m.falsePositives > 0 ? m.precision : null;
+  const recall = m.truePositives + m.falseNegatives > 0 ? m.recall : null;
+  return { heldOut: e.samples, precision, recall, f1: precision === null || recall === null ? null : m.f1, threshold };
+}
 
 /**
  * Train a topic: its model is stored (JSON), `modelVersion` bumped, and an evaluation on a
@@ -98,7 +152,8 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   }
   const uploaded =
     samples ?? (await db.topicSample.findMany({ where: { topicId, source: "upload" }, select: { text: true, label: true }, orderBy: { id: "asc" } }));
-  const reviews = options.includeReviews === false ? [] : await samplesFromReviews(db, topicId);
+  const reviewRows = options.includeReviews === false ? [] : await reviewSampleRows(db, topicId);
+  const reviews: Sample[] = reviewRows.map(({ text, label }) => ({ text, label }));
   const all = [...uploaded, ...reviews];
   const labels: Record<string, number> = {};
   for (const s of all) labels[s.label] = (labels[s.label] ?? 0) + 1;
@@ -117,26 +172,44 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   progress({ phase: "train", message: `segmenting ${all.length} samples`, step: "segmenting", values: { samples: all.length } });
   const prepared = all.map((s) => prepareText(s.text, trainOptions.segment));
   let evaluation: TopicEvaluation | null = null;
+  let reviewEvaluation = reviewFigures(null, topic.nbThreshold);
   if (all.length >= 20) {
     progress({ phase: "evaluate", message: "training on 90% of the samples to evaluate on the other 10%", step: "evaluating" });
-    const split = splitRandom(
-      all.map((_, i) => i),
+    const seed = options.seed ?? 1;
+    // One probe for both figures: a tenth of the uploaded samples and a fifth of the review samples
+    // held out of it (reviews are held out apart so that the in-domain figure has enough of them).
+    const uploadSplit = splitRandom(
+      uploaded.map((_, i) => i),
       0.1,
-      options.seed ?? 1,
+      seed,
     );
+    const reviewIndex = reviews.map((_, i) => uploaded.length + i);
+    const reviewSplit = reviews.length >= REVIEW_HOLDOUT_MIN ? splitRandom(reviewIndex, REVIEW_HOLDOUT, seed) : { train: reviewIndex, test: [] };
+    const trainIds = [...uploadSplit.train, ...reviewSplit.train];
     // A held-out split can lose the only on-topic or off-topic samples of a tiny set: then there is
     // nothing meaningful to report, and the real training below gives the clear error if needed.
     try {
       const probe = trainPrepared(
-        split.train.map((i) => all[i] as Sample),
-        split.train.map((i) => prepared[i] as PreparedText),
+        trainIds.map((i) => all[i] as Sample),
+        trainIds.map((i) => prepared[i] as PreparedText),
         { ...trainOptions, onProgress: undefined },
       );
+      const rules = { relevantLabels, nbThreshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold };
       evaluation = evaluateTopicModel(
         probe,
-        split.test.map((i) => all[i] as Sample),
-        { relevantLabels, nbThreshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold },
+        [...uploadSplit.test, ...reviewSplit.test].map((i) => all[i] as Sample),
+        rules,
       );
+      if (reviewSplit.test.length > 0) {
+        reviewEvaluation = reviewFigures(
+          evaluateTopicModel(
+            probe,
+            reviewSplit.test.map((i) => all[i] as Sample),
+            rules,
+          ),
+          topic.nbThreshold,
+        );
+      }
     } catch (e) {
       if (!(e instanceof TrainingError)) throw e;
     }
@@ -154,19 +227,42 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
           });
         }
       }
-      return tx.topic.update({
+      const now = new Date();
+      // The review samples trained on are learned; any stored meanwhile (ids grow) wait for the next learn job.
+      const lastId = reviewRows.reduce((m, r) => Math.max(m, r.id), 0);
+      await tx.topicSample.updateMany({ where: { topicId, source: "review", id: { lte: lastId } }, data: { learnedAt: now } });
+      await tx.topicSample.updateMany({ where: { topicId, source: "review", id: { gt: lastId } }, data: { learnedAt: null } });
+      const row = await tx.topic.update({
         where: { id: topicId },
         data: {
           model: json,
           modelVersion: { increment: 1 },
-          trainedAt: new Date(),
+          trainedAt: now,
           relevantLabels: JSON.stringify(relevantLabels),
-          evaluation: evaluation ? JSON.stringify({ ...evaluation, evaluatedAt: new Date().toISOString() }) : null,
+          evaluation: evaluation ? JSON.stringify({ ...evaluation, evaluatedAt: now.toISOString() }) : null,
+          trainUploadSamples: uploaded.length,
+          trainReviewSamples: reviews.length,
+          reviewsLearned: reviews.length,
+          reviewsSinceRetrain: 0,
+          retrainDue: false,
         },
         select: { modelVersion: true },
       });
+      await tx.topicEvaluation.create({
+        data: { topicId, version: row.modelVersion, at: now, trainSize: all.length, reviewSamples: reviews.length, ...reviewEvaluation },
+      });
+      return row;
     },
     { timeout: 300_000, maxWait: 30_000 },
   );
-  return { topicId, modelVersion: updated.modelVersion, classifier: model.classifier, samples: all.length, reviewSamples: reviews.length, labels, evaluation };
+  return {
+    topicId,
+    modelVersion: updated.modelVersion,
+    classifier: model.classifier,
+    samples: all.length,
+    reviewSamples: reviews.length,
+    labels,
+    evaluation,
+    reviewEvaluation,
+  };
 }

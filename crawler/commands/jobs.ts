@@ -4,7 +4,7 @@ import { getJob, listJobs, requestJob, type JobKind, type JobSpec, type JobStatu
 import { findTopic } from "./topics";
 import { action, intOption, UserInputError } from "./util";
 
-const KINDS: readonly JobKind[] = ["discover", "train", "rescore", "notify"];
+const KINDS: readonly JobKind[] = ["discover", "train", "rescore", "learn", "notify"];
 const STATUSES: readonly JobStatus[] = ["queued", "running", "done", "failed", "cancelled"];
 
 /** One line per job: what the dashboard shows, for a terminal. */
@@ -51,11 +51,11 @@ export function registerJobCommands(program: Command) {
 
   jobs
     .command("add <kind> [target]")
-    .description("ask for a job: train TOPIC | rescore TOPIC | discover RUN_ID | notify [NOTIFICATION_ID]; the scheduler or a worker runs it")
+    .description("ask for a job: train TOPIC | rescore TOPIC | learn TOPIC | discover RUN_ID | notify [NOTIFICATION_ID]; the scheduler or a worker runs it")
     .action(
       action(async (kind: string, target: string | undefined) => {
         let spec: JobSpec;
-        if (kind === "train" || kind === "rescore") {
+        if (kind === "train" || kind === "rescore" || kind === "learn") {
           if (!target) throw new UserInputError(`jobs add ${kind} needs a topic name or id`);
           spec = { kind, topicId: (await findTopic(db, target)).id };
         } else if (kind === "discover") {

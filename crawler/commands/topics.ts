@@ -28,6 +28,7 @@ import {
   type TopicProgress,
 } from "../classify";
 import { action, listOption, UserInputError } from "./util";
+import { registerTopicLoopCommands } from "./topics-loop";
 
 /** What `topics list` reads of a stored evaluation: the classifier's F1, when it is a number. */
 const EVALUATION_F1 = z.object({ classifier: z.object({ f1: z.number() }) });
@@ -399,5 +400,6 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
       }),
     );
 
+  registerTopicLoopCommands(topics, { io, getDb });
   return topics;
 }

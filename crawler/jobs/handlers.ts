@@ -8,7 +8,7 @@
  */
 import type { Db } from "../../lib/db";
 import { deliverNotification } from "../../lib/notify";
-import { rescoreTopic, trainTopic } from "../classify";
+import { learnTopic, rescoreTopic, trainTopic } from "../classify";
 import { runDiscovery } from "../discover";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
 import type { CrawlJob, JobOutcome, JobProgress, JobSpec } from "./types";
@@ -74,6 +74,19 @@ export const jobHandlers: JobHandlers = {
       message: `re-scored ${r.posts} posts: ${r.flagsOpened} new flags, ${r.flagsUpdated} updated, ${r.flagsClosed} closed`,
       step: "rescored",
       values: { posts: r.posts, opened: r.flagsOpened, updated: r.flagsUpdated, closed: r.flagsClosed },
+    };
+  },
+
+  async learn(ctx, spec) {
+    const r = await learnTopic(ctx.db, spec.topicId, { onProgress: (p) => ctx.progress(p) });
+    const flags = r.rescored ? `; open flags re-scored: ${r.rescored.flagsUpdated} updated, ${r.rescored.flagsClosed} closed` : "";
+    return {
+      message:
+        r.mode === "nothing"
+          ? `nothing learned: ${r.reason ?? ""}`
+          : `model v${r.modelVersion}: ${r.learned} review samples ${r.mode}${r.reason ? ` (${r.reason})` : ""}${flags}`,
+      step: r.mode === "nothing" ? "learnedNothing" : r.mode === "folded" ? "learned" : "relearned",
+      values: { version: r.modelVersion, reviews: r.learned, updated: r.rescored?.flagsUpdated ?? 0, closed: r.rescored?.flagsClosed ?? 0 },
     };
   },
 

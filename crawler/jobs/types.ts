@@ -23,6 +23,11 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("train"), topicId: z.number().int().positive() }),
   /** Score a topic's stored posts again with its current model. */
   z.object({ kind: z.literal("rescore"), topicId: z.number().int().positive() }),
+  /**
+   * Fold a topic's new review samples into its model (a full retrain every CAMPUSWATCH_RETRAIN_EVERY
+   * of them) and score its open flags again; asked for by every review.
+   */
+  z.object({ kind: z.literal("learn"), topicId: z.number().int().positive() }),
   /** Send notifications waiting to go out ("pending"), these ones or all of them. */
   z.object({ kind: z.literal("notify"), notificationIds: z.array(z.number().int().positive()).max(1000).optional() }),
 ]);
@@ -49,7 +54,9 @@ export function queueKey(item: QueueItem): string {
 
 /**
  * The key a job's row is known by: at most one queued or running job per key (a partial unique
- * index). Training and re-scoring of one topic share a key: they write the same flags.
+ * index). Training, re-scoring and learning of one topic share a key: they write the same model
+ * and flags. A review while one of them is queued finds it and adds nothing: a queued learn job
+ * reads the samples when it starts, and a running one looks again before it ends.
  */
 export function jobKey(spec: JobSpec): string {
   switch (spec.kind) {
@@ -57,6 +64,7 @@ export function jobKey(spec: JobSpec): string {
       return `discover:${spec.runId}`;
     case "train":
     case "rescore":
+    case "learn":
       return `topic:${spec.topicId}`;
     case "notify":
       return spec.notificationIds?.length === 1 ? `notify:${spec.notificationIds[0]}` : `notify:${spec.notificationIds?.join(",") ?? "pending"}`;

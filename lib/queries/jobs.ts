@@ -10,7 +10,7 @@ import { latestJob, requestJob, type JobView, type RequestResult } from "@/crawl
 export interface TopicJob {
   id: number;
   topicId: number;
-  kind: "train" | "rescore";
+  kind: "train" | "rescore" | "learn";
   /** "queued" until a worker claims it. */
   state: "queued" | "running" | "done" | "failed" | "cancelled";
   /** English (the CLI's words); the dashboard says `step` with `values` when it knows the step. */
@@ -27,9 +27,9 @@ export interface TopicJob {
   error?: string;
 }
 
-/** The topic's newest training or re-scoring job (in any state), or null when none was asked for. */
+/** The topic's newest training, re-scoring or learning job (in any state), or null when none was asked for. */
 export async function latestTopicJob(db: Db, topicId: number): Promise<TopicJob | null> {
-  const job = await latestJob(db, `topic:${topicId}`, ["train", "rescore"]);
+  const job = await latestJob(db, `topic:${topicId}`, ["train", "rescore", "learn"]);
   return job ? toTopicJob(job, topicId) : null;
 }
 
@@ -59,7 +59,7 @@ export async function requestNotificationSend(db: Db, notificationId: number, re
 }
 
 function toTopicJob(j: JobView, topicId: number): TopicJob {
-  const kind = j.kind === "rescore" ? "rescore" : "train";
+  const kind = j.kind === "rescore" || j.kind === "learn" ? j.kind : "train";
   const base = {
     id: j.id,
     topicId,
@@ -75,7 +75,11 @@ function toTopicJob(j: JobView, topicId: number): TopicJob {
     const p = j.progress;
     return p
       ? { ...base, message: p.message, step: p.step, values: p.values, done: p.done, total: p.total }
-      : { ...base, message: kind === "train" ? "starting training" : "starting to re-score", step: "starting" };
+      : {
+          ...base,
+          message: kind === "train" ? "starting training" : kind === "learn" ? "starting to learn from reviews" : "starting to re-score",
+          step: "starting",
+        };
   }
   const r = j.result;
   const error = j.status === "failed" || j.status === "cancelled" ? (j.error ?? r?.message ?? "") : undefined;

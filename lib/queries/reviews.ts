@@ -1,11 +1,15 @@
 /**
  * Review decisions on flags. A decision sets the flag's status, records who decided and when
- * (a Review row), and becomes a training sample of the flag's topic, so confirmed and dismissed
- * posts improve the next model. Reviewing again replaces the post's review sample for that topic.
+ * (a Review row), and becomes a training sample of the flag's topic (title, text and OCR text;
+ * the topic's first relevant label on confirm, "off-topic" on dismiss): the one source of the
+ * review samples training reads. Reviewing again replaces the post's review sample for that topic.
+ * Each reviewed topic with a model is then asked to learn (a `learn` job, crawler/jobs): the
+ * scheduler runs it within seconds, folding the new samples into the model.
  */
 import { z } from "zod";
 import type { Db } from "../db";
-import { jsonList } from "../format";
+import { postText, reviewLabel } from "@/crawler/classify";
+import { requestJob } from "@/crawler/jobs";
 
 export const reviewInputSchema = z.object({
   flagIds: z.array(z.coerce.number().int().positive()).min(1, "Select at least one flag").max(500, "Review at most 500 flags at once"),
@@ -16,25 +20,56 @@ export type ReviewInput = z.infer<typeof reviewInputSchema>;
 
 /** The sample label a decision gives: the topic's first relevant label, or on-topic / off-topic. */
 export function sampleLabel(decision: "confirm" | "dismiss", relevantLabels: string): string {
-  if (decision === "dismiss") return "off-topic";
-  return jsonList<string>(relevantLabels)[0] ?? "on-topic";
+  return reviewLabel(decision, relevantLabels);
+}
+
+/** What {@link reviewFlagsReport} did. */
+export interface ReviewReport {
+  /** Flags reviewed. */
+  reviewed: number;
+  /**
+   * Flag ids that changed nothing because the flag is gone: its post or its topic was deleted
+   * (flags go with them), or the id never existed.
+   */
+  missing: number[];
+  /** Topics asked to learn from the new samples (those with a model; an untrained topic counts them when trained). */
+  learnTopics: number[];
 }
 
 /** Apply one decision to flags. Returns how many flags were reviewed (unknown ids are skipped). */
 export async function reviewFlags(db: Db, input: ReviewInput, reviewerId: number): Promise<number> {
+  return (await reviewFlagsReport(db, input, reviewerId)).reviewed;
+}
+
+/**
+ * {@link reviewFlags}, saying which ids changed nothing and which topics were asked to learn.
+ * Reviews by a reviewer disabled later keep counting: their samples are rows of their own.
+ */
+export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewerId: number): Promise<ReviewReport> {
   const flags = await db.flag.findMany({
     where: { id: { in: input.flagIds } },
     // In id order, so the samples (and reviews) are written in a stable order on every database.
     orderBy: { id: "asc" },
-    select: { id: true, postId: true, topicId: true, topic: { select: { relevantLabels: true } }, post: { select: { title: true, text: true } } },
+    select: {
+      id: true,
+      postId: true,
+      topicId: true,
+      topic: { select: { relevantLabels: true, modelVersion: true } },
+      post: { select: { title: true, text: true, ocrText: true } },
+    },
   });
-  if (flags.length === 0) return 0;
+  const found = new Set(flags.map((f) => f.id));
+  const missing = [...new Set(input.flagIds)].filter((id) => !found.has(id));
+  if (flags.length === 0) return { reviewed: 0, missing, learnTopics: [] };
   const now = new Date();
   const status = input.decision === "confirm" ? "confirmed" : "dismissed";
   await db.$transaction(async (tx) => {
     for (const f of flags) {
       await tx.flag.update({ where: { id: f.id }, data: { status, reviewedAt: now } });
       await tx.review.create({ data: { flagId: f.id, reviewerId, decision: input.decision, note: input.note, createdAt: now } });
+      const replaced = await tx.topicSample.deleteMany({ where: { topicId: f.topicId, postId: f.postId, source: "review", learnedAt: { not: null } } });
+      // Counts of a sample the model already holds cannot be taken back once its row is gone: retrain in full next.
+      if (replaced.count > 0) await tx.topic.update({ where: { id: f.topicId }, data: { retrainDue: true } });
       await tx.topicSample.deleteMany({ where: { topicId: f.topicId, postId: f.postId, source: "review" } });
       await tx.topicSample.create({
         data: {
@@ -42,11 +77,15 @@ export async function reviewFlags(db: Db, input: ReviewInput, reviewerId: number
           postId: f.postId,
           source: "review",
           label: sampleLabel(input.decision, f.topic.relevantLabels),
-          text: [f.post.title, f.post.text].filter(Boolean).join("\n"),
+          text: postText(f.post),
           createdAt: now,
         },
       });
     }
   });
-  return flags.length;
+  const learnTopics = [...new Set(flags.filter((f) => f.topic.modelVersion > 0).map((f) => f.topicId))];
+  // After the commit: a learn job that starts at once must find the samples. A job of the topic
+  // already queued (train, rescore or learn) is returned instead of a new one, and reads them too.
+  for (const topicId of learnTopics) await requestJob(db, { kind: "learn", topicId }, { requestedBy: reviewerId });
+  return { reviewed: flags.length, missing, learnTopics };
 }

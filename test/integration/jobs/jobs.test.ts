@@ -99,6 +99,7 @@ async function specs(db: Db): Promise<Record<JobSpec["kind"], JobSpec>> {
   return {
     train: { kind: "train", topicId: topic.id },
     rescore: { kind: "rescore", topicId: topic.id },
+    learn: { kind: "learn", topicId: topic.id },
     notify: { kind: "notify", notificationIds: [n.id] },
     discover: { kind: "discover", runId: run.id },
   };

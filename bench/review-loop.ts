@@ -1,0 +1,212 @@
+/**
+ * `npm run bench:review-loop`: does reviewing make a topic better, and how fast? A topic is
+ * trained on one labelled source (--train), then a simulated reviewer answers the topic's review
+ * queue on a second source (--stream) from that source's own labels, batch by batch; after every
+ * 50 reviews the topic is retrained on the first source plus the answers (what `topics feedback`
+ * does) and evaluated on a held-out third part (--test). The same with random picks from the
+ * stream is the baseline: the difference is what the queue's choice is worth.
+ *
+ *   npm run bench:review-loop -- --train FILE --stream FILE --test FILE --relevant LABEL[,LABEL]
+ *       [--stream-relevant LABEL,…] [--reviews 300] [--batch 50] [--seed 1] [--pool 10000]
+ *       [--test-size 3000] [--threshold 0.5] [--classifier nb|nb-chi2|nb-nbsvm] [--json]
+ *
+ * --relevant names the on-topic labels of --train; --stream-relevant those of the stream and
+ * test files (their labels are another source's: LilyBBS boards, say), default --relevant. When
+ * --test is the same file as --stream, the bench splits it itself with --seed: a shuffled
+ * --test-size lines are the test part, the next --pool lines the stream. Corpus files are read
+ * where they are (../shared/corpus) and never copied into the repository.
+ *
+ * F1 is that of the classifier decision P(on-topic) ≥ --threshold, the topic's flag rule.
+ * Retraining reuses each text's segmentation (trainPrepared), so the loop measures the model, not jieba.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { binaryMetrics, prepareText, selectScored, type BinaryMetrics, type PreparedText, type Sample } from "../crawler/classify";
+import { trainPrepared, type TopicModel } from "../crawler/classify/model";
+import { shuffled } from "../crawler/classify/random";
+import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
+import { pct } from "./classify-support";
+
+const { values } = parseArgs({
+  options: {
+    train: { type: "string" },
+    stream: { type: "string" },
+    test: { type: "string" },
+    relevant: { type: "string" },
+    "stream-relevant": { type: "string" },
+    reviews: { type: "string", default: "300" },
+    batch: { type: "string", default: "50" },
+    seed: { type: "string", default: "1" },
+    pool: { type: "string", default: "10000" },
+    "test-size": { type: "string", default: "3000" },
+    threshold: { type: "string", default: "0.5" },
+    classifier: { type: "string", default: DEFAULT_CLASSIFIER },
+    "review-weight": { type: "string", default: "1" },
+    json: { type: "boolean", default: false },
+  },
+});
+
+function fail(message: string): never {
+  console.error(`bench:review-loop: ${message}`);
+  process.exit(2);
+}
+
+function intArg(name: string, min: number): number {
+  const n = Number(values[name as keyof typeof values]);
+  if (!Number.isInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}`);
+  return n;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function readJsonl(file: string): Sample[] {
+  if (!fs.existsSync(file)) fail(`${file} not found (the shared corpora are in ../shared/corpus)`);
+  const out: Sample[] = [];
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { label?: unknown; text?: unknown };
+    if (typeof r.label === "string" && typeof r.text === "string" && r.text.trim() !== "") out.push({ label: r.label, text: r.text });
+  }
+  return out;
+}
+
+if (!values.train || !values.stream || !values.test || !values.relevant) fail("--train, --stream, --test and --relevant are required");
+const relevant = list(values.relevant);
+const streamRelevant = new Set(values["stream-relevant"] ? list(values["stream-relevant"]) : relevant);
+const reviews = intArg("reviews", 1);
+const batch = intArg("batch", 1);
+const seed = intArg("seed", 0);
+const poolSize = intArg("pool", 1);
+const testSize = intArg("test-size", 1);
+const threshold = Number(values.threshold);
+if (!(threshold >= 0 && threshold <= 1)) fail("--threshold must be a number from 0 to 1");
+const reviewWeight = intArg("review-weight", 1);
+const classifier: ClassifierKind = isClassifierKind(values.classifier) ? values.classifier : fail(`unknown --classifier ${values.classifier}`);
+/** The label a reviewer's "relevant" answer stores, as `topics feedback` does: the first relevant label. */
+const onLabel = relevant[0] as string;
+const EVERY = 50;
+
+const trainSet = readJsonl(values.train);
+let streamSet: Sample[];
+let testSet: Sample[];
+if (path.resolve(values.stream) === path.resolve(values.test)) {
+  const all = shuffled(readJsonl(values.stream), seed);
+  testSet = all.slice(0, testSize);
+  streamSet = all.slice(testSize, testSize + poolSize);
+} else {
+  streamSet = shuffled(readJsonl(values.stream), seed).slice(0, poolSize);
+  testSet = shuffled(readJsonl(values.test), seed + 1).slice(0, testSize);
+}
+const isOn = (s: Sample) => streamRelevant.has(s.label);
+
+const started = Date.now();
+const prep = (s: Sample) => prepareText(s.text);
+const trainPrep = trainSet.map(prep);
+const streamPrep = streamSet.map(prep);
+const testPrep = testSet.map(prep);
+const segmentSeconds = (Date.now() - started) / 1000;
+
+function fit(extra: readonly number[]): TopicModel {
+  // Answers as `topics feedback` stores them: on-topic → the first relevant label, else off-topic.
+  // --review-weight W counts each answer W times (naive Bayes counts are additive: the same as weighting it).
+  const weighted = extra.flatMap((i) => Array.from({ length: reviewWeight }, () => i));
+  const answers = weighted.map((i) => ({ text: (streamSet[i] as Sample).text, label: isOn(streamSet[i] as Sample) ? onLabel : "off-topic" }));
+  return trainPrepared([...trainSet, ...answers], [...trainPrep, ...weighted.map((i) => streamPrep[i] as PreparedText)], {
+    relevantLabels: relevant,
+    classifier,
+  });
+}
+
+function evaluate(model: TopicModel): BinaryMetrics {
+  const actual = testSet.map(isOn);
+  const predicted = testPrep.map((p) => model.predictPrepared(p).score >= threshold);
+  return binaryMetrics(actual, predicted);
+}
+
+interface Row {
+  strategy: "uncertain" | "random";
+  reviews: number;
+  onTopicAnswers: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/** Review `reviews` stream texts in batches chosen by `strategy`, evaluating every {@link EVERY}. */
+function loop(strategy: "uncertain" | "random"): Row[] {
+  const rows: Row[] = [];
+  const reviewed: number[] = [];
+  const taken = new Set<number>();
+  const randomOrder = shuffled(
+    streamSet.map((_, i) => i),
+    seed + 2,
+  );
+  let model = fit([]);
+  const record = () => {
+    const m = evaluate(model);
+    const onTopicAnswers = reviewed.filter((i) => isOn(streamSet[i] as Sample)).length;
+    rows.push({ strategy, reviews: reviewed.length, onTopicAnswers, precision: m.precision, recall: m.recall, f1: m.f1 });
+    if (!values.json)
+      console.log(
+        `${strategy.padEnd(9)} ${String(reviewed.length).padStart(4)} reviews (${onTopicAnswers} on-topic): F1 ${pct(m.f1)} (precision ${pct(m.precision)}, recall ${pct(m.recall)})`,
+      );
+  };
+  record();
+  let nextReport = EVERY;
+  while (reviewed.length < reviews && taken.size < streamSet.length) {
+    const want = Math.min(batch, reviews - reviewed.length);
+    let picks: number[];
+    if (strategy === "random") {
+      picks = randomOrder.filter((i) => !taken.has(i)).slice(0, want);
+    } else {
+      const open = streamSet.flatMap((_, i) => (taken.has(i) ? [] : [i]));
+      const scored = open.map((i) => {
+        const p = model.predictPrepared(streamPrep[i] as PreparedText);
+        return { text: (streamSet[i] as Sample).text, score: p.score, cosine: p.cosine };
+      });
+      picks = selectScored(scored, { limit: want, threshold }).map((p) => open[p.index] as number);
+      // Everything left is a near-duplicate of this batch: take the rest in stream order.
+      if (picks.length === 0) picks = open.slice(0, want);
+    }
+    for (const i of picks) {
+      taken.add(i);
+      reviewed.push(i);
+    }
+    model = fit(reviewed);
+    if (reviewed.length >= nextReport || reviewed.length >= reviews) {
+      record();
+      while (nextReport <= reviewed.length) nextReport += EVERY;
+    }
+  }
+  return rows;
+}
+
+if (!values.json) {
+  console.log(
+    `train ${values.train}: ${trainSet.length} texts (on-topic: ${relevant.join(",")}); stream ${streamSet.length} and test ${testSet.length} texts of ${values.stream}` +
+      ` (on-topic: ${[...streamRelevant].join(",")}; test ${testSet.filter(isOn).length} on-topic), seed ${seed}, classifier ${classifier}, threshold ${threshold}, batch ${batch}, review weight ${reviewWeight}; segmented in ${segmentSeconds.toFixed(1)} s`,
+  );
+}
+const uncertain = loop("uncertain");
+const random = loop("random");
+const before = uncertain[0] as Row;
+const after = uncertain.at(-1) as Row;
+const summary = {
+  before: before.f1,
+  after: after.f1,
+  gain: after.f1 - before.f1,
+  randomAfter: (random.at(-1) as Row).f1,
+  targetMet: after.f1 - before.f1 >= 0.15 && after.f1 >= 0.8,
+  seconds: (Date.now() - started) / 1000,
+};
+if (values.json) console.log(JSON.stringify({ rows: [...uncertain, ...random], ...summary }));
+else
+  console.log(
+    `F1 ${pct(summary.before)} → ${pct(summary.after)} after ${after.reviews} queue reviews (${summary.gain >= 0 ? "+" : ""}${(100 * summary.gain).toFixed(2)} points; random picks: ${pct(summary.randomAfter)}); target (+15 points and ≥ 80%) ${summary.targetMet ? "met" : "NOT met"}; ${summary.seconds.toFixed(0)} s`,
+  );

@@ -1,0 +1,172 @@
+/**
+ * `campuswatch topics queue|feedback`: the review loop from the command line, so it can be
+ * scripted and measured. `queue` prints the lines of a JSONL file the topic most wants reviewed
+ * (crawler/classify/active-learning.ts chooses them); `feedback` stores labelled lines as samples
+ * of the topic and updates its model.
+ *
+ * Registered by registerTopicCommands (./topics.ts) on its `topics` command, with the same
+ * injected database and output, so tests run both in-process.
+ */
+import fs from "node:fs";
+import type { Command } from "commander";
+import type { Db } from "../../lib/db";
+import {
+  DISMISSED_LABEL,
+  parseSamples,
+  parseStringList,
+  REVIEW_STRATEGIES,
+  rescoreTopic,
+  selectForReview,
+  TopicModel,
+  trainTopic,
+  type ReviewStrategy,
+  type Sample,
+} from "../classify";
+import { findTopic, type TopicCommandIo } from "./topics";
+import { action, intOption, UserInputError } from "./util";
+
+/** What the loop commands need from registerTopicCommands: its output and its database. */
+export interface TopicLoopDeps {
+  io: TopicCommandIo;
+  getDb: () => Promise<Db>;
+}
+
+/** The `source` of a TopicSample stored by `topics feedback` (uploads are "upload", dashboard reviews "review"). */
+export const FEEDBACK_SOURCE = "feedback";
+
+/** At most this many bad lines are printed one by one; the refusal gives the total. */
+const MAX_LISTED_ERRORS = 20;
+
+const INSERT_CHUNK = 1000;
+
+function readFile(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UserInputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Print the bad lines and refuse the whole file: nothing is used when any line is bad. */
+function refuse(file: string, errors: readonly { line: number; reason: string }[], io: TopicCommandIo, what: string): never {
+  for (const e of errors.slice(0, MAX_LISTED_ERRORS)) io.err(`${file}:${e.line}: ${e.reason}`);
+  if (errors.length > MAX_LISTED_ERRORS) io.err(`${file}: … and ${errors.length - MAX_LISTED_ERRORS} more`);
+  const first = errors[0] as { line: number; reason: string };
+  throw new UserInputError(`${file}: ${errors.length} bad line${errors.length === 1 ? "" : "s"} (first: line ${first.line}, ${first.reason}); ${what}`);
+}
+
+/** The records of a JSONL file of candidates: objects with a non-empty string `text`, other fields kept. */
+function readCandidates(file: string, io: TopicCommandIo): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  const errors: { line: number; reason: string }[] = [];
+  for (const [i, raw] of readFile(file).split(/\r?\n/).entries()) {
+    if (raw.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      errors.push({ line: i + 1, reason: "not valid JSON" });
+      continue;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      errors.push({ line: i + 1, reason: "not a JSON object" });
+      continue;
+    }
+    const text = (value as Record<string, unknown>).text;
+    if (typeof text !== "string" || text.trim() === "") {
+      errors.push({ line: i + 1, reason: text === undefined ? 'missing field "text"' : '"text" must be a non-empty string' });
+      continue;
+    }
+    rows.push(value as Record<string, unknown>);
+  }
+  if (errors.length > 0) refuse(file, errors, io, "nothing was printed");
+  return rows;
+}
+
+function strategyOption(value: string): ReviewStrategy {
+  if (!(REVIEW_STRATEGIES as readonly string[]).includes(value)) throw new UserInputError(`--strategy must be one of ${REVIEW_STRATEGIES.join(", ")}`);
+  return value as ReviewStrategy;
+}
+
+/**
+ * Add `topics queue` and `topics feedback` to the `topics` command.
+ * @param topics the `topics` command registerTopicCommands made
+ * @param deps its output and database (tests pass their own)
+ */
+export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps): void {
+  const { io, getDb } = deps;
+
+  topics
+    .command("queue")
+    .description("print the lines of a JSONL file the topic most wants reviewed, each with its score (JSONL)")
+    .argument("<topic>", "topic name (or id)")
+    .requiredOption("--data <file>", 'candidates: JSON Lines with a "text" field (other fields are printed back)')
+    .requiredOption("--limit <k>", "how many lines to print", intOption("--limit", 1))
+    .option("--strategy <s>", `uncertain: nearest the threshold, near-duplicates skipped; flagged: what the topic would flag, most confident last`, "uncertain")
+    .action(
+      action(async (nameOrId: string, o: { data: string; limit: number; strategy: string }) => {
+        const strategy = strategyOption(o.strategy);
+        const db = await getDb();
+        const topic = await findTopic(db, nameOrId);
+        if (!topic.model) throw new UserInputError(`topic "${topic.name}" is not trained yet (campuswatch topics train)`);
+        const rows = readCandidates(o.data, io);
+        const model = TopicModel.fromJSON(topic.model);
+        const picks = selectForReview(
+          model,
+          rows.map((r) => r.text as string),
+          { limit: o.limit, strategy, threshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold },
+        );
+        // Four decimals: enough to order by, short enough to read.
+        for (const p of picks) io.out(JSON.stringify({ ...rows[p.index], score: Math.round(p.score * 1e4) / 1e4 }));
+        io.err(`${picks.length} of ${rows.length} lines (${strategy}, threshold ${topic.nbThreshold}, model v${topic.modelVersion})`);
+      }),
+    );
+
+  topics
+    .command("feedback")
+    .description("store labelled lines as review samples of the topic (a relevant label: on-topic, any other: off-topic) and update its model")
+    .argument("<topic>", "topic name (or id)")
+    .requiredOption("--data <file>", 'reviews: JSON Lines {"text", "label"}')
+    .option("--rescore", "re-score stored posts with the updated model")
+    .action(
+      action(async (nameOrId: string, o: { data: string; rescore?: boolean }) => {
+        const db = await getDb();
+        const topic = await findTopic(db, nameOrId);
+        const relevantLabels = parseStringList(topic.relevantLabels);
+        if (relevantLabels.length === 0)
+          throw new UserInputError(`topic "${topic.name}" has no relevant labels: campuswatch topics set "${topic.name}" --relevant LABEL`);
+        // JSON Lines only: the same reader as uploads, so the same reasons for a bad line.
+        const { samples, errors } = parseSamples(readFile(o.data), "jsonl");
+        if (errors.length > 0) refuse(o.data, errors, io, "nothing was stored");
+        if (samples.length === 0) throw new UserInputError(`${o.data}: no reviews`);
+        const relevant = new Set(relevantLabels);
+        const onLabel = relevantLabels[0] as string;
+        const reviews: Sample[] = samples.map((s) => ({ text: s.text, label: relevant.has(s.label) ? onLabel : DISMISSED_LABEL }));
+        const nRelevant = reviews.filter((s) => s.label === onLabel).length;
+        await db.$transaction(
+          async (tx) => {
+            for (let i = 0; i < reviews.length; i += INSERT_CHUNK) {
+              await tx.topicSample.createMany({
+                data: reviews.slice(i, i + INSERT_CHUNK).map((s) => ({ topicId: topic.id, text: s.text, label: s.label, source: FEEDBACK_SOURCE })),
+              });
+            }
+          },
+          { timeout: 120_000, maxWait: 30_000 },
+        );
+        io.out(`stored ${reviews.length} reviews of topic "${topic.name}": ${nRelevant} relevant, ${reviews.length - nRelevant} irrelevant`);
+        // A full retrain on the uploads plus every feedback sample (reviews of flags come in through
+        // trainTopic itself). Passed as the samples, not stored again as uploads.
+        const stored = await db.topicSample.findMany({
+          where: { topicId: topic.id, source: { in: ["upload", FEEDBACK_SOURCE] } },
+          select: { text: true, label: true },
+          orderBy: { id: "asc" },
+        });
+        const r = await trainTopic(db, topic.id, stored, { storeSamples: false, onProgress: (p) => io.err(`${p.phase}: ${p.message}`) });
+        io.out(`model v${r.modelVersion} (${r.classifier}) on ${r.samples} samples (${r.reviewSamples} from reviewed flags)`);
+        if (o.rescore) {
+          const s = await rescoreTopic(db, topic.id, { onProgress: (p) => io.err(`${p.phase}: ${p.message}`) });
+          io.out(`re-scored ${s.posts} posts: ${s.flagsOpened} flags opened, ${s.flagsUpdated} updated, ${s.flagsClosed} closed`);
+        }
+      }),
+    );
+}

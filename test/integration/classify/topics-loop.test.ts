@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "../../support/db";
+import { runTopicsCli } from "../../support/topics";
+import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
+
+let t: TestDb | undefined;
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-topics-loop-"));
+});
+afterEach(async () => {
+  await t?.cleanup();
+  t = undefined;
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exitCode = undefined;
+});
+
+function write(name: string, lines: readonly unknown[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, lines.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n");
+  return file;
+}
+
+/** A topic "考试" trained on the campus fixtures; its database. */
+async function trainedTopic(): Promise<TestDb> {
+  const db = await createTestDb();
+  expect((await runTopicsCli(db.db, "topics", "add", "--name", "考试")).code).toBe(0);
+  const trained = await runTopicsCli(db.db, "topics", "train", "考试", "--data", write("train.jsonl", CAMPUS_SAMPLES), "--relevant", "考试", "--no-rescore");
+  expect(trained.code).toBe(0);
+  return db;
+}
+
+/** Candidates written for this test: two clear cases, a near-duplicate pair and mixed ones. */
+const CANDIDATES = [
+  { id: "a", text: "有同学在期末考试中作弊被抓", board: "校园" },
+  { id: "b", text: "三食堂的红烧肉今天特别好吃" },
+  { id: "c", text: "考试周食堂延长营业时间到晚上十点" },
+  { id: "d", text: "【转】考试周食堂延长营业时间到晚上十点！" },
+  { id: "e", text: "体育馆考试期间暂停开放" },
+  { id: "f", text: "篮球比赛决赛在体育馆举行" },
+];
+
+describe("campuswatch topics queue / feedback", () => {
+  it("queue prints the K lines the topic is least sure about, fields passed through, near-duplicates skipped", async () => {
+    t = await trainedTopic();
+    const data = write("candidates.jsonl", CANDIDATES);
+    const q = await runTopicsCli(t.db, "topics", "queue", "考试", "--data", data, "--limit", "3");
+    expect(q.code).toBe(0);
+    const rows = q.out.map((l) => JSON.parse(l) as { id: string; text: string; score: number; board?: string });
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect(r.score).toBeGreaterThanOrEqual(0);
+    const ids = rows.map((r) => r.id);
+    // Never both copies of the same notice.
+    expect(ids.includes("c") && ids.includes("d")).toBe(false);
+    const margins = rows.map((r) => Math.abs(r.score - 0.5));
+    expect([...margins].sort((x, y) => x - y)).toEqual(margins);
+    expect(q.err.at(-1)).toMatch(/^3 of 6 lines \(uncertain, threshold 0\.5, model v1\)$/);
+
+    // Everything (K > n) comes back with the other fields as they were.
+    const all = await runTopicsCli(t.db, "topics", "queue", "考试", "--data", data, "--limit", "50");
+    const byId = new Map(all.out.map((l) => [(JSON.parse(l) as { id: string }).id, JSON.parse(l) as Record<string, unknown>]));
+    expect(byId.get("a")).toMatchObject({ id: "a", text: CANDIDATES[0]!.text, board: "校园" });
+    expect(byId.size).toBe(5);
+
+    // Flagged: what the topic flags, least confident first.
+    const f = await runTopicsCli(t.db, "topics", "queue", "考试", "--data", data, "--limit", "10", "--strategy", "flagged");
+    expect(f.code).toBe(0);
+    const scores = f.out.map((l) => (JSON.parse(l) as { score: number }).score);
+    expect(scores.length).toBeGreaterThan(0);
+    expect([...scores].sort((x, y) => x - y)).toEqual(scores);
+    expect(f.out.map((l) => (JSON.parse(l) as { id: string }).id)).toContain("a");
+    expect(f.out.map((l) => (JSON.parse(l) as { id: string }).id)).not.toContain("b");
+  });
+
+  it("queue refuses a bad file, an unknown strategy and an untrained topic", async () => {
+    t = await trainedTopic();
+    const bad = write("bad.jsonl", [{ text: "好" }, "{oops", { id: 3 }]);
+    const r = await runTopicsCli(t.db, "topics", "queue", "考试", "--data", bad, "--limit", "2");
+    expect(r.code).toBe(1);
+    expect(r.out).toEqual([]);
+    expect(r.err).toContain(`${bad}:2: not valid JSON`);
+    expect(r.err).toContain(`${bad}:3: missing field "text"`);
+    expect(r.err.at(-1)).toBe(`campuswatch: ${bad}: 2 bad lines (first: line 2, not valid JSON); nothing was printed`);
+    const s = await runTopicsCli(t.db, "topics", "queue", "考试", "--data", write("ok.jsonl", CANDIDATES), "--limit", "2", "--strategy", "random");
+    expect(s.code).toBe(1);
+    expect(s.err.at(-1)).toBe("campuswatch: --strategy must be one of uncertain, flagged");
+    await runTopicsCli(t.db, "topics", "add", "--name", "食堂");
+    const u = await runTopicsCli(t.db, "topics", "queue", "食堂", "--data", write("ok2.jsonl", CANDIDATES), "--limit", "2");
+    expect(u.err.at(-1)).toBe('campuswatch: topic "食堂" is not trained yet (campuswatch topics train)');
+  });
+
+  it("feedback stores each line as a sample (relevant label → on-topic, any other → off-topic) and retrains", async () => {
+    t = await trainedTopic();
+    const reviews = write("reviews.jsonl", [
+      { text: "体育馆考试期间暂停开放", label: "考试", id: 1 },
+      { text: "考试周食堂延长营业时间到晚上十点", label: "食堂" },
+      { text: "图书馆新到一批考研参考书", label: "考试" },
+      { text: "校园跑步打卡活动开始报名", label: "whatever" },
+    ]);
+    const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", reviews);
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toBe('stored 4 reviews of topic "考试": 2 relevant, 2 irrelevant');
+    expect(r.out[1]).toMatch(/^model v2 \(nb\) on 52 samples \(0 from reviewed flags\)$/);
+    const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
+    const stored = await t.db.topicSample.findMany({ where: { topicId: topic.id, source: "feedback" }, orderBy: { id: "asc" } });
+    expect(stored.map((s) => s.label)).toEqual(["考试", "off-topic", "考试", "off-topic"]);
+    // The uploads stay as they were (not replaced by the retrain).
+    expect(await t.db.topicSample.count({ where: { topicId: topic.id, source: "upload" } })).toBe(48);
+
+    // Feedback accumulates: the next file trains on both.
+    const more = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("more.jsonl", [{ text: "补考名单已经公布", label: "考试" }]));
+    expect(more.out).toEqual(['stored 1 reviews of topic "考试": 1 relevant, 0 irrelevant', "model v3 (nb) on 53 samples (0 from reviewed flags)"]);
+  });
+
+  it("feedback refuses a file with any bad line, naming the line, and stores nothing", async () => {
+    t = await trainedTopic();
+    const bad = write("bad.jsonl", [
+      { text: "补考名单已经公布", label: "考试" },
+      { label: "考试" },
+      { text: "食堂涨价了" },
+      "not json",
+      { text: "  ", label: "考试" },
+    ]);
+    const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", bad);
+    expect(r.code).toBe(1);
+    expect(r.out).toEqual([]);
+    expect(r.err).toEqual(
+      expect.arrayContaining([
+        `${bad}:2: missing field "text"`,
+        `${bad}:3: missing field "label"`,
+        expect.stringMatching(new RegExp(`^${bad}:4: `)),
+        `${bad}:5: empty text`,
+      ]),
+    );
+    expect(r.err.at(-1)).toBe(`campuswatch: ${bad}: 4 bad lines (first: line 2, missing field "text"); nothing was stored`);
+    expect(await t.db.topicSample.count({ where: { source: "feedback" } })).toBe(0);
+    expect((await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } })).modelVersion).toBe(1);
+  });
+});
