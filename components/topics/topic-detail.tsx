@@ -10,6 +10,8 @@ import { PageHeader, Notice } from "../page-header";
 import { TopicForm } from "./topic-form";
 import { SampleUpload } from "./sample-upload";
 import { TopicJobPanel } from "./topic-job";
+import { ThresholdCurve } from "./threshold-curve";
+import { TopicLearningPanel } from "./topic-learning";
 import { DeleteTopic, RetryNotification } from "./topic-misc";
 import { Num, Time } from "../time";
 import { maskUrlsIn } from "@/lib/mask";
@@ -125,6 +127,8 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
           )}
         </section>
       </div>
+      <TopicLearningPanel topicId={t.id} classifier={t.classifier} />
+      {t.modelVersion > 0 && <ThresholdCurve topicId={t.id} />}
       <section className="panel" aria-labelledby="settings-h">
         <h2 id="settings-h">{tr("detail.settings")}</h2>
         {admin ? (

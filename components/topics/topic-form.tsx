@@ -125,6 +125,35 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
           />
         )}
         {!compact && (
+          <div className="field" key={`calibrate-${state.values ? "s" : "i"}`}>
+            <label htmlFor={`${p}-calibrate`}>{t("calibrate")}</label>
+            <div className="field-inline">
+              {/* Sent when the box is unchecked (a checked box's "on" comes after it and wins): absent would mean on. */}
+              <input type="hidden" name="calibrate" value="off" />
+              <input
+                id={`${p}-calibrate`}
+                type="checkbox"
+                name="calibrate"
+                defaultChecked={(v.calibrate ?? "on") === "on"}
+                aria-describedby={`${p}-calibrate-help`}
+              />
+              <label htmlFor={`${p}-calibrate`} style={{ margin: 0, fontWeight: 400 }}>
+                {t("calibrateOn")}
+              </label>
+            </div>
+            <div id={`${p}-calibrate-help`} className="help">
+              {t("calibrateHelp")}
+            </div>
+          </div>
+        )}
+        {!compact &&
+          field("targetPrecision", t("targetPrecision"), {
+            type: "number",
+            step: "0.01",
+            help: t("targetPrecisionHelp"),
+            placeholder: t("targetPrecisionPlaceholder"),
+          })}
+        {!compact && (
           <h3 className="wide" style={{ marginBottom: 0 }}>
             {t("notifications")}
           </h3>

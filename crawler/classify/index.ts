@@ -48,6 +48,17 @@ export { postText } from "./verdict";
 export { parseSamples, sampleFormatOf, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
 export { evaluateTopicModel, type TopicEvaluation, type EvaluateOptions } from "./evaluate";
 export { binaryMetrics, multiClassMetrics, type BinaryMetrics, type MultiClassMetrics } from "./metrics";
+export {
+  calibrateThreshold,
+  parseCalibration,
+  precisionRecallCurve,
+  MIN_CALIBRATION_SAMPLES,
+  MAX_CURVE_POINTS,
+  type Calibration,
+  type CalibrationMethod,
+  type CurvePoint,
+  type ScoredSample,
+} from "./calibrate";
 export { splitRandom } from "./random";
 export {
   classifyPosts,

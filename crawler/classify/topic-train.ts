@@ -9,6 +9,7 @@
  */
 import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../../lib/classifiers";
 import type { Db } from "../../lib/db";
+import { calibrateThreshold, type Calibration, type ScoredSample } from "./calibrate";
 import { evaluateTopicModel, type TopicEvaluation } from "./evaluate";
 import { prepareText, type PreparedText } from "./features";
 import { checkTrainable, trainPrepared, type Sample, type TrainOptions } from "./model";
@@ -60,6 +61,8 @@ export interface TrainTopicResult {
   evaluation: TopicEvaluation | null;
   /** The same probe model evaluated on the review samples held out of it (the TopicEvaluation row written). */
   reviewEvaluation: ReviewEvaluation;
+  /** The threshold chosen on those held-out reviews (./calibrate.ts), stored with the evaluation row. */
+  calibration: Calibration;
 }
 
 /** Figures of a model on review samples it was not trained on; null where undefined (nothing to divide). */
@@ -141,7 +144,9 @@ function reviewFigures(e: TopicEvaluation | null, threshold: number): ReviewEval
 /**
  * Train a topic: its model is stored (JSON), `modelVersion` bumped, and an evaluation on a
  * held-out tenth stored with it. `samples` undefined means the topic's stored uploaded samples.
- * Stored posts are NOT re-scored here; call {@link rescoreTopic}.
+ * The threshold is calibrated on the held-out review samples and, unless the topic's `calibrate`
+ * is off, stored as its nbThreshold in the same transaction as the model.
+ * Stored posts are NOT re-scored here; call {@link rescoreTopic} (the learn job re-scores open flags).
  */
 export async function trainTopic(db: Db, topicId: number, samples?: readonly Sample[], options: TrainTopicOptions = {}): Promise<TrainTopicResult> {
   const progress = options.onProgress ?? (() => undefined);
@@ -173,6 +178,9 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   const prepared = all.map((s) => prepareText(s.text, trainOptions.segment));
   let evaluation: TopicEvaluation | null = null;
   let reviewEvaluation = reviewFigures(null, topic.nbThreshold);
+  // Not among topicById's columns (the scoring path needs none of them).
+  const settings = await db.topic.findUniqueOrThrow({ where: { id: topicId }, select: { calibrate: true, targetPrecision: true } });
+  let heldOutScores: ScoredSample[] = [];
   if (all.length >= 20) {
     progress({ phase: "evaluate", message: "training on 90% of the samples to evaluate on the other 10%", step: "evaluating" });
     const seed = options.seed ?? 1;
@@ -209,11 +217,23 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
           ),
           topic.nbThreshold,
         );
+        const relevant = new Set(relevantLabels);
+        heldOutScores = reviewSplit.test.map((i) => ({
+          score: probe.predict((all[i] as Sample).text).score,
+          relevant: relevant.has((all[i] as Sample).label),
+        }));
       }
     } catch (e) {
       if (!(e instanceof TrainingError)) throw e;
     }
   }
+  // On the probe's held-out reviews: the final model is trained on them too, so none is left to choose on.
+  const calibration = calibrateThreshold(heldOutScores, {
+    current: topic.nbThreshold,
+    targetPrecision: settings.targetPrecision,
+    apply: settings.calibrate,
+  });
+  progress({ phase: "evaluate", message: `threshold: ${calibration.reason}`, step: "evaluating" });
   const model = trainPrepared(all, prepared, trainOptions);
   progress({ phase: "store", message: `storing the model (${all.length} samples)`, step: "storing", values: { samples: all.length } });
   const json = JSON.stringify(model.toJSON());
@@ -245,11 +265,20 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
           reviewsLearned: reviews.length,
           reviewsSinceRetrain: 0,
           retrainDue: false,
+          ...(calibration.applied ? { nbThreshold: calibration.threshold } : {}),
         },
         select: { modelVersion: true },
       });
       await tx.topicEvaluation.create({
-        data: { topicId, version: row.modelVersion, at: now, trainSize: all.length, reviewSamples: reviews.length, ...reviewEvaluation },
+        data: {
+          topicId,
+          version: row.modelVersion,
+          at: now,
+          trainSize: all.length,
+          reviewSamples: reviews.length,
+          ...reviewEvaluation,
+          curve: JSON.stringify(calibration),
+        },
       });
       return row;
     },
@@ -264,5 +293,6 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     labels,
     evaluation,
     reviewEvaluation,
+    calibration,
   };
 }

@@ -1,8 +1,10 @@
 /**
  * `campuswatch topics queue|feedback`: the review loop from the command line, so it can be
  * scripted and measured. `queue` prints the lines of a JSONL file the topic most wants reviewed
- * (crawler/classify/active-learning.ts chooses them); `feedback` stores labelled lines as samples
- * of the topic and updates its model.
+ * (crawler/classify/active-learning.ts chooses them); `feedback` stores labelled lines as review
+ * samples of the topic and runs the learn step in-process (the CLI acts as a worker), exactly as a
+ * learn job does for reviews made in the dashboard: folded in incrementally, counted toward the
+ * every-N full retrain (with its threshold calibration), each sample counted once.
  *
  * Registered by registerTopicCommands (./topics.ts) on its `topics` command, with the same
  * injected database and output, so tests run both in-process.
@@ -12,6 +14,7 @@ import type { Command } from "commander";
 import type { Db } from "../../lib/db";
 import {
   DISMISSED_LABEL,
+  learnTopic,
   parseSamples,
   parseStringList,
   REVIEW_STRATEGIES,
@@ -21,6 +24,8 @@ import {
   trainTopic,
   type ReviewStrategy,
   type Sample,
+  type TopicProgress,
+  parseCalibration,
 } from "../classify";
 import { findTopic, type TopicCommandIo } from "./topics";
 import { action, intOption, UserInputError } from "./util";
@@ -31,8 +36,14 @@ export interface TopicLoopDeps {
   getDb: () => Promise<Db>;
 }
 
-/** The `source` of a TopicSample stored by `topics feedback` (uploads are "upload", dashboard reviews "review"). */
-export const FEEDBACK_SOURCE = "feedback";
+/**
+ * The `source` of TopicSample rows an earlier `topics feedback` stored (they were trained on as
+ * extra uploads). Feedback is now stored as "review" samples; old rows are turned into those once.
+ */
+export const LEGACY_FEEDBACK_SOURCE = "feedback";
+
+/** The `source` of the samples `topics feedback` stores: review samples like the dashboard's (postId null: no post). */
+export const FEEDBACK_SOURCE = "review";
 
 /** At most this many bad lines are printed one by one; the refusal gives the total. */
 const MAX_LISTED_ERRORS = 20;
@@ -145,24 +156,50 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
         const nRelevant = reviews.filter((s) => s.label === onLabel).length;
         await db.$transaction(
           async (tx) => {
+            // Rows of the earlier feedback path are in the model as uploads: as review samples they
+            // would be folded in a second time, so they wait (learnedAt null) for a full retrain, which counts each once.
+            const legacy = await tx.topicSample.updateMany({
+              where: { topicId: topic.id, source: LEGACY_FEEDBACK_SOURCE },
+              data: { source: FEEDBACK_SOURCE, learnedAt: null },
+            });
+            if (legacy.count > 0) await tx.topic.update({ where: { id: topic.id }, data: { retrainDue: true } });
             for (let i = 0; i < reviews.length; i += INSERT_CHUNK) {
               await tx.topicSample.createMany({
-                data: reviews.slice(i, i + INSERT_CHUNK).map((s) => ({ topicId: topic.id, text: s.text, label: s.label, source: FEEDBACK_SOURCE })),
+                data: reviews
+                  .slice(i, i + INSERT_CHUNK)
+                  .map((s) => ({ topicId: topic.id, text: s.text, label: s.label, source: FEEDBACK_SOURCE, postId: null, learnedAt: null })),
               });
             }
           },
           { timeout: 120_000, maxWait: 30_000 },
         );
         io.out(`stored ${reviews.length} reviews of topic "${topic.name}": ${nRelevant} relevant, ${reviews.length - nRelevant} irrelevant`);
-        // A full retrain on the uploads plus every feedback sample (reviews of flags come in through
-        // trainTopic itself). Passed as the samples, not stored again as uploads.
-        const stored = await db.topicSample.findMany({
-          where: { topicId: topic.id, source: { in: ["upload", FEEDBACK_SOURCE] } },
-          select: { text: true, label: true },
-          orderBy: { id: "asc" },
-        });
-        const r = await trainTopic(db, topic.id, stored, { storeSamples: false, onProgress: (p) => io.err(`${p.phase}: ${p.message}`) });
-        io.out(`model v${r.modelVersion} (${r.classifier}) on ${r.samples} samples (${r.reviewSamples} from reviewed flags)`);
+        const progress = (p: TopicProgress) => io.err(`${p.phase}: ${p.message}`);
+        // The learn job's own step, in this process: fold in, or retrain in full every N reviews.
+        const r = await learnTopic(db, topic.id, { onProgress: progress });
+        if (r.mode === "nothing" && topic.model !== null) {
+          // Another learner (a learn job) took the samples meanwhile: they are in the model all the same.
+          io.out(`nothing learned here: ${r.reason ?? ""}`);
+        } else if (r.mode === "nothing") {
+          // An untrained topic has no model to fold into: train it (uploads and every review sample) as `topics train` would.
+          const t = await trainTopic(db, topic.id, undefined, { onProgress: progress });
+          io.out(`model v${t.modelVersion} (${t.classifier}) trained on ${t.samples} samples (${t.reviewSamples} from reviews)`);
+          io.out(`threshold ${t.calibration.threshold}: ${t.calibration.reason}`);
+        } else {
+          const now = await db.topic.findUniqueOrThrow({
+            where: { id: topic.id },
+            select: { model: true, trainUploadSamples: true, reviewsLearned: true, nbThreshold: true },
+          });
+          const kind = now.model ? TopicModel.fromJSON(now.model).classifier : topic.classifier;
+          const how = r.mode === "folded" ? `${r.learned} review${r.learned === 1 ? "" : "s"} folded in` : `retrained in full (${r.reason ?? ""})`;
+          io.out(`model v${r.modelVersion} (${kind}) on ${now.trainUploadSamples + now.reviewsLearned} samples (${now.reviewsLearned} from reviews): ${how}`);
+          if (r.mode === "retrained") {
+            const ev = await db.topicEvaluation.findFirst({ where: { topicId: topic.id }, orderBy: { id: "desc" }, select: { curve: true } });
+            const c = parseCalibration(ev?.curve);
+            io.out(`threshold ${now.nbThreshold}${c ? `: ${c.reason}` : ""}`);
+          }
+          if (r.rescored) io.err(`open flags re-scored: ${r.rescored.flagsUpdated} updated, ${r.rescored.flagsClosed} closed`);
+        }
         if (o.rescore) {
           const s = await rescoreTopic(db, topic.id, { onProgress: (p) => io.err(`${p.phase}: ${p.message}`) });
           io.out(`re-scored ${s.posts} posts: ${s.flagsOpened} flags opened, ${s.flagsUpdated} updated, ${s.flagsClosed} closed`);

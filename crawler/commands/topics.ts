@@ -114,6 +114,10 @@ interface TopicOptions {
   description?: string;
   /** The classifier kind (`--model`), checked by the settings schema like the form's select. */
   model?: string;
+  /** `--target-precision`: checked by the settings schema (0.5–0.99); "none" or '' clears it. */
+  targetPrecision?: string;
+  /** `--calibrate` / `--no-calibrate`; undefined: neither given. */
+  calibrate?: boolean;
 }
 
 /** The options as the settings form's fields (lib/queries/topic-admin.ts); undefined: not given. */
@@ -127,7 +131,15 @@ function topicInput(o: TopicOptions) {
     cosineThreshold: o.cosineThreshold,
     description: o.description,
     classifier: o.model,
+    targetPrecision: o.targetPrecision === "none" ? "" : o.targetPrecision,
+    calibrate: o.calibrate,
   };
+}
+
+/** The calibration settings as one line, printed when `--target-precision` or `--(no-)calibrate` was given. */
+function calibrationLine(t: { calibrate: boolean; targetPrecision: number | null }): string {
+  if (!t.calibrate) return "threshold: kept as set (calibration off)";
+  return `threshold: calibrated on held-out reviews after each full retrain (${t.targetPrecision === null ? "maximum F1" : `target precision ${t.targetPrecision}`})`;
 }
 
 /** The form's field names in a refusal, as the CLI's options. */
@@ -141,6 +153,8 @@ const FIELD_FLAGS: Record<string, string> = {
   nbThreshold: "--nb-threshold",
   cosineThreshold: "--cosine-threshold",
   classifier: "--model",
+  targetPrecision: "--target-precision",
+  calibrate: "--calibrate",
 };
 
 /**
@@ -199,6 +213,9 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p (default 0.5)", thresholdOption("--nb-threshold"))
     .option("--cosine-threshold <r>", "flag when cosine relevance >= r (default 0.35)", thresholdOption("--cosine-threshold"))
     .option("--model <kind>", `the classifier training builds: ${CLASSIFIER_KINDS.join(" | ")} (default ${DEFAULT_CLASSIFIER})`)
+    .option("--target-precision <p>", "calibrate the threshold to the lowest one holding this precision (0.5-0.99; default: maximum F1)")
+    .option("--calibrate", "choose the threshold on held-out reviews after each full retrain (the default)")
+    .option("--no-calibrate", "keep the threshold as set (--nb-threshold)")
     .option("--description <text>", "what the topic watches for")
     .option("--disabled", "create it switched off (it flags nothing until enabled)")
     .action(
@@ -208,6 +225,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }));
         const model = o.model ? `classifier ${t.classifier}, ` : "";
         io.out(`added topic ${t.id} "${t.name}" (${model}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold})`);
+        if (o.targetPrecision !== undefined || o.calibrate !== undefined) io.out(calibrationLine(t));
       }),
     );
 
@@ -223,6 +241,9 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p", thresholdOption("--nb-threshold"))
     .option("--cosine-threshold <r>", "flag when cosine relevance >= r", thresholdOption("--cosine-threshold"))
     .option("--model <kind>", `the classifier the next training builds: ${CLASSIFIER_KINDS.join(" | ")}`)
+    .option("--target-precision <p>", "calibrate to the lowest threshold holding this precision (0.5-0.99; 'none': maximum F1)")
+    .option("--calibrate", "choose the threshold on held-out reviews after each full retrain")
+    .option("--no-calibrate", "keep the threshold as set (--nb-threshold)")
     .option("--description <text>", "what the topic watches for")
     .option("--enable", "switch the topic on")
     .option("--disable", "switch the topic off (it keeps its flags and model)")
@@ -238,6 +259,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         io.out(
           `changed topic ${t.id} "${t.name}" (${t.enabled ? "on" : "off"}, ${o.model ? `classifier ${t.classifier}, ` : ""}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold}, relevant: ${parseStringList(t.relevantLabels).join(",")})`,
         );
+        if (o.targetPrecision !== undefined || o.calibrate !== undefined) io.out(calibrationLine(t));
         // The stored model keeps its own kind: it goes on scoring until the topic is trained again.
         const trained = o.model ? storedClassifier(topic.model) : null;
         if (trained && trained !== t.classifier) {

@@ -8,7 +8,7 @@
  */
 import type { Db } from "../../lib/db";
 import { deliverNotification } from "../../lib/notify";
-import { learnTopic, rescoreTopic, trainTopic } from "../classify";
+import { learnTopic, rescoreOpenFlags, rescoreTopic, trainTopic } from "../classify";
 import { runDiscovery } from "../discover";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
 import type { CrawlJob, JobOutcome, JobProgress, JobSpec } from "./types";
@@ -61,6 +61,9 @@ export const jobHandlers: JobHandlers = {
 
   async train(ctx, spec) {
     const r = await trainTopic(ctx.db, spec.topicId, undefined, { onProgress: (p) => ctx.progress(p) });
+    // Calibration moved the threshold: the open flags were judged by the old one. (All stored posts
+    // are re-scored only when asked: Re-score.)
+    if (r.calibration.applied && r.calibration.threshold !== r.calibration.previous) await rescoreOpenFlags(ctx.db, spec.topicId, (p) => ctx.progress(p));
     return {
       message: `model v${r.modelVersion} trained on ${r.samples} samples (${r.reviewSamples} from reviews)`,
       step: "trained",

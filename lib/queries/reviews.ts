@@ -23,6 +23,22 @@ export function sampleLabel(decision: "confirm" | "dismiss", relevantLabels: str
   return reviewLabel(decision, relevantLabels);
 }
 
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/**
+ * Store a post's review sample for a topic (call inside a transaction): the one way a flag review
+ * and a 待复核 queue answer become training data. The post's earlier review sample, if any, is
+ * replaced — never a second sample for one post — and, when the model already holds the old one,
+ * the topic is marked to retrain in full (its counts cannot be taken back once the row is gone).
+ */
+export async function storeReviewSample(tx: Tx, s: { topicId: number; postId: number; label: string; text: string; createdAt: Date }): Promise<void> {
+  const replaced = await tx.topicSample.deleteMany({ where: { topicId: s.topicId, postId: s.postId, source: "review", learnedAt: { not: null } } });
+  // Counts of a sample the model already holds cannot be taken back once its row is gone: retrain in full next.
+  if (replaced.count > 0) await tx.topic.update({ where: { id: s.topicId }, data: { retrainDue: true } });
+  await tx.topicSample.deleteMany({ where: { topicId: s.topicId, postId: s.postId, source: "review" } });
+  await tx.topicSample.create({ data: { topicId: s.topicId, postId: s.postId, source: "review", label: s.label, text: s.text, createdAt: s.createdAt } });
+}
+
 /** What {@link reviewFlagsReport} did. */
 export interface ReviewReport {
   /** Flags reviewed. */
@@ -67,19 +83,12 @@ export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewerId: 
     for (const f of flags) {
       await tx.flag.update({ where: { id: f.id }, data: { status, reviewedAt: now } });
       await tx.review.create({ data: { flagId: f.id, reviewerId, decision: input.decision, note: input.note, createdAt: now } });
-      const replaced = await tx.topicSample.deleteMany({ where: { topicId: f.topicId, postId: f.postId, source: "review", learnedAt: { not: null } } });
-      // Counts of a sample the model already holds cannot be taken back once its row is gone: retrain in full next.
-      if (replaced.count > 0) await tx.topic.update({ where: { id: f.topicId }, data: { retrainDue: true } });
-      await tx.topicSample.deleteMany({ where: { topicId: f.topicId, postId: f.postId, source: "review" } });
-      await tx.topicSample.create({
-        data: {
-          topicId: f.topicId,
-          postId: f.postId,
-          source: "review",
-          label: sampleLabel(input.decision, f.topic.relevantLabels),
-          text: postText(f.post),
-          createdAt: now,
-        },
+      await storeReviewSample(tx, {
+        topicId: f.topicId,
+        postId: f.postId,
+        label: sampleLabel(input.decision, f.topic.relevantLabels),
+        text: postText(f.post),
+        createdAt: now,
       });
     }
   });

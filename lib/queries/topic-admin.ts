@@ -15,6 +15,9 @@
  * - `classifier`: `nb` (lib/classifiers.ts). Changing it changes what the next training builds;
  *   the stored model keeps scoring, with its own kind, until then.
  * - `enabled`: the form's checkbox says it (absent means off); the CLI passes it explicitly.
+ * - `calibrate` on, no `targetPrecision`: each full retrain sets the threshold that maximises F1 on
+ *   held-out reviews (crawler/classify/calibrate.ts). Absent means on (a topic made elsewhere gets
+ *   the column's default); the form sends "off" in a hidden field before its checkbox.
  */
 import { z } from "zod";
 import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../classifiers";
@@ -76,6 +79,18 @@ export const topicFormSchema = z
       .string()
       .default(DEFAULT_CLASSIFIER)
       .pipe(z.enum(CLASSIFIER_KINDS, { error: `the classifier is one of ${CLASSIFIER_KINDS.join(", ")}` })),
+    calibrate: z.preprocess((v) => v === null || v === "on" || v === "true" || v === true, z.boolean()).default(true),
+    // An empty field (the form) or null: no target, maximise F1.
+    targetPrecision: z
+      .preprocess(
+        (v) => (v === null || (typeof v === "string" && v.trim() === "") ? null : v),
+        z.coerce
+          .number({ error: "the target precision must be a number" })
+          .min(0.5, "the target precision is between 0.5 and 0.99")
+          .max(0.99, "the target precision is between 0.5 and 0.99")
+          .nullable(),
+      )
+      .default(null),
     ...channelFormFields,
   })
   .superRefine(checkChannelSecrets);
@@ -95,6 +110,9 @@ export interface TopicSettings extends ChannelColumns {
   nbThreshold: number;
   cosineThreshold: number;
   classifier: string;
+  /** Absent (an older caller): on. */
+  calibrate?: boolean;
+  targetPrecision?: number | null;
   /** 0 while untrained: the form then need not say "train again" when the classifier changes. */
   modelVersion?: number;
 }
@@ -112,6 +130,8 @@ export function topicToForm(t: TopicSettings): Record<string, string> {
     nbThreshold: String(t.nbThreshold),
     cosineThreshold: String(t.cosineThreshold),
     classifier: t.classifier,
+    calibrate: t.calibrate === false ? "off" : "on",
+    targetPrecision: t.targetPrecision == null ? "" : String(t.targetPrecision),
     trained: (t.modelVersion ?? 0) > 0 ? "1" : "",
     webhookUrl: t.webhookUrl ?? "",
     notifyEmail: t.notifyEmail ?? "",
@@ -136,6 +156,8 @@ function toData(f: TopicForm, update: boolean) {
     nbThreshold: f.nbThreshold,
     cosineThreshold: f.cosineThreshold,
     classifier: f.classifier,
+    calibrate: f.calibrate,
+    targetPrecision: f.targetPrecision,
     ...channelData(f, update),
   };
 }

@@ -1,8 +1,10 @@
 /**
  * How a topic learns from its reviews, for the topic page: the model version in use, what it was
  * trained on, the review samples it holds and those waiting, and one evaluation per full retrain
- * on review samples held out of it (the chart over time).
+ * on review samples held out of it (the chart over time); and how its threshold was chosen, with
+ * the precision/recall curve of the latest calibration ({@link topicThreshold}).
  */
+import { MIN_CALIBRATION_SAMPLES, parseCalibration, type Calibration, type CalibrationMethod } from "@/crawler/classify";
 import type { Db } from "../db";
 
 /** One full retrain's figures on held-out review samples (null where undefined). */
@@ -74,5 +76,58 @@ export async function topicLearning(db: Db, topicId: number): Promise<TopicLearn
     reviewsPending,
     retrainDue: topic.retrainDue,
     evaluations,
+  };
+}
+
+/**
+ * How the topic's threshold came about: chosen by the last full retrain on held-out reviews
+ * ("f1", "target", "target-unreached"), kept because there were too few of them ("too-few"), or
+ * set by hand ("manual": calibration off, never calibrated, or changed since the calibration).
+ */
+export type ThresholdSource = CalibrationMethod | "manual";
+
+/** What {@link topicThreshold} returns: the threshold in use, its settings and the latest calibration curve. */
+export interface TopicThreshold {
+  topicId: number;
+  /** The topic's nbThreshold now. */
+  current: number;
+  calibrate: boolean;
+  targetPrecision: number | null;
+  source: ThresholdSource;
+  /** The latest full retrain's calibration (its curve, possibly empty); null before any was stored. */
+  calibration: Calibration | null;
+  /** The model version and time of that retrain. */
+  version: number | null;
+  at: Date | null;
+  /** Held-out reviews a calibration needs (the page says it when there were fewer). */
+  minSamples: number;
+}
+
+/** The threshold of a topic and how it was chosen, with the latest precision/recall curve; null when there is no such topic. */
+export async function topicThreshold(db: Db, topicId: number): Promise<TopicThreshold | null> {
+  const topic = await db.topic.findUnique({ where: { id: topicId }, select: { nbThreshold: true, calibrate: true, targetPrecision: true } });
+  if (!topic) return null;
+  const latest = await db.topicEvaluation.findFirst({
+    where: { topicId, curve: { not: null } },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    select: { version: true, at: true, curve: true },
+  });
+  const calibration = parseCalibration(latest?.curve);
+  let source: ThresholdSource = "manual";
+  if (calibration && topic.calibrate) {
+    if (calibration.method === "too-few") source = "too-few";
+    // An admin who typed another threshold since wins until the next full retrain.
+    else if (calibration.applied && calibration.threshold === topic.nbThreshold) source = calibration.method;
+  }
+  return {
+    topicId,
+    current: topic.nbThreshold,
+    calibrate: topic.calibrate,
+    targetPrecision: topic.targetPrecision,
+    source,
+    calibration,
+    version: latest?.version ?? null,
+    at: latest?.at ?? null,
+    minSamples: MIN_CALIBRATION_SAMPLES,
   };
 }

@@ -4,7 +4,24 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../support/db";
 import { runTopicsCli } from "../../support/topics";
+import { TopicModel } from "../../../crawler/classify";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
+
+/** Labelled lines written for these tests: 考试 notices and other campus news. */
+const FEEDBACK = [
+  { text: "期末考试安排已经公布", label: "考试" },
+  { text: "二食堂新开了麻辣烫窗口", label: "食堂" },
+  { text: "英语四级考试报名截止", label: "考试" },
+  { text: "校运会开幕式在体育场举行", label: "其他" },
+  { text: "补考名单请到教务处查看", label: "考试" },
+  { text: "图书馆周末延长开放时间", label: "其他" },
+  { text: "考研自习室座位预约开始", label: "考试" },
+  { text: "食堂饭菜价格上涨引发讨论", label: "食堂" },
+  { text: "期中考试成绩可以在教务系统查询", label: "考试" },
+  { text: "社团招新活动本周六举行", label: "其他" },
+  { text: "考试作弊将被记过处分", label: "考试" },
+  { text: "宿舍楼下新开了一家奶茶店", label: "其他" },
+];
 
 let t: TestDb | undefined;
 let dir: string;
@@ -92,7 +109,7 @@ describe("campuswatch topics queue / feedback", () => {
     expect(u.err.at(-1)).toBe('campuswatch: topic "食堂" is not trained yet (campuswatch topics train)');
   });
 
-  it("feedback stores each line as a sample (relevant label → on-topic, any other → off-topic) and retrains", async () => {
+  it("feedback stores each line as a review sample (relevant label → on-topic, any other → off-topic) and folds it into the model", async () => {
     t = await trainedTopic();
     const reviews = write("reviews.jsonl", [
       { text: "体育馆考试期间暂停开放", label: "考试", id: 1 },
@@ -103,16 +120,59 @@ describe("campuswatch topics queue / feedback", () => {
     const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", reviews);
     expect(r.code).toBe(0);
     expect(r.out[0]).toBe('stored 4 reviews of topic "考试": 2 relevant, 2 irrelevant');
-    expect(r.out[1]).toMatch(/^model v2 \(nb\) on 52 samples \(0 from reviewed flags\)$/);
+    // Issue 16: feedback takes the learn path (folded in like a dashboard review), no longer a full retrain.
+    expect(r.out[1]).toBe("model v2 (nb) on 52 samples (4 from reviews): 4 reviews folded in");
     const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
-    const stored = await t.db.topicSample.findMany({ where: { topicId: topic.id, source: "feedback" }, orderBy: { id: "asc" } });
+    const stored = await t.db.topicSample.findMany({ where: { topicId: topic.id, source: "review" }, orderBy: { id: "asc" } });
     expect(stored.map((s) => s.label)).toEqual(["考试", "off-topic", "考试", "off-topic"]);
+    expect(stored.every((s) => s.postId === null && s.learnedAt !== null)).toBe(true);
     // The uploads stay as they were (not replaced by the retrain).
     expect(await t.db.topicSample.count({ where: { topicId: topic.id, source: "upload" } })).toBe(48);
 
     // Feedback accumulates: the next file trains on both.
     const more = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("more.jsonl", [{ text: "补考名单已经公布", label: "考试" }]));
-    expect(more.out).toEqual(['stored 1 reviews of topic "考试": 1 relevant, 0 irrelevant', "model v3 (nb) on 53 samples (0 from reviewed flags)"]);
+    expect(more.out).toEqual([
+      'stored 1 reviews of topic "考试": 1 relevant, 0 irrelevant',
+      "model v3 (nb) on 53 samples (5 from reviews): 1 review folded in",
+    ]);
+    const after = await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
+    expect(after).toMatchObject({ reviewsLearned: 5, reviewsSinceRetrain: 5, trainUploadSamples: 48 });
+    expect(TopicModel.fromJSON(after.model).toJSON()).toMatchObject({ samples: 53, folded: 5 });
+  });
+
+  it("feedback counts toward the every-N full retrain, which calibrates the threshold; no sample is counted twice", async () => {
+    t = await trainedTopic();
+    const before = process.env.CAMPUSWATCH_RETRAIN_EVERY;
+    process.env.CAMPUSWATCH_RETRAIN_EVERY = "10";
+    try {
+      const first = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("a.jsonl", FEEDBACK.slice(0, 6)));
+      expect(first.out[1]).toBe("model v2 (nb) on 54 samples (6 from reviews): 6 reviews folded in");
+      const second = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("b.jsonl", FEEDBACK.slice(6)));
+      expect(second.code).toBe(0);
+      const n = FEEDBACK.length;
+      expect(second.out[1]).toBe(
+        `model v3 (nb) on ${48 + n} samples (${n} from reviews): retrained in full (${n} review samples since the last full training (every 10))`,
+      );
+      // A fifth of the reviews is held out of the probe: too few to calibrate on, said so.
+      expect(second.out[2]).toMatch(/^threshold 0\.5: \d held-out reviews \(calibration needs 10\): threshold 0\.5 kept$/);
+      const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
+      expect(topic).toMatchObject({ reviewsLearned: n, reviewsSinceRetrain: 0, trainReviewSamples: n, trainUploadSamples: 48 });
+      expect(TopicModel.fromJSON(topic.model).toJSON()).toMatchObject({ samples: 48 + n });
+      expect(await t.db.topicSample.count({ where: { topicId: topic.id, source: "review", learnedAt: null } })).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.CAMPUSWATCH_RETRAIN_EVERY;
+      else process.env.CAMPUSWATCH_RETRAIN_EVERY = before;
+    }
+  });
+
+  it("rows an earlier feedback stored (source feedback, trained on as uploads) become review samples, counted once by a full retrain", async () => {
+    t = await trainedTopic();
+    const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
+    await t.db.topicSample.createMany({ data: FEEDBACK.slice(0, 2).map((f) => ({ topicId: topic.id, text: f.text, label: f.label, source: "feedback" })) });
+    const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("c.jsonl", FEEDBACK.slice(2, 3)));
+    expect(r.out[1]).toBe("model v2 (nb) on 51 samples (3 from reviews): retrained in full (a review already in the model was replaced)");
+    expect(await t.db.topicSample.count({ where: { topicId: topic.id, source: "feedback" } })).toBe(0);
+    expect(TopicModel.fromJSON((await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } })).model).toJSON()).toMatchObject({ samples: 51 });
   });
 
   it("feedback refuses a file with any bad line, naming the line, and stores nothing", async () => {
@@ -136,7 +196,7 @@ describe("campuswatch topics queue / feedback", () => {
       ]),
     );
     expect(r.err.at(-1)).toBe(`campuswatch: ${bad}: 4 bad lines (first: line 2, missing field "text"); nothing was stored`);
-    expect(await t.db.topicSample.count({ where: { source: "feedback" } })).toBe(0);
+    expect(await t.db.topicSample.count({ where: { source: { in: ["feedback", "review"] } } })).toBe(0);
     expect((await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } })).modelVersion).toBe(1);
   });
 });

@@ -1,0 +1,6 @@
+-- Calibrated thresholds (issue 16 item 5): whether a full retrain chooses the topic's threshold on
+-- held-out reviews, the precision it should hold, and the curve it was chosen on.
+-- Written by hand so that the tables are altered, never redefined.
+ALTER TABLE "Topic" ADD COLUMN "calibrate" BOOLEAN NOT NULL DEFAULT true;
+ALTER TABLE "Topic" ADD COLUMN "targetPrecision" REAL;
+ALTER TABLE "TopicEvaluation" ADD COLUMN "curve" TEXT;
