@@ -12,7 +12,7 @@ import cron, { type ScheduledTask } from "node-cron";
 import type { Db } from "../lib/db";
 import { TIME_ZONE, cronProblem, nextRunTimes } from "../lib/validation";
 import { scaleOutConfig } from "../lib/config";
-import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, type CrawlJob } from "./jobs";
+import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, requestDailyRetrains, type CrawlJob } from "./jobs";
 import type { JobQueue } from "./queue/in-process";
 import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 
@@ -32,6 +32,11 @@ export interface SchedulerOptions {
   aliveJobs?: () => ReadonlySet<number>;
   /** The queue lives in this process (SQLite): hand-overs of an earlier process died with it and are forgotten at start. */
   inProcess?: boolean;
+  /**
+   * When topics that learned from reviews are trained in full (cron, Asia/Shanghai); null: never.
+   * @default "30 3 * * *" (03:30, when few people review)
+   */
+  dailyRetrainCron?: string | null;
   log?: (message: string) => void;
 }
 
@@ -47,6 +52,7 @@ export class Scheduler {
   private readonly invalid = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
   private jobTimer: NodeJS.Timeout | undefined;
+  private dailyTask: ScheduledTask | undefined;
   private dispatching = false;
   private readonly log: (m: string) => void;
 
@@ -61,6 +67,17 @@ export class Scheduler {
     await this.dispatchJobs();
     this.timer = setInterval(() => this.background("scheduler refresh", this.refresh()), this.opts.pollMs ?? 5000);
     this.jobTimer = setInterval(() => this.background("job dispatch", this.dispatchJobs()), this.opts.jobPollMs ?? 1000);
+    const daily = this.opts.dailyRetrainCron === undefined ? "30 3 * * *" : this.opts.dailyRetrainCron;
+    if (daily) {
+      this.dailyTask = cron.schedule(daily, () => this.background("daily training", this.dailyRetrain()), { timezone: TIME_ZONE, name: "daily-retrain" });
+    }
+  }
+
+  /** Ask for the daily full training of topics that learned from reviews since their last one (crawler/jobs/daily.ts). */
+  async dailyRetrain(): Promise<number[]> {
+    const asked = await requestDailyRetrains(this.opts.db);
+    if (asked.length > 0) this.log(`daily training asked for topics ${asked.join(", ")}`);
+    return asked;
   }
 
   /**
@@ -194,6 +211,12 @@ export class Scheduler {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     if (this.jobTimer) clearInterval(this.jobTimer);
+    const daily = this.dailyTask;
+    if (daily)
+      this.background(
+        "removing the daily training task",
+        Promise.resolve().then(() => daily.destroy()),
+      );
     for (const id of [...this.entries.keys()]) this.unschedule(id, "stopping");
   }
 

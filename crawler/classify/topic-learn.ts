@@ -31,6 +31,8 @@ export function retrainEveryFromEnv(env: NodeJS.ProcessEnv = process.env): numbe
 export interface LearnTopicOptions {
   /** Full retrain once this many review samples were folded in since the last one. @default retrainEveryFromEnv() */
   retrainEvery?: number;
+  /** Retrain in full even with nothing new to fold (the scheduler's daily training). @default false */
+  full?: boolean;
   onProgress?: (p: TopicProgress) => void;
 }
 
@@ -62,7 +64,7 @@ export async function learnTopic(db: Db, topicId: number, options: LearnTopicOpt
   const every = options.retrainEvery ?? retrainEveryFromEnv();
   const progress = options.onProgress ?? (() => undefined);
   await backfillReviewSamples(db, topicId);
-  let result = await learnOnce(db, topicId, every, progress);
+  let result = await learnOnce(db, topicId, every, progress, options.full === true);
   for (let round = 1; round < LEARN_ROUNDS && result.mode !== "nothing"; round++) {
     if ((await db.topicSample.count({ where: { topicId, source: "review", learnedAt: null } })) === 0) break;
     const next = await learnOnce(db, topicId, every, progress);
@@ -77,7 +79,7 @@ export async function learnTopic(db: Db, topicId: number, options: LearnTopicOpt
   return result;
 }
 
-async function learnOnce(db: Db, topicId: number, every: number, progress: (p: TopicProgress) => void): Promise<LearnTopicResult> {
+async function learnOnce(db: Db, topicId: number, every: number, progress: (p: TopicProgress) => void, full = false): Promise<LearnTopicResult> {
   for (let attempt = 1; ; attempt++) {
     const topic = await topicById(db, topicId);
     const pending = await db.topicSample.findMany({
@@ -87,9 +89,9 @@ async function learnOnce(db: Db, topicId: number, every: number, progress: (p: T
     });
     const nothing = (reason: string): LearnTopicResult => ({ topicId, mode: "nothing", reason, modelVersion: topic.modelVersion, learned: 0, rescored: null });
     if (topic.model === null) return nothing(`topic "${topic.name}" has no model yet: its ${pending.length} review samples count when it is trained`);
-    if (pending.length === 0 && !topic.retrainDue) return nothing("no review samples to learn");
+    if (pending.length === 0 && !topic.retrainDue && !full) return nothing("no review samples to learn");
 
-    let why = fullRetrainReason(topic, pending.length, every);
+    let why = full ? "the daily full training" : fullRetrainReason(topic, pending.length, every);
     let model: TopicModel | null = null;
     if (!why) {
       try {

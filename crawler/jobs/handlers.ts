@@ -81,7 +81,7 @@ export const jobHandlers: JobHandlers = {
   },
 
   async learn(ctx, spec) {
-    const r = await learnTopic(ctx.db, spec.topicId, { onProgress: (p) => ctx.progress(p) });
+    const r = await learnTopic(ctx.db, spec.topicId, { full: spec.full, onProgress: (p) => ctx.progress(p) });
     const flags = r.rescored ? `; open flags re-scored: ${r.rescored.flagsUpdated} updated, ${r.rescored.flagsClosed} closed` : "";
     return {
       message:

@@ -9,3 +9,4 @@ export { requestJob, getJob, latestJob, activeJob, cancelQueuedJob, listJobs, to
 export { jobHandlers, crawlHandler, type JobContext, type JobHandlers } from "./handlers";
 export { createJobRunner, reapDeadJobs, processOwner, type JobRunner, type JobRunnerOptions, type ReapOptions } from "./runner";
 export { dispatchQueuedJobs, forgetDispatches, type DispatchOptions } from "./dispatch";
+export { requestDailyRetrains } from "./daily";

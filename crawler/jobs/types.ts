@@ -27,7 +27,7 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
    * Fold a topic's new review samples into its model (a full retrain every CAMPUSWATCH_RETRAIN_EVERY
    * of them) and score its open flags again; asked for by every review.
    */
-  z.object({ kind: z.literal("learn"), topicId: z.number().int().positive() }),
+  z.object({ kind: z.literal("learn"), topicId: z.number().int().positive(), full: z.boolean().optional() }),
   /** Send notifications waiting to go out ("pending"), these ones or all of them. */
   z.object({ kind: z.literal("notify"), notificationIds: z.array(z.number().int().positive()).max(1000).optional() }),
 ]);

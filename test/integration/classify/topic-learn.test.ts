@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyPosts, learnTopic, TopicModel, trainTopic, type TopicProgress } from "../../../crawler/classify";
 import { createJobRunner, requestJob } from "../../../crawler/jobs";
+import { createInProcessQueue } from "../../../crawler/queue/in-process";
+import { Scheduler } from "../../../crawler/scheduler";
 import type { Db } from "../../../lib/db";
 import { reviewFlagsReport } from "../../../lib/queries/reviews";
 import { topicLearning } from "../../../lib/queries/topic-learning";
@@ -103,6 +105,27 @@ describe("reviews train the topic", () => {
     expect(last?.threshold).toBe(0.5);
     for (const x of [last?.precision, last?.recall, last?.f1]) expect(x === null || (typeof x === "number" && x >= 0 && x <= 1)).toBe(true);
     expect(await topicLearning(db, 999)).toBeNull();
+  });
+
+  it("the scheduler's daily training retrains in full a topic with folded reviews, and leaves the others", async () => {
+    t = await createTestDb();
+    const { db } = t;
+    const { topic, reviewer, flagIds } = await setup(db, ["补考安排已经公布", "二食堂今天的包子很好吃"]);
+    const idle = await db.topic.create({ data: { name: "食堂", relevantLabels: JSON.stringify(["食堂"]) } });
+    await trainTopic(db, idle.id, CAMPUS_SAMPLES);
+    await review(db, [flagIds[0] as number], "confirm", reviewer.id);
+    expect((await runQueued(db, topic.id))?.result).toMatchObject({ step: "learned" });
+    const folded = await db.topic.findUniqueOrThrow({ where: { id: topic.id } });
+    expect(folded.reviewsSinceRetrain).toBe(1);
+
+    const scheduler = new Scheduler({ db, queue: createInProcessQueue(async () => undefined), dailyRetrainCron: null });
+    expect(await scheduler.dailyRetrain()).toEqual([topic.id]);
+    const done = await runQueued(db, topic.id);
+    expect(done).toMatchObject({ status: "done", result: { step: "relearned", values: { version: folded.modelVersion + 1 } } });
+    expect(done?.result?.message).toContain("the daily full training");
+    expect(await db.topic.findUniqueOrThrow({ where: { id: topic.id } })).toMatchObject({ reviewsSinceRetrain: 0, modelVersion: folded.modelVersion + 1 });
+    // Trained in full: nothing to do the next day.
+    expect(await scheduler.dailyRetrain()).toEqual([]);
   });
 
   it("reviews made before samples were stored count once; a model from before review tracking retrains in full", async () => {
