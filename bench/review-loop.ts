@@ -8,13 +8,16 @@
  *
  *   npm run bench:review-loop -- --train FILE --stream FILE --test FILE --relevant LABEL[,LABEL]
  *       [--stream-relevant LABEL,…] [--reviews 300] [--batch 50] [--seed 1] [--pool 10000]
- *       [--test-size 3000] [--threshold 0.5] [--classifier nb|nb-chi2|nb-nbsvm] [--json]
+ *       [--test-size 3000] [--threshold 0.5] [--classifier nb|nb-chi2|nb-nbsvm] [--review-weight W] [--json]
  *
  * --relevant names the on-topic labels of --train; --stream-relevant those of the stream and
  * test files (their labels are another source's: LilyBBS boards, say), default --relevant. When
  * --test is the same file as --stream, the bench splits it itself with --seed: a shuffled
  * --test-size lines are the test part, the next --pool lines the stream. Corpus files are read
  * where they are (../shared/corpus) and never copied into the repository.
+ *
+ * Each answer counts as W samples, as the product counts a review (crawler/classify/review-weight.ts:
+ * CAMPUSWATCH_REVIEW_WEIGHT, else by the number of --train texts); --review-weight W overrides it.
  *
  * F1 is that of the classifier decision P(on-topic) ≥ --threshold, the topic's flag rule.
  * Retraining reuses each text's segmentation (trainPrepared), so the loop measures the model, not jieba.
@@ -25,6 +28,7 @@ import { parseArgs } from "node:util";
 import { binaryMetrics, prepareText, selectScored, type BinaryMetrics, type PreparedText, type Sample } from "../crawler/classify";
 import { trainPrepared, type TopicModel } from "../crawler/classify/model";
 import { shuffled } from "../crawler/classify/random";
+import { reviewWeight as productReviewWeight } from "../crawler/classify/review-weight";
 import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
 import { pct } from "./classify-support";
 
@@ -42,7 +46,7 @@ const { values } = parseArgs({
     "test-size": { type: "string", default: "3000" },
     threshold: { type: "string", default: "0.5" },
     classifier: { type: "string", default: DEFAULT_CLASSIFIER },
-    "review-weight": { type: "string", default: "1" },
+    "review-weight": { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -86,7 +90,6 @@ const poolSize = intArg("pool", 1);
 const testSize = intArg("test-size", 1);
 const threshold = Number(values.threshold);
 if (!(threshold >= 0 && threshold <= 1)) fail("--threshold must be a number from 0 to 1");
-const reviewWeight = intArg("review-weight", 1);
 const classifier: ClassifierKind = isClassifierKind(values.classifier) ? values.classifier : fail(`unknown --classifier ${values.classifier}`);
 /** The label a reviewer's "relevant" answer stores, as `topics feedback` does: the first relevant label. */
 const onLabel = relevant[0] as string;
@@ -104,6 +107,8 @@ if (path.resolve(values.stream) === path.resolve(values.test)) {
   testSet = shuffled(readJsonl(values.test), seed + 1).slice(0, testSize);
 }
 const isOn = (s: Sample) => streamRelevant.has(s.label);
+// The product's weight depends on how many texts the topic is trained on, so it is chosen after reading them.
+const reviewWeight = values["review-weight"] === undefined ? productReviewWeight(trainSet.length) : intArg("review-weight", 1);
 
 const started = Date.now();
 const prep = (s: Sample) => prepareText(s.text);
@@ -114,12 +119,12 @@ const segmentSeconds = (Date.now() - started) / 1000;
 
 function fit(extra: readonly number[]): TopicModel {
   // Answers as `topics feedback` stores them: on-topic → the first relevant label, else off-topic.
-  // --review-weight W counts each answer W times (naive Bayes counts are additive: the same as weighting it).
-  const weighted = extra.flatMap((i) => Array.from({ length: reviewWeight }, () => i));
-  const answers = weighted.map((i) => ({ text: (streamSet[i] as Sample).text, label: isOn(streamSet[i] as Sample) ? onLabel : "off-topic" }));
-  return trainPrepared([...trainSet, ...answers], [...trainPrep, ...weighted.map((i) => streamPrep[i] as PreparedText)], {
+  // Each answer weighs W samples, the uploaded (--train) texts one each, as trainTopic weighs them.
+  const answers = extra.map((i) => ({ text: (streamSet[i] as Sample).text, label: isOn(streamSet[i] as Sample) ? onLabel : "off-topic" }));
+  return trainPrepared([...trainSet, ...answers], [...trainPrep, ...extra.map((i) => streamPrep[i] as PreparedText)], {
     relevantLabels: relevant,
     classifier,
+    sampleWeights: [...trainSet.map(() => 1), ...extra.map(() => reviewWeight)],
   });
 }
 

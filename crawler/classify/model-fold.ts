@@ -14,16 +14,17 @@ import { OFF_TOPIC, ON_TOPIC, TopicModel, type Sample } from "./model";
 export { FoldError, foldRefusal } from "./naive-bayes-update";
 
 /**
- * A new model with `samples` counted in (the given model is unchanged). Throws
- * {@link FoldError} when the samples cannot be folded (a label the model has no class for, a model
- * trained with feature selection): train in full then.
+ * A new model with `samples` counted in, each as `weight` samples (a review's weight,
+ * ./review-weight.ts; `samples`, `folded` and `staleSamples` count each once). The given model is
+ * unchanged. Throws {@link FoldError} when the samples cannot be folded (a label the model has no
+ * class for, a model trained with feature selection): train in full then.
  */
-export function foldSamples(model: TopicModel, samples: readonly Sample[]): TopicModel {
+export function foldSamples(model: TopicModel, samples: readonly Sample[], weight = 1): TopicModel {
   if (samples.length === 0) return model;
   const json = model.toJSON();
   const labels = samples.map((s) => (json.collapsed ? (json.relevantLabels.includes(s.label) ? ON_TOPIC : OFF_TOPIC) : s.label));
   const prepared = samples.map((s) => model.prepare(s.text));
-  const naiveBayes = foldNaiveBayes(json.naiveBayes, prepared, labels);
+  const naiveBayes = foldNaiveBayes(json.naiveBayes, prepared, labels, weight);
   return new TopicModel({
     ...json,
     samples: json.samples + samples.length,

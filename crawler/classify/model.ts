@@ -10,6 +10,7 @@ import { prepareText, type PreparedText } from "./features";
 import { NaiveBayes, TrainingError, trainNaiveBayes, type NaiveBayesOptions, type NaiveBayesState, type TermWeight } from "./naive-bayes";
 import { DEFAULT_NB_ENSEMBLE_OPTIONS, NbLogistic, trainNbLogistic, type NbLogisticOptions, type NbLogisticState } from "./nbsvm";
 import { decide, logSoftmax } from "./nbsvm-model";
+import { repeatByWeight } from "./review-weight";
 import { addUserWords, type SegmentOptions } from "./tokenizer";
 import { buildTopicVectors, TopicVector, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
 
@@ -54,6 +55,12 @@ export interface TrainOptions {
   userDict?: readonly string[];
   /** Segmentation options. @default {} */
   segment?: SegmentOptions;
+  /**
+   * How many samples each sample counts as in the naive Bayes and NBSVM parts (integers ≥ 1, one
+   * per sample; reviews weigh more, ./review-weight.ts). The topic vector and `samples` count each once.
+   * @default all 1
+   */
+  sampleWeights?: readonly number[];
   /** Progress messages (training steps). */
   onProgress?: (message: string) => void;
 }
@@ -187,11 +194,15 @@ export function trainPrepared(samples: readonly Sample[], prepared: readonly Pre
       : `training naive Bayes on ${counts.size} labels, ${samples.length} samples`,
   );
   const kind = options.classifier ?? DEFAULT_CLASSIFIER;
-  const nb = trainNaiveBayes(prepared, labels, { ...KIND_NB_OPTIONS[kind], ...(options.naiveBayes ?? {}) });
+  // A sample of weight W is counted as W copies of it (counts are additive: ./model-fold.ts folds the same way).
+  const w = options.sampleWeights;
+  const texts = w ? repeatByWeight(prepared, w) : prepared;
+  const classes = w ? repeatByWeight(labels, w) : labels;
+  const nb = trainNaiveBayes(texts, classes, { ...KIND_NB_OPTIONS[kind], ...(options.naiveBayes ?? {}) });
   let logistic: TopicModelJSON["logistic"];
   if (kind === "nb-nbsvm") {
     options.onProgress?.("training the NBSVM logistic regression");
-    logistic = { mix: DEFAULT_NB_ENSEMBLE_OPTIONS.mix, state: trainNbLogistic(prepared, labels, options.logistic) };
+    logistic = { mix: DEFAULT_NB_ENSEMBLE_OPTIONS.mix, state: trainNbLogistic(texts, classes, options.logistic) };
   }
   let vector: TopicVectorState | null = null;
   if (relevant.length > 0 && options.vector !== false) {

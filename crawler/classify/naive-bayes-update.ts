@@ -38,11 +38,13 @@ export function foldRefusal(state: NaiveBayesState): string | null {
 
 /**
  * A new state with `texts` (of classes `labels`) counted in, prepared with the model's own
- * segmentation. Throws {@link FoldError} for a class the model does not have or a model
- * {@link foldRefusal} refuses; `state` itself is never changed.
+ * segmentation, each `weight` times (a review sample's weight, ./review-weight.ts: the same counts
+ * as a full training on `weight` copies of each). Throws {@link FoldError} for a class the model does
+ * not have or a model {@link foldRefusal} refuses; `state` itself is never changed.
  */
-export function foldNaiveBayes(state: NaiveBayesState, texts: readonly PreparedText[], labels: readonly string[]): NaiveBayesState {
+export function foldNaiveBayes(state: NaiveBayesState, texts: readonly PreparedText[], labels: readonly string[], weight = 1): NaiveBayesState {
   if (texts.length !== labels.length) throw new FoldError(`got ${texts.length} texts but ${labels.length} labels`);
+  if (!Number.isInteger(weight) || weight < 1) throw new FoldError(`the sample weight must be an integer >= 1 (got ${weight})`);
   const refusal = foldRefusal(state);
   if (refusal) throw new FoldError(refusal, "foldRefused");
   const classIndex = new Map(state.classes.map((c, i) => [c, i]));
@@ -62,17 +64,17 @@ export function foldNaiveBayes(state: NaiveBayesState, texts: readonly PreparedT
   const buf: number[] = [];
   texts.forEach((t, d) => {
     const c = classIndex.get(labels[d] as string) as number;
-    classDocs[c] = (classDocs[c] as number) + 1;
+    classDocs[c] = (classDocs[c] as number) + weight;
     buf.length = 0;
     vocab.collect(t, state.options.features, true, buf);
     for (const f of buf) {
       if (f < V) {
         const row = counts[c] as number[];
-        row[f] = (row[f] as number) + 1;
+        row[f] = (row[f] as number) + weight;
       } else {
         let per = added.get(f);
         if (!per) added.set(f, (per = new Array<number>(C).fill(0)));
-        per[c] = (per[c] as number) + 1;
+        per[c] = (per[c] as number) + weight;
       }
     }
   });

@@ -11,6 +11,7 @@
 import type { Db } from "../../lib/db";
 import { FoldError, foldSamples } from "./model-fold";
 import { ModelFormatError, TopicModel } from "./model";
+import { reviewWeight } from "./review-weight";
 import { topicById } from "./topic-loader";
 import { classifyPosts, type ClassifyResult } from "./topic-classify";
 import { backfillReviewSamples, trainTopic, type TopicProgress } from "./topic-train";
@@ -95,7 +96,8 @@ async function learnOnce(db: Db, topicId: number, every: number, progress: (p: T
     let model: TopicModel | null = null;
     if (!why) {
       try {
-        model = foldSamples(TopicModel.fromJSON(topic.model), pending);
+        // The weight the last full training gave reviews (it depends only on the uploads it counted).
+        model = foldSamples(TopicModel.fromJSON(topic.model), pending, reviewWeight(topic.trainUploadSamples));
       } catch (e) {
         if (!(e instanceof FoldError || e instanceof ModelFormatError)) throw e;
         why = `cannot fold: ${e.message}`;

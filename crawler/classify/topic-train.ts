@@ -15,6 +15,7 @@ import { prepareText, type PreparedText } from "./features";
 import { checkTrainable, trainPrepared, type Sample, type TrainOptions } from "./model";
 import { TrainingError } from "./naive-bayes-core";
 import { splitRandom } from "./random";
+import { reviewWeight } from "./review-weight";
 import { loadDictionary, parseStringList, topicById } from "./topic-loader";
 import { postText } from "./verdict";
 
@@ -56,6 +57,8 @@ export interface TrainTopicResult {
   classifier: ClassifierKind;
   samples: number;
   reviewSamples: number;
+  /** How many samples each review sample counted as (./review-weight.ts). */
+  reviewWeight: number;
   labels: Record<string, number>;
   /** Held-out evaluation (10% of the samples, model trained on the rest); null under 20 samples. */
   evaluation: TopicEvaluation | null;
@@ -165,6 +168,9 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
 
   checkTrainable(all, relevantLabels);
   await loadDictionary(db);
+  // Reviews are in-domain: each counts as W samples (fixed by the upload count, so folds until the next full training stay exact).
+  const weight = reviewWeight(uploaded.length);
+  const weightOf = (i: number) => (i < uploaded.length ? 1 : weight);
   const trainOptions: TrainOptions = {
     // The kind the topic chose (lib/queries/topic-admin.ts validates it; an unknown one, written past it, trains the default).
     classifier: isClassifierKind(topic.classifier) ? topic.classifier : DEFAULT_CLASSIFIER,
@@ -200,7 +206,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
       const probe = trainPrepared(
         trainIds.map((i) => all[i] as Sample),
         trainIds.map((i) => prepared[i] as PreparedText),
-        { ...trainOptions, onProgress: undefined },
+        { ...trainOptions, sampleWeights: trainIds.map(weightOf), onProgress: undefined },
       );
       const rules = { relevantLabels, nbThreshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold };
       evaluation = evaluateTopicModel(
@@ -234,7 +240,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     apply: settings.calibrate,
   });
   progress({ phase: "evaluate", message: `threshold: ${calibration.reason}`, step: "evaluating" });
-  const model = trainPrepared(all, prepared, trainOptions);
+  const model = trainPrepared(all, prepared, { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)) });
   progress({ phase: "store", message: `storing the model (${all.length} samples)`, step: "storing", values: { samples: all.length } });
   const json = JSON.stringify(model.toJSON());
   const updated = await db.$transaction(
@@ -290,6 +296,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     classifier: model.classifier,
     samples: all.length,
     reviewSamples: reviews.length,
+    reviewWeight: weight,
     labels,
     evaluation,
     reviewEvaluation,

@@ -73,6 +73,34 @@ describe("reviews train the topic", () => {
     expect(await learnTopic(db, topic.id)).toMatchObject({ mode: "nothing", reason: "no review samples to learn", modelVersion: after.modelVersion });
   });
 
+  it("reviews weighing W (CAMPUSWATCH_REVIEW_WEIGHT) are folded in W times, the counts a full retrain makes", async () => {
+    const saved = process.env.CAMPUSWATCH_REVIEW_WEIGHT;
+    process.env.CAMPUSWATCH_REVIEW_WEIGHT = "5";
+    try {
+      t = await createTestDb();
+      const { db } = t;
+      const { topic, reviewer, flagIds } = await setup(db, ["补考安排已经公布", "二食堂今天的包子很好吃"]);
+      await review(db, [flagIds[0] as number], "confirm", reviewer.id);
+      await review(db, [flagIds[1] as number], "dismiss", reviewer.id);
+      expect(await learnTopic(db, topic.id)).toMatchObject({ mode: "folded", learned: 2 });
+      const folded = TopicModel.fromJSON((await db.topic.findUniqueOrThrow({ where: { id: topic.id } })).model).toJSON();
+      expect(folded).toMatchObject({ folded: 2, samples: CAMPUS_SAMPLES.length + 2 });
+      const sum = (xs: number[]) => xs.reduce((p, q) => p + q, 0);
+      expect(sum(folded.naiveBayes.classDocs)).toBe(CAMPUS_SAMPLES.length + 2 * 5);
+
+      expect(await trainTopic(db, topic.id)).toMatchObject({ reviewSamples: 2, reviewWeight: 5, samples: CAMPUS_SAMPLES.length + 2 });
+      const full = TopicModel.fromJSON((await db.topic.findUniqueOrThrow({ where: { id: topic.id } })).model).toJSON();
+      const counted = (m: typeof full) => {
+        const { classes, classDocs, words, grams, counts } = m.naiveBayes;
+        return { classes, classDocs, words, grams, counts };
+      };
+      expect(counted(folded)).toEqual(counted(full));
+    } finally {
+      if (saved === undefined) delete process.env.CAMPUSWATCH_REVIEW_WEIGHT;
+      else process.env.CAMPUSWATCH_REVIEW_WEIGHT = saved;
+    }
+  });
+
   it("every N review samples the learn job retrains in full, with an evaluation on held-out reviews, read by topicLearning", async () => {
     t = await createTestDb();
     const { db } = t;

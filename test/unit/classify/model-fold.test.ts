@@ -27,6 +27,40 @@ describe("folding samples into a trained model (incremental update)", () => {
     for (const text of probes) expect(a.predict(text).score).toBeCloseTo(b.predict(text).score, 10);
   });
 
+  it("with reviews weighing W > 1: equals a full retrain that weighs them the same, and one on W copies of each", () => {
+    const W = 4;
+    const options: TrainOptions = { relevantLabels: ["体育"], naiveBayes: { refineEpochs: 0 } };
+    const a = foldSamples(train(first, options), reviews, W);
+    const b = train([...first, ...reviews], { ...options, sampleWeights: [...first.map(() => 1), ...reviews.map(() => W)] });
+    const copies = train([...first, ...reviews.flatMap((r) => Array.from({ length: W }, () => r))], options);
+    expect(a.toJSON().naiveBayes).toEqual(b.toJSON().naiveBayes);
+    expect(b.toJSON().naiveBayes).toEqual(copies.toJSON().naiveBayes);
+    // Samples are counted once each; only the naive Bayes counts weigh them.
+    expect(a.toJSON().samples).toBe(first.length + reviews.length);
+    expect(b.toJSON().samples).toBe(first.length + reviews.length);
+    for (const text of probes) expect(a.predict(text).score).toBeCloseTo(b.predict(text).score, 10);
+    // The weight shows: the reviews' classes gained W documents each, not one.
+    const once = foldSamples(train(first, options), reviews).toJSON().naiveBayes;
+    const sum = (xs: number[]) => xs.reduce((p, q) => p + q, 0);
+    expect(sum(a.toJSON().naiveBayes.classDocs) - sum(once.classDocs)).toBe((W - 1) * reviews.length);
+  });
+
+  for (const classifier of ["nb", "nb-chi2", "nb-nbsvm"] as const) {
+    it(`${classifier}: with W > 1 the folded counts equal a weighted full retrain's`, () => {
+      const W = 3;
+      const options: TrainOptions = { relevantLabels: ["体育"], classifier };
+      const a = foldSamples(train(first, options), reviews, W).toJSON().naiveBayes;
+      const b = train([...first, ...reviews], { ...options, sampleWeights: [...first.map(() => 1), ...reviews.map(() => W)] }).toJSON().naiveBayes;
+      expect(counted(a)).toEqual(counted(b));
+    });
+  }
+
+  it("refuses a weight that is not an integer >= 1", () => {
+    const trained = train(first, { relevantLabels: ["体育"] });
+    expect(() => foldSamples(trained, reviews, 0)).toThrow(FoldError);
+    expect(() => foldSamples(trained, reviews, 1.5)).toThrow(FoldError);
+  });
+
   it("equals a full retrain on the original labels too (no collapsing)", () => {
     const options: TrainOptions = { collapseLabels: false, naiveBayes: { refineEpochs: 0 } };
     const a = folded(options);
