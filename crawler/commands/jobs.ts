@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { db } from "../../lib/db";
 import { getJob, listJobs, requestJob, type JobKind, type JobSpec, type JobStatus, type JobView } from "../jobs";
-import { findTopic } from "./topics";
+import { findTopic } from "./topics-support";
 import { action, intOption, UserInputError } from "./util";
 
 const KINDS: readonly JobKind[] = ["discover", "train", "rescore", "learn", "notify"];

@@ -27,7 +27,7 @@ import {
   type TopicProgress,
   parseCalibration,
 } from "../classify";
-import { findTopic, type TopicCommandIo } from "./topics";
+import { findTopic, type TopicCommandIo } from "./topics-support";
 import { action, intOption, UserInputError } from "./util";
 
 /** What the loop commands need from registerTopicCommands: its output and its database. */
