@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { deletionImpact, listAccountStatus, type AccountStatus } from "@/lib/queries/accounts";
+import { deletionImpacts, listAccountStatus, type AccountStatus } from "@/lib/queries/accounts";
 import { CRON_PRESETS } from "@/lib/validation";
 import { PlatformBadge } from "../platform-badge";
 import { readableUrl } from "../readable-url";
@@ -49,7 +49,12 @@ export async function AccountTable({ admin }: { admin: boolean }) {
   if (accounts.length === 0) {
     return <div className="panel empty">{admin ? t("emptyAdmin") : t("emptyReader")}</div>;
   }
-  const impacts = admin ? await Promise.all(accounts.map((a) => deletionImpact(db, a.id))) : [];
+  const impacts = admin
+    ? await deletionImpacts(
+        db,
+        accounts.map((a) => a.id),
+      )
+    : undefined;
   const now = new Date();
   return (
     <div className="table-wrap">
@@ -71,7 +76,7 @@ export async function AccountTable({ admin }: { admin: boolean }) {
           </tr>
         </thead>
         <tbody>
-          {accounts.map((a, i) => (
+          {accounts.map((a) => (
             <tr key={a.id} data-testid={`account-${a.id}`}>
               <td>
                 <Link href={`/accounts/${a.id}`} className="post-title">
@@ -135,7 +140,7 @@ export async function AccountTable({ admin }: { admin: boolean }) {
                     enabled={a.enabled}
                     queued={Boolean(a.crawlRequestedAt)}
                     running={a.status === "running"}
-                    impact={impacts[i]!}
+                    impact={impacts!.get(a.id)!}
                   />
                 </td>
               )}

@@ -3,10 +3,20 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { StackedPoint } from "@/lib/charts/series";
 import { AXIS, GRID, PLATFORM_COLORS, useFmt, usePlatformLabel } from "./colors";
+import { LazyVisible } from "@/components/lazy-visible";
 
-/** A stacked series per platform over time: areas for posts, bars for flags. */
+/**
+ * Beyond this many buckets bars are drawn as stacked steps: at 90 days a bar is a few pixels wide
+ * and looks the same as a step, but each bar is an SVG element React builds (4 platforms × 90
+ * days = 360 of them per chart, which held the first screenful of charts back by most of a
+ * second), where a step area is one path per platform.
+ */
+const MAX_BARS = 31;
+
+/** A stacked series per platform over time: areas, or bars (steps when there are many buckets). */
 export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: StackedPoint[]; keys: string[]; kind: "area" | "bar"; height?: number }) {
   const fmt = useFmt();
+  const steps = kind === "bar" && data.length > MAX_BARS;
   const platformLabel = usePlatformLabel();
   const common = (
     <>
@@ -21,32 +31,35 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
     </>
   );
   return (
-    <ResponsiveContainer width="100%" height={height}>
-      {kind === "area" ? (
-        <AreaChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
-          {common}
-          {keys.map((k) => (
-            <Area
-              key={k}
-              type="monotone"
-              dataKey={k}
-              stackId="1"
-              stroke={PLATFORM_COLORS[k]}
-              fill={PLATFORM_COLORS[k]}
-              fillOpacity={0.35}
-              isAnimationActive={false}
-            />
-          ))}
-        </AreaChart>
-      ) : (
-        <BarChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
-          {common}
-          {keys.map((k) => (
-            <Bar key={k} dataKey={k} stackId="1" fill={PLATFORM_COLORS[k]} isAnimationActive={false} />
-          ))}
-        </BarChart>
-      )}
-    </ResponsiveContainer>
+    <LazyVisible height={height}>
+      <ResponsiveContainer width="100%" height={height}>
+        {kind === "area" || steps ? (
+          <AreaChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
+            {common}
+            {keys.map((k) => (
+              <Area
+                key={k}
+                type={steps ? "step" : "monotone"}
+                dataKey={k}
+                stackId="1"
+                stroke={PLATFORM_COLORS[k]}
+                strokeWidth={steps ? 0.5 : 1}
+                fill={PLATFORM_COLORS[k]}
+                fillOpacity={steps ? 0.85 : 0.35}
+                isAnimationActive={false}
+              />
+            ))}
+          </AreaChart>
+        ) : (
+          <BarChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
+            {common}
+            {keys.map((k) => (
+              <Bar key={k} dataKey={k} stackId="1" fill={PLATFORM_COLORS[k]} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        )}
+      </ResponsiveContainer>
+    </LazyVisible>
   );
 }
 

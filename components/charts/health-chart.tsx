@@ -4,6 +4,7 @@ import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, Respon
 import type { HealthPoint } from "@/lib/charts/series";
 import { useTranslations } from "next-intl";
 import { AXIS, GRID, useFmt } from "./colors";
+import { LazyVisible } from "@/components/lazy-visible";
 
 const SERIES = ["runs", "failed", "errors", "blocks", "pagesPerMinute"] as const;
 type Series = (typeof SERIES)[number];
@@ -21,7 +22,7 @@ export function HealthChart({ data }: { data: HealthPoint[] }) {
     labelFormatter: (_l: unknown, p: readonly { payload?: { bucket?: string } }[]) => String(p?.[0]?.payload?.bucket ?? ""),
   };
   return (
-    <>
+    <LazyVisible height={150 + 130}>
       <ResponsiveContainer width="100%" height={150}>
         <ComposedChart data={data} margin={{ top: 6, right: 4, left: 0, bottom: 0 }} syncId="health">
           <CartesianGrid stroke={GRID} vertical={false} />
@@ -46,6 +47,6 @@ export function HealthChart({ data }: { data: HealthPoint[] }) {
           <Bar dataKey="errors" stackId="e" fill="#f0a92e" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
-    </>
+    </LazyVisible>
   );
 }

@@ -11,6 +11,7 @@ import {
   toStackedSeries,
   topTermCounts,
 } from "@/lib/charts/series";
+import { downsampleLine, mergeBuckets } from "@/lib/downsample";
 import { activityPerAccount, deletionsPerDay, flagsByTopic, flagsPerDay, harvestRuns, postsPerDay, runsPerDay, weekFlagTerms } from "@/lib/queries/charts";
 import { PlatformDailyChart } from "./daily-chart";
 import { TopicRateChart } from "./topic-rate-chart";
@@ -20,6 +21,17 @@ import { ActivityChart } from "./activity-chart";
 import { HarvestChart } from "./harvest-chart";
 
 const PLATFORMS = ["weibo", "tieba", "discuz", "blog"];
+/**
+ * Points per series sent to the browser: a chart panel is about 500 pixels wide, so more cannot
+ * be seen, only paid for (JSON in the page, SVG to build). Bars are merged (sums kept), lines keep
+ * each slice's lowest and highest point.
+ */
+const MAX_POINTS = 200;
+
+/** Per-platform stacked bars for `days`, daily or weekly, at most {@link MAX_POINTS} of them. */
+function stackedBars(rows: readonly { day: string; key: string; n: number }[], days: string[]) {
+  return mergeBuckets(toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length)), MAX_POINTS, PLATFORMS);
+}
 
 function ChartPanel({ id, title, sub, children, testId }: { id: string; title: string; sub: string; children: React.ReactNode; testId: string }) {
   return (
@@ -53,7 +65,7 @@ const total = (xs: { [k: string]: unknown }[], keys: string[]) => xs.reduce((s, 
 
 export async function PostsSection({ days }: { days: string[] }) {
   const rows = await postsPerDay(db, days[0]!);
-  const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
+  const data = stackedBars(rows, days);
   const { t, n, per } = await texts();
   return (
     <ChartPanel
@@ -69,7 +81,7 @@ export async function PostsSection({ days }: { days: string[] }) {
 
 export async function FlagsSection({ days }: { days: string[] }) {
   const rows = await flagsPerDay(db, days[0]!);
-  const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
+  const data = stackedBars(rows, days);
   const { t, n, per } = await texts();
   return (
     <ChartPanel
@@ -86,7 +98,7 @@ export async function FlagsSection({ days }: { days: string[] }) {
 /** Deleted posts and replies by the day the crawler noticed them, per platform, and how many were flagged. */
 export async function DeletionsSection({ days }: { days: string[] }) {
   const { rows, total: deleted, flagged } = await deletionsPerDay(db, days[0]!);
-  const data = toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length));
+  const data = stackedBars(rows, days);
   const { t, n, per } = await texts();
   return (
     <ChartPanel
@@ -205,7 +217,8 @@ export async function HarvestSection() {
   const curves = harvestCurves(
     points,
     runs.map((r) => ({ id: r.id, name: `#${r.id} ${r.strategy} · ${r.topic.name} (${r.relevant}/${r.crawled})` })),
-  );
+    Number.POSITIVE_INFINITY,
+  ).map((c) => ({ ...c, points: downsampleLine(c.points, MAX_POINTS, (p) => p.rate) }));
   const { t } = await texts();
   return (
     <ChartPanel id="harvest" testId="chart-harvest" title={t("harvest.title")} sub={t("harvest.sub")}>

@@ -299,19 +299,51 @@ export function setAccountEnabled(db: Db, id: number, enabled: boolean) {
   return db.account.update({ where: { id }, data: { enabled } });
 }
 
+/** What deleting an account removes: its posts, replies, flags (reviewed ones among them) and runs. */
+export interface DeletionImpact {
+  posts: number;
+  replies: number;
+  flags: number;
+  reviewed: number;
+  runs: number;
+}
+
 /** What deleting an account removes with it, for the confirmation dialog. */
-export async function deletionImpact(db: Db, id: number) {
+export async function deletionImpact(db: Db, id: number): Promise<DeletionImpact> {
+  return (await deletionImpacts(db, [id])).get(id)!;
+}
+
+/** What deleting each account would remove, batched: three grouped queries for the whole table instead of three per account. */
+export async function deletionImpacts(db: Db, ids: number[]): Promise<Map<number, DeletionImpact>> {
+  const out = new Map<number, DeletionImpact>(ids.map((id) => [id, { posts: 0, replies: 0, flags: 0, reviewed: 0, runs: 0 }]));
+  if (ids.length === 0) return out;
+  const list = Prisma.join(ids);
   const [posts, flags, runs] = await Promise.all([
-    db.$queryRaw<{ kind: string; n: SqlNumber }[]>`SELECT "kind", sum("n") AS "n" FROM "post_day_stats" WHERE "accountId" = ${id} GROUP BY "kind"`,
-    db.$queryRaw<{ status: string; n: SqlNumber }[]>`SELECT "status", sum("n") AS "n" FROM "flag_day_stats" WHERE "accountId" = ${id} GROUP BY "status"`,
-    db.$queryRaw<{ n: SqlNumber | null }[]>`SELECT sum("runs") AS "n" FROM "run_day_stats" WHERE "accountId" = ${id}`,
+    db.$queryRaw<
+      { accountId: SqlNumber; kind: string; n: SqlNumber }[]
+    >`SELECT "accountId", "kind", sum("n") AS "n" FROM "post_day_stats" WHERE "accountId" IN (${list}) GROUP BY "accountId", "kind"`,
+    db.$queryRaw<
+      { accountId: SqlNumber; status: string; n: SqlNumber }[]
+    >`SELECT "accountId", "status", sum("n") AS "n" FROM "flag_day_stats" WHERE "accountId" IN (${list}) GROUP BY "accountId", "status"`,
+    db.$queryRaw<
+      { accountId: SqlNumber; n: SqlNumber | null }[]
+    >`SELECT "accountId", sum("runs") AS "n" FROM "run_day_stats" WHERE "accountId" IN (${list}) GROUP BY "accountId"`,
   ]);
-  const count = (rows: { n: SqlNumber }[]) => rows.reduce((s, r) => s + toNumber(r.n), 0);
-  return {
-    posts: toNumber(posts.find((r) => r.kind === "post")?.n),
-    replies: toNumber(posts.find((r) => r.kind === "reply")?.n),
-    flags: count(flags),
-    reviewed: count(flags.filter((f) => f.status !== "open")),
-    runs: toNumber(runs[0]?.n),
-  };
+  for (const r of posts) {
+    const impact = out.get(toNumber(r.accountId));
+    if (!impact) continue;
+    if (r.kind === "post") impact.posts += toNumber(r.n);
+    else if (r.kind === "reply") impact.replies += toNumber(r.n);
+  }
+  for (const r of flags) {
+    const impact = out.get(toNumber(r.accountId));
+    if (!impact) continue;
+    impact.flags += toNumber(r.n);
+    if (r.status !== "open") impact.reviewed += toNumber(r.n);
+  }
+  for (const r of runs) {
+    const impact = out.get(toNumber(r.accountId));
+    if (impact) impact.runs += toNumber(r.n);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { accountFormSchema, createAccount, deletionImpact, listAccountStatus, platformProblem } from "@/lib/queries/accounts";
+import { accountFormSchema, createAccount, deletionImpact, deletionImpacts, listAccountStatus, platformProblem } from "@/lib/queries/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 
 describe("platformProblem", () => {
@@ -66,6 +66,11 @@ describe("account status", () => {
     expect(s).toMatchObject({ id: a.id, postCount: 2, openFlags: 1, runs7d: 1, errors7d: 2, blocks7d: 1, lastRun: { status: "partial" } });
     expect(s!.nextRunAt!.getTime()).toBeGreaterThan(now.getTime());
     expect(await deletionImpact(db, a.id)).toEqual({ posts: 1, replies: 1, flags: 1, reviewed: 0, runs: 1 });
+    // The table asks for every account at once (three grouped queries, not three per account).
+    const b = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=另一个", cron: "*/15 * * * *" });
+    const impacts = await deletionImpacts(db, [a.id, b.id]);
+    expect(impacts.get(a.id)).toEqual({ posts: 1, replies: 1, flags: 1, reviewed: 0, runs: 1 });
+    expect(impacts.get(b.id)).toEqual({ posts: 0, replies: 0, flags: 0, reviewed: 0, runs: 0 });
   });
 
   test("runs and errors count over the last 7 Shanghai days, today included", async () => {
