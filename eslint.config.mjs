@@ -84,6 +84,7 @@ export default defineConfig([
   globalIgnores([
     "generated/**",
     ".next*/**",
+    "dist/**",
     "node_modules/**",
     "test-results/**",
     "playwright-report/**",

@@ -1,12 +1,19 @@
 import type { Command } from "commander";
-import { db } from "../../lib/db";
 import fs from "node:fs";
-import { createAccount, listAccounts, removeAccount } from "../../lib/queries/accounts";
 import os from "node:os";
-import { clearAccountCookies, parseRobotsPolicy, setAccountCookies, setRobotsPolicy } from "../../lib/queries/account-access";
-import { clearAccountProxy, setAccountProxy } from "../../lib/queries/account-proxy";
-import { parseProxyUrl, ProxyUrlError } from "../fetch/proxy-url";
-import { action, intOption, UserInputError } from "./util";
+import { action, intOption, loadDb, UserInputError } from "./util";
+
+/** What the account commands run on, loaded when one runs (not when the CLI starts). */
+async function load() {
+  const [db, accounts, access, proxy, proxyUrl] = await Promise.all([
+    loadDb(),
+    import("../../lib/queries/accounts"),
+    import("../../lib/queries/account-access"),
+    import("../../lib/queries/account-proxy"),
+    import("../fetch/proxy-url"),
+  ]);
+  return { db, ...accounts, ...access, ...proxy, ...proxyUrl };
+}
 
 /** `campuswatch accounts add|list|set|remove`. */
 export function registerAccountCommands(program: Command) {
@@ -27,6 +34,7 @@ export function registerAccountCommands(program: Command) {
     .option("--robots <policy>", "obey (default) or ignore robots.txt Disallow rules, for boards you run or may crawl; Crawl-delay is always honoured")
     .action(
       action(async (url: string, o: Record<string, string | number | boolean | undefined>) => {
+        const { db, createAccount, parseRobotsPolicy, setRobotsPolicy } = await load();
         // Refused before anything is created.
         if (o.robots !== undefined) parseRobotsPolicy(String(o.robots));
         const a = await createAccount(db, {
@@ -51,6 +59,7 @@ export function registerAccountCommands(program: Command) {
     .option("--json", "one JSON object per line")
     .action(
       action(async (o: { json?: boolean }) => {
+        const { db, listAccounts } = await load();
         const rows = await listAccounts(db);
         for (const a of rows) {
           if (o.json) console.log(JSON.stringify(a));
@@ -74,6 +83,17 @@ export function registerAccountCommands(program: Command) {
     .option("--robots <policy>", "obey or ignore robots.txt Disallow rules (ignore: for boards you run or may crawl; who and when is recorded)")
     .action(
       action(async (id: number, o: { cookieFile?: string; cookie?: string; clearCookies?: boolean; robots?: string; proxy?: string; clearProxy?: boolean }) => {
+        const {
+          db,
+          parseProxyUrl,
+          ProxyUrlError,
+          clearAccountProxy,
+          setAccountProxy,
+          parseRobotsPolicy,
+          setRobotsPolicy,
+          clearAccountCookies,
+          setAccountCookies,
+        } = await load();
         const given = [o.cookieFile, o.cookie, o.clearCookies].filter((x) => x !== undefined).length;
         const proxyGiven = o.proxy !== undefined || o.clearProxy === true;
         if (given === 0 && o.robots === undefined && !proxyGiven) {
@@ -139,6 +159,7 @@ export function registerAccountCommands(program: Command) {
     .argument("<id>", "account id", intOption("id", 1))
     .action(
       action(async (id: number) => {
+        const { db, removeAccount } = await load();
         const { account, posts } = await removeAccount(db, id);
         console.log(`removed account ${account.id} "${account.name}" and its ${posts} posts`);
       }),

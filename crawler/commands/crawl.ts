@@ -1,17 +1,32 @@
 import type { Command } from "commander";
-import { db, dialectOf } from "../../lib/db";
-import { crawlerConfig, databaseUrl } from "../../lib/config";
-import { createPgBossQueue, startBoss } from "../queue/pg-boss";
-import { startWorker, type RunningWorker } from "../queue/pg-worker";
-import { PgHostScheduler } from "../fetch/pg-politeness";
-import { createServices, pruneArchiveNow } from "../runtime";
-import { crawlAccount, type RunSummary } from "../worker";
-import { createInProcessQueue } from "../queue/in-process";
-import { catchUpClassification, createCrawlQueue, logUnhandledRejections } from "../queue/crawl-jobs";
-import { recordCrawlFailure, reasonOf } from "../runs";
-import { Scheduler } from "../scheduler";
-import { closeSharedBrowser } from "../fetch";
+import type { Db } from "../../lib/db";
+import type { RunningWorker } from "../queue/pg-worker";
+import type { RunSummary } from "../worker";
 import { action, intOption, UserInputError } from "./util";
+
+/**
+ * The crawler (fetching, parsing, storing, classifying), loaded once a command has work for it:
+ * `crawl once` with no accounts, like `--help`, never loads cheerio, nodejieba, Playwright or pg-boss.
+ */
+async function loadCrawler() {
+  const [config, runtime, worker, inProcess, crawlJobs, runs, scheduler, fetch] = await Promise.all([
+    import("../../lib/config"),
+    import("../runtime"),
+    import("../worker"),
+    import("../queue/in-process"),
+    import("../queue/crawl-jobs"),
+    import("../runs"),
+    import("../scheduler"),
+    import("../fetch"),
+  ]);
+  return { ...config, ...runtime, ...worker, ...inProcess, ...crawlJobs, ...runs, ...scheduler, ...fetch };
+}
+
+/** The PostgreSQL queue (pg-boss) and its workers, loaded only on PostgreSQL. */
+async function loadPgQueue() {
+  const [boss, worker, politeness] = await Promise.all([import("../queue/pg-boss"), import("../queue/pg-worker"), import("../fetch/pg-politeness")]);
+  return { ...boss, ...worker, ...politeness };
+}
 
 /** One line per finished account run. */
 export function formatSummary(name: string, s: RunSummary): string {
@@ -35,6 +50,7 @@ export function registerCrawlCommands(program: Command) {
     .option("--quiet", "only the summary lines")
     .action(
       action(async (o: { account?: number; hostDelayMs?: number; concurrency?: number; quiet?: boolean }) => {
+        const { db, dialectOf } = await import("../../lib/db");
         const accounts = o.account
           ? await db.account.findMany({ where: { id: o.account } })
           : await db.account.findMany({ where: { enabled: true }, orderBy: { id: "asc" } });
@@ -44,8 +60,19 @@ export function registerCrawlCommands(program: Command) {
           return;
         }
         const names = new Map(accounts.map((a) => [a.id, a.name]));
+        const {
+          databaseUrl,
+          createServices,
+          createInProcessQueue,
+          crawlAccount,
+          crawlerConfig,
+          reasonOf,
+          recordCrawlFailure,
+          closeSharedBrowser,
+          pruneArchiveNow,
+        } = await loadCrawler();
         // On PostgreSQL, stay polite towards hosts that running workers are crawling too.
-        const hosts = dialectOf(db) === "postgresql" ? new PgHostScheduler(databaseUrl()) : undefined;
+        const hosts = dialectOf(db) === "postgresql" ? new (await loadPgQueue()).PgHostScheduler(databaseUrl()) : undefined;
         const services = createServices({
           db,
           hostDelayMs: o.hostDelayMs,
@@ -82,6 +109,7 @@ export function registerCrawlCommands(program: Command) {
     .option("--account <id>", "only this account (even if disabled)", intOption("--account", 1))
     .action(
       action(async (o: { account?: number }) => {
+        const { db, dialectOf } = await import("../../lib/db");
         if (dialectOf(db) !== "postgresql") {
           throw new UserInputError("crawl enqueue needs PostgreSQL (DATABASE_URL=postgresql://…); on SQLite use `campuswatch crawl once`");
         }
@@ -89,6 +117,7 @@ export function registerCrawlCommands(program: Command) {
           ? await db.account.findMany({ where: { id: o.account }, select: { id: true } })
           : await db.account.findMany({ where: { enabled: true }, select: { id: true }, orderBy: { id: "asc" } });
         if (o.account && accounts.length === 0) throw new UserInputError(`no account with id ${o.account}`);
+        const [{ databaseUrl }, { startBoss, createPgBossQueue }] = await Promise.all([import("../../lib/config"), loadPgQueue()]);
         const boss = await startBoss(databaseUrl(), { name: "campuswatch enqueue", supervise: false });
         try {
           const queue = createPgBossQueue(boss);
@@ -127,9 +156,12 @@ export function registerCrawlCommands(program: Command) {
  */
 export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log?: (m: string) => void }) {
   const log = o.log ?? ((m: string) => console.log(`[scheduler] ${m}`));
+  const [{ db, dialectOf }, crawler] = await Promise.all([import("../../lib/db"), loadCrawler()]);
+  const { logUnhandledRejections, createServices, createCrawlQueue, crawlerConfig, Scheduler, catchUpClassification, pruneArchiveNow, closeSharedBrowser } =
+    crawler;
   // Always to stderr, even when the caller silences the log: it means a bug to fix.
   logUnhandledRejections((m) => console.error(`[scheduler] ${m}`));
-  if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log });
+  if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log }, db, crawler);
   const abort = new AbortController();
   const services = createServices({ db, hostDelayMs: o.hostDelayMs, signal: abort.signal });
   const queue = createCrawlQueue(services, {
@@ -162,14 +194,20 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
       await closeSharedBrowser();
       log("stopped");
     };
-    stopOnSignals(stop, log, resolve);
+    stopOnSignals(stop, log, resolve, crawler.reasonOf);
   });
   return { scheduler, queue, done };
 }
 
 /** The PostgreSQL scheduler: enqueue only; optional embedded workers. */
-async function startPgScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log: (m: string) => void }) {
+async function startPgScheduler(
+  o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log: (m: string) => void },
+  db: Db,
+  crawler: Awaited<ReturnType<typeof loadCrawler>>,
+) {
   const { log } = o;
+  const { databaseUrl, Scheduler, crawlerConfig, catchUpClassification, reasonOf } = crawler;
+  const { startBoss, createPgBossQueue, startWorker } = await loadPgQueue();
   const url = databaseUrl();
   const boss = await startBoss(url, { name: "campuswatch scheduler" });
   const queue = createPgBossQueue(boss);
@@ -195,13 +233,13 @@ async function startPgScheduler(o: { hostDelayMs?: number; concurrency?: number;
       await boss.stop({ graceful: true, wait: true });
       log("stopped");
     };
-    stopOnSignals(stop, log, resolve);
+    stopOnSignals(stop, log, resolve, reasonOf);
   });
   return { scheduler, queue, done };
 }
 
-/** On SIGINT or SIGTERM run `stop` once, log a failure of it instead of crashing, then `resolve`. */
-function stopOnSignals(stop: (signal: string) => Promise<void>, log: (m: string) => void, resolve: () => void): void {
+/** On SIGINT or SIGTERM run `stop` once, log a failure of it (`reasonOf`: crawler/runs.ts) instead of crashing, then `resolve`. */
+function stopOnSignals(stop: (signal: string) => Promise<void>, log: (m: string) => void, resolve: () => void, reasonOf: (e: unknown) => string): void {
   const onSignal = (signal: string) =>
     void stop(signal)
       .catch((e: unknown) => log(`stopping failed: ${reasonOf(e)}`))

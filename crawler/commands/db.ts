@@ -1,7 +1,4 @@
 import type { Command } from "commander";
-import { databaseUrl, redactUrl } from "../../lib/config";
-import { copySqliteToPostgres } from "../../lib/db-copy";
-import { migrateDatabase } from "../../lib/migrate";
 import { action } from "./util";
 
 /** `campuswatch db migrate`, `campuswatch db copy`. */
@@ -11,6 +8,7 @@ export function registerDbCommands(program: Command) {
     .description("apply pending migrations to the database at DATABASE_URL (default ./data/campuswatch.db)")
     .action(
       action(async () => {
+        const [{ databaseUrl, redactUrl }, { migrateDatabase }] = await Promise.all([import("../../lib/config"), import("../../lib/migrate")]);
         const url = databaseUrl();
         const { output } = await migrateDatabase(url);
         const applied = /No pending migrations/.test(output) ? "already up to date" : "migrated";
@@ -27,6 +25,7 @@ export function registerDbCommands(program: Command) {
     .action(
       action(async (o: { from: string; to: string }) => {
         const started = performance.now();
+        const { copySqliteToPostgres } = await import("../../lib/db-copy");
         const copied = await copySqliteToPostgres(o.from, o.to, { log: (l) => console.log(`  ${l}`) });
         const rows = copied.reduce((n, t) => n + t.rows, 0);
         console.log(

@@ -1,8 +1,18 @@
 import fs from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
-import { db } from "../../lib/db";
-import { createDiscoveryRun, harvestReport, revisitDiscovery, runDiscovery, STRATEGIES, type DiscoverySummary, type StrategyName } from "../discover";
-import { action, intOption, listOption, UserInputError } from "./util";
+import type { Db } from "../../lib/db";
+import type { DiscoverySummary, StrategyName } from "../discover";
+import { action, intOption, listOption, loadDb, UserInputError } from "./util";
+
+/**
+ * crawler/discover's STRATEGIES (the order its reports use), spelled out so that parsing
+ * `--strategy` does not load the discovery crawler (and the classifier) at every start of the CLI;
+ * the type check below fails when a strategy is added there and not here.
+ */
+const STRATEGIES = ["bfs", "best-first", "focused"] as const satisfies readonly StrategyName[];
+// Compile-time: every StrategyName is listed above.
+const allStrategies: [Exclude<StrategyName, (typeof STRATEGIES)[number]>] extends [never] ? true : false = true;
+void allStrategies;
 
 interface DiscoverFlags {
   topic?: string;
@@ -77,7 +87,8 @@ export function registerDiscoverCommand(program: Command) {
 async function discover(o: DiscoverFlags): Promise<void> {
   const modes = [o.resume, o.revisit, o.report].filter((x) => x !== undefined).length;
   if (modes > 1) throw new UserInputError("use only one of --resume, --revisit, --report");
-  if (o.report !== undefined) return report(o.report, o.json === true);
+  const [db, { createDiscoveryRun, revisitDiscovery, runDiscovery }] = await Promise.all([loadDb(), import("../discover")]);
+  if (o.report !== undefined) return report(db, o.report, o.json === true);
 
   const controller = new AbortController();
   const onSignal = () => {
@@ -158,7 +169,8 @@ function printSummary(s: DiscoverySummary, json: boolean): void {
   if (s.status === "paused") console.log(`resume with: campuswatch discover --resume ${s.runId}`);
 }
 
-async function report(runId: number, json: boolean): Promise<void> {
+async function report(db: Db, runId: number, json: boolean): Promise<void> {
+  const { harvestReport } = await import("../discover");
   const run = await db.discoveryRun.findUnique({
     where: { id: runId },
     include: { topic: { select: { name: true } }, harvest: { orderBy: { crawled: "asc" }, select: { crawled: true, relevant: true } } },

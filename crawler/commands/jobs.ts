@@ -1,8 +1,12 @@
 import type { Command } from "commander";
-import { db } from "../../lib/db";
-import { getJob, listJobs, requestJob, type JobKind, type JobSpec, type JobStatus, type JobView } from "../jobs";
-import { findTopic } from "./topics-support";
-import { action, intOption, UserInputError } from "./util";
+import type { JobKind, JobSpec, JobStatus, JobView } from "../jobs";
+import { action, intOption, loadDb, UserInputError } from "./util";
+
+/** The jobs layer and the database, loaded when a jobs command runs. */
+async function load() {
+  const [db, jobs] = await Promise.all([loadDb(), import("../jobs")]);
+  return { db, ...jobs };
+}
 
 const KINDS: readonly JobKind[] = ["discover", "train", "rescore", "learn", "notify"];
 const STATUSES: readonly JobStatus[] = ["queued", "running", "done", "failed", "cancelled"];
@@ -32,6 +36,7 @@ export function registerJobCommands(program: Command) {
       action(async (o: { status?: string; kind?: string; limit: number; json?: boolean }) => {
         if (o.status && !STATUSES.includes(o.status as JobStatus)) throw new UserInputError(`--status must be one of ${STATUSES.join(", ")}`);
         if (o.kind && !KINDS.includes(o.kind as JobKind)) throw new UserInputError(`--kind must be one of ${KINDS.join(", ")}`);
+        const { db, listJobs } = await load();
         const rows = await listJobs(db, { take: o.limit, status: o.status as JobStatus | undefined, kind: o.kind as JobKind | undefined });
         for (const j of rows) console.log(o.json ? JSON.stringify(j) : line(j));
         if (!o.json && rows.length === 0) console.log("no jobs");
@@ -43,6 +48,7 @@ export function registerJobCommands(program: Command) {
     .description("one job with its progress or outcome")
     .action(
       action(async (id: string) => {
+        const { db, getJob } = await load();
         const j = /^\d+$/.test(id) ? await getJob(db, Number(id)) : null;
         if (!j) throw new UserInputError(`no job ${id} (see: campuswatch jobs list)`);
         console.log(JSON.stringify(j, null, 2));
@@ -54,9 +60,11 @@ export function registerJobCommands(program: Command) {
     .description("ask for a job: train TOPIC | rescore TOPIC | learn TOPIC | discover RUN_ID | notify [NOTIFICATION_ID]; the scheduler or a worker runs it")
     .action(
       action(async (kind: string, target: string | undefined) => {
+        const { db, requestJob } = await load();
         let spec: JobSpec;
         if (kind === "train" || kind === "rescore" || kind === "learn") {
           if (!target) throw new UserInputError(`jobs add ${kind} needs a topic name or id`);
+          const { findTopic } = await import("./topics-support");
           spec = { kind, topicId: (await findTopic(db, target)).id };
         } else if (kind === "discover") {
           const runId = Number(target);

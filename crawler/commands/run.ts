@@ -1,9 +1,7 @@
 import type { Command } from "commander";
-import { db } from "../../lib/db";
-import { startDemoSite, seedDemo } from "../demo";
 import { startScheduler } from "./crawl";
 import { printSetupLinkIfNeeded, startDashboard } from "./serve";
-import { action, intOption } from "./util";
+import { action, intOption, loadDb } from "./util";
 
 /** `campuswatch run`: dashboard + scheduler (+ the demo site) in one foreground process. */
 export function registerRunCommand(program: Command) {
@@ -17,9 +15,10 @@ export function registerRunCommand(program: Command) {
     .option("--host-delay-ms <n>", "minimum delay between requests to one host", intOption("--host-delay-ms", 0))
     .action(
       action(async (o: { port: number; host: string; demo?: boolean; demoPort: number; hostDelayMs?: number }) => {
-        const demo = o.demo ? await startDemoSite(o.demoPort) : null;
-        if (demo) {
-          await seedDemo(db, demo.site, (m) => console.log(m));
+        const demoModule = o.demo ? await import("../demo") : null;
+        const demo = demoModule ? await demoModule.startDemoSite(o.demoPort) : null;
+        if (demoModule && demo) {
+          await demoModule.seedDemo(await loadDb(), demo.site, (m) => console.log(m));
           console.log(`demo site: ${demo.site.origin}`);
         }
         // On PostgreSQL the scheduler only enqueues: one worker runs here so `run` still crawls by itself.

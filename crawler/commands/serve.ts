@@ -2,10 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { db } from "../../lib/db";
-import { publicUrl } from "../../lib/config";
-import { setupLinkMessage } from "../../lib/auth/setup";
-import { action, intOption } from "./util";
+import { action, intOption, loadDb } from "./util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -27,6 +24,7 @@ export function startDashboard(port: number, host = "0.0.0.0") {
  * default login). The link's address is CAMPUSWATCH_PUBLIC_URL, else this machine on `port`.
  */
 export async function printSetupLinkIfNeeded(port: number): Promise<void> {
+  const [db, { publicUrl }, { setupLinkMessage }] = await Promise.all([loadDb(), import("../../lib/config"), import("../../lib/auth/setup")]);
   const message = await setupLinkMessage(db, publicUrl() ?? `http://localhost:${port}`);
   if (message) console.log(message);
 }

@@ -12,23 +12,15 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { Db } from "../../lib/db";
-import {
-  DISMISSED_LABEL,
-  learnTopic,
-  parseSamples,
-  parseStringList,
-  REVIEW_STRATEGIES,
-  rescoreTopic,
-  selectForReview,
-  TopicModel,
-  trainTopic,
-  type ReviewStrategy,
-  type Sample,
-  type TopicProgress,
-  parseCalibration,
-} from "../classify";
-import { findTopic, type TopicCommandIo } from "./topics-support";
+import type { ReviewStrategy, Sample, TopicProgress } from "../classify";
+import type { TopicCommandIo } from "./topics-support";
 import { action, intOption, UserInputError } from "./util";
+
+/** The classifier (nodejieba) and the topic helpers, loaded when a loop command runs, not when the CLI starts. */
+async function load() {
+  const [classify, { findTopic }] = await Promise.all([import("../classify"), import("./topics-support")]);
+  return { ...classify, findTopic };
+}
 
 /** What the loop commands need from registerTopicCommands: its output and its database. */
 export interface TopicLoopDeps {
@@ -94,8 +86,8 @@ function readCandidates(file: string, io: TopicCommandIo): Record<string, unknow
   return rows;
 }
 
-function strategyOption(value: string): ReviewStrategy {
-  if (!(REVIEW_STRATEGIES as readonly string[]).includes(value)) throw new UserInputError(`--strategy must be one of ${REVIEW_STRATEGIES.join(", ")}`);
+function strategyOption(value: string, strategies: readonly ReviewStrategy[]): ReviewStrategy {
+  if (!(strategies as readonly string[]).includes(value)) throw new UserInputError(`--strategy must be one of ${strategies.join(", ")}`);
   return value as ReviewStrategy;
 }
 
@@ -116,7 +108,8 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
     .option("--strategy <s>", `uncertain: nearest the threshold, near-duplicates skipped; flagged: what the topic would flag, most confident last`, "uncertain")
     .action(
       action(async (nameOrId: string, o: { data: string; limit: number; strategy: string }) => {
-        const strategy = strategyOption(o.strategy);
+        const { REVIEW_STRATEGIES, findTopic, TopicModel, selectForReview } = await load();
+        const strategy = strategyOption(o.strategy, REVIEW_STRATEGIES);
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         if (!topic.model) throw new UserInputError(`topic "${topic.name}" is not trained yet (campuswatch topics train)`);
@@ -141,6 +134,7 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
     .option("--rescore", "re-score stored posts with the updated model")
     .action(
       action(async (nameOrId: string, o: { data: string; rescore?: boolean }) => {
+        const { findTopic, parseStringList, parseSamples, DISMISSED_LABEL, learnTopic, trainTopic, TopicModel, parseCalibration, rescoreTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         const relevantLabels = parseStringList(topic.relevantLabels);

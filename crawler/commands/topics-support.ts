@@ -1,9 +1,9 @@
 /**
- * The helpers of `campuswatch topics …` (./topics.ts): option parsers, sample files, finding a
- * topic, the settings options as the form's fields, and how results are printed.
+ * The helpers of `campuswatch topics …` (./topics.ts): sample files, finding a topic, the
+ * settings options as the form's fields, and how results are printed. The topic commands import
+ * it when one runs (it loads the classifier); their option parsers are in ./util.ts.
  */
 import fs from "node:fs";
-import { InvalidArgumentError } from "commander";
 import { z } from "zod";
 import type { Db } from "../../lib/db";
 import { ValidationError } from "../../lib/validation";
@@ -25,14 +25,6 @@ export interface TopicCommandOptions {
   db?: Db;
   /** @default console.log / console.error */
   io?: TopicCommandIo;
-}
-
-export function thresholdOption(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
-    return n;
-  };
 }
 
 export function pct(x: number): string {

@@ -8,30 +8,33 @@
  */
 import type { Command } from "commander";
 import type { Db } from "../../lib/db";
-import { parseJsonColumn } from "../../lib/json-column";
 import { DEFAULT_CLASSIFIER, CLASSIFIER_KINDS } from "../../lib/classifiers";
-import { changeTopic, createTopic, DEFAULT_RELEVANT_LABELS, deleteTopic } from "../../lib/queries/topic-admin";
-import { evaluateTopicModel, parseStringList, rescoreTopic, trainTopic, TopicModel } from "../classify";
-import { action, listOption, UserInputError } from "./util";
+import { action, listOption, thresholdOption, UserInputError } from "./util";
 import { registerTopicLoopCommands } from "./topics-loop";
-import {
-  EVALUATION_F1,
-  type TopicCommandIo,
-  type TopicCommandOptions,
-  thresholdOption,
-  pct,
-  evaluationLines,
-  readSamples,
-  findTopic,
-  type TopicOptions,
-  topicInput,
-  calibrationLine,
-  withFlagNames,
-  storedClassifier,
-  progressPrinter,
-} from "./topics-support";
+import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics-support";
 
-export { findTopic, type TopicCommandIo, type TopicCommandOptions } from "./topics-support";
+export type { TopicCommandIo, TopicCommandOptions } from "./topics-support";
+
+/**
+ * lib/queries/topic-admin.ts's DEFAULT_RELEVANT_LABELS as the options' help says it. Spelled out
+ * here so that declaring the options does not load the settings schema (zod, the jobs layer) at
+ * every start of the CLI; test/unit/cli-startup.test.ts checks that the two agree.
+ */
+export const DEFAULT_RELEVANT_HELP = "on-topic";
+
+/**
+ * What the topic commands run on, loaded when one runs: the settings (topic-admin), the classifier
+ * (nodejieba) and the printing helpers.
+ */
+async function load() {
+  const [admin, classify, support, json] = await Promise.all([
+    import("../../lib/queries/topic-admin"),
+    import("../classify"),
+    import("./topics-support"),
+    import("../../lib/json-column"),
+  ]);
+  return { ...admin, ...classify, ...support, ...json };
+}
 
 /**
  * Register `topics` and its subcommands on the CLI program. The crawler's cli.ts calls this with
@@ -51,7 +54,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--keywords <list>", "comma-separated keywords (they flag posts while the topic is untrained)", listOption)
     .option("--sensitive <list>", "comma-separated sensitive words (any hit flags a post)", listOption)
     .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
-    .option("--relevant <labels>", `comma-separated sample labels that count as on-topic (default ${DEFAULT_RELEVANT_LABELS.join(",")})`, listOption)
+    .option("--relevant <labels>", `comma-separated sample labels that count as on-topic (default ${DEFAULT_RELEVANT_HELP})`, listOption)
     .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p (default 0.5)", thresholdOption("--nb-threshold"))
     .option("--cosine-threshold <r>", "flag when cosine relevance >= r (default 0.35)", thresholdOption("--cosine-threshold"))
     .option("--model <kind>", `the classifier training builds: ${CLASSIFIER_KINDS.join(" | ")} (default ${DEFAULT_CLASSIFIER})`)
@@ -62,6 +65,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--disabled", "create it switched off (it flags nothing until enabled)")
     .action(
       action(async (o: TopicOptions & { name: string; disabled?: boolean }) => {
+        const { withFlagNames, createTopic, topicInput, calibrationLine } = await load();
         const db = await getDb();
         // The same function as the dashboard's form: same validation, defaults and word lists.
         const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }));
@@ -79,7 +83,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--keywords <list>", "comma-separated keywords", listOption)
     .option("--sensitive <list>", "comma-separated sensitive words", listOption)
     .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
-    .option("--relevant <labels>", `comma-separated sample labels that count as on-topic ('' for ${DEFAULT_RELEVANT_LABELS.join(",")})`, listOption)
+    .option("--relevant <labels>", `comma-separated sample labels that count as on-topic ('' for ${DEFAULT_RELEVANT_HELP})`, listOption)
     .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p", thresholdOption("--nb-threshold"))
     .option("--cosine-threshold <r>", "flag when cosine relevance >= r", thresholdOption("--cosine-threshold"))
     .option("--model <kind>", `the classifier the next training builds: ${CLASSIFIER_KINDS.join(" | ")}`)
@@ -92,6 +96,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .action(
       action(async (nameOrId: string, o: TopicOptions & { name?: string; enable?: boolean; disable?: boolean }) => {
         if (o.enable && o.disable) throw new UserInputError("--enable and --disable exclude each other");
+        const { topicInput, findTopic, withFlagNames, changeTopic, parseStringList, calibrationLine, storedClassifier } = await load();
         const changes = { ...topicInput(o), name: o.name, enabled: o.enable ? true : o.disable ? false : undefined };
         if (Object.values(changes).every((v) => v === undefined))
           throw new UserInputError("nothing to change: give at least one option (campuswatch topics set --help)");
@@ -116,6 +121,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .argument("<topic>", "topic name (or id)")
     .action(
       action(async (nameOrId: string) => {
+        const { findTopic, deleteTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         const d = await deleteTopic(db, topic.id);
@@ -131,6 +137,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--json", "one JSON object per line")
     .action(
       action(async (o: { json?: boolean }) => {
+        const { parseJsonColumn, EVALUATION_F1, parseStringList, pct } = await load();
         const db = await getDb();
         const rows = await db.topic.findMany({
           orderBy: { id: "asc" },
@@ -200,6 +207,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--no-rescore", "do not re-score stored posts")
     .action(
       action(async (nameOrId: string, o: { data: string; relevant?: string[]; rescore: boolean }) => {
+        const { findTopic, readSamples, progressPrinter, trainTopic, evaluationLines, rescoreTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         const samples = readSamples(o.data, io);
@@ -233,6 +241,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--json", "print one JSON object")
     .action(
       action(async (nameOrId: string, o: { data: string; relevant?: string[]; nbThreshold?: number; cosineThreshold?: number; json?: boolean }) => {
+        const { findTopic, parseStringList, readSamples, TopicModel, evaluateTopicModel, evaluationLines } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         if (!topic.model) throw new UserInputError(`topic "${topic.name}" is not trained yet (campuswatch topics train)`);

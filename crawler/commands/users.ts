@@ -1,10 +1,5 @@
 import type { Command } from "commander";
-import { db } from "../../lib/db";
-import { createUser } from "../../lib/users";
-import { resetPassword, setUserDisabled } from "../../lib/queries/users";
-import { newPasswordSchema } from "../../lib/auth/password";
-import { ValidationError } from "../../lib/validation";
-import { action, UserInputError } from "./util";
+import { action, loadDb, UserInputError } from "./util";
 
 /** `campuswatch user add|list|disable|enable`. */
 export function registerUserCommands(program: Command) {
@@ -17,6 +12,7 @@ export function registerUserCommands(program: Command) {
     .requiredOption("--role <role>", "admin | reviewer")
     .action(
       action(async (opts: { username: string; password: string; role: string }) => {
+        const [db, { createUser }] = await Promise.all([loadDb(), import("../../lib/users")]);
         const u = await createUser(db, { username: opts.username, password: opts.password, role: opts.role as "admin" });
         console.log(`created ${u.role} ${u.username} (id ${u.id})`);
       }),
@@ -28,6 +24,11 @@ export function registerUserCommands(program: Command) {
     .requiredOption("--password <password>", "the new password (8 characters to 72 bytes)")
     .action(
       action(async (username: string, opts: { password: string }) => {
+        const [db, { newPasswordSchema }, { resetPassword }] = await Promise.all([
+          loadDb(),
+          import("../../lib/auth/password"),
+          import("../../lib/queries/users"),
+        ]);
         const checked = newPasswordSchema.safeParse(opts.password);
         if (!checked.success) throw new UserInputError(checked.error.issues.map((i) => i.message).join("; "));
         const u = await db.user.findUnique({ where: { username } });
@@ -41,6 +42,7 @@ export function registerUserCommands(program: Command) {
     .description("list users")
     .action(
       action(async () => {
+        const db = await loadDb();
         const users = await db.user.findMany({ orderBy: { id: "asc" } });
         for (const u of users) {
           const state = u.disabledAt ? `\tdisabled since ${u.disabledAt.toISOString()}` : "";
@@ -55,6 +57,11 @@ export function registerUserCommands(program: Command) {
       .argument("<username>", "the user's sign-in name")
       .action(
         action(async (username: string) => {
+          const [db, { setUserDisabled }, { ValidationError }] = await Promise.all([
+            loadDb(),
+            import("../../lib/queries/users"),
+            import("../../lib/validation"),
+          ]);
           const u = await db.user.findUnique({ where: { username } });
           if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
           // Actor 0: the command line is nobody's session, so the only rule left is the last admin.

@@ -1,12 +1,21 @@
 /** Small helpers shared by the CLI commands. */
 import { InvalidArgumentError } from "commander";
-import { ValidationError } from "../../lib/validation";
+import type { Db } from "../../lib/db";
 
 /** commander argument parser for a non-negative integer option. */
 export function intOption(name: string, min = 0) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+/** commander argument parser for a number from 0 to 1 (a threshold). */
+export function thresholdOption(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
     return n;
   };
 }
@@ -19,6 +28,11 @@ export function listOption(value: string): string[] {
     .filter(Boolean);
 }
 
+/** The process-wide database client (lib/db), loaded when a command first needs it: loading Prisma is most of a start-up. */
+export async function loadDb(): Promise<Db> {
+  return (await import("../../lib/db")).db;
+}
+
 /**
  * Run a command body and turn expected failures into a one-line message and exit code 1
  * (a stack trace is for bugs, not for bad input).
@@ -29,7 +43,9 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
       await fn(...args);
     } catch (e) {
       const err = e as Error;
-      const expected = err instanceof ValidationError || err.name === "UserInputError" || err.name === "DuplicateUserError";
+      // By name, not instanceof: lib/validation (zod) is not loaded just to start the CLI, and
+      // ValidationError's subclasses keep its name.
+      const expected = err.name === "ValidationError" || err.name === "UserInputError" || err.name === "DuplicateUserError";
       console.error(`campuswatch: ${err.message}`);
       if (!expected && process.env.CAMPUSWATCH_DEBUG) console.error(err.stack);
       process.exitCode = 1;

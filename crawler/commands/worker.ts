@@ -1,9 +1,4 @@
 import type { Command } from "commander";
-import { db, dialectOf } from "../../lib/db";
-import { crawlerConfig, databaseUrl } from "../../lib/config";
-import { startWorker } from "../queue/pg-worker";
-import { catchUpClassification, logUnhandledRejections } from "../queue/crawl-jobs";
-import { reasonOf } from "../runs";
 import { action, intOption, UserInputError } from "./util";
 
 /** `campuswatch worker`: claim and run crawl jobs from pg-boss until SIGINT/SIGTERM. */
@@ -16,9 +11,16 @@ export function registerWorkerCommand(program: Command) {
     .option("--poll-s <n>", "seconds between queue polls when idle (≥ 1)", intOption("--poll-s", 1))
     .action(
       action(async (o: { concurrency?: number; hostDelayMs?: number; pollS?: number }) => {
+        const { db, dialectOf } = await import("../../lib/db");
         if (dialectOf(db) !== "postgresql") {
           throw new UserInputError("workers need PostgreSQL (DATABASE_URL=postgresql://…); on SQLite `campuswatch start` crawls in-process");
         }
+        const [{ crawlerConfig, databaseUrl }, { startWorker }, { catchUpClassification, logUnhandledRejections }, { reasonOf }] = await Promise.all([
+          import("../../lib/config"),
+          import("../queue/pg-worker"),
+          import("../queue/crawl-jobs"),
+          import("../runs"),
+        ]);
         const log = (m: string) => console.log(`[worker] ${m}`);
         logUnhandledRejections((m) => console.error(`[worker] ${m}`));
         const worker = await startWorker({
