@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import zlib from "node:zlib";
 import { promisify } from "node:util";
+import { addTime, profiling } from "./profile";
 
 const gzip = promisify(zlib.gzip);
 
@@ -17,6 +18,41 @@ const gzip = promisify(zlib.gzip);
  */
 export async function archiveSource(dir: string | null | undefined, accountId: number, source: { url: string; body: string }): Promise<string | null> {
   if (!dir) return null;
+  if (!profiling) return archiveRemembered(dir, accountId, source);
+  const t0 = performance.now();
+  try {
+    return await archiveRemembered(dir, accountId, source);
+  } finally {
+    addTime("archive", performance.now() - t0);
+  }
+}
+
+/**
+ * Sources archived in the last minute, by folder, account and URL: every item of a listing page
+ * carries the same page, which was hashed and looked up on disk once per item. Bodies are compared (the same
+ * string, usually: a cheap comparison), so a page served differently is archived again.
+ */
+const recent = new Map<string, { body: string; path: Promise<string | null>; at: number }>();
+const RECENT_LIMIT = 32;
+/** Remembered this long at most, so a long-running scheduler never trusts a file pruned since. */
+const RECENT_MS = 60_000;
+
+function archiveRemembered(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
+  const key = `${dir}\0${accountId}\0${source.url}`;
+  const hit = recent.get(key);
+  if (hit && hit.body === source.body && performance.now() - hit.at < RECENT_MS) return hit.path;
+  const archived = archiveOnce(dir, accountId, source);
+  recent.delete(key);
+  recent.set(key, { body: source.body, path: archived, at: performance.now() });
+  if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value!);
+  // A failed write (null) is not remembered: the next item tries again.
+  void archived.then((rel) => {
+    if (rel === null && recent.get(key)?.path === archived) recent.delete(key);
+  });
+  return archived;
+}
+
+async function archiveOnce(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
   const hash = crypto.createHash("sha1").update(source.url).update("\0").update(source.body).digest("hex");
   const rel = path.join(String(accountId), `${hash}.json.gz`);
   const file = path.join(dir, rel);

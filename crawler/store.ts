@@ -10,9 +10,9 @@
  * (page.ts), reads before storing (known.ts), deletion marks (deleted.ts), the history time table
  * (marks.ts) and what they share (site.ts). Import from here.
  */
-export { accountSiteKey } from "./store/site";
+export { accountSiteKey, holdSiteKey } from "./store/site";
 export { prepareItem, changeOf, type PreparedItem, type Change, type StoredState } from "./store/prepared";
 export { storePage, type StoreOutcome, type StoredPost, type PageExtras } from "./store/page";
 export { knownPosts, itemsToStore, type KnownPost } from "./store/known";
 export { markDeleted } from "./store/deleted";
-export { readMarks, readResumes, setResume, advanceMark, type ThreadResume } from "./store/marks";
+export { readMarks, readResumes, setResume, advanceMark, finishThreadMark, createThreadMarks, type NewThreadMark, type ThreadResume } from "./store/marks";

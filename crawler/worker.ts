@@ -18,10 +18,13 @@ import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
 import type { Ocr } from "./ocr";
 import { classifyPending } from "./classify/pending";
 import { appendRunError, closeDeadRuns, finishRun, startRun, type RunError, type RunSummary, type RunTrigger, type RunWarning } from "./runs";
-import type { StoredPost } from "./store";
+import { holdSiteKey, type StoredPost } from "./store";
+import { siteKeyOf } from "./site-key";
 import { DEFAULT_THREAD_PAGE_BUDGET } from "./adapters/shared";
 import type { Crawl } from "./worker/context";
+import { classifyStored } from "./worker/commit";
 import { walk } from "./worker/walk";
+import { crawlFinished, crawlStarted, profiling, timed } from "./profile";
 
 /** Services a crawl needs; the caller owns their lifetime. */
 export interface WorkerServices {
@@ -69,6 +72,8 @@ export type { RunError, RunSummary, RunWarning };
  */
 export async function crawlAccount(services: WorkerServices, accountId: number, trigger: RunTrigger = "cli"): Promise<RunSummary> {
   const { db } = services;
+  // CAMPUSWATCH_PROFILE=1: where the crawl's time goes (crawler/profile.ts); one test when off.
+  const profiledFrom = profiling ? crawlStarted() : 0;
   const clock = services.now ?? (() => new Date());
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) throw new FatalError(`no account with id ${accountId}`);
@@ -120,6 +125,10 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     if (r.viaBrowser) s.browserPages++;
     s.bytes += r.bytes;
   });
+  if (profiling) {
+    const get = fetcher.get.bind(fetcher);
+    fetcher.get = (url, options) => timed("fetch", () => get(url, options));
+  }
   // The URL an error names is the one that was requested (an API URL, a thread's page 37); the
   // caller's URL (the post it belongs to) is only a fallback for errors that name none. A
   // redirect target refused before any request names the page that redirected (the reason
@@ -141,6 +150,9 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   }
 
   let listFailed = false;
+  let crawl: Crawl | undefined;
+  // The account's site key is fixed for the run, as its entry URL is: read once, not per page.
+  const releaseSiteKey = holdSiteKey(db, account.id, siteKeyOf(account.platform, account.entryUrl));
   try {
     // A keyword watch (the entry URL is the platform's search) gets the search adapter.
     const adapter = getAdapter(account.platform as Platform, account.entryUrl);
@@ -163,7 +175,19 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     };
     // OCR reads images through the account's own fetcher, so it is polite like any request.
     const ocrFetch = account.ocr && services.ocr && (await services.ocr.available()) ? fetcher : null;
-    const crawl: Crawl = { services, adapter, ctx, accountId: account.id, s, record, ocrFetch, pageBudget: pageBudgetOf(services), now: () => clock() };
+    crawl = {
+      services,
+      adapter,
+      ctx,
+      accountId: account.id,
+      s,
+      record,
+      ocrFetch,
+      pageBudget: pageBudgetOf(services),
+      now: () => clock(),
+      toClassify: { ids: [], posts: [] },
+      newMarks: [],
+    };
     listFailed = await walk(crawl, account);
   } catch (e) {
     record(e);
@@ -171,6 +195,9 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   } finally {
     await fetcher.close().catch(() => undefined);
   }
+  // What the last pages stored is classified before the run is recorded (and its flags notified).
+  if (crawl) await classifyStored(crawl);
+  releaseSiteKey();
 
   // An expired login (the adapter refused a logged-out page): the account needs new cookies.
   const loginExpired = s.errors.find((e) => e.kind === LOGIN_EXPIRED);
@@ -201,6 +228,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     void Promise.resolve()
       .then(() => notify(db, runId))
       .catch((e: unknown) => appendRunError(db, runId, "NotifyError", e, services.onProgress));
+  if (profiling) crawlFinished(profiledFrom);
   return s;
 }
 

@@ -67,3 +67,43 @@ export async function advanceMark(db: Db, accountId: number, scope: string, newe
     update: { newestAt },
   });
 }
+
+/**
+ * A thread read to its end: move its mark forward (never back) and record where its reading
+ * stands, in one write — what {@link advanceMark} then {@link setResume} do, one statement fewer
+ * per thread.
+ */
+export async function finishThreadMark(db: Db, accountId: number, scope: string, newestAt: Date, resume: ThreadResume | null): Promise<void> {
+  const current = await db.historyMark.findUnique({ where: { accountId_scope: { accountId, scope } }, select: { newestAt: true } });
+  const forward = !current || current.newestAt < newestAt;
+  const json = resume ? JSON.stringify(resume) : null;
+  if (!forward && json === null) return;
+  await db.historyMark.upsert({
+    where: { accountId_scope: { accountId, scope } },
+    create: { accountId, scope, newestAt, resume: json },
+    update: { ...(forward ? { newestAt } : {}), ...(json !== null ? { resume: json } : {}) },
+  });
+}
+
+/** A thread's first mark, as {@link finishThreadMark} would write it for a thread without one. */
+export interface NewThreadMark {
+  scope: string;
+  newestAt: Date;
+  resume: ThreadResume | null;
+}
+
+/**
+ * Write the first marks of threads read to their end, in one statement: the marks of a list page's
+ * new threads, written once the page's threads are done (one insert, not one per thread). Should
+ * one exist meanwhile after all, each is written as {@link finishThreadMark} does.
+ */
+export async function createThreadMarks(db: Db, accountId: number, marks: readonly NewThreadMark[]): Promise<void> {
+  if (marks.length === 0) return;
+  try {
+    await db.historyMark.createMany({
+      data: marks.map((m) => ({ accountId, scope: m.scope, newestAt: m.newestAt, resume: m.resume ? JSON.stringify(m.resume) : null })),
+    });
+  } catch {
+    for (const m of marks) await finishThreadMark(db, accountId, m.scope, m.newestAt, m.resume);
+  }
+}

@@ -3,7 +3,7 @@
  * a PostVersion) or only seen again, with the OCR text of their images and, on a thread's last
  * page, the thread's last-reply time; what was created or changed is queued for the classifier.
  */
-import type { Db } from "../../lib/db";
+import type { Db, Prisma } from "../../lib/db";
 import { changeOf, type PreparedItem } from "./prepared";
 import { accountSiteKey, addSources, byPlatformId, onSite, withUniqueRetry, type Tx } from "./site";
 
@@ -101,14 +101,38 @@ async function storeOnce(db: Db, accountId: number, siteKey: string, items: Prep
         ),
       ];
       outcome.linked = await addSources(tx, accountId, reached, now);
+      // New posts are inserted in batches (one statement for a run of them, not one each), in the
+      // page's order, so ids come out as they did one by one. A batch is written before an item
+      // that needs one of its posts as a parent: the parent's id must be known first.
+      const batch: { p: PreparedItem; data: Prisma.PostCreateManyInput }[] = [];
+      let threadWritten = false;
+      const inBatch = new Set<string>();
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const rows = await tx.post.createManyAndReturn({ data: batch.map((b) => b.data) });
+        const byPid = new Map(rows.map((r) => [r.platformId, r]));
+        for (const { p } of batch) {
+          const created = byPid.get(p.item.platformId)!;
+          known.set(p.item.platformId, created);
+          outcome.created.push(created.id);
+          outcome.stored.push(storedOf(created));
+        }
+        batch.length = 0;
+        inBatch.clear();
+      };
       for (const p of byId.values()) {
         const { item } = p;
+        if (item.parentPlatformId && inBatch.has(item.parentPlatformId)) await flush();
         const prev = known.get(item.platformId);
         // Written only with content this store creates or changes: images are read for those alone.
         const ocr = p.ocrText ? { ocrText: p.ocrText } : {};
         if (!prev) {
           const parentId = item.parentPlatformId ? (known.get(item.parentPlatformId)?.id ?? null) : null;
-          const created = await tx.post.create({
+          // The thread this page ends, created by this very page: its last-reply time goes in with it.
+          const endsHere = extras.thread?.platformId === item.platformId;
+          if (endsHere) threadWritten = true;
+          batch.push({
+            p,
             data: {
               accountId,
               siteKey,
@@ -126,16 +150,14 @@ async function storeOnce(db: Db, accountId: number, siteKey: string, items: Prep
               sha1: p.sha1,
               listSha1: p.listSha1 ?? null,
               replyCount: p.replyCount ?? null,
-              lastReplyAt: p.lastReplyAt ?? null,
+              lastReplyAt: endsHere ? extras.thread!.lastReplyAt : (p.lastReplyAt ?? null),
               archivePath: p.archivePath ?? null,
-              ...ocr,
+              ocrText: p.ocrText ? p.ocrText : null,
               firstSeenAt: now,
               lastSeenAt: now,
             },
           });
-          known.set(item.platformId, created);
-          outcome.created.push(created.id);
-          outcome.stored.push(storedOf(created));
+          inBatch.add(item.platformId);
           continue;
         }
         // Bookkeeping fields move forward whatever the content did.
@@ -194,8 +216,9 @@ async function storeOnce(db: Db, accountId: number, siteKey: string, items: Prep
         changedRows.push(storedOf(updated));
         if (restored) outcome.restored.push(prev.id);
       }
+      await flush();
       // The thread's last-reply time moves with its last page, after the page's own bookkeeping.
-      if (extras.thread) await setThreadLastReply(tx, accountId, extras.thread);
+      if (extras.thread && !threadWritten) await setThreadLastReply(tx, accountId, extras.thread);
       // Queue what this page created or changed for classification, in the same transaction as the
       // posts: a process killed after this commit leaves the rows, and the next crawl of the account
       // (or the next start) classifies those posts. queuedAt is this store's `now`, the post's

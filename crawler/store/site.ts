@@ -9,8 +9,35 @@ import { siteKeyOf } from "../site-key";
 /** A transaction client, or the client itself: what the lookups below run on. */
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
+/**
+ * Site keys of accounts being crawled, fixed for their run (like the entry URL the run read): every
+ * read and page of a crawl needs it, and reading the account row each time was one query per page.
+ */
+const runKeys = new WeakMap<Tx, Map<number, { key: string; runs: number }>>();
+
+/**
+ * Use `siteKey` for `accountId` on `db` until the returned function is called (the end of its crawl). An
+ * account has one crawl at a time per process; a second holder only adds to the count.
+ */
+export function holdSiteKey(db: Tx, accountId: number, siteKey: string): () => void {
+  const keys = runKeys.get(db) ?? new Map<number, { key: string; runs: number }>();
+  runKeys.set(db, keys);
+  const held = keys.get(accountId);
+  if (held) held.runs++;
+  else keys.set(accountId, { key: siteKey, runs: 1 });
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const h = keys.get(accountId);
+    if (h && --h.runs === 0) keys.delete(accountId);
+  };
+}
+
 /** The site key of an account's posts ("" for an unknown account or an unreadable entry URL). */
 export async function accountSiteKey(db: Tx, accountId: number): Promise<string> {
+  const held = runKeys.get(db)?.get(accountId);
+  if (held) return held.key;
   const a = await db.account.findUnique({ where: { id: accountId }, select: { platform: true, entryUrl: true } });
   return a ? siteKeyOf(a.platform, a.entryUrl) : "";
 }

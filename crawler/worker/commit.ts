@@ -1,25 +1,26 @@
 /**
  * Storing a page of items from a crawl: read the images of what it will create or change (OCR),
  * store the page with that text in one transaction, count it on the run, and classify what it
- * created or changed from what the store wrote.
+ * created or changed from what the store wrote (a batch of pages at a time).
  */
 import { itemsToStore, storePage, type PageExtras, type PreparedItem } from "../store";
 import type { Fetcher } from "../types";
 import type { Crawl } from "./context";
+import { timed } from "../profile";
 
 /** Images read per post at most: a gallery post should not stall the crawl. */
 const MAX_IMAGES_PER_POST = 6;
 
 /**
- * Store a page, count it, and classify what it created or changed. The OCR text of those posts'
- * images is read first and stored in the page's transaction, with `extras` (a thread's last-reply
+ * Store a page, count it, and queue what it created or changed for {@link classifyStored}. The OCR
+ * text of those posts' images is read first and stored in the page's transaction, with `extras` (a thread's last-reply
  * time on its last page): a failure anywhere leaves none of the page.
  */
 export async function commit(c: Crawl, prepared: PreparedItem[], extras: PageExtras = {}): Promise<void> {
   if (prepared.length === 0 && !extras.thread) return;
   const { services, s } = c;
   const items = c.ocrFetch && services.ocr ? await readImages(c, prepared, c.ocrFetch) : prepared;
-  const out = await storePage(services.db, c.accountId, items, c.now(), extras);
+  const out = await timed("store", () => storePage(services.db, c.accountId, items, c.now(), extras));
   s.newPosts += out.created.length;
   s.changedPosts += out.changed.length - out.restored.length;
   s.restoredPosts += out.restored.length;
@@ -29,12 +30,34 @@ export async function commit(c: Crawl, prepared: PreparedItem[], extras: PageExt
   if (out.created.length > 0 && process.env.CAMPUSWATCH_TEST_EXIT_AFTER_STORE === "1") process.kill(process.pid, "SIGKILL");
   const touched = [...out.created, ...out.changed];
   if (touched.length === 0 || !services.classify) return;
+  // Classified a batch at a time rather than page by page: one classifier pass (topics read,
+  // classifications and flags written in one transaction) per batch instead of per page. The
+  // posts are queued in UnclassifiedPost meanwhile, so a crash loses no classification.
+  c.toClassify.ids.push(...touched);
+  c.toClassify.posts.push(...out.stored);
+  if (c.toClassify.ids.length >= CLASSIFY_BATCH) await classifyStored(c);
+}
+
+/** Posts stored but not classified yet that make the worker classify them (classifyPosts' batch size). */
+const CLASSIFY_BATCH = 200;
+
+/**
+ * Classify the posts this crawl stored and has not classified yet. A classifier failure is
+ * recorded on the run and never loses the posts: they stay in UnclassifiedPost and are classified
+ * at the start of the account's next crawl.
+ */
+export async function classifyStored(c: Crawl): Promise<void> {
+  const { services } = c;
+  const { ids, posts } = c.toClassify;
+  if (ids.length === 0 || !services.classify) return;
+  c.toClassify = { ids: [], posts: [] };
+  // A post stored twice (created, then changed on a later page) is judged once, as last stored.
+  const unique = [...new Set(ids)];
+  const last = [...new Map(posts.map((p) => [p.id, p])).values()];
   try {
-    await services.classify(services.db, touched, out.stored);
+    await timed("classify", () => services.classify!(services.db, unique, last));
   } catch (e) {
-    // The posts are stored; a classifier failure must not lose them or stop the crawl. They stay
-    // in UnclassifiedPost and are classified at the start of the account's next crawl.
-    c.record(new Error(`classification of ${touched.length} posts failed: ${(e as Error).message}`));
+    c.record(new Error(`classification of ${unique.length} posts failed: ${(e as Error).message}`));
   }
 }
 

@@ -4,6 +4,7 @@
  * a problem on it.
  */
 import type { Adapter, AdapterContext, Fetcher } from "../types";
+import type { NewThreadMark, StoredPost } from "../store";
 import type { RunSummary, WorkerServices } from "../worker";
 
 /** One crawl in progress: built by crawlAccount, passed to every part of the worker. */
@@ -21,6 +22,13 @@ export interface Crawl {
   pageBudget: number;
   /** The store's clock (services.now). */
   now: () => Date;
+  /**
+   * Posts stored as created or changed and not classified yet (they wait in UnclassifiedPost too):
+   * classified a batch at a time (./commit.ts), and whatever is left when the crawl ends.
+   */
+  toClassify: { ids: number[]; posts: StoredPost[] };
+  /** First marks of threads read to their end, written together once their list page is done (./walk.ts). */
+  newMarks: NewThreadMark[];
 }
 
 /** Add a line to the run's note (unfinished threads, bounded comment flows, deletions). */

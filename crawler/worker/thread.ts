@@ -9,7 +9,7 @@
  * run says where it stopped.
  */
 import { LoginExpiredError } from "../errors";
-import { advanceMark, prepareItem, setResume, type KnownPost, type PageExtras, type PreparedItem, type ThreadResume } from "../store";
+import { advanceMark, finishThreadMark, prepareItem, setResume, type KnownPost, type PageExtras, type PreparedItem, type ThreadResume } from "../store";
 import { contentSha1, htmlToText } from "../text";
 import type { ListItem } from "../types";
 import { commit } from "./commit";
@@ -47,6 +47,13 @@ export interface ThreadPlan {
   withHead: boolean;
   /** Read from page 1 to the end (replies went away: find which), unless unfinished. */
   whole: boolean;
+  /**
+   * No post of the site was stored for this thread before this run: every reply stored under it
+   * was shown this run, so none can be missing and the check for missing replies is skipped.
+   */
+  fresh?: boolean;
+  /** The thread had no history mark when the run started (the run writes its first). */
+  unmarked?: boolean;
 }
 
 /**
@@ -141,7 +148,7 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
     return "failed";
   }
 
-  await markMissingReplies(c, thread.platformId, read, shown);
+  if (!plan.fresh) await markMissingReplies(c, thread.platformId, read, shown);
   if (isUnfinished) {
     await unfinished(c, thread, read, storedNewest);
     return "unfinished";
@@ -149,8 +156,10 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   if (bounded) note(c, `thread ${thread.platformId}: read the first ${c.pageBudget} pages of comments only (ordered by popularity, not time; ${thread.url})`);
   // Mark the thread only after all its pages are committed.
   const activity = maxDate(newest, thread.lastActivityAt ?? null) ?? thread.publishedAt;
-  await advanceMark(services.db, c.accountId, thread.platformId, activity);
-  if (last) await setResume(services.db, c.accountId, thread.platformId, { last: last.pageCount }, activity);
+  const resume = last ? { last: last.pageCount } : null;
+  // A thread's first mark waits for its list page's other threads: one insert for them all.
+  if (plan.unmarked) c.newMarks.push({ scope: thread.platformId, newestAt: activity, resume });
+  else await finishThreadMark(services.db, c.accountId, thread.platformId, activity, resume);
   return "done";
 }
 

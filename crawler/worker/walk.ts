@@ -4,13 +4,14 @@
  */
 import { archiveSource } from "../archive";
 import { LoginExpiredError } from "../errors";
-import { advanceMark, knownPosts, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
+import { advanceMark, createThreadMarks, knownPosts, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
 import { contentSha1, htmlToText } from "../text";
 import type { CrawlItem, ListItem, ListPage } from "../types";
 import { commit } from "./commit";
 import type { Crawl } from "./context";
 import { isGone, postGone, probeMissingThreads } from "./deletions";
 import { crawlThread, needsThread } from "./thread";
+import { timed } from "../profile";
 
 /** What the walk needs of the account row. */
 export type AccountRow = { id: number; backfillDays: number | null; backfillPages: number | null; recheckDays: number; entryUrl: string; ocr: boolean };
@@ -20,6 +21,22 @@ export type AccountRow = { id: number; backfillDays: number | null; backfillPage
  * (so the account's history mark must not move).
  */
 export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
+  try {
+    return await walkListing(c, account);
+  } finally {
+    // Threads read to their end keep their marks, however the walk ended.
+    await writeNewMarks(c);
+  }
+}
+
+/** Write the first marks of the threads read to their end since the last call (one statement). */
+async function writeNewMarks(c: Crawl): Promise<void> {
+  const marks = c.newMarks;
+  c.newMarks = [];
+  await createThreadMarks(c.services.db, c.accountId, marks);
+}
+
+async function walkListing(c: Crawl, account: AccountRow): Promise<boolean> {
   const { services, adapter, ctx } = c;
   const { db } = services;
   const marks = await readMarks(db, account.id);
@@ -57,11 +74,13 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
       if (!it.pinned) oldestSeen = minDate(oldestSeen, timeOf(it));
     }
     const items = cutoff ? page.items.filter((it) => it.pinned || timeOf(it) >= cutoff) : page.items;
-    const known = await knownPosts(
-      db,
-      account.id,
-      items.map((i) => i.platformId),
-      c.now(),
+    const known = await timed("store", () =>
+      knownPosts(
+        db,
+        account.id,
+        items.map((i) => i.platformId),
+        c.now(),
+      ),
     );
 
     const prepared: PreparedItem[] = [];
@@ -112,9 +131,12 @@ export async function walk(c: Crawl, account: AccountRow): Promise<boolean> {
         // Fewer replies than stored (some went away), or more without newer activity (some came
         // back): they may sit on any page, and only a whole read tells which.
         whole: counted && (item.replyCount! < before || !newer),
+        fresh: !prev,
+        unmarked: !marks.has(item.platformId),
       });
       if (outcome === "failed" || outcome === "unfinished") ceiling = minDate(ceiling, timeOf(item));
     }
+    await writeNewMarks(c);
 
     const unpinned = items.filter((i) => !i.pinned);
     for (const it of unpinned) newest = maxDate(newest, timeOf(it));

@@ -1,0 +1,236 @@
+/**
+ * `npm run bench:crawl-vs-crawlee`: the project's crawl against Crawlee's CheerioCrawler on the same
+ * local copy of the platforms — blog, Discuz! (UTF-8 and GBK), Tieba, Weibo: 11 accounts on 6 hosts
+ * (several accounts per host, several hosts), politeness delay 0, concurrency 8.
+ *
+ * Each round runs both, in alternating order:
+ * - the project as a user runs it: `node bin/campuswatch.mjs crawl once` on a fresh copy of a
+ *   prepared SQLite database holding the accounts and one topic (so every post is stored,
+ *   deduplicated, archived and classified); start-up included; CAMPUSWATCH_PROFILE=1 makes it
+ *   print its time split (crawler/profile.ts);
+ * - CheerioCrawler in its own process (./crawl-vs-crawlee-child.mjs), fetching exactly the list
+ *   and item pages the project fetched (taken from the sites' request log of an untimed warm-up
+ *   crawl), at the same concurrency, storing nothing; its time is `crawler.run()` alone.
+ * Both are measured on their pages of kind list or item (robots.txt and the like are not counted)
+ * and their peak RSS by /usr/bin/time. The ratio is the median over rounds of project pages/s ÷
+ * Crawlee pages/s, each round's two runs back to back, so machine load hits both alike.
+ *
+ *   npm run bench:crawl-vs-crawlee [-- --rounds 3 --posts 120 --concurrency 8 --verbose --cpu-prof DIR]
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { migrateDatabase } from "../lib/migrate";
+import { createDb } from "../lib/db";
+import { createAccount } from "../lib/queries/accounts";
+import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    posts: { type: "string", default: "120" },
+    concurrency: { type: "string", default: "8" },
+    /** Print the project's output too. */
+    verbose: { type: "boolean", default: false },
+    /** Write a CPU profile of every project run (`node --cpu-prof`) into this folder. */
+    "cpu-prof": { type: "string" },
+  },
+});
+const rounds = Number(values.rounds);
+const postsPerAccount = Number(values.posts);
+const concurrency = Number(values.concurrency);
+const root = path.resolve(import.meta.dirname, "..");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-bench-vs-crawlee-"));
+
+// 6 hosts, 11 accounts: two accounts on each host but the last, and each platform on more than one host
+// where it has a twin (two Discuz! boards, one served as GBK).
+type Layout = { seed: number; accounts: Partial<Record<"weibo" | "tieba" | "discuz" | "blog", number>>; gbk?: boolean };
+const layout: Layout[] = [
+  { seed: 101, accounts: { blog: 2 } },
+  { seed: 102, accounts: { discuz: 2 } },
+  { seed: 103, accounts: { discuz: 2 }, gbk: true },
+  { seed: 104, accounts: { tieba: 2 } },
+  { seed: 105, accounts: { weibo: 2 } },
+  { seed: 106, accounts: { weibo: 1 } },
+];
+const sites: LocalPlatforms[] = [];
+for (const l of layout) {
+  const site = await startLocalPlatforms({
+    seed: l.seed,
+    accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 0, ...l.accounts },
+    postsPerAccount,
+    repliesPerPost: [0, 12],
+    weiboDates: "rfc",
+  });
+  if (l.gbk) for (const a of site.accounts) site.setEncoding(a.key, "gbk");
+  sites.push(site);
+}
+
+// The prepared database: the accounts (HTTP, delay 0 through the CLI flag) and one topic.
+const template = path.join(dir, "template.db");
+const templateUrl = `file:${template}`;
+await migrateDatabase(templateUrl);
+const db = createDb(templateUrl);
+let accountCount = 0;
+for (const site of sites)
+  for (const a of site.accounts) {
+    await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" });
+    accountCount++;
+  }
+await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊", "期末"]), sensitiveWords: JSON.stringify(["作弊", "代考"]) } });
+await db.$disconnect();
+
+const marks = () => sites.map((s) => s.lastSeq());
+/** The list and item requests the sites answered since `from` (robots.txt and shells are "other"). */
+const pagesSince = (from: number[]) => sites.flatMap((s, i) => s.requests({ afterSeq: from[i]! })).filter((r) => r.kind !== "other");
+
+/** A child process under /usr/bin/time -v: its output, wall seconds and peak RSS in MiB. */
+function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string; seconds: number; rssMiB: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn("/usr/bin/time", ["-v", ...cmd], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const seconds = (performance.now() - t0) / 1000;
+      const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN);
+      resolve({ code, out, err, seconds, rssMiB: kb / 1024 });
+    });
+  });
+}
+
+/**
+ * Bring the CLI's ahead-of-time build (dist/, scripts/build-cli.mjs) up to date before a timed run,
+ * as `npm ci` leaves it for a user: a source edited meanwhile (other work on this checkout) would
+ * otherwise make the timed run rebuild it first. Without that script, the CLI runs as it comes.
+ */
+async function freshBuild(): Promise<void> {
+  const script = path.join(root, "scripts", "build-cli.mjs");
+  if (!fs.existsSync(script)) return;
+  try {
+    const m = (await import(pathToFileURL(script).href)) as { cliBuildEntry?: () => unknown; buildCli?: (o: { quiet: boolean }) => Promise<unknown> };
+    if (m.cliBuildEntry && m.buildCli && !m.cliBuildEntry()) await m.buildCli({ quiet: true });
+  } catch {
+    // The CLI rebuilds or falls back to its sources by itself.
+  }
+}
+
+type ProjectRun = { pages: number; seconds: number; rssMiB: number; profile: Record<string, number>; urls: string[] };
+async function project(n: number): Promise<ProjectRun> {
+  const file = path.join(dir, `round-${n}.db`);
+  fs.copyFileSync(template, file);
+  const dataDir = path.join(dir, `data-${n}`);
+  await freshBuild();
+  const from = marks();
+  const env = { ...process.env, DATABASE_URL: `file:${file}`, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_PROFILE: "1", NODE_ENV: "production" as const };
+  const prof = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(values["cpu-prof"])] : [];
+  const r = await run(
+    [process.execPath, ...prof, "bin/campuswatch.mjs", "crawl", "once", "--quiet", "--host-delay-ms", "0", "--concurrency", String(concurrency)],
+    env,
+  );
+  if (r.code !== 0) throw new Error(`crawl once exited with ${r.code}:\n${r.out}\n${r.err}`);
+  if (values.verbose) process.stderr.write(r.out + r.err);
+  const pages = pagesSince(from);
+  const line = r.err.split("\n").find((l) => l.startsWith('{"campuswatchProfile"'));
+  const profile = line ? (JSON.parse(line) as { campuswatchProfile: Record<string, number> }).campuswatchProfile : {};
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const f of fs.readdirSync(dir)) if (f.startsWith(`round-${n}.db`)) fs.rmSync(path.join(dir, f), { force: true });
+  return { pages: pages.length, seconds: r.seconds, rssMiB: r.rssMiB, profile, urls: pages.map((p) => p.origin + p.url) };
+}
+
+type CrawleeRun = { pages: number; seconds: number; processSeconds: number; rssMiB: number };
+async function crawlee(urls: string[], n: number): Promise<CrawleeRun> {
+  const storage = path.join(dir, `crawlee-${n}`);
+  const list = path.join(dir, "urls.json");
+  fs.writeFileSync(list, JSON.stringify(urls));
+  const from = marks();
+  const env = { ...process.env, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: "ERROR", CRAWLEE_AVAILABLE_MEMORY_RATIO: "0.5" };
+  const r = await run([process.execPath, "bench/crawl-vs-crawlee-child.mjs", list, String(concurrency)], env);
+  fs.rmSync(storage, { recursive: true, force: true });
+  if (r.code !== 0) throw new Error(`the Crawlee child exited with ${r.code}:\n${r.err}`);
+  const own = JSON.parse(r.out.trim().split("\n").at(-1)!) as { pages: number; failed: number; seconds: number };
+  if (own.failed > 0)
+    throw new Error(
+      `Crawlee failed ${own.failed} of ${urls.length} pages:\n${r.err
+        .split("\n")
+        .filter((l) => l.startsWith("failed: "))
+        .join("\n")}`,
+    );
+  return { pages: pagesSince(from).length, seconds: own.seconds, processSeconds: r.seconds, rssMiB: r.rssMiB };
+}
+
+/** `campuswatch --help`, the CLI's bare start-up: median of 3 runs. */
+async function helpSeconds(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) times.push((await run([process.execPath, "bin/campuswatch.mjs", "--help"], process.env)).seconds);
+  return median(times);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+// Warm-up (untimed): the pages the project fetches are the pages Crawlee is given.
+const warm = await project(0);
+const urls = warm.urls;
+console.error(`warm-up: ${accountCount} accounts on ${sites.length} hosts, ${urls.length} list + item pages`);
+
+const projectRuns: ProjectRun[] = [];
+const crawleeRuns: CrawleeRun[] = [];
+for (let n = 1; n <= rounds; n++) {
+  // Alternate who goes first, so neither always runs on a warmer (or busier) machine.
+  if (n % 2 === 1) {
+    crawleeRuns.push(await crawlee(urls, n));
+    projectRuns.push(await project(n));
+  } else {
+    projectRuns.push(await project(n));
+    crawleeRuns.push(await crawlee(urls, n));
+  }
+  const p = projectRuns.at(-1)!;
+  const c = crawleeRuns.at(-1)!;
+  console.error(
+    `round ${n}: project ${(p.pages / p.seconds).toFixed(1)} pages/s (${p.pages} in ${p.seconds.toFixed(2)} s, ${p.rssMiB.toFixed(0)} MiB), ` +
+      `Crawlee ${(c.pages / c.seconds).toFixed(1)} pages/s (${c.pages} in ${c.seconds.toFixed(2)} s, ${c.rssMiB.toFixed(0)} MiB)`,
+  );
+}
+const help = await helpSeconds();
+
+const ratios = projectRuns.map((p, i) => p.pages / p.seconds / (crawleeRuns[i]!.pages / crawleeRuns[i]!.seconds));
+const medianOf = (f: (i: number) => number) => median(projectRuns.map((_, i) => f(i)));
+const split = (k: string) => medianOf((i) => projectRuns[i]!.profile[k] ?? NaN);
+const accountMs = split("accountMs");
+const share = (k: string) => `${(split(k) / 1000).toFixed(2)} s (${((split(k) / accountMs) * 100).toFixed(0)}%)`;
+const rows: [string, string][] = [
+  ["sites", `${accountCount} accounts on ${sites.length} hosts, ${postsPerAccount} posts each, concurrency ${concurrency}, host delay 0, ${rounds} rounds`],
+  ["pages per crawl", `${projectRuns[0]!.pages} (list + item)`],
+  ["project pages/s", projectRuns.map((p) => (p.pages / p.seconds).toFixed(1)).join(" / ") + " (crawl once, start-up included)"],
+  ["Crawlee pages/s", crawleeRuns.map((c) => (c.pages / c.seconds).toFixed(1)).join(" / ") + " (crawler.run() only)"],
+  ["ratio (median)", `${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(" / ")})`],
+  ["peak RSS project", `${medianOf((i) => projectRuns[i]!.rssMiB).toFixed(0)} MiB`],
+  ["peak RSS Crawlee", `${median(crawleeRuns.map((c) => c.rssMiB)).toFixed(0)} MiB`],
+  ["RSS ratio (median)", medianOf((i) => projectRuns[i]!.rssMiB / crawleeRuns[i]!.rssMiB).toFixed(2)],
+  ["start-up", `--help ${help.toFixed(2)} s; crawl once to its first account ${(split("startupMs") / 1000).toFixed(2)} s`],
+  [
+    "crawl once wall",
+    `${(split("totalMs") / 1000).toFixed(2)} s (crawling ${(split("crawlWallMs") / 1000).toFixed(2)} s, after the last account ${(split("shutdownMs") / 1000).toFixed(2)} s), CPU ${(split("cpuMs") / 1000).toFixed(2)} s`,
+  ],
+  ["time split (Σ accounts)", `${(accountMs / 1000).toFixed(2)} s over ${concurrency} at once:`],
+  ["  fetch", share("fetchMs")],
+  ["  parse (adapters, walk)", share("parseMs")],
+  ["  store", share("storeMs")],
+  ["  classify", share("classifyMs")],
+  ["  archive", share("archiveMs")],
+];
+const w = Math.max(...rows.map((r) => r[0].length));
+for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+
+for (const s of sites) await s.close();
+fs.rmSync(dir, { recursive: true, force: true });
