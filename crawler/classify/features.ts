@@ -46,6 +46,13 @@ function gramCode(c: number): number {
   return -1;
 }
 
+const FILTER_BITS = 2 ** 22;
+/** A 22-bit hash of an n-gram key (both 32-bit halves mixed), for the pre-filter. */
+function filterHash(key: number): number {
+  const hi = (key / 4294967296) | 0;
+  return Math.imul(key ^ Math.imul(hi, 0x27d4eb2f) ^ 0x165667b1, 0x85ebca77) >>> 10;
+}
+
 /** Supported character n-gram orders. */
 export const MAX_NGRAM = 3;
 
@@ -58,6 +65,13 @@ export class Vocabulary {
   readonly words = new Map<string, number>();
   /** character n-gram (as its integer key) → id */
   private readonly grams = new IntegerMap();
+  /**
+   * After {@link seal}: one bit per hash of every n-gram key (2^22 bits, 512 KB), so that most
+   * lookups of an unknown n-gram end here instead of in the much larger hash table.
+   */
+  private filter: Uint32Array | null = null;
+  /** Single characters by code (their keys are below GRAM_RADIX): an array, no hashing. -1: none. */
+  private readonly unigrams = new Int32Array(GRAM_RADIX).fill(-1);
   /** id → display name (n-grams are shown between ‹ › so a reviewer can tell them apart). */
   readonly names: string[] = [];
   /** id → the word or n-gram itself. */
@@ -105,13 +119,37 @@ export class Vocabulary {
 
   /** Lookup by key; only a new n-gram costs a string (`text` from `at`, `n` characters). */
   private keyId(key: number, grow: boolean, text: string, at: number, n: number): number {
-    let id = this.grams.get(key);
+    const single = key < GRAM_RADIX;
+    if (!single && !grow && this.filter) {
+      const h = filterHash(key);
+      if (((this.filter[h >>> 5] as number) & (1 << (h & 31))) === 0) return -1;
+    }
+    let id = single ? (this.unigrams[key] as number) : this.grams.get(key);
     if (id < 0) {
       if (!grow) return -1;
+      this.filter = null;
       id = this.add(text.slice(at, at + n), true);
-      this.grams.set(key, id);
+      if (single) this.unigrams[key] = id;
+      else this.grams.set(key, id);
     }
     return id;
+  }
+
+  /**
+   * Build the n-gram pre-filter: call once the vocabulary is complete, for a model that only
+   * looks features up from then on (a vocabulary that grows again drops the filter).
+   */
+  seal(): void {
+    const filter = new Uint32Array(FILTER_BITS / 32);
+    for (let id = 0; id < this.raw.length; id++) {
+      const g = this.raw[id] as string;
+      if (!this.isGram[id] || g.length < 2) continue;
+      let key = 0;
+      for (let i = 0; i < g.length; i++) key = key * GRAM_RADIX + gramCode(g.charCodeAt(i));
+      const h = filterHash(key);
+      filter[h >>> 5] = (filter[h >>> 5] as number) | (1 << (h & 31));
+    }
+    this.filter = filter;
   }
 
   /**

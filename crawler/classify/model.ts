@@ -1,15 +1,17 @@
 /**
  * A topic model: naive Bayes over the topic's labelled samples (alone, with χ² weighting, or
- * averaged with an NBSVM logistic regression: the topic's classifier kind, lib/classifiers.ts)
+ * averaged with an NBSVM logistic regression or a linear SVM: the topic's classifier kind,
+ * lib/classifiers.ts, ./model-kinds)
  * plus the topic's TF-IDF vector, with the user dictionary it was trained with. `train(samples) → model`,
  * `model.predict(text) → { label, score, cosine, topTerms }`, `toJSON()` / `TopicModel.fromJSON()`
  * with a format `version`: a model of another version is refused, never half-read.
  */
-import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../../lib/classifiers";
+import { isClassifierKind, LEGACY_CLASSIFIER, type ClassifierKind } from "../../lib/classifiers";
 import { prepareText, type PreparedText } from "./features";
-import { NaiveBayes, TrainingError, trainNaiveBayes, type NaiveBayesOptions, type NaiveBayesState, type TermWeight } from "./naive-bayes";
-import { DEFAULT_NB_ENSEMBLE_OPTIONS, NbLogistic, trainNbLogistic, type NbLogisticOptions, type NbLogisticState } from "./nbsvm";
-import { decide, logSoftmax } from "./nbsvm-model";
+import { compileScorer, hasLinearPart, KIND_NB_OPTIONS, trainLinearPart, type LinearPart, type Scorer } from "./model-kinds";
+import { TrainingError, trainNaiveBayes, type NaiveBayesOptions, type NaiveBayesState, type TermWeight } from "./naive-bayes";
+import type { NbLogisticOptions } from "./nbsvm";
+import type { LinearSvmOptions } from "./svm-train";
 import { repeatByWeight } from "./review-weight";
 import { addUserWords, type SegmentOptions } from "./tokenizer";
 import { buildTopicVectors, TopicVector, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
@@ -42,13 +44,16 @@ export interface TrainOptions {
   collapseLabels?: boolean;
   /**
    * Which classifier to train (lib/classifiers.ts): each kind sets its own naive Bayes defaults,
-   * which `naiveBayes` then overrides. @default DEFAULT_CLASSIFIER ("nb")
+   * which `naiveBayes` then overrides. Topics pass theirs (a new topic's is DEFAULT_CLASSIFIER).
+   * @default LEGACY_CLASSIFIER ("nb", what every model was before the choice existed)
    */
   classifier?: ClassifierKind;
   /** Naive Bayes options. @default DEFAULT_NB_OPTIONS, or the classifier kind's */
   naiveBayes?: Partial<NaiveBayesOptions>;
   /** NBSVM options (classifier `nb-nbsvm` only). @default DEFAULT_NB_LOGISTIC_OPTIONS */
   logistic?: Partial<NbLogisticOptions>;
+  /** Linear SVM options (classifier `nb-svm` only). @default DEFAULT_LINEAR_SVM_OPTIONS */
+  svm?: Partial<LinearSvmOptions>;
   /** Topic vector options, or false for none. @default DEFAULT_VECTOR_OPTIONS (when relevantLabels are given) */
   vector?: Partial<TopicVectorOptions> | false;
   /** User-dictionary words the model needs (loaded into the segmenter before preparing samples). @default [] */
@@ -78,11 +83,12 @@ export interface TopicModelJSON {
   /** The classifier kind; absent in models trained before the choice existed, which are "nb". */
   classifier?: ClassifierKind;
   /**
-   * The NBSVM part of an `nb-nbsvm` model and its share of the log-posteriors; absent otherwise.
-   * `staleSamples`: samples folded into the naive Bayes part since the regression was trained
-   * (./model-fold.ts; the next full training brings it up to date).
+   * The linear part and its share of the log-posteriors: the NBSVM regression of an `nb-nbsvm`
+   * model, the linear SVM of an `nb-svm` one; absent otherwise. `staleSamples`: samples folded into
+   * the naive Bayes part since the linear part was trained (./model-fold.ts; the next full training
+   * brings it up to date).
    */
-  logistic?: { mix: number; state: NbLogisticState; staleSamples?: number };
+  logistic?: LinearPart & { staleSamples?: number };
   /** Samples folded in since the last full training (./model-fold.ts); absent: none. */
   folded?: number;
   userDict: string[];
@@ -118,15 +124,6 @@ export function labelCounts(samples: readonly Sample[]): Map<string, number> {
 /** The collapsed naive Bayes classes. */
 export const ON_TOPIC = "on-topic";
 export const OFF_TOPIC = "off-topic";
-
-/** The naive Bayes defaults of each classifier kind (before the caller's own options). */
-const KIND_NB_OPTIONS: Record<ClassifierKind, Partial<NaiveBayesOptions>> = {
-  nb: {},
-  // Weights start at χ² / mean χ² (to the power chi2Power), then the usual refinement.
-  "nb-chi2": { chi2Weighting: true },
-  // The ensemble's naive Bayes part sees character 1–3-grams, as measured in ./nbsvm-ensemble.
-  "nb-nbsvm": DEFAULT_NB_ENSEMBLE_OPTIONS.naiveBayes,
-};
 
 /**
  * Why `samples` cannot train a model, as a {@link TrainingError}: fewer than two labels, or with
@@ -193,17 +190,15 @@ export function trainPrepared(samples: readonly Sample[], prepared: readonly Pre
       ? `training naive Bayes: on-topic (${relevant.join(", ")}) vs off-topic, ${samples.length} samples`
       : `training naive Bayes on ${counts.size} labels, ${samples.length} samples`,
   );
-  const kind = options.classifier ?? DEFAULT_CLASSIFIER;
+  // Without a kind, the library trains what it always did; a topic passes its own (new topics: DEFAULT_CLASSIFIER).
+  const kind = options.classifier ?? LEGACY_CLASSIFIER;
   // A sample of weight W is counted as W copies of it (counts are additive: ./model-fold.ts folds the same way).
   const w = options.sampleWeights;
   const texts = w ? repeatByWeight(prepared, w) : prepared;
   const classes = w ? repeatByWeight(labels, w) : labels;
   const nb = trainNaiveBayes(texts, classes, { ...KIND_NB_OPTIONS[kind], ...(options.naiveBayes ?? {}) });
-  let logistic: TopicModelJSON["logistic"];
-  if (kind === "nb-nbsvm") {
-    options.onProgress?.("training the NBSVM logistic regression");
-    logistic = { mix: DEFAULT_NB_ENSEMBLE_OPTIONS.mix, state: trainNbLogistic(texts, classes, options.logistic) };
-  }
+  if (hasLinearPart(kind)) options.onProgress?.(kind === "nb-svm" ? "training the linear SVM" : "training the NBSVM logistic regression");
+  const logistic = trainLinearPart(kind, texts, classes, options);
   let vector: TopicVectorState | null = null;
   if (relevant.length > 0 && options.vector !== false) {
     options.onProgress?.("building the topic vector");
@@ -232,22 +227,17 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 
 /** A trained topic model (compiled; cheap to call). */
 export class TopicModel {
-  private readonly nb: NaiveBayes;
-  /** The NBSVM part of an `nb-nbsvm` model, else null. */
-  private readonly logistic: NbLogistic | null;
+  /** Naive Bayes, fused with the linear part when the kind has one (./model-kinds). */
+  private readonly scorer: Scorer;
   private readonly vector: TopicVector | null;
   /** Class index → counts as on-topic. */
   private readonly relevantMask: boolean[];
   private userWordsLoaded = false;
 
   constructor(private readonly json: TopicModelJSON) {
-    this.nb = new NaiveBayes(json.naiveBayes);
-    this.logistic = json.logistic ? new NbLogistic(json.logistic.state) : null;
-    if (this.logistic && this.logistic.classes.join("\n") !== this.nb.classes.join("\n")) {
-      throw new Error("the naive Bayes and NBSVM parts have different classes");
-    }
+    this.scorer = compileScorer(json.naiveBayes, json.logistic);
     this.vector = json.vector ? new TopicVector(json.vector) : null;
-    this.relevantMask = this.nb.classes.map((c) => (json.collapsed ? c === ON_TOPIC : json.relevantLabels.includes(c)));
+    this.relevantMask = this.scorer.classes.map((c) => (json.collapsed ? c === ON_TOPIC : json.relevantLabels.includes(c)));
   }
 
   /**
@@ -289,7 +279,7 @@ export class TopicModel {
       throw new ModelFormatError(`topic model has an unknown classifier ${JSON.stringify(data.classifier)}; retrain the topic`);
     }
     const lr = data.logistic;
-    if ((data.classifier === "nb-nbsvm") !== (lr !== undefined)) {
+    if (hasLinearPart(isClassifierKind(data.classifier) ? data.classifier : LEGACY_CLASSIFIER) !== (lr !== undefined)) {
       throw new ModelFormatError("topic model is damaged: the NBSVM part does not match the classifier kind");
     }
     if (lr !== undefined && (!isRecord(lr) || typeof lr.mix !== "number" || !isRecord(lr.state) || !Array.isArray(lr.state.weights))) {
@@ -309,12 +299,12 @@ export class TopicModel {
 
   /** The classifier kind (a model trained before the choice existed is "nb"). */
   get classifier(): ClassifierKind {
-    return this.json.classifier ?? DEFAULT_CLASSIFIER;
+    return this.json.classifier ?? LEGACY_CLASSIFIER;
   }
 
   /** Classes of the naive Bayes part. */
   get classes(): readonly string[] {
-    return this.nb.classes;
+    return this.scorer.classes;
   }
 
   /** Labels counted as on-topic. */
@@ -348,8 +338,7 @@ export class TopicModel {
 
   /** Classify a text already prepared (cleaned + segmented once for all topics). */
   predictPrepared(text: PreparedText): Prediction {
-    const ids = this.nb.featureIds(text);
-    const p = this.logistic ? this.ensemble(ids, text) : this.nb.predictIds(ids);
+    const p = this.scorer.predict(text);
     const cosine = this.vector ? this.vector.cosine(text) : 0;
     const post = p.posteriors;
     let score: number;
@@ -376,20 +365,7 @@ export class TopicModel {
         if (c !== p.classIndex && (versus < 0 || (post[c] as number) > (post[versus] as number))) versus = c;
       }
     }
-    const topTerms = versus >= 0 ? this.nb.topTerms(ids, forClass, versus) : [];
+    const topTerms = versus >= 0 ? this.scorer.topTerms(forClass, versus) : [];
     return { label: p.label, score, cosine, topTerms };
-  }
-
-  /**
-   * Naive Bayes and NBSVM averaged in log-posterior space, as ./nbsvm-ensemble does, then
-   * normalised: the posteriors still sum to 1, so P(on-topic) compares with nbThreshold like
-   * naive Bayes' own.
-   */
-  private ensemble(ids: readonly number[], text: PreparedText) {
-    const nb = logSoftmax(Float64Array.from(this.nb.scoreIds(ids)));
-    const lr = (this.logistic as NbLogistic).logPosteriors(text);
-    const mix = (this.json.logistic as { mix: number }).mix;
-    for (let c = 0; c < nb.length; c++) nb[c] = (1 - mix) * (nb[c] as number) + mix * (lr[c] as number);
-    return decide(this.nb.classes, nb);
   }
 }

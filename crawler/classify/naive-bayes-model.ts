@@ -33,6 +33,8 @@ export class NaiveBayes {
     const V = state.words.length + state.grams.length;
     for (const w of state.words) this.vocab.wordId(w, true);
     for (const g of state.grams) this.vocab.gramId(g, true);
+    // The compiled model only looks features up: most unknown n-grams then stop at the filter.
+    this.vocab.seal();
     if (counts.length !== C || counts.some((row) => row.length !== V) || weights.length !== V) {
       throw new Error("naive Bayes state is inconsistent: counts/weights do not match classes and features");
     }

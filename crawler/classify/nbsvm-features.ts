@@ -41,17 +41,31 @@ export const DEFAULT_NB_LOGISTIC_OPTIONS: Readonly<NbLogisticOptions> = {
   seed: 1,
 };
 
-/** The serialisable content of a trained {@link NbLogistic}. */
-export interface NbLogisticState {
-  options: NbLogisticOptions;
+/** The features of a linear text model: which ones {@link FeatureIndex} collects. */
+export type LinearFeatureOptions = Pick<NbLogisticOptions, "words" | "wordBigrams" | "charNgrams">;
+
+/**
+ * The serialisable content of a linear model over {@link FeatureIndex} features (NBSVM's logistic
+ * regression, ./nbsvm-train, or the linear SVM, ./svm-train): what ./nbsvm-model compiles.
+ */
+export interface LinearTextState {
+  options: LinearFeatureOptions;
   classes: string[];
   /** Kept features: words, then word pairs, then character n-grams; feature i indexes them in that order. */
   words: string[];
   pairs: [string, string][];
   grams: string[];
   bias: number[];
-  /** weights[c][i]: the effective weight r[i,c]·w[i,c] of feature i for class c (Float32 values). */
+  /** weights[c][i]: the effective weight of feature i for class c (Float32 values). */
   weights: number[][];
+}
+
+/**
+ * The serialisable content of a trained {@link NbLogistic}: its weights are the effective
+ * r[i,c]·w[i,c] (log-count ratio times the regression's weight).
+ */
+export interface NbLogisticState extends LinearTextState {
+  options: NbLogisticOptions;
 }
 
 /** Merge partial options over the defaults (n-gram orders copied, not shared). */
@@ -73,7 +87,7 @@ export class FeatureIndex {
   private readonly wordIds: number[] = [];
   private readonly seen: number[] = [];
 
-  constructor(private readonly options: NbLogisticOptions) {}
+  constructor(private readonly options: LinearFeatureOptions) {}
 
   /**
    * Distinct ids of a text's features, appended to `out`: vocabulary ids for words and grams, and
@@ -102,4 +116,106 @@ export class FeatureIndex {
     seen.sort((x, y) => x - y);
     for (let i = 0; i < seen.length; i++) if (i === 0 || seen[i] !== seen[i - 1]) out.push(seen[i] as number);
   }
+}
+
+/** Training documents as kept feature indices, and the kept features (see {@link indexDocuments}). */
+export interface IndexedDocuments {
+  /** Distinct kept feature indices of each text. */
+  docs: Int32Array[];
+  /** Kept features: words, then word pairs, then character n-grams (feature i indexes them in that order). */
+  words: string[];
+  pairs: [string, string][];
+  grams: string[];
+}
+
+/**
+ * Index training texts: distinct features of each text, features found in fewer than `minCount`
+ * texts dropped; words, pairs and n-grams each kept in first-seen order.
+ */
+export function indexDocuments(texts: readonly PreparedText[], options: LinearFeatureOptions, minCount: number): IndexedDocuments {
+  // Pass 1: raw ids. Vocabulary ids are < 2^31; pairs get ids from PAIR_BASE up so both share one space.
+  const index = new FeatureIndex(options);
+  const PAIR_BASE = 2 ** 30;
+  const pairKeys: number[] = [];
+  const pairId = (key: number): number => {
+    let p = index.pairs.get(key);
+    if (p < 0) {
+      p = pairKeys.length;
+      pairKeys.push(key);
+      index.pairs.set(key, p);
+    }
+    return PAIR_BASE + p;
+  };
+  const buf: number[] = [];
+  const rawDocs = texts.map((t) => {
+    buf.length = 0;
+    index.collect(t, true, pairId, buf);
+    return Int32Array.from(buf);
+  });
+  const nVocab = index.vocab.size;
+  const df = new Int32Array(nVocab + pairKeys.length);
+  const slot = (id: number) => (id >= PAIR_BASE ? nVocab + id - PAIR_BASE : id);
+  for (const d of rawDocs) for (const id of d) df[slot(id)] = (df[slot(id)] as number) + 1;
+
+  const newId = new Int32Array(df.length).fill(-1);
+  const words: string[] = [];
+  const grams: string[] = [];
+  const pairs: [string, string][] = [];
+  const keptWords: number[] = [];
+  const keptGrams: number[] = [];
+  for (let id = 0; id < nVocab; id++) {
+    if ((df[id] as number) < minCount) continue;
+    if (index.vocab.isGram[id]) keptGrams.push(id);
+    else keptWords.push(id);
+  }
+  let K = 0;
+  for (const id of keptWords) {
+    newId[id] = K++;
+    words.push(index.vocab.raw[id] as string);
+  }
+  for (let p = 0; p < pairKeys.length; p++) {
+    if ((df[nVocab + p] as number) < minCount) continue;
+    newId[nVocab + p] = K++;
+    const key = pairKeys[p] as number;
+    pairs.push([index.vocab.raw[Math.floor(key / PAIR_RADIX)] as string, index.vocab.raw[key % PAIR_RADIX] as string]);
+  }
+  for (const id of keptGrams) {
+    newId[id] = K++;
+    grams.push(index.vocab.raw[id] as string);
+  }
+  const docs = rawDocs.map((d) => {
+    const out: number[] = [];
+    for (const id of d) {
+      const f = newId[slot(id)] as number;
+      if (f >= 0) out.push(f);
+    }
+    return Int32Array.from(out);
+  });
+  return { docs, words, pairs, grams };
+}
+
+/**
+ * Naive Bayes log-count ratios, one class against the rest, on document frequencies smoothed by
+ * `alpha`: r[f·C + c] = log((p[f,c] / |p_c|) / (q[f,c] / |q_c|)), p counting the documents of
+ * class c holding f and q those of the other classes.
+ */
+export function logCountRatios(docs: readonly Int32Array[], y: Int32Array, K: number, C: number, alpha: number): Float64Array {
+  const a = alpha;
+  const count = new Float64Array(K * C);
+  for (let d = 0; d < docs.length; d++)
+    for (const f of docs[d] as Int32Array) count[f * C + (y[d] as number)] = (count[f * C + (y[d] as number)] as number) + 1;
+  const classTotal = new Float64Array(C);
+  for (let f = 0; f < K; f++) for (let c = 0; c < C; c++) classTotal[c] = (classTotal[c] as number) + (count[f * C + c] as number) + a;
+  let allTotal = 0;
+  for (let c = 0; c < C; c++) allTotal += classTotal[c] as number;
+  const r = new Float64Array(K * C);
+  for (let f = 0; f < K; f++) {
+    let fTotal = 0;
+    for (let c = 0; c < C; c++) fTotal += (count[f * C + c] as number) + a;
+    for (let c = 0; c < C; c++) {
+      const p = (count[f * C + c] as number) + a;
+      r[f * C + c] = Math.log(p / (classTotal[c] as number)) - Math.log((fTotal - p) / (allTotal - (classTotal[c] as number)));
+    }
+  }
+  return r;
 }

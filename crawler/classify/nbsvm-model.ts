@@ -5,7 +5,7 @@
 import type { PreparedText } from "./features";
 import { IntegerMap } from "./int-map";
 import type { NaiveBayesPrediction } from "./naive-bayes-core";
-import { FeatureIndex, nbLogisticOptions, PAIR_RADIX, type NbLogisticState } from "./nbsvm-features";
+import { FeatureIndex, PAIR_RADIX, type LinearTextState } from "./nbsvm-features";
 
 // Offset of pair feature indices among vocabulary ids at prediction (above any vocabulary id).
 const PAIR_OFFSET = 2 ** 30;
@@ -25,14 +25,18 @@ export function logSoftmax(s: Float64Array): Float64Array {
 export function decide(classes: readonly string[], logPost: Float64Array): NaiveBayesPrediction {
   let best = 0;
   for (let c = 1; c < logPost.length; c++) if ((logPost[c] as number) > (logPost[best] as number)) best = c;
-  const posteriors = Float64Array.from(logPost, (v) => Math.exp(v));
+  // Loops, not Float64Array.from(…, fn): this runs once per text on the hot path.
+  const posteriors = new Float64Array(logPost.length);
   let z = 0;
-  for (const p of posteriors) z += p;
+  for (let c = 0; c < logPost.length; c++) z += posteriors[c] = Math.exp(logPost[c] as number);
   for (let c = 0; c < posteriors.length; c++) posteriors[c] = (posteriors[c] as number) / z;
   return { label: classes[best] as string, classIndex: best, posteriors };
 }
 
-/** A compiled {@link NbLogisticState}. */
+/**
+ * A compiled linear text model: an NBSVM regression ({@link NbLogisticState}) or a linear SVM
+ * (./svm-train), both `score_c = b_c + Σ_f w[f,c] / √n` over the n distinct known features.
+ */
 export class NbLogistic {
   readonly classes: readonly string[];
   private readonly index: FeatureIndex;
@@ -45,7 +49,7 @@ export class NbLogistic {
   private readonly bias: Float64Array;
   private readonly ids: number[] = [];
 
-  constructor(readonly state: NbLogisticState) {
+  constructor(readonly state: LinearTextState) {
     const { classes, words, pairs, grams, bias, weights, options } = state;
     this.classes = classes;
     const C = (this.C = classes.length);
@@ -53,7 +57,8 @@ export class NbLogistic {
     if (bias.length !== C || weights.length !== C || weights.some((row) => row.length !== K)) {
       throw new Error("NBSVM state is inconsistent: weights do not match classes and features");
     }
-    this.index = new FeatureIndex(nbLogisticOptions(options));
+    // Only the feature switches matter here; an NBSVM state from before LinearTextState has them all.
+    this.index = new FeatureIndex({ words: options.words, wordBigrams: options.wordBigrams, charNgrams: [...options.charNgrams] });
     const vocab = this.index.vocab;
     const featureOf: number[] = [];
     const setFeature = (id: number, f: number) => {
@@ -73,6 +78,7 @@ export class NbLogistic {
       setFeature(id, gramBase + i);
     });
     while (featureOf.length < vocab.size) featureOf.push(-1);
+    vocab.seal();
     this.featureOf = Int32Array.from(featureOf);
     this.table = new Float32Array(K * C);
     for (let c = 0; c < C; c++) {

@@ -12,10 +12,12 @@ import type { Db } from "../../lib/db";
 import { calibrateThreshold, type Calibration, type ScoredSample } from "./calibrate";
 import { evaluateTopicModel, type TopicEvaluation } from "./evaluate";
 import { prepareText, type PreparedText } from "./features";
-import { checkTrainable, trainPrepared, type Sample, type TrainOptions } from "./model";
+import { checkTrainable, type Sample, type TrainOptions } from "./model";
 import { TrainingError } from "./naive-bayes-core";
 import { splitRandom } from "./random";
 import { reviewWeight } from "./review-weight";
+import { selfTrainPostsFromEnv, selfTrainPrepared, type SelfTrainStats } from "./self-train";
+import { unlabelledPostTexts } from "./self-train-pool";
 import { loadDictionary, parseStringList, topicById } from "./topic-loader";
 import { postText } from "./verdict";
 
@@ -66,6 +68,8 @@ export interface TrainTopicResult {
   reviewEvaluation: ReviewEvaluation;
   /** The threshold chosen on those held-out reviews (./calibrate.ts), stored with the evaluation row. */
   calibration: Calibration;
+  /** The crawled posts pseudo-labelled and trained on (./self-train.ts; `used` 0: none). */
+  selfTrain: SelfTrainStats;
 }
 
 /** Figures of a model on review samples it was not trained on; null where undefined (nothing to divide). */
@@ -182,6 +186,9 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   // Segment once for both trainings (the dictionary is the union of all topics' words, loaded above).
   progress({ phase: "train", message: `segmenting ${all.length} samples`, step: "segmenting", values: { samples: all.length } });
   const prepared = all.map((s) => prepareText(s.text, trainOptions.segment));
+  // The newest crawled posts, pseudo-labelled by a first model (./self-train.ts): the probe and the model alike.
+  const unlabelled = (await unlabelledPostTexts(db, topicId, selfTrainPostsFromEnv())).map((t) => prepareText(t, trainOptions.segment));
+  const selfTrain = { uploaded: uploaded.length };
   let evaluation: TopicEvaluation | null = null;
   let reviewEvaluation = reviewFigures(null, topic.nbThreshold);
   // Not among topicById's columns (the scoring path needs none of them).
@@ -203,10 +210,12 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     // A held-out split can lose the only on-topic or off-topic samples of a tiny set: then there is
     // nothing meaningful to report, and the real training below gives the clear error if needed.
     try {
-      const probe = trainPrepared(
+      const { model: probe } = selfTrainPrepared(
         trainIds.map((i) => all[i] as Sample),
         trainIds.map((i) => prepared[i] as PreparedText),
+        unlabelled,
         { ...trainOptions, sampleWeights: trainIds.map(weightOf), onProgress: undefined },
+        selfTrain,
       );
       const rules = { relevantLabels, nbThreshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold };
       evaluation = evaluateTopicModel(
@@ -240,7 +249,22 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     apply: settings.calibrate,
   });
   progress({ phase: "evaluate", message: `threshold: ${calibration.reason}`, step: "evaluating" });
-  const model = trainPrepared(all, prepared, { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)) });
+  const { model, stats: selfTrainStats } = selfTrainPrepared(
+    all,
+    prepared,
+    unlabelled,
+    { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)) },
+    selfTrain,
+  );
+  if (selfTrainStats.used > 0) {
+    const { used, onTopic, weight } = selfTrainStats;
+    progress({
+      phase: "train",
+      message: `self-trained on ${used} crawled posts (${onTopic} pseudo-labelled on-topic, weight ${weight})`,
+      step: "training",
+      values: { samples: all.length },
+    });
+  }
   progress({ phase: "store", message: `storing the model (${all.length} samples)`, step: "storing", values: { samples: all.length } });
   const json = JSON.stringify(model.toJSON());
   const updated = await db.$transaction(
@@ -301,5 +325,6 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     evaluation,
     reviewEvaluation,
     calibration,
+    selfTrain: selfTrainStats,
   };
 }

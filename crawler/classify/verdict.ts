@@ -36,7 +36,12 @@ export interface PostVerdict {
 }
 
 /** How a flag reason names the model that scored the post. */
-const CLASSIFIER_NAMES: Record<ClassifierKind, string> = { nb: "naive Bayes", "nb-chi2": "naive Bayes (χ²)", "nb-nbsvm": "naive Bayes + NBSVM" };
+const CLASSIFIER_NAMES: Record<ClassifierKind, string> = {
+  nb: "naive Bayes",
+  "nb-chi2": "naive Bayes (χ²)",
+  "nb-nbsvm": "naive Bayes + NBSVM",
+  "nb-svm": "naive Bayes + SVM",
+};
 
 function fmt(x: number): string {
   return x.toFixed(3);

@@ -52,16 +52,16 @@ describe("a topic's classifier", () => {
     for (const detail of r.reasons) expect(detail).toMatch(/^naive Bayes \+ NBSVM P\(on-topic\) [01]\.\d{3} ≥ 0\.5/);
   });
 
-  it("defaults to nb; a changed classifier takes effect only at the next training", async () => {
+  it("defaults to nb-svm (issue 16); a changed classifier takes effect only at the next training", async () => {
     t = await createTestDb();
     const ids = await seedPosts(t.db);
     const topic = await createTopic(t.db, { name: "考试", relevantLabels: "考试", enabled: "on" });
-    expect(topic.classifier).toBe("nb");
-    expect((await trainAndFlag(t.db, topic.id, ids)).model.classifier).toBe("nb");
+    expect(topic.classifier).toBe("nb-svm");
+    expect((await trainAndFlag(t.db, topic.id, ids)).model.classifier).toBe("nb-svm");
     await changeTopic(t.db, topic.id, { classifier: "nb-chi2" });
-    // Still the nb model until trained again.
+    // Still the nb-svm model until trained again.
     const before = await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
-    expect(TopicModel.fromJSON(before.model ?? "").classifier).toBe("nb");
+    expect(TopicModel.fromJSON(before.model ?? "").classifier).toBe("nb-svm");
     expect((await trainAndFlag(t.db, topic.id, ids)).model.classifier).toBe("nb-chi2");
   });
 
@@ -82,13 +82,13 @@ describe("a topic's classifier", () => {
     expect(add.code).toBe(0);
     const name = "考试";
     const first = await t.db.topic.findUniqueOrThrow({ where: { name } });
-    expect(first.classifier).toBe("nb");
+    expect(first.classifier).toBe("nb-svm");
     await trainTopic(t.db, first.id, CAMPUS_SAMPLES);
 
     const set = await cli(t.db, "topics", "set", name, "--model", "nb-nbsvm");
     expect(set.code).toBe(0);
     expect(set.out[0]).toMatch(/^changed topic \d+ "考试" \(on, classifier nb-nbsvm, nb threshold 0\.5/);
-    expect(set.out[1]).toBe("train again to use nb-nbsvm: model v1 (nb) keeps scoring until then");
+    expect(set.out[1]).toBe("train again to use nb-nbsvm: model v1 (nb-svm) keeps scoring until then");
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-topic-classifier-"));
     try {

@@ -121,7 +121,7 @@ describe("campuswatch topics queue / feedback", () => {
     expect(r.code).toBe(0);
     expect(r.out[0]).toBe('stored 4 reviews of topic "考试": 2 relevant, 2 irrelevant');
     // Issue 16: feedback takes the learn path (folded in like a dashboard review), no longer a full retrain.
-    expect(r.out[1]).toBe("model v2 (nb) on 52 samples (4 from reviews): 4 reviews folded in");
+    expect(r.out[1]).toBe("model v2 (nb-svm) on 52 samples (4 from reviews): 4 reviews folded in");
     const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
     const stored = await t.db.topicSample.findMany({ where: { topicId: topic.id, source: "review" }, orderBy: { id: "asc" } });
     expect(stored.map((s) => s.label)).toEqual(["考试", "off-topic", "考试", "off-topic"]);
@@ -133,7 +133,7 @@ describe("campuswatch topics queue / feedback", () => {
     const more = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("more.jsonl", [{ text: "补考名单已经公布", label: "考试" }]));
     expect(more.out).toEqual([
       'stored 1 reviews of topic "考试": 1 relevant, 0 irrelevant',
-      "model v3 (nb) on 53 samples (5 from reviews): 1 review folded in",
+      "model v3 (nb-svm) on 53 samples (5 from reviews): 1 review folded in",
     ]);
     const after = await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
     expect(after).toMatchObject({ reviewsLearned: 5, reviewsSinceRetrain: 5, trainUploadSamples: 48 });
@@ -146,12 +146,12 @@ describe("campuswatch topics queue / feedback", () => {
     process.env.CAMPUSWATCH_RETRAIN_EVERY = "10";
     try {
       const first = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("a.jsonl", FEEDBACK.slice(0, 6)));
-      expect(first.out[1]).toBe("model v2 (nb) on 54 samples (6 from reviews): 6 reviews folded in");
+      expect(first.out[1]).toBe("model v2 (nb-svm) on 54 samples (6 from reviews): 6 reviews folded in");
       const second = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("b.jsonl", FEEDBACK.slice(6)));
       expect(second.code).toBe(0);
       const n = FEEDBACK.length;
       expect(second.out[1]).toBe(
-        `model v3 (nb) on ${48 + n} samples (${n} from reviews): retrained in full (${n} review samples since the last full training (every 10))`,
+        `model v3 (nb-svm) on ${48 + n} samples (${n} from reviews): retrained in full (${n} review samples since the last full training (every 10))`,
       );
       // A fifth of the reviews is held out of the probe: too few to calibrate on, said so.
       expect(second.out[2]).toMatch(/^threshold 0\.5: \d held-out reviews \(calibration needs 10\): threshold 0\.5 kept$/);
@@ -170,7 +170,7 @@ describe("campuswatch topics queue / feedback", () => {
     const topic = await t.db.topic.findUniqueOrThrow({ where: { name: "考试" } });
     await t.db.topicSample.createMany({ data: FEEDBACK.slice(0, 2).map((f) => ({ topicId: topic.id, text: f.text, label: f.label, source: "feedback" })) });
     const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", write("c.jsonl", FEEDBACK.slice(2, 3)));
-    expect(r.out[1]).toBe("model v2 (nb) on 51 samples (3 from reviews): retrained in full (a review already in the model was replaced)");
+    expect(r.out[1]).toBe("model v2 (nb-svm) on 51 samples (3 from reviews): retrained in full (a review already in the model was replaced)");
     expect(await t.db.topicSample.count({ where: { topicId: topic.id, source: "feedback" } })).toBe(0);
     expect(TopicModel.fromJSON((await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } })).model).toJSON()).toMatchObject({ samples: 51 });
   });
