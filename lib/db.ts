@@ -47,9 +47,23 @@ export function createDb(url = databaseUrl()): PrismaClient {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // The busy timeout makes a writer wait for another (crawler and dashboard share the file)
   // instead of failing with SQLITE_BUSY.
-  const adapter = new PrismaBetterSQLite3({ url: file, timeout: BUSY_TIMEOUT_MS });
+  const adapter = new WalSqlite({ url: file, timeout: BUSY_TIMEOUT_MS });
   // WAL is switched on once by `db migrate` (it is a property of the file, not the connection).
   return tagDialect(new PrismaClient({ adapter }), "sqlite");
+}
+
+/**
+ * The SQLite adapter with `synchronous = NORMAL` on its connection. In WAL mode (which `db migrate`
+ * turns on) NORMAL keeps the database consistent through any crash and loses nothing when the
+ * process dies; only the last transactions before a power cut may roll back. FULL, SQLite's default,
+ * waits for an fsync on every commit, and the crawler commits per page.
+ */
+class WalSqlite extends PrismaBetterSQLite3 {
+  override async connect(): Promise<Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>> {
+    const connection = await super.connect();
+    await connection.executeScript("PRAGMA synchronous = NORMAL");
+    return connection;
+  }
 }
 
 const globalForDb = globalThis as unknown as { campuswatchDb?: PrismaClient };
