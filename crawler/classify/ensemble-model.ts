@@ -8,7 +8,7 @@
  */
 import { Vocabulary, type FeatureOptions, type PreparedText } from "./features";
 import { IntegerMap } from "./int-map";
-import { logLikelihoods, type NaiveBayesPrediction, type NaiveBayesState, type TermWeight } from "./naive-bayes-core";
+import { logLikelihoods, TermTally, type NaiveBayesPrediction, type NaiveBayesState, type TermWeight } from "./naive-bayes-core";
 import { PAIR_RADIX, type LinearTextState } from "./nbsvm-features";
 import { decide, logSoftmax } from "./nbsvm-model";
 
@@ -95,6 +95,7 @@ export class FusedEnsemble {
   private readonly gramIds: number[] = [];
   /** Feature ids (with repeats) of the last text scored, for {@link topTerms}. */
   private readonly nbIds: number[] = [];
+  private readonly tally = new TermTally();
 
   /** Throws when the two states disagree on classes or the NB state mixes in its own regression. */
   constructor(
@@ -233,9 +234,9 @@ export class FusedEnsemble {
     logSoftmax(nbS);
     logSoftmax(linS);
     const mix = this.mix;
-    const out = new Float64Array(C);
-    for (let c = 0; c < C; c++) out[c] = (1 - mix) * (nbS[c] as number) + mix * (linS[c] as number);
-    return decide(this.classes, out);
+    // decide() only reads the mix (its posteriors are a fresh array): the NB scratch can hold it.
+    for (let c = 0; c < C; c++) nbS[c] = (1 - mix) * (nbS[c] as number) + mix * (linS[c] as number);
+    return decide(this.classes, nbS);
   }
 
   /**
@@ -247,29 +248,17 @@ export class FusedEnsemble {
   topTerms(c: number, versus: number, limit = 5): TermWeight[] {
     const R = this.R;
     const w = this.rec;
-    const terms: number[] = [];
-    const sums: number[] = [];
-    for (const f of this.nbIds) {
+    const tally = this.tally;
+    tally.clear();
+    const ids = this.nbIds;
+    // Class 0's column is implicit (0): a record holds classes 1…C−1 at offsets 0…C−2.
+    const ac = c - 1;
+    const av = versus - 1;
+    for (let i = 0; i < ids.length; i++) {
+      const f = ids[i] as number;
       // Features naive Bayes lacks have zero rows: d = 0, skipped as NaiveBayes never sees them.
-      const d = (c > 0 ? (w[f * R + c - 1] as number) : 0) - (versus > 0 ? (w[f * R + versus - 1] as number) : 0);
-      if (d <= 0) continue;
-      const at = terms.indexOf(f);
-      if (at >= 0) sums[at] = (sums[at] as number) + d;
-      else {
-        terms.push(f);
-        sums.push(d);
-      }
+      tally.add(f, (ac >= 0 ? (w[f * R + ac] as number) : 0) - (av >= 0 ? (w[f * R + av] as number) : 0));
     }
-    const out: TermWeight[] = [];
-    for (let n = 0; n < limit && terms.length > 0; n++) {
-      let best = 0;
-      for (let j = 1; j < terms.length; j++) if ((sums[j] as number) > (sums[best] as number)) best = j;
-      out.push({ term: this.vocab.names[terms[best] as number] as string, weight: Math.round((sums[best] as number) * 1e4) / 1e4 });
-      terms[best] = terms[terms.length - 1] as number;
-      sums[best] = sums[sums.length - 1] as number;
-      terms.length--;
-      sums.length--;
-    }
-    return out;
+    return tally.top(this.vocab.names, limit);
   }
 }

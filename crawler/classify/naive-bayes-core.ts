@@ -165,3 +165,62 @@ export function logLikelihoods(counts: Float64Array, V: number, C: number, optio
   }
   return out;
 }
+
+/**
+ * The evidence of a text's features for one class over another, summed per feature, and the
+ * largest sums as {@link TermWeight}s: the shared end of every model's `topTerms`. Reused from one
+ * text to the next: a title has a few dozen features, so linear scans beat a Map, and only the
+ * winners become objects.
+ */
+export class TermTally {
+  // Typed arrays scanned by hand: no builtin call per feature (Array#indexOf), no boxed numbers.
+  private terms = new Int32Array(64);
+  private sums = new Float64Array(64);
+  private n = 0;
+
+  /** Start a new tally. */
+  clear(): void {
+    this.n = 0;
+  }
+
+  /** Add `d` to feature `f`'s sum; only positive evidence counts. */
+  add(f: number, d: number): void {
+    if (d <= 0) return;
+    const terms = this.terms;
+    const n = this.n;
+    for (let j = 0; j < n; j++) {
+      if (terms[j] === f) {
+        this.sums[j] = (this.sums[j] as number) + d;
+        return;
+      }
+    }
+    if (n === terms.length) {
+      this.terms = new Int32Array(2 * n);
+      this.terms.set(terms);
+      const sums = this.sums;
+      this.sums = new Float64Array(2 * n);
+      this.sums.set(sums);
+    }
+    this.terms[n] = f;
+    this.sums[n] = d;
+    this.n = n + 1;
+  }
+
+  /** The `limit` largest sums, largest first, named by `names[f]` (weights to 4 decimals). Empties the tally. */
+  top(names: readonly string[], limit: number): TermWeight[] {
+    const terms = this.terms;
+    const sums = this.sums;
+    const out: TermWeight[] = [];
+    // The first of equal sums wins, and the winner's slot takes the last entry: order as before.
+    for (let k = 0; k < limit && this.n > 0; k++) {
+      const last = this.n - 1;
+      let best = 0;
+      for (let j = 1; j <= last; j++) if ((sums[j] as number) > (sums[best] as number)) best = j;
+      out.push({ term: names[terms[best] as number] as string, weight: Math.round((sums[best] as number) * 1e4) / 1e4 });
+      terms[best] = terms[last] as number;
+      sums[best] = sums[last] as number;
+      this.n = last;
+    }
+    return out;
+  }
+}

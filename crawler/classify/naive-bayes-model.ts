@@ -3,7 +3,7 @@
  * log-likelihoods for the hot path (scoring every crawled post against every topic).
  */
 import { Vocabulary, type PreparedText } from "./features";
-import { logLikelihoods, type NaiveBayesPrediction, type NaiveBayesState, type TermWeight } from "./naive-bayes-core";
+import { logLikelihoods, TermTally, type NaiveBayesPrediction, type NaiveBayesState, type TermWeight } from "./naive-bayes-core";
 
 /** A compiled naive Bayes model: the hot path is typed-array arithmetic over feature ids. */
 export class NaiveBayes {
@@ -23,8 +23,7 @@ export class NaiveBayes {
   private readonly linScores: Float64Array;
   private readonly ids: number[] = [];
   private readonly scores: Float64Array;
-  private readonly termIds: number[] = [];
-  private readonly termSums: number[] = [];
+  private readonly tally = new TermTally();
 
   constructor(readonly state: NaiveBayesState) {
     const { classes, classDocs, counts, weights, options } = state;
@@ -148,35 +147,16 @@ export class NaiveBayes {
   topTerms(ids: readonly number[], c: number, versus: number, limit = 5): TermWeight[] {
     const C = this.C;
     const w = this.weighted;
-    // A title has a few dozen features: linear scans beat a Map, and only the winners become objects.
-    const terms = this.termIds;
-    const sums = this.termSums;
-    terms.length = 0;
-    sums.length = 0;
+    const tally = this.tally;
+    tally.clear();
     const lin = this.linear;
     const mix = this.mix;
     const k = ids.length > 0 ? 1 / Math.sqrt(ids.length) : 0;
     for (const f of ids) {
       let d = (w[f * C + c] as number) - (w[f * C + versus] as number);
       if (lin) d = (1 - mix) * d + mix * k * ((lin[f * C + c] as number) - (lin[f * C + versus] as number));
-      if (d <= 0) continue;
-      const at = terms.indexOf(f);
-      if (at >= 0) sums[at] = (sums[at] as number) + d;
-      else {
-        terms.push(f);
-        sums.push(d);
-      }
+      tally.add(f, d);
     }
-    const out: TermWeight[] = [];
-    for (let n = 0; n < limit && terms.length > 0; n++) {
-      let best = 0;
-      for (let j = 1; j < terms.length; j++) if ((sums[j] as number) > (sums[best] as number)) best = j;
-      out.push({ term: this.vocab.names[terms[best] as number] as string, weight: Math.round((sums[best] as number) * 1e4) / 1e4 });
-      terms[best] = terms[terms.length - 1] as number;
-      sums[best] = sums[sums.length - 1] as number;
-      terms.length--;
-      sums.length--;
-    }
-    return out;
+    return tally.top(this.vocab.names, limit);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { Vocabulary, type PreparedText } from "./features";
 import { IntegerMap } from "./int-map";
+import { TrainingError } from "./naive-bayes-core";
 
 /** Options of {@link trainNbLogistic}. Defaults were chosen on the THUCNews validation split. */
 export interface NbLogisticOptions {
@@ -218,4 +219,41 @@ export function logCountRatios(docs: readonly Int32Array[], y: Int32Array, K: nu
     }
   }
   return r;
+}
+
+/** What both linear trainers start from (see {@link linearTrainingData}). */
+export interface LinearTrainingData extends IndexedDocuments {
+  /** The labels, sorted. */
+  classes: string[];
+  /** Class index of each text. */
+  y: Int32Array;
+  /** Number of kept features. */
+  K: number;
+  /** Log-count ratios of the kept features ({@link logCountRatios}). */
+  r: Float64Array;
+}
+
+/**
+ * The common start of training a linear text model (./nbsvm-train, ./svm-train): refuses texts and
+ * labels of different lengths and fewer than two classes, then indexes the texts and computes the
+ * log-count ratios.
+ */
+export function linearTrainingData(
+  texts: readonly PreparedText[],
+  labels: readonly string[],
+  options: LinearFeatureOptions & { minCount: number; alpha: number },
+): LinearTrainingData {
+  if (texts.length !== labels.length) throw new TrainingError(`got ${texts.length} texts but ${labels.length} labels`);
+  const classes = [...new Set(labels)].sort();
+  if (classes.length < 2) {
+    throw new TrainingError(
+      `training needs samples of at least two labels, got ${classes.length === 0 ? "none" : `only "${classes[0]}"`} (${texts.length} samples)`,
+    );
+  }
+  const C = classes.length;
+  const classIndex = new Map(classes.map((c, i) => [c, i]));
+  const y = Int32Array.from(labels, (l) => classIndex.get(l) as number);
+  const docs = indexDocuments(texts, options, options.minCount);
+  const K = docs.words.length + docs.pairs.length + docs.grams.length;
+  return { ...docs, classes, y, K, r: logCountRatios(docs.docs, y, K, C, options.alpha) };
 }

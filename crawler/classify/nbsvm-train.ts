@@ -3,8 +3,7 @@
  * Bayes log-count ratios one class against the rest (./nbsvm-features), then averaged SGD on the softmax loss over
  * the scaled features. The result is a plain {@link NbLogisticState}; ./nbsvm-model compiles it.
  */
-import { TrainingError } from "./naive-bayes-core";
-import { indexDocuments, logCountRatios, nbLogisticOptions, type NbLogisticOptions, type NbLogisticState } from "./nbsvm-features";
+import { linearTrainingData, nbLogisticOptions, type NbLogisticOptions, type NbLogisticState } from "./nbsvm-features";
 import type { PreparedText } from "./features";
 import { shuffled } from "./random";
 
@@ -13,20 +12,8 @@ import { shuffled } from "./random";
  */
 export function trainNbLogistic(texts: readonly PreparedText[], labels: readonly string[], options: Partial<NbLogisticOptions> = {}): NbLogisticState {
   const opts = nbLogisticOptions(options);
-  if (texts.length !== labels.length) throw new TrainingError(`got ${texts.length} texts but ${labels.length} labels`);
-  const classes = [...new Set(labels)].sort();
-  if (classes.length < 2) {
-    throw new TrainingError(
-      `training needs samples of at least two labels, got ${classes.length === 0 ? "none" : `only "${classes[0]}"`} (${texts.length} samples)`,
-    );
-  }
+  const { classes, y, docs, words, pairs, grams, K, r } = linearTrainingData(texts, labels, opts);
   const C = classes.length;
-  const classIndex = new Map(classes.map((c, i) => [c, i]));
-  const y = Int32Array.from(labels, (l) => classIndex.get(l) as number);
-
-  const { docs, words, pairs, grams } = indexDocuments(texts, opts, opts.minCount);
-  const K = words.length + pairs.length + grams.length;
-  const r = logCountRatios(docs, y, K, C, opts.alpha);
 
   // Averaged SGD on the softmax loss. The average of the iterates is kept without touching every
   // weight at every step: avg = w − u / t, where u accumulates t · (each update).

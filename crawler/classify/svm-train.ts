@@ -21,7 +21,7 @@
  * the SVM is averaged with naive Bayes (the `nb-svm` topic classifier, ./model.ts).
  */
 import { TrainingError } from "./naive-bayes-core";
-import { indexDocuments, logCountRatios, type LinearTextState } from "./nbsvm-features";
+import { linearTrainingData, type LinearTextState } from "./nbsvm-features";
 import type { PreparedText } from "./features";
 import { shuffled } from "./random";
 
@@ -89,18 +89,8 @@ export function trainLinearSvm(texts: readonly PreparedText[], labels: readonly 
   const opts = linearSvmOptions(options);
   if (texts.length !== labels.length) throw new TrainingError(`got ${texts.length} texts but ${labels.length} labels`);
   if (!(opts.cost > 0) || !(opts.scale > 0)) throw new TrainingError(`the SVM's cost and scale must be positive (got ${opts.cost}, ${opts.scale})`);
-  const classes = [...new Set(labels)].sort();
-  if (classes.length < 2) {
-    throw new TrainingError(
-      `training needs samples of at least two labels, got ${classes.length === 0 ? "none" : `only "${classes[0]}"`} (${texts.length} samples)`,
-    );
-  }
+  const { classes, y, docs, words, pairs, grams, K, r } = linearTrainingData(texts, labels, opts);
   const C = classes.length;
-  const classIndex = new Map(classes.map((c, i) => [c, i]));
-  const y = Int32Array.from(labels, (l) => classIndex.get(l) as number);
-  const { docs, words, pairs, grams } = indexDocuments(texts, opts, opts.minCount);
-  const K = words.length + pairs.length + grams.length;
-  const r = logCountRatios(docs, y, K, C, opts.alpha);
 
   const w = new Float64Array(K * C);
   const b = new Float64Array(C);

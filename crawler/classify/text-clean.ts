@@ -58,6 +58,42 @@ const STICKER_CODE = /\[[\u4e00-\u9fffA-Za-z]{1,8}\]/g;
 const ZERO_WIDTH = /[\u200b-\u200f\u2060\ufeff]/g;
 const WHITESPACE_RUN = /[\s\u3000]+/g;
 
+// The fast path of cleanText: per UTF-16 unit, 1 when every step leaves it alone (CJK ideographs,
+// lower-case letters, digits, punctuation that normalises to itself), 2 for an ASCII capital (only
+// lower-cased), 3 for a full-width ASCII form U+FF01–FF5E (NFKC folds it to ASCII, then lower-cased).
+// None of them is markup, a URL (no "." or ":"), a mention, a Weibo brace or sticker, zero-width or
+// white space, and none composes with a neighbour under NFKC, so a text of only these (and single
+// inner spaces) is cleaned by at most NFKC + lower case: most titles and posts.
+const KEEP = 1;
+const LOWER = 2;
+const FOLD = 3;
+const FAST = new Uint8Array(0x10000);
+FAST.fill(KEEP, 0x4e00, 0xa000);
+FAST.fill(KEEP, 0x3400, 0x4dc0);
+FAST.fill(KEEP, 0x61, 0x7b);
+FAST.fill(KEEP, 0x30, 0x3a);
+FAST.fill(LOWER, 0x41, 0x5b);
+FAST.fill(FOLD, 0xff01, 0xff5f);
+for (const ch of "!\"'(),-/;?=+*#$%^_|~]}、。〈〉《》「」『』【】〔〕“”‘’—–·") FAST[ch.charCodeAt(0)] = KEEP;
+
+/** cleanText of a text made only of FAST characters and single inner spaces, else null. */
+function cleanFast(s: string): string | null {
+  const n = s.length;
+  if (n === 0 || s.charCodeAt(0) === 0x20 || s.charCodeAt(n - 1) === 0x20) return null;
+  let need = KEEP;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20) {
+      if (s.charCodeAt(i + 1) === 0x20) return null;
+      continue;
+    }
+    const k = FAST[c] as number;
+    if (k === 0) return null;
+    if (k > need) need = k;
+  }
+  return need === KEEP ? s : need === LOWER ? s.toLowerCase() : s.normalize("NFKC").toLowerCase();
+}
+
 function decodeEntity(match: string, body: string): string {
   if (body[0] === "#") {
     const code = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
@@ -74,6 +110,8 @@ function decodeEntity(match: string, body: string): string {
  * @example cleanText('<p>好消息！</p><span class="url-icon"><img alt="[哈哈]"></span>@小明 见 https://t.cn/x') === "好消息! 见"
  */
 export function cleanText(raw: string): string {
+  const fast = cleanFast(raw);
+  if (fast !== null) return fast;
   let s = raw;
   if (MAY_HAVE_MARKUP.test(s)) {
     s = s

@@ -52,8 +52,10 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 function isWordLike(token: string): boolean {
   const c = token.charCodeAt(0);
-  // Fast path for the common case: a token starting with a CJK ideograph.
+  // Fast paths for the common cases: a token starting with a CJK ideograph, and a one-character
+  // ASCII token (a space or punctuation between words: most of what is dropped).
   if (c >= 0x4e00 && c <= 0x9fff) return true;
+  if (c < 0x80 && token.length === 1) return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
   return WORD_CHAR.test(token);
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NaiveBayes, prepareText, train, trainNaiveBayes, trainNbLogistic, TrainingError, TopicModel } from "../../../crawler/classify";
 import { FusedEnsemble } from "../../../crawler/classify/ensemble-model";
+import { Vocabulary } from "../../../crawler/classify/features";
 import { IntegerMap } from "../../../crawler/classify/int-map";
 import { foldSamples } from "../../../crawler/classify/model-fold";
 import { NbLogistic } from "../../../crawler/classify/nbsvm-model";
@@ -143,5 +144,35 @@ describe("IntegerMap", () => {
     m.set(keys[3] as number, 42);
     expect(m.get(keys[3] as number)).toBe(42);
     expect(m.size).toBe(keys.length);
+  });
+
+  it("keeps every key when compacted, and grows again after", () => {
+    const m = new IntegerMap();
+    const keys = Array.from({ length: 3000 }, (_, i) => i * 27_712 * 27_712 + 7 * i);
+    keys.forEach((k, i) => m.set(k, i));
+    m.compact();
+    keys.forEach((k, i) => expect(m.get(k)).toBe(i));
+    expect(m.get(5)).toBe(-1);
+    for (let i = 0; i < 3000; i++) m.set(1e9 + i, i);
+    expect(m.size).toBe(6000);
+    keys.forEach((k, i) => expect(m.get(k)).toBe(i));
+    expect(m.get(1e9 + 2999)).toBe(2999);
+  });
+});
+
+describe("Vocabulary word ids", () => {
+  it("gives each word one id, whether keyed by its characters (1–3 CJK, letters, digits) or not", () => {
+    const v = new Vocabulary();
+    const words = ["考", "考试", "考试周", "期末考试", "nba", "g7", "c++", "3.5", "Ab", "考", "考试"];
+    const ids = words.map((w) => v.wordId(w, true));
+    expect(ids).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1]);
+    expect(v.size).toBe(9);
+    // A word and the character n-gram with the same characters are different features.
+    expect(v.gramId("考试", false)).toBe(-1);
+    v.seal();
+    words.forEach((w, i) => expect(v.wordId(w, false)).toBe(ids[i]));
+    expect(v.wordId("食堂", false)).toBe(-1);
+    expect(v.wordId("图书馆员", false)).toBe(-1);
+    expect([...v.words.entries()]).toEqual(words.slice(0, 9).map((w, i) => [w, i]));
   });
 });

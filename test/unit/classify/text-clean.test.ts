@@ -14,6 +14,11 @@ describe("cleanText", () => {
     ["full-width forms are normalised and Latin lower-cased", "ＡＢＣ大学２０２４年：招生！", "abc大学2024年:招生!"],
     ["Weibo topic markers keep their text", "{%#期末考试#%}加油", "#期末考试# 加油"],
     ["zero-width characters and whitespace runs", "考试\u200b周  \n\t开始", "考试周 开始"],
+    // The cleaner's fast path (text of characters every step leaves alone) must agree with the full one.
+    ["capitals alone are lower-cased", "NBA总决赛 G7 “湖人”夺冠", "nba总决赛 g7 “湖人”夺冠"],
+    ["full-width forms fold", "《高数》期末：Ｂ卷（９０分）", "《高数》期末:b卷(90分)"],
+    ["leading, trailing and doubled spaces still collapse", " 期末  考试 ", "期末 考试"],
+    ["a dot or colon still goes through the URL check", "见WWW.EXAMPLE.COM/X通知", "见 通知"],
   ])("%s", (_name, raw, cleaned) => {
     expect(cleanText(raw)).toBe(cleaned);
   });
