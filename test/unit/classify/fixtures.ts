@@ -67,3 +67,13 @@ export const CAMPUS_SAMPLES: Sample[] = [
   ...CANTEEN.map((text) => ({ text, label: "食堂" })),
   ...SPORTS.map((text) => ({ text, label: "体育" })),
 ];
+
+/** New sentences (not in {@link CAMPUS_SAMPLES}) and the topic each is about: what a trained model must get right. */
+export const UNSEEN_CASES: readonly (readonly [string, string])[] = [
+  ["明天的高数考试我还没复习完", "考试"],
+  ["监考老师发现有人带小抄作弊", "考试"],
+  ["三食堂的红烧肉今天特别好吃", "食堂"],
+  ["食堂晚饭的窗口排队太长了", "食堂"],
+  ["篮球比赛决赛在体育馆举行", "体育"],
+  ["运动会上我们学院拿了长跑第一", "体育"],
+];

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { NbEnsemble, NbLogistic, prepareText, trainNbEnsemble, trainNbLogistic, TrainingError, type NbLogisticOptions } from "../../../crawler/classify";
-import { CAMPUS_SAMPLES } from "./fixtures";
+import { CAMPUS_SAMPLES, UNSEEN_CASES } from "./fixtures";
 
 const texts = CAMPUS_SAMPLES.map((s) => prepareText(s.text));
 const labels = CAMPUS_SAMPLES.map((s) => s.label);
 
-// New sentences (not in the training set) and the topic each is about.
-const CASES: [string, string][] = [
-  ["明天的高数考试我还没复习完", "考试"],
-  ["监考老师发现有人带小抄作弊", "考试"],
-  ["三食堂的红烧肉今天特别好吃", "食堂"],
-  ["食堂晚饭的窗口排队太长了", "食堂"],
-  ["篮球比赛决赛在体育馆举行", "体育"],
-  ["运动会上我们学院拿了长跑第一", "体育"],
-];
+const CASES = UNSEEN_CASES;
 
 // 48 training sentences: features seen once must be kept, or little is left to learn from.
 const SMALL: Partial<NbLogisticOptions> = { minCount: 1 };

@@ -6,21 +6,14 @@ import { IntegerMap } from "../../../crawler/classify/int-map";
 import { foldSamples } from "../../../crawler/classify/model-fold";
 import { NbLogistic } from "../../../crawler/classify/nbsvm-model";
 import { trainLinearSvm, type LinearSvmOptions } from "../../../crawler/classify/svm-train";
-import { CAMPUS_SAMPLES } from "./fixtures";
+import { CAMPUS_SAMPLES, UNSEEN_CASES } from "./fixtures";
 
 const texts = CAMPUS_SAMPLES.map((s) => prepareText(s.text));
 const labels = CAMPUS_SAMPLES.map((s) => s.label);
 // 48 sentences: features seen once must be kept, or little is left to learn from.
 const SMALL: Partial<LinearSvmOptions> = { minCount: 1 };
 
-const UNSEEN: [string, string][] = [
-  ["明天的高数考试我还没复习完", "考试"],
-  ["监考老师发现有人带小抄作弊", "考试"],
-  ["三食堂的红烧肉今天特别好吃", "食堂"],
-  ["食堂晚饭的窗口排队太长了", "食堂"],
-  ["篮球比赛决赛在体育馆举行", "体育"],
-  ["运动会上我们学院拿了长跑第一", "体育"],
-];
+const UNSEEN = UNSEEN_CASES;
 
 describe("linear SVM (NB-scaled features, dual coordinate descent)", () => {
   it("separates a separable toy set: every training text and unseen texts of each class", () => {
