@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
@@ -49,8 +50,13 @@ export function createDb(url = databaseUrl()): PrismaClient {
   // instead of failing with SQLITE_BUSY.
   const adapter = new WalSqlite({ url: file, timeout: BUSY_TIMEOUT_MS });
   // WAL is switched on once by `db migrate` (it is a property of the file, not the connection).
-  return tagDialect(new PrismaClient({ adapter }), "sqlite");
+  const client = tagDialect(new PrismaClient({ adapter }), "sqlite");
+  Object.defineProperty(client, "cwSqlite", { value: adapter, enumerable: false });
+  return client;
 }
+
+/** The SQLite adapter's connection as this module uses it (`client` is public at run time, not in its types). */
+type SqliteConnection = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>> & { client: BetterSqlite3.Database };
 
 /**
  * The SQLite adapter with `synchronous = NORMAL` on its connection. In WAL mode (which `db migrate`
@@ -59,11 +65,60 @@ export function createDb(url = databaseUrl()): PrismaClient {
  * waits for an fsync on every commit, and the crawler commits per page.
  */
 class WalSqlite extends PrismaBetterSQLite3 {
+  /** The connection Prisma opened last (it opens one, on first use): what {@link rawSqlite} writes on. */
+  connection?: SqliteConnection;
+
   override async connect(): Promise<Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>> {
     const connection = await super.connect();
     await connection.executeScript("PRAGMA synchronous = NORMAL");
+    this.connection = connection as SqliteConnection;
     return connection;
   }
+}
+
+/**
+ * Prisma's own SQLite connection, for the few hot writes that run as prepared statements instead of
+ * Prisma queries (the crawler's page store: Prisma compiles every query, about 1 ms of CPU each,
+ * which was half of a crawl's CPU). It is the same connection Prisma uses, so there is one writer
+ * per process as before, and {@link RawSqlite.transaction} takes the adapter's transaction lock, so
+ * a write never runs inside a Prisma transaction or beside one.
+ */
+export interface RawSqlite {
+  /**
+   * Run `write` synchronously in one transaction (BEGIN … COMMIT, rolled back if it throws),
+   * once every Prisma transaction of the process has ended. Nothing else runs on the connection
+   * meanwhile: `write` never awaits.
+   */
+  transaction<T>(write: (db: BetterSqlite3.Database) => T): Promise<T>;
+}
+
+/** The raw SQLite connection of a client made by {@link createDb}, or null (PostgreSQL, or another client). */
+export async function rawSqlite(client: PrismaClient): Promise<RawSqlite | null> {
+  const adapter = (client as unknown as { cwSqlite?: WalSqlite }).cwSqlite;
+  if (!adapter) return null;
+  if (!adapter.connection) await client.$connect();
+  const connection = adapter.connection;
+  if (!connection) return null;
+  return {
+    async transaction<T>(write: (db: BetterSqlite3.Database) => T): Promise<T> {
+      // The adapter's startTransaction waits for its lock (held by any open Prisma transaction) and
+      // runs BEGIN; commit() and rollback() only release the lock: the SQL is ours to send, as
+      // Prisma's engine sends it.
+      const tx = await connection.startTransaction();
+      const raw = connection.client;
+      let out: T;
+      try {
+        out = write(raw);
+        raw.prepare("COMMIT").run();
+      } catch (e) {
+        if (raw.inTransaction) raw.prepare("ROLLBACK").run();
+        await tx.rollback();
+        throw e;
+      }
+      await tx.commit();
+      return out;
+    },
+  };
 }
 
 const globalForDb = globalThis as unknown as { campuswatchDb?: PrismaClient };

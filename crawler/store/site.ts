@@ -80,10 +80,19 @@ export async function addSources(db: Tx, accountId: number, postIds: number[], n
   return missing;
 }
 
-/** True for a unique-constraint violation (Prisma's P2002, with or without a driver adapter). */
+/**
+ * True for a unique-constraint violation: Prisma's P2002 (with or without a driver adapter), or
+ * better-sqlite3's own error from a prepared statement (./page-sqlite.ts).
+ */
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: unknown; cause?: { code?: unknown; kind?: unknown } } | null;
-  return err?.code === "P2002" || err?.cause?.code === "23505" || err?.cause?.kind === "UniqueConstraintViolation";
+  return (
+    err?.code === "P2002" ||
+    err?.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    err?.code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    err?.cause?.code === "23505" ||
+    err?.cause?.kind === "UniqueConstraintViolation"
+  );
 }
 
 /**
