@@ -5,6 +5,7 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "../lib/db";
+import { DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import { createUser } from "../lib/users";
 import { createAccount } from "../lib/queries/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
@@ -73,7 +74,13 @@ export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) =>
   }
   if (!(await db.topic.findUnique({ where: { name: DEMO_TOPIC.name } }))) {
     await db.topic.create({
-      data: { name: DEMO_TOPIC.name, keywords: JSON.stringify(DEMO_TOPIC.keywords), sensitiveWords: JSON.stringify(DEMO_TOPIC.sensitiveWords) },
+      // The kind new topics get from the form and the CLI (the column's own default is older).
+      data: {
+        name: DEMO_TOPIC.name,
+        keywords: JSON.stringify(DEMO_TOPIC.keywords),
+        sensitiveWords: JSON.stringify(DEMO_TOPIC.sensitiveWords),
+        classifier: DEFAULT_CLASSIFIER,
+      },
     });
     log(`demo: created topic ${DEMO_TOPIC.name}`);
   }

@@ -6,8 +6,8 @@ import type { Db } from "../../lib/db";
 import { prepareText } from "./features";
 import { loadTopics, topicById } from "./topic-loader";
 import type { TopicProgress } from "./topic-train";
-import { dequeueJudged, lockPosts } from "./unclassified";
-import { judge, postText, type PostVerdict } from "./verdict";
+import { judge, postText } from "./verdict";
+import { writeBatch, type VerdictRow } from "./write-batch";
 
 /** Options of {@link classifyPosts}. */
 export interface ClassifyOptions {
@@ -67,65 +67,15 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
     const batchIds = ids.slice(i, i + batchSize);
     const posts = await postsOf(db, batchIds, given);
     // Segment each post once for every topic (the expensive step).
-    const rows: {
-      postId: number;
-      topicId: number;
-      verdict: PostVerdict;
-      modelVersion: number;
-    }[] = [];
+    const rows: VerdictRow[] = [];
     for (const post of posts) {
       const prepared = prepareText(postText(post));
       for (const t of topics) rows.push({ postId: post.id, topicId: t.row.id, verdict: judge(t, prepared), modelVersion: t.row.modelVersion });
     }
-    const presentIds = posts.map((p) => p.id);
-    await db.$transaction(
-      async (tx) => {
-        await lockPosts(db, tx, presentIds);
-        // Replace rather than upsert row by row: two statements per batch instead of one per pair.
-        await tx.classification.deleteMany({ where: { postId: { in: presentIds }, topicId: { in: topicIds } } });
-        await tx.classification.createMany({
-          data: rows.map((r) => ({
-            postId: r.postId,
-            topicId: r.topicId,
-            score: r.verdict.score,
-            cosine: r.verdict.cosine,
-            label: r.verdict.label,
-            relevant: r.verdict.relevant,
-            topTerms: JSON.stringify(r.verdict.topTerms),
-            sensitiveHits: JSON.stringify([...new Set(r.verdict.sensitiveHits.map((h) => h.word))]),
-            modelVersion: r.modelVersion,
-          })),
-        });
-        const existing = await tx.flag.findMany({
-          where: { postId: { in: presentIds }, topicId: { in: topicIds } },
-          select: { id: true, postId: true, topicId: true, status: true, reasons: true, score: true },
-        });
-        const byKey = new Map(existing.map((f) => [`${f.postId}:${f.topicId}`, f]));
-        const create: { postId: number; topicId: number; reasons: string; score: number }[] = [];
-        const close: number[] = [];
-        for (const r of rows) {
-          const flag = byKey.get(`${r.postId}:${r.topicId}`);
-          const reasons = JSON.stringify(r.verdict.reasons);
-          const score = r.verdict.score > 0 ? r.verdict.score : r.verdict.cosine;
-          if (r.verdict.reasons.length > 0) {
-            if (!flag) create.push({ postId: r.postId, topicId: r.topicId, reasons, score });
-            else if (flag.status === "open" && (flag.reasons !== reasons || flag.score !== score)) {
-              // Guarded by status so a review that landed meanwhile is not overwritten.
-              await tx.flag.updateMany({ where: { id: flag.id, status: "open" }, data: { reasons, score } });
-              result.flagsUpdated++;
-            }
-          } else if (flag && flag.status === "open") {
-            close.push(flag.id);
-          }
-        }
-        if (create.length > 0) await tx.flag.createMany({ data: create });
-        if (close.length > 0) await tx.flag.deleteMany({ where: { id: { in: close }, status: "open" } });
-        if (complete) await dequeueJudged(tx, posts);
-        result.flagsOpened += create.length;
-        result.flagsClosed += close.length;
-      },
-      { timeout: 120_000, maxWait: 30_000 },
-    );
+    const flags = await writeBatch(db, posts, topicIds, rows, complete);
+    result.flagsOpened += flags.opened;
+    result.flagsUpdated += flags.updated;
+    result.flagsClosed += flags.closed;
     result.posts += posts.length;
     result.classifications += rows.length;
   }

@@ -7,42 +7,10 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import type { RawSqlite } from "../../lib/db";
+import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import type { ExistingPost, NewPost, PageOp, PagePlan, PostChange, StoreOutcome } from "./page-plan";
 
 type Database = BetterSqlite3.Database;
-type Statement = BetterSqlite3.Statement;
-
-/** Prepared statements per connection, by SQL text (a handful of shapes: IN lists by length, updates by columns). */
-const cache = new WeakMap<Database, Map<string, Statement>>();
-
-function prepared(db: Database, sql: string): Statement {
-  let stmts = cache.get(db);
-  if (!stmts) cache.set(db, (stmts = new Map<string, Statement>()));
-  let s = stmts.get(sql);
-  if (!s) {
-    // Prisma's adapter turns on safe integers for the connection; ids here fit a double.
-    s = db.prepare(sql).safeIntegers(false);
-    stmts.set(sql, s);
-  }
-  return s;
-}
-
-/** A value as Prisma's SQLite adapter writes it. */
-function sqlValue(v: unknown): unknown {
-  if (v instanceof Date) return v.toISOString().replace("Z", "+00:00");
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return v ?? null;
-}
-
-/**
- * A stored date as Prisma reads it: ISO 8601 text, SQLite's CURRENT_TIMESTAMP form (UTC, no zone)
- * or milliseconds since the epoch.
- */
-function dateOf(v: unknown): Date {
-  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
-  const s = String(v);
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(" ", "T")}Z`);
-}
 
 const NEW_POST_COLUMNS = [
   "accountId",
