@@ -103,11 +103,17 @@ export function titleFromText(text: string, max = 40): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
+/** An `<img` or `<image` start tag (the HTML parser reads `<image>` as an img element). */
+const IMAGE_TAG = /<im(?:g|age)[\s/>]/i;
+
 /**
  * Image URLs in an HTML fragment, for OCR. Lazy-loading attributes are preferred over `src`
  * (Hexo/NexT uses `data-src`, Tieba `data-original`); emoji/icon images are skipped.
  */
 export function imagesIn(html: string, baseUrl: string): string[] {
+  // Most floors and comments have no image: skip parsing them (a second parse of every item's
+  // HTML, 3% of a crawl's CPU). The parser makes an img element only from an <img or <image tag.
+  if (!IMAGE_TAG.test(html)) return [];
   const $ = cheerio.load(`<div>${html}</div>`);
   const out = new Set<string>();
   $("img").each((_i, el) => {
