@@ -7,8 +7,10 @@
  * new / changed / unchanged apart.
  *
  * The parts live in ./store/: preparing an item and the change rule (prepared.ts), storing a page
- * (page.ts), reads before storing (known.ts), deletion marks (deleted.ts), the history time table
- * (marks.ts) and what they share (site.ts). Import from here.
+ * (page.ts: planned once in page-plan.ts, written through Prisma by page-prisma.ts or as
+ * prepared statements on SQLite by page-sqlite.ts), reads before storing (known.ts), deletion
+ * marks (deleted.ts), the history time table (marks.ts) and what they share (site.ts). Import
+ * from here.
  */
 export { accountSiteKey, holdSiteKey } from "./store/site";
 export { prepareItem, changeOf, type PreparedItem, type Change, type StoredState } from "./store/prepared";
