@@ -96,9 +96,10 @@ export interface RawSqlite {
 export async function rawSqlite(client: PrismaClient): Promise<RawSqlite | null> {
   const adapter = (client as unknown as { cwSqlite?: WalSqlite }).cwSqlite;
   if (!adapter) return null;
-  if (!adapter.connection) await client.$connect();
+  // Not opened yet, or closed by $disconnect (Prisma opens a new one on its next query): connect now.
+  if (!adapter.connection?.client.open) await client.$connect();
   const connection = adapter.connection;
-  if (!connection) return null;
+  if (!connection?.client.open) return null;
   return {
     async transaction<T>(write: (db: BetterSqlite3.Database) => T): Promise<T> {
       // The adapter's startTransaction waits for its lock (held by any open Prisma transaction) and

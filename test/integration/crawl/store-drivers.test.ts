@@ -207,4 +207,14 @@ describe("the page store's two drivers", () => {
     ).rejects.toThrow("half done");
     expect(await db.account.count()).toBe(1);
   });
+
+  it("a raw transaction after $disconnect opens the connection again", async (ctx) => {
+    const { db } = await sqliteOrSkip(ctx);
+    await db.account.create({ data: { platform: "blog", entryUrl: "http://127.0.0.1:1/a", name: "a" } });
+    await db.$disconnect();
+    const raw = (await rawSqlite(db))!;
+    const names = await raw.transaction((sql) => sql.prepare(`SELECT "name" FROM "Account"`).all() as { name: string }[]);
+    expect(names).toEqual([{ name: "a" }]);
+    expect(await db.account.count()).toBe(1);
+  });
 });
