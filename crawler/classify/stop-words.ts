@@ -8,22 +8,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { dataFile } from "./data-file";
 import { normalizeWord } from "./text-clean";
 
-/**
- * Where the list is. Under node/tsx it sits next to this module. Inside the Next.js server bundle
- * `new URL(…, import.meta.url)` becomes an asset URL, not a file, so fall back to the project
- * directory, which is where `next start` runs.
- */
+/** Where the list is (./data-file.ts); a missing file is reported by the read, with its path. */
 function stopWordsFile(): string {
-  try {
-    const beside = fileURLToPath(new URL("./data/stopwords-zh.txt", import.meta.url));
-    if (fs.existsSync(beside)) return beside;
-  } catch {
-    // bundled: see below
-  }
-  return path.join(process.cwd(), "crawler", "classify", "data", "stopwords-zh.txt");
+  return dataFile("stopwords-zh.txt") ?? path.join(process.cwd(), "crawler", "classify", "data", "stopwords-zh.txt");
 }
 
 let cached: ReadonlySet<string> | undefined;

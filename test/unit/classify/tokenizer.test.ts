@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import { dataFile } from "../../../crawler/classify/data-file";
 import { addUserWords, loadedUserWords, tokenize, setUserDictionary } from "../../../crawler/classify";
 
 // Exact tokens: jieba's mixed mode, stop words and punctuation dropped. The first block runs with
@@ -55,5 +57,14 @@ describe("tokenize", () => {
     setUserDictionary([]);
     expect(tokenize("同学们明天参加英语考试")).toEqual(["同学", "明天", "参加", "英语考试"]);
     expect(tokenize("同学们明天参加英语考试", { nounsOnly: true })).toEqual(["同学", "英语考试"]);
+  });
+
+  it("loads jieba with the one-line IDF table shipped in data/ (keyword extraction is never used)", () => {
+    const idf = dataFile("jieba-idf-unused.utf8");
+    expect(idf).not.toBeNull();
+    // jieba's loader asserts at least one "word weight" line with a positive average.
+    expect(fs.readFileSync(idf!, "utf8")).toMatch(/^\S+ [0-9.]*[1-9][0-9.]*\n$/);
+    expect(dataFile("stopwords-zh.txt")).not.toBeNull();
+    expect(dataFile("no-such-file.txt")).toBeNull();
   });
 });
