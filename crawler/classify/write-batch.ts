@@ -7,6 +7,7 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { rawSqlite, type Db, type Prisma } from "../../lib/db";
+import { runPlan, runPlanAsync } from "../../lib/plan";
 import { prepared, sqlValue } from "../../lib/sqlite-statements";
 import { dequeueJudged, lockPosts, type JudgedPost } from "./unclassified";
 import type { PostVerdict } from "./verdict";
@@ -124,22 +125,8 @@ function* planBatch(posts: readonly JudgedPost[], topicIds: number[], rows: read
 export async function writeBatch(db: Db, posts: readonly JudgedPost[], topicIds: number[], rows: readonly VerdictRow[], dequeue: boolean): Promise<BatchFlags> {
   const plan = () => planBatch(posts, topicIds, rows, dequeue);
   const raw = await rawSqlite(db);
-  if (raw)
-    return raw.transaction((sql) => {
-      const steps = plan();
-      let step = steps.next();
-      while (!step.done) step = steps.next(runSqlite(sql, step.value));
-      return step.value;
-    });
-  return db.$transaction(
-    async (tx) => {
-      const steps = plan();
-      let step = steps.next();
-      while (!step.done) step = steps.next(await runPrisma(db, tx, step.value));
-      return step.value;
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
+  if (raw) return raw.transaction((sql) => runPlan(plan(), (op) => runSqlite(sql, op)));
+  return db.$transaction((tx) => runPlanAsync(plan(), (op) => runPrisma(db, tx, op)), { timeout: 120_000, maxWait: 30_000 });
 }
 
 async function runPrisma(db: Db, tx: Prisma.TransactionClient, op: BatchOp): Promise<unknown> {

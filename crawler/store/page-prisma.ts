@@ -3,6 +3,7 @@
  * pages are stored on PostgreSQL (and on a SQLite client without a raw connection).
  */
 import type { Db } from "../../lib/db";
+import { runPlanAsync } from "../../lib/plan";
 import type { ExistingPost, PageOp, PagePlan, StoreOutcome } from "./page-plan";
 import { addSources, onSite, type Tx } from "./site";
 
@@ -28,12 +29,7 @@ const existingSelect = {
 /** Run a page's plan in one Prisma transaction. */
 export async function storeWithPrisma(db: Db, plan: () => PagePlan): Promise<StoreOutcome> {
   return db.$transaction(
-    async (tx) => {
-      const steps = plan();
-      let step = steps.next();
-      while (!step.done) step = steps.next(await runOp(tx, step.value));
-      return step.value;
-    },
+    (tx) => runPlanAsync(plan(), (op) => runOp(tx, op)),
     // Prisma's default limits (5 s, 2 s to get a connection) are too tight for a 50-item page on
     // a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard
     // started beside it. A page that runs out of time is still rolled back whole and re-read on

@@ -7,6 +7,7 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import type { RawSqlite } from "../../lib/db";
+import { runPlan } from "../../lib/plan";
 import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import type { ExistingPost, NewPost, PageOp, PagePlan, PostChange, StoreOutcome } from "./page-plan";
 
@@ -44,12 +45,7 @@ type ExistingRow = Omit<ExistingPost, "incomplete" | "deletedAt" | "firstSeenAt"
 
 /** Run a page's plan in one synchronous SQLite transaction. */
 export function storeWithSqlite(raw: RawSqlite, plan: () => PagePlan): Promise<StoreOutcome> {
-  return raw.transaction((db) => {
-    const steps = plan();
-    let step = steps.next();
-    while (!step.done) step = steps.next(runOp(db, step.value));
-    return step.value;
-  });
+  return raw.transaction((db) => runPlan(plan(), (op) => runOp(db, op)));
 }
 
 /** One operation of the plan; see {@link PageOp} for what each returns. */
