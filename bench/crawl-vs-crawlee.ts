@@ -15,7 +15,7 @@
  * and their peak RSS by /usr/bin/time. The ratio is the median over rounds of project pages/s ÷
  * Crawlee pages/s, each round's two runs back to back, so machine load hits both alike.
  *
- *   npm run bench:crawl-vs-crawlee [-- --rounds 3 --posts 120 --concurrency 8 --verbose --cpu-prof DIR]
+ *   npm run bench:crawl-vs-crawlee [-- --rounds 3 --posts 120 --concurrency 8 --verbose --cpu-prof DIR --keep DIR]
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     /** Write a CPU profile of every project run (`node --cpu-prof`) into this folder. */
     "cpu-prof": { type: "string" },
+    /** Keep each round's database and data folder (archive) in this folder, for a closer look. */
+    keep: { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -139,6 +141,11 @@ async function project(n: number): Promise<ProjectRun> {
   const pages = pagesSince(from);
   const line = r.err.split("\n").find((l) => l.startsWith('{"campuswatchProfile"'));
   const profile = line ? (JSON.parse(line) as { campuswatchProfile: Record<string, number> }).campuswatchProfile : {};
+  if (values.keep) {
+    fs.mkdirSync(values.keep, { recursive: true });
+    fs.cpSync(file, path.join(values.keep, `round-${n}.db`));
+    fs.cpSync(dataDir, path.join(values.keep, `data-${n}`), { recursive: true });
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
   for (const f of fs.readdirSync(dir)) if (f.startsWith(`round-${n}.db`)) fs.rmSync(path.join(dir, f), { force: true });
   return { pages: pages.length, seconds: r.seconds, rssMiB: r.rssMiB, profile, urls: pages.map((p) => p.origin + p.url) };

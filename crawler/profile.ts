@@ -6,9 +6,10 @@
  *
  * Phases are summed over the accounts crawled at once, so with concurrency 8 they add up to about
  * 8× the wall time: read them as shares. `fetchMs` is time waiting for responses (per-host queue
- * included), `storeMs` the store's reads and page transactions, `classifyMs` the classifier,
- * `archiveMs` the raw archive; `parseMs` is the rest of each account's crawl (adapters parsing
- * pages, the walk's own work). `startupMs` runs from the process's start to its first crawl, and
+ * included), `storeMs` the store's reads and page transactions, `classifyMs` the classifier
+ * (which judges beside the walk, so it overlaps the others), `archiveMs` the raw archive;
+ * `parseMs` is the rest of each account's crawl (adapters parsing pages, the walk's own work),
+ * less the time the walk waited for the classifier. `startupMs` runs from the process's start to its first crawl, and
  * `cpuMs` is the process's CPU time: when it is close to `totalMs` the process was busy all along,
  * and the waits above (fetch, archive) are mostly waits for its own event loop.
  */
@@ -17,9 +18,9 @@
 export const profiling = process.env.CAMPUSWATCH_PROFILE === "1";
 
 /** The timed phases; `account` is each account's whole crawl (the others are parts of it). */
-export type Phase = "account" | "fetch" | "store" | "classify" | "archive";
+export type Phase = "account" | "fetch" | "store" | "classify" | "classifyWait" | "archive";
 
-const totals: Record<Phase, number> = { account: 0, fetch: 0, store: 0, classify: 0, archive: 0 };
+const totals: Record<Phase, number> = { account: 0, fetch: 0, store: 0, classify: 0, classifyWait: 0, archive: 0 };
 let firstCrawlAt: number | null = null;
 let lastCrawlEndAt = 0;
 let accounts = 0;
@@ -81,7 +82,7 @@ export interface ProfileFigures {
 /** The figures so far, in whole milliseconds. */
 export function profileSnapshot(): ProfileFigures {
   const r = (n: number) => Math.round(n);
-  const { account, fetch, store, classify, archive } = totals;
+  const { account, fetch, store, classify, classifyWait, archive } = totals;
   const end = performance.now();
   const cpu = process.cpuUsage();
   return {
@@ -93,7 +94,7 @@ export function profileSnapshot(): ProfileFigures {
     cpuMs: r((cpu.user + cpu.system) / 1000),
     accountMs: r(account),
     fetchMs: r(fetch),
-    parseMs: r(Math.max(0, account - fetch - store - classify - archive)),
+    parseMs: r(Math.max(0, account - fetch - store - classifyWait - archive)),
     storeMs: r(store),
     classifyMs: r(classify),
     archiveMs: r(archive),

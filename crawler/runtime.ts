@@ -9,6 +9,7 @@ import { createAddressPolicy, createFetcher, HostScheduler, type AddressPolicy, 
 import type { HostGate } from "./fetch/politeness";
 import type { ProxyConfig } from "./fetch/proxy-url";
 import { classifyPosts } from "./classify";
+import { enableSegmentThread } from "./classify/segment-thread";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { notifyNewFlags } from "../lib/notify";
@@ -56,6 +57,8 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   const globalProxy = opts.proxy === undefined ? proxyFromEnv() : opts.proxy;
   const policyFor = (entryUrl: string) => createAddressPolicy({ trustedHosts: [entryUrl, ...trusted], resolve: opts.resolve });
   const deliveries = new Set<Promise<unknown>>();
+  // The classifier's jieba runs beside the crawl, not in its way (process-wide; see segment-thread.ts).
+  if (opts.classify !== false && cfg.jiebaThread) enableSegmentThread();
   return {
     notify: (db, runId) => {
       const p = notifyNewFlags(db, runId).finally(() => deliveries.delete(p));

@@ -186,6 +186,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
       pageBudget: pageBudgetOf(services),
       now: () => clock(),
       toClassify: { ids: [], posts: [] },
+      classifying: { chain: Promise.resolve(), batches: 0 },
       newMarks: [],
     };
     listFailed = await walk(crawl, account);

@@ -63,6 +63,11 @@ export function crawlerConfig() {
     archiveMaxDays: intFromEnv("CAMPUSWATCH_ARCHIVE_MAX_DAYS", 90, 1),
     /** The raw archive is kept under this many MiB (oldest files go first). @default 2048 */
     archiveMaxMb: intFromEnv("CAMPUSWATCH_ARCHIVE_MAX_MB", 2048, 1),
+    /**
+     * Segment posts for the classifier on a worker thread (jieba's load and cuts off the crawl's
+     * thread); `0` keeps them on the crawl's thread. @default 1
+     */
+    jiebaThread: intFromEnv("CAMPUSWATCH_JIEBA_THREAD", 1, 0) !== 0,
   };
 }
 

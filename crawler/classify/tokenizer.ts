@@ -26,26 +26,65 @@ import { stopWords } from "./stop-words";
 import { cleanText, normalizeWord } from "./text-clean";
 
 /** POS tag given to user-dictionary words (jieba's "other proper noun"), so noun filtering keeps them. */
-const USER_WORD_TAG = "nz";
-
-let loaded = false;
-const userWords = new Set<string>();
+export const USER_WORD_TAG = "nz";
 
 /**
- * Load jieba's dictionaries. Its keyword-extraction IDF table (6 MB) is replaced by a one-line
- * file: nothing here calls `extract` (our TF-IDF is our own), segmentation and tagging never read
- * it, and the default costs 0.16 s of CPU and 18 MiB at every load. Without the file (an unusual
+ * The user words wanted (normalised): the truth. This thread's jieba ({@link mainWords}) and the
+ * jieba thread (./segment-thread.ts) are brought to exactly this set before they segment, so
+ * both give the same tokens and neither loads jieba before it has something to cut.
+ */
+const userWords = new Set<string>();
+/** Bumped whenever {@link userWords} changes, so the jieba thread knows when to catch up. */
+let userWordsGeneration = 0;
+/** The user words loaded into this thread's jieba, or null while it is not loaded. */
+let mainWords: Set<string> | null = null;
+/** The {@link userWordsGeneration} {@link mainWords} was brought to. */
+let mainGeneration = -1;
+
+/**
+ * jieba's load options. Its keyword-extraction IDF table (6 MB) is replaced by a one-line file:
+ * nothing here calls `extract` (our TF-IDF is our own), segmentation and tagging never read it,
+ * and the default costs 0.16 s of CPU and 18 MiB at every load. Without the file (an unusual
  * install), jieba's default is loaded.
  */
-function loadJieba(): void {
+export function jiebaLoadOptions(): { idfDict: string } | undefined {
   const idfDict = dataFile("jieba-idf-unused.utf8");
-  nodejieba.load(idfDict ? { idfDict } : undefined);
+  return idfDict ? { idfDict } : undefined;
 }
 
+/** Bring this thread's jieba to {@link userWords}: load it the first time, reload when a word must go. */
 function ensureLoaded(): void {
-  if (loaded) return;
-  loadJieba();
-  loaded = true;
+  if (mainWords !== null && mainGeneration === userWordsGeneration) return;
+  let reload = mainWords === null || mainWords.size > userWords.size;
+  if (!reload) {
+    for (const w of mainWords!) {
+      if (!userWords.has(w)) {
+        reload = true;
+        break;
+      }
+    }
+  }
+  if (reload) {
+    nodejieba.load(jiebaLoadOptions());
+    mainWords = new Set();
+  }
+  const loaded = mainWords!;
+  for (const w of userWords) {
+    if (loaded.has(w)) continue;
+    nodejieba.insertWord(w, USER_WORD_TAG);
+    loaded.add(w);
+  }
+  mainGeneration = userWordsGeneration;
+}
+
+/** Whether this thread has loaded jieba (the crawler's main thread never should: ./segment-thread.ts). */
+export function jiebaLoadedHere(): boolean {
+  return mainWords !== null;
+}
+
+/** The wanted user words and their generation (for ./segment-thread.ts). */
+export function userDictionaryState(): { words: ReadonlySet<string>; generation: number } {
+  return { words: userWords, generation: userWordsGeneration };
 }
 
 /** Options of {@link segment}. */
@@ -82,17 +121,18 @@ function isNounTag(tag: string): boolean {
 export function segment(cleaned: string, options: SegmentOptions = {}): string[] {
   if (cleaned === "") return [];
   ensureLoaded();
-  const stop = options.dropStopWords === false ? undefined : stopWords();
-  if (options.nounsOnly) {
-    const out: string[] = [];
-    for (const { word, tag } of nodejieba.tag(cleaned)) {
-      if (isNounTag(tag) && isWordLike(word) && !stop?.has(word)) out.push(word);
-    }
-    return out;
-  }
   // cut(…, true) is jieba's default mixed mode; without HMM, Latin words fall apart into letters.
-  const tokens = nodejieba.cut(cleaned, true);
-  // Compact in place: the array is ours, and this runs once per post on the hot path.
+  if (options.nounsOnly) return keepTagged(nodejieba.tag(cleaned), options);
+  return keepTokens(nodejieba.cut(cleaned, true), options);
+}
+
+/**
+ * The tokens {@link segment} keeps of jieba's raw `cut(text, true)`: tokens without letters or
+ * digits dropped, stop words dropped. Compacts `tokens` in place (the array is the caller's, and
+ * this runs once per post on the hot path) and returns it. Shared with ./segment-thread.ts.
+ */
+export function keepTokens(tokens: string[], options: SegmentOptions = {}): string[] {
+  const stop = options.dropStopWords === false ? undefined : stopWords();
   let n = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as string;
@@ -101,6 +141,16 @@ export function segment(cleaned: string, options: SegmentOptions = {}): string[]
   }
   tokens.length = n;
   return tokens;
+}
+
+/** The words {@link segment} keeps of jieba's raw `tag(text)` with `nounsOnly`. */
+export function keepTagged(tagged: readonly { word: string; tag: string }[], options: SegmentOptions = {}): string[] {
+  const stop = options.dropStopWords === false ? undefined : stopWords();
+  const out: string[] = [];
+  for (const { word, tag } of tagged) {
+    if (isNounTag(tag) && isWordLike(word) && !stop?.has(word)) out.push(word);
+  }
+  return out;
 }
 
 /** {@link cleanText} then {@link segment}. */
@@ -124,43 +174,43 @@ function normalizedWords(words: Iterable<string>): string[] {
 }
 
 /**
- * Add user-dictionary words (normalised like cleaned text) to the process dictionary. Words
- * already loaded cost a Set lookup. Returns how many were new.
+ * Add user-dictionary words (normalised like cleaned text). Words already wanted cost a Set
+ * lookup. Returns how many were new. They reach jieba before it next segments.
  */
 export function addUserWords(words: Iterable<string>): number {
-  ensureLoaded();
   let added = 0;
   for (const w of normalizedWords(words)) {
     if (userWords.has(w)) continue;
-    nodejieba.insertWord(w, USER_WORD_TAG);
     userWords.add(w);
     added++;
   }
+  if (added > 0) userWordsGeneration++;
   return added;
 }
 
 /**
  * Make the user dictionary exactly `words` (plus jieba's own dictionaries). Adding is
- * incremental; when a loaded word is no longer wanted the dictionary is reloaded (about a second).
+ * incremental; when a loaded word is no longer wanted, jieba is reloaded (about half a second)
+ * before it next segments.
  */
 export function setUserDictionary(words: Iterable<string>): void {
   const want = new Set(normalizedWords(words));
-  let mustReload = false;
-  for (const w of userWords) {
-    if (!want.has(w)) {
-      mustReload = true;
-      break;
+  let same = want.size === userWords.size;
+  if (same) {
+    for (const w of want) {
+      if (!userWords.has(w)) {
+        same = false;
+        break;
+      }
     }
   }
-  if (mustReload) {
-    loadJieba();
-    loaded = true;
-    userWords.clear();
-  }
-  addUserWords(want);
+  if (same) return;
+  userWords.clear();
+  for (const w of want) userWords.add(w);
+  userWordsGeneration++;
 }
 
-/** The user words currently loaded (normalised). */
+/** The user words wanted (normalised): what jieba holds whenever it segments. */
 export function loadedUserWords(): ReadonlySet<string> {
   return userWords;
 }

@@ -3,7 +3,7 @@
  * (the rules are in ./verdict), for a crawled page's posts or for every post of a re-scored topic.
  */
 import type { Db } from "../../lib/db";
-import { prepareText } from "./features";
+import { prepareTexts } from "./segment-thread";
 import { loadTopics, topicById } from "./topic-loader";
 import type { TopicProgress } from "./topic-train";
 import { judge, postText } from "./verdict";
@@ -66,12 +66,12 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
   for (let i = 0; i < ids.length; i += batchSize) {
     const batchIds = ids.slice(i, i + batchSize);
     const posts = await postsOf(db, batchIds, given);
-    // Segment each post once for every topic (the expensive step).
+    // Segment each post once for every topic (the expensive step; on the jieba thread in a crawler).
+    const prepared = await prepareTexts(posts.map((post) => postText(post)));
     const rows: VerdictRow[] = [];
-    for (const post of posts) {
-      const prepared = prepareText(postText(post));
-      for (const t of topics) rows.push({ postId: post.id, topicId: t.row.id, verdict: judge(t, prepared), modelVersion: t.row.modelVersion });
-    }
+    posts.forEach((post, i) => {
+      for (const t of topics) rows.push({ postId: post.id, topicId: t.row.id, verdict: judge(t, prepared[i]!), modelVersion: t.row.modelVersion });
+    });
     const flags = await writeBatch(db, posts, topicIds, rows, complete);
     result.flagsOpened += flags.opened;
     result.flagsUpdated += flags.updated;

@@ -35,18 +35,29 @@ export async function commit(c: Crawl, prepared: PreparedItem[], extras: PageExt
   // posts are queued in UnclassifiedPost meanwhile, so a crash loses no classification.
   c.toClassify.ids.push(...touched);
   c.toClassify.posts.push(...out.stored);
-  if (c.toClassify.ids.length >= CLASSIFY_BATCH) await classifyStored(c);
+  if (c.toClassify.ids.length < CLASSIFY_BATCH) return;
+  queueBatch(c);
+  // The walk goes on while batches are judged, but never runs more than a few ahead of them.
+  if (c.classifying.batches >= CLASSIFY_AHEAD) await timed("classifyWait", () => c.classifying.chain);
 }
 
 /** Posts stored but not classified yet that make the worker classify them (classifyPosts' batch size). */
 const CLASSIFY_BATCH = 200;
+/** Batches handed to the classifier and not judged yet at which the walk waits for them. */
+const CLASSIFY_AHEAD = 3;
 
 /**
- * Classify the posts this crawl stored and has not classified yet. A classifier failure is
- * recorded on the run and never loses the posts: they stay in UnclassifiedPost and are classified
- * at the start of the account's next crawl.
+ * Classify the posts this crawl stored and has not classified yet, and wait for every batch
+ * handed over before. A classifier failure is recorded on the run and never loses the posts:
+ * they stay in UnclassifiedPost and are classified at the start of the account's next crawl.
  */
 export async function classifyStored(c: Crawl): Promise<void> {
+  queueBatch(c);
+  await timed("classifyWait", () => c.classifying.chain);
+}
+
+/** Hand the posts waiting in `c.toClassify` to the classifier, after the batches before them. */
+function queueBatch(c: Crawl): void {
   const { services } = c;
   const { ids, posts } = c.toClassify;
   if (ids.length === 0 || !services.classify) return;
@@ -54,11 +65,18 @@ export async function classifyStored(c: Crawl): Promise<void> {
   // A post stored twice (created, then changed on a later page) is judged once, as last stored.
   const unique = [...new Set(ids)];
   const last = [...new Map(posts.map((p) => [p.id, p])).values()];
-  try {
-    await timed("classify", () => services.classify!(services.db, unique, last));
-  } catch (e) {
-    c.record(new Error(`classification of ${unique.length} posts failed: ${(e as Error).message}`));
-  }
+  const judge = async () => {
+    try {
+      await timed("classify", () => services.classify!(services.db, unique, last));
+    } catch (e) {
+      c.record(new Error(`classification of ${unique.length} posts failed: ${(e as Error).message}`));
+    } finally {
+      c.classifying.batches--;
+    }
+  };
+  c.classifying.batches++;
+  // Batches run in order: a post changed on a later page is judged after its first version.
+  c.classifying.chain = c.classifying.chain.then(judge);
 }
 
 /**

@@ -27,6 +27,11 @@ export interface Crawl {
    * classified a batch at a time (./commit.ts), and whatever is left when the crawl ends.
    */
   toClassify: { ids: number[]; posts: StoredPost[] };
+  /**
+   * The batches handed to the classifier, judged one after another while the walk goes on (the
+   * segmentation runs on the jieba thread); awaited before the run is recorded.
+   */
+  classifying: { chain: Promise<void>; batches: number };
   /** First marks of threads read to their end, written together once their list page is done (./walk.ts). */
   newMarks: NewThreadMark[];
 }
