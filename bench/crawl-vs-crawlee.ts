@@ -89,8 +89,11 @@ const marks = () => sites.map((s) => s.lastSeq());
 /** The list and item requests the sites answered since `from` (robots.txt and shells are "other"). */
 const pagesSince = (from: number[]) => sites.flatMap((s, i) => s.requests({ afterSeq: from[i]! })).filter((r) => r.kind !== "other");
 
-/** A child process under /usr/bin/time -v: its output, wall seconds and peak RSS in MiB. */
-function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string; seconds: number; rssMiB: number }> {
+/** A child process under /usr/bin/time -v: its output, wall seconds, CPU seconds (user + system) and peak RSS in MiB. */
+function run(
+  cmd: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; out: string; err: string; seconds: number; cpuSeconds: number; rssMiB: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn("/usr/bin/time", ["-v", ...cmd], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -102,7 +105,8 @@ function run(cmd: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | nu
     child.on("close", (code) => {
       const seconds = (performance.now() - t0) / 1000;
       const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN);
-      resolve({ code, out, err, seconds, rssMiB: kb / 1024 });
+      const cpu = (name: string) => Number(new RegExp(`${name} time \\(seconds\\): ([0-9.]+)`).exec(err)?.[1] ?? NaN);
+      resolve({ code, out, err, seconds, cpuSeconds: cpu("User") + cpu("System"), rssMiB: kb / 1024 });
     });
   });
 }
@@ -123,7 +127,7 @@ async function freshBuild(): Promise<void> {
   }
 }
 
-type ProjectRun = { pages: number; seconds: number; rssMiB: number; profile: Record<string, number>; urls: string[] };
+type ProjectRun = { pages: number; seconds: number; cpuSeconds: number; rssMiB: number; profile: Record<string, number>; urls: string[] };
 async function project(n: number): Promise<ProjectRun> {
   const file = path.join(dir, `round-${n}.db`);
   fs.copyFileSync(template, file);
@@ -148,10 +152,10 @@ async function project(n: number): Promise<ProjectRun> {
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
   for (const f of fs.readdirSync(dir)) if (f.startsWith(`round-${n}.db`)) fs.rmSync(path.join(dir, f), { force: true });
-  return { pages: pages.length, seconds: r.seconds, rssMiB: r.rssMiB, profile, urls: pages.map((p) => p.origin + p.url) };
+  return { pages: pages.length, seconds: r.seconds, cpuSeconds: r.cpuSeconds, rssMiB: r.rssMiB, profile, urls: pages.map((p) => p.origin + p.url) };
 }
 
-type CrawleeRun = { pages: number; seconds: number; processSeconds: number; rssMiB: number };
+type CrawleeRun = { pages: number; seconds: number; processSeconds: number; cpuSeconds: number; rssMiB: number };
 async function crawlee(urls: string[], n: number): Promise<CrawleeRun> {
   const storage = path.join(dir, `crawlee-${n}`);
   const list = path.join(dir, "urls.json");
@@ -169,7 +173,7 @@ async function crawlee(urls: string[], n: number): Promise<CrawleeRun> {
         .filter((l) => l.startsWith("failed: "))
         .join("\n")}`,
     );
-  return { pages: pagesSince(from).length, seconds: own.seconds, processSeconds: r.seconds, rssMiB: r.rssMiB };
+  return { pages: pagesSince(from).length, seconds: own.seconds, processSeconds: r.seconds, cpuSeconds: r.cpuSeconds, rssMiB: r.rssMiB };
 }
 
 /** `campuswatch --help`, the CLI's bare start-up: median of 3 runs. */
@@ -224,6 +228,11 @@ const rows: [string, string][] = [
   ["peak RSS project", `${medianOf((i) => projectRuns[i]!.rssMiB).toFixed(0)} MiB`],
   ["peak RSS Crawlee", `${median(crawleeRuns.map((c) => c.rssMiB)).toFixed(0)} MiB`],
   ["RSS ratio (median)", medianOf((i) => projectRuns[i]!.rssMiB / crawleeRuns[i]!.rssMiB).toFixed(2)],
+  [
+    "CPU per page (median)",
+    `project ${medianOf((i) => (projectRuns[i]!.cpuSeconds * 1000) / projectRuns[i]!.pages).toFixed(2)} ms, ` +
+      `Crawlee ${median(crawleeRuns.map((c) => (c.cpuSeconds * 1000) / c.pages)).toFixed(2)} ms (whole processes, user + system, all threads)`,
+  ],
   ["start-up", `--help ${help.toFixed(2)} s; crawl once to its first account ${(split("startupMs") / 1000).toFixed(2)} s`],
   [
     "crawl once wall",
@@ -233,7 +242,7 @@ const rows: [string, string][] = [
   ["  fetch", share("fetchMs")],
   ["  parse (adapters, walk)", share("parseMs")],
   ["  store", share("storeMs")],
-  ["  classify", share("classifyMs")],
+  ["  classify (beside the walk)", share("classifyMs")],
   ["  archive", share("archiveMs")],
 ];
 const w = Math.max(...rows.map((r) => r[0].length));
