@@ -52,22 +52,36 @@ function archiveRemembered(dir: string, accountId: number, source: { url: string
   return archived;
 }
 
+/** Account folders made by this process (each is made once: a crawl archives hundreds of pages into it). */
+const madeDirs = new Set<string>();
+
 async function archiveOnce(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
   const hash = crypto.createHash("sha1").update(source.url).update("\0").update(source.body).digest("hex");
   const rel = path.join(String(accountId), `${hash}.json.gz`);
   const file = path.join(dir, rel);
+  const folder = path.dirname(file);
   try {
-    await fs.access(file);
-    return rel;
-  } catch {
-    // not archived yet
-  }
-  try {
-    await fs.mkdir(path.dirname(file), { recursive: true });
     const payload = JSON.stringify({ url: source.url, archivedAt: new Date().toISOString(), body: source.body });
-    await fs.writeFile(file, await gzip(payload));
+    const gz = await gzip(payload);
+    // "wx": created only if absent. The name is the content's hash, so a file already there holds
+    // this very source (archived by an earlier crawl): nothing to write.
+    const write = () => fs.writeFile(file, gz, { flag: "wx" });
+    if (!madeDirs.has(folder)) {
+      await fs.mkdir(folder, { recursive: true });
+      madeDirs.add(folder);
+    }
+    try {
+      await write();
+    } catch (e) {
+      // The folder was removed since it was made (pruning, an operator): make it again, once.
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      await fs.mkdir(folder, { recursive: true });
+      await write();
+    }
     return rel;
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return rel;
+    madeDirs.delete(folder);
     return null;
   }
 }

@@ -21,6 +21,28 @@ describe("raw archive", () => {
     expect(await archiveSource(null, 7, { url: "u", body })).toBeNull();
   });
 
+  it("makes an account's folder once, and again when it was removed meanwhile", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-arch-"));
+    const first = (await archiveSource(dir, 8, { url: "http://x/1", body: "<p>一</p>" }))!;
+    expect(fs.existsSync(path.join(dir, first))).toBe(true);
+    fs.rmSync(path.join(dir, "8"), { recursive: true });
+    const second = (await archiveSource(dir, 8, { url: "http://x/2", body: "<p>二</p>" }))!;
+    expect(fs.existsSync(path.join(dir, second))).toBe(true);
+    expect((await readArchived(dir, second)).body).toBe("<p>二</p>");
+  });
+
+  it("leaves a file already archived (same URL and body, an earlier crawl) as it is", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-arch-"));
+    const source = { url: "http://x/same", body: "<p>同一页</p>" };
+    const rel = (await archiveSource(dir, 9, source))!;
+    const old = new Date("2026-01-01T00:00:00Z");
+    fs.utimesSync(path.join(dir, rel), old, old);
+    // Past the in-memory memo of recent sources (32): the next call goes to the disk.
+    for (let i = 0; i < 40; i++) await archiveSource(dir, 9, { url: `http://x/${i}`, body: `page ${i}` });
+    expect(await archiveSource(dir, 9, source)).toBe(rel);
+    expect(fs.statSync(path.join(dir, rel)).mtime.toISOString()).toBe(old.toISOString());
+  });
+
   it("retention removes files past the age, then the oldest until under the size", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-arch-"));
     const now = new Date("2026-11-29T00:00:00Z");
