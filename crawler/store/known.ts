@@ -2,7 +2,9 @@
  * Reads of what is stored, for decisions before a page is stored: which listed items are known
  * (and what their stored state says), and which items of a page storing would create or change.
  */
-import type { Db } from "../../lib/db";
+import type BetterSqlite3 from "better-sqlite3";
+import { rawSqlite, type Db } from "../../lib/db";
+import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import { changeOf, type PreparedItem } from "./prepared";
 import { accountSiteKey, addSources, byPlatformId, onSite, withUniqueRetry } from "./site";
 
@@ -30,6 +32,9 @@ export interface KnownPost {
 export async function knownPosts(db: Db, accountId: number, platformIds: string[], now: Date = new Date()): Promise<Map<string, KnownPost>> {
   if (platformIds.length === 0) return new Map<string, KnownPost>();
   const siteKey = await accountSiteKey(db, accountId);
+  // Every listing page of every crawl reads here: on SQLite as prepared statements (lib/db.ts rawSqlite).
+  const raw = await rawSqlite(db);
+  if (raw) return raw.transaction((sql) => knownPostsSqlite(sql, accountId, siteKey, platformIds, now));
   const rows = await db.post.findMany({
     where: onSite(accountId, siteKey, platformIds),
     select: {
@@ -49,6 +54,57 @@ export async function knownPosts(db: Db, accountId: number, platformIds: string[
   const foreign = [...known.values()].filter((r) => r.accountId !== accountId).map((r) => r.id);
   if (foreign.length > 0) await withUniqueRetry(() => addSources(db, accountId, foreign, now));
   return new Map([...known].map(([id, { accountId: _owner, ...r }]) => [id, r]));
+}
+
+const KNOWN_COLUMNS = `"id", "accountId", "platformId", "sha1", "listSha1", "replyCount", "lastReplyAt", "publishedAt", "incomplete", "deletedAt"`;
+type KnownRow = {
+  id: number;
+  accountId: number;
+  platformId: string;
+  sha1: string;
+  listSha1: string | null;
+  replyCount: number | null;
+  lastReplyAt: unknown;
+  publishedAt: unknown;
+  incomplete: number;
+  deletedAt: unknown;
+};
+
+/** {@link knownPosts} on SQLite, in one transaction: the same rows, and the same sources added. */
+function knownPostsSqlite(sql: BetterSqlite3.Database, accountId: number, siteKey: string, platformIds: string[], now: Date): Map<string, KnownPost> {
+  const marks = platformIds.map(() => "?").join(", ");
+  // The same condition as ./site.ts onSite: the site's posts, or the account's own rows.
+  const rows = (
+    siteKey
+      ? prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE "platformId" IN (${marks}) AND ("siteKey" = ? OR "accountId" = ?)`).all(
+          ...platformIds,
+          siteKey,
+          accountId,
+        )
+      : prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE "platformId" IN (${marks}) AND "accountId" = ?`).all(...platformIds, accountId)
+  ) as KnownRow[];
+  const known = byPlatformId(rows, accountId);
+  const addSource = prepared(
+    sql,
+    `INSERT INTO "PostSource" ("postId", "accountId", "firstSeenAt") VALUES (?, ?, ?) ON CONFLICT ("postId", "accountId") DO NOTHING`,
+  );
+  const at = sqlValue(now);
+  const out = new Map<string, KnownPost>();
+  for (const [platformId, r] of known) {
+    if (r.accountId !== accountId) addSource.run(r.id, accountId, at);
+    out.set(platformId, {
+      id: r.id,
+      platformId: r.platformId,
+      sha1: r.sha1,
+      listSha1: r.listSha1,
+      replyCount: r.replyCount,
+      lastReplyAt: r.lastReplyAt === null ? null : dateOf(r.lastReplyAt),
+      publishedAt: dateOf(r.publishedAt),
+      incomplete: r.incomplete !== 0,
+      deletedAt: r.deletedAt === null ? null : dateOf(r.deletedAt),
+    });
+  }
+  return out;
 }
 
 /**

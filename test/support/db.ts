@@ -56,3 +56,14 @@ export async function createTestDb(): Promise<TestDb> {
     },
   };
 }
+
+/** The same client without its raw SQLite connection (lib/db.ts rawSqlite): every query goes through Prisma. */
+export function prismaOnly(db: Db): Db {
+  return new Proxy({} as Db, {
+    get(_target, prop) {
+      if (prop === "cwSqlite") return undefined;
+      const value: unknown = Reflect.get(db, prop);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(db) : value;
+    },
+  });
+}

@@ -8,24 +8,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyPosts } from "../../../crawler/classify";
 import type { Db } from "../../../lib/db";
-import { createTestDb, type TestDb } from "../../support/db";
+import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
 import { seedCampusPosts } from "../../support/topics";
 
 const dbs: TestDb[] = [];
 afterEach(async () => {
   for (const t of dbs.splice(0)) await t.cleanup();
 });
-
-/** The same client without its raw SQLite connection: every write goes through Prisma. */
-function prismaOnly(db: Db): Db {
-  return new Proxy({} as Db, {
-    get(_target, prop) {
-      if (prop === "cwSqlite") return undefined;
-      const value: unknown = Reflect.get(db, prop);
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(db) : value;
-    },
-  });
-}
 
 const TEXTS = [
   "期末考试下周开始，大家加油", // keyword: flagged

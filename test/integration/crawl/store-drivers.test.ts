@@ -7,15 +7,18 @@
  * edit (a version), a partial text completed in place, a partial text that must not replace a
  * complete one, a post back after a deletion, a post another account of the site stored (linked),
  * a thread's last-reply time with and without items, OCR text, and a repeated item on one page.
+ * Then the next listing page's read of what is known (knownPosts, which also records the account as
+ * a source of the site's posts it lists) through each driver: the same posts, the same sources.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { markDeleted, prepareItem, storePage, type PreparedItem } from "../../../crawler/store";
+import { knownPosts, markDeleted, prepareItem, storePage, type PreparedItem } from "../../../crawler/store";
 import { planPage, type PageExtras, type StoreOutcome } from "../../../crawler/store/page-plan";
 import { storeWithPrisma } from "../../../crawler/store/page-prisma";
 import { storeWithSqlite } from "../../../crawler/store/page-sqlite";
 import type { CrawlItem } from "../../../crawler/types";
 import { rawSqlite, type Db } from "../../../lib/db";
-import { createTestDb, type TestDb } from "../../support/db";
+import { siteKeyOf } from "../../../lib/site-key";
+import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
 
 const dbs: TestDb[] = [];
 afterEach(async () => {
@@ -98,7 +101,8 @@ type Driver = "prisma" | "sqlite";
 async function store(db: Db, driver: Driver, accountId: number, items: PreparedItem[], now: Date, extras: PageExtras = {}): Promise<StoreOutcome> {
   // No items: storePage writes the time alone (through the raw connection on SQLite).
   if (items.length === 0) return storePage(db, accountId, items, now, extras);
-  const plan = () => planPage(accountId, "discuz|127.0.0.1:1", items, now, extras);
+  // Both accounts are boards of one forum: one site (lib/site-key.ts), as knownPosts computes it.
+  const plan = () => planPage(accountId, siteKeyOf("discuz", "http://127.0.0.1:1/forum/a"), items, now, extras);
   if (driver === "prisma") return storeWithPrisma(db, plan);
   const raw = await rawSqlite(db);
   if (!raw) throw new Error("no raw SQLite connection");
@@ -122,6 +126,10 @@ async function runScript(driver: Driver) {
     sources: await db.postSource.findMany({ orderBy: [{ postId: "asc" }, { accountId: "asc" }] }),
     queue: await db.unclassifiedPost.findMany({ orderBy: { postId: "asc" } }),
   };
+  // What account b's next listing page finds (knownPosts reads through the same driver): its own
+  // posts, a's posts (b becomes their source), and ids never stored.
+  const listed = ["t1", "r1", "p1", "p2", "p3", "t9", "r9", "b1", "nope"];
+  const known = [...(await knownPosts(driver === "prisma" ? prismaOnly(db) : db, b, listed, at(300)))].sort(([x], [y]) => x.localeCompare(y));
   // As stored, not only as Prisma reads them back: the same text for dates, the same 0/1, nulls.
   const raw = await rawSqlite(db);
   const stored = await raw!.transaction((sql) =>
@@ -129,7 +137,7 @@ async function runScript(driver: Driver) {
       sql.prepare(`SELECT * FROM "${table}" ORDER BY 1, 2`).safeIntegers(false).all(),
     ),
   );
-  return { outcomes, tables, stored };
+  return { outcomes, known, tables, stored };
 }
 
 /** A test database, or the test skipped (saying why) when the suite runs on PostgreSQL. */
@@ -149,6 +157,8 @@ describe("the page store's two drivers", () => {
     const viaPrisma = await runScript("prisma");
     const viaSqlite = await runScript("sqlite");
     expect(viaSqlite.outcomes).toEqual(viaPrisma.outcomes);
+    expect(viaSqlite.known).toEqual(viaPrisma.known);
+    expect(viaSqlite.known.map(([pid]) => pid)).toEqual(["b1", "p1", "p2", "p3", "r1", "r9", "t1", "t9"]);
     expect(viaSqlite.tables).toEqual(viaPrisma.tables);
     expect(viaSqlite.stored).toEqual(viaPrisma.stored);
 
