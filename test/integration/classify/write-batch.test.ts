@@ -7,7 +7,6 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyPosts } from "../../../crawler/classify";
-import type { Db } from "../../../lib/db";
 import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
 import { seedCampusPosts } from "../../support/topics";
 
