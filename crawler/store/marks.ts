@@ -2,7 +2,9 @@
  * The history time table (HistoryMark): the newest post time already crawled, per account ("")
  * or per thread, and where an unfinished or finished forum thread's reading stands.
  */
-import type { Db } from "../../lib/db";
+import type BetterSqlite3 from "better-sqlite3";
+import { rawSqlite, type Db } from "../../lib/db";
+import { prepared, sqlValue } from "../../lib/sqlite-statements";
 
 /** The history time table: newest post time already crawled, per account ("") or per thread. */
 export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
@@ -99,11 +101,40 @@ export interface NewThreadMark {
  */
 export async function createThreadMarks(db: Db, accountId: number, marks: readonly NewThreadMark[]): Promise<void> {
   if (marks.length === 0) return;
+  // Once per listing page of every forum crawl: on SQLite as prepared statements (lib/db.ts rawSqlite).
+  const raw = await rawSqlite(db);
+  if (raw) return raw.transaction((sql) => createThreadMarksSqlite(sql, accountId, marks, new Date()));
   try {
     await db.historyMark.createMany({
       data: marks.map((m) => ({ accountId, scope: m.scope, newestAt: m.newestAt, resume: m.resume ? JSON.stringify(m.resume) : null })),
     });
   } catch {
     for (const m of marks) await finishThreadMark(db, accountId, m.scope, m.newestAt, m.resume);
+  }
+}
+
+/**
+ * {@link createThreadMarks} on SQLite, in one transaction: each mark inserted, or, where one exists
+ * meanwhile, written as {@link finishThreadMark} writes it (time only forward, resume when given).
+ */
+function createThreadMarksSqlite(sql: BetterSqlite3.Database, accountId: number, marks: readonly NewThreadMark[], now: Date): void {
+  const insert = prepared(
+    sql,
+    `INSERT INTO "HistoryMark" ("accountId", "scope", "newestAt", "resume", "updatedAt") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("accountId", "scope") DO NOTHING`,
+  );
+  // julianday: dates compared as instants, whatever text form an older row holds.
+  const finish = prepared(
+    sql,
+    `UPDATE "HistoryMark" SET
+       "newestAt" = CASE WHEN julianday("newestAt") < julianday(@newestAt) THEN @newestAt ELSE "newestAt" END,
+       "resume" = coalesce(@resume, "resume"),
+       "updatedAt" = @at
+     WHERE "accountId" = @accountId AND "scope" = @scope AND (julianday("newestAt") < julianday(@newestAt) OR @resume IS NOT NULL)`,
+  );
+  const at = sqlValue(now);
+  for (const m of marks) {
+    const newestAt = sqlValue(m.newestAt);
+    const resume = m.resume ? JSON.stringify(m.resume) : null;
+    if (insert.run(accountId, m.scope, newestAt, resume, at).changes === 0) finish.run({ newestAt, resume, at, accountId, scope: m.scope });
   }
 }
