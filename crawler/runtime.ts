@@ -57,7 +57,7 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   const globalProxy = opts.proxy === undefined ? proxyFromEnv() : opts.proxy;
   const policyFor = (entryUrl: string) => createAddressPolicy({ trustedHosts: [entryUrl, ...trusted], resolve: opts.resolve });
   const deliveries = new Set<Promise<unknown>>();
-  // The classifier's jieba runs beside the crawl, not in its way (process-wide; see segment-thread.ts).
+  // CAMPUSWATCH_JIEBA_THREAD=1: the classifier's jieba runs beside the crawl (process-wide; see segment-thread.ts).
   if (opts.classify !== false && cfg.jiebaThread) enableSegmentThread();
   return {
     notify: (db, runId) => {

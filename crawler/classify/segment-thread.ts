@@ -8,8 +8,8 @@
  * The tokens are exactly those of the synchronous {@link segment}: the worker returns jieba's raw
  * output and the filters are the same functions (tokenizer.ts's keepTokens/keepTagged); the user
  * words reach the worker before every request that follows a change (tokenizer.ts keeps the
- * wanted set and its generation). Turned on with {@link enableSegmentThread}; off, everything runs
- * on the calling thread as before.
+ * wanted set and its generation). Turned on with {@link enableSegmentThread} (the crawler does when
+ * CAMPUSWATCH_JIEBA_THREAD=1); off, everything runs on the calling thread as before.
  */
 import { Worker } from "node:worker_threads";
 import { classifyFile } from "./data-file";
@@ -29,7 +29,8 @@ const pending = new Map<number, Pending>();
 
 /**
  * Segment on the jieba thread from now on in this process ({@link segmentMany}); `false` goes back
- * to the calling thread and stops the worker. The crawler turns it on (crawler/runtime.ts).
+ * to the calling thread and stops the worker. The crawler turns it on when CAMPUSWATCH_JIEBA_THREAD=1
+ * (crawler/runtime.ts).
  */
 export function enableSegmentThread(on = true): void {
   enabled = on;

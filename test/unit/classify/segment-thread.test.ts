@@ -7,9 +7,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { segment, setUserDictionary, addUserWords, cleanText } from "../../../crawler/classify";
+import { classifyPosts, segment, setUserDictionary, addUserWords, cleanText, trainTopic } from "../../../crawler/classify";
 import { prepareTexts, segmentMany, stopSegmentThread, enableSegmentThread } from "../../../crawler/classify/segment-thread";
 import { jiebaLoadedHere } from "../../../crawler/classify/tokenizer";
+import { createTestDb } from "../../support/db";
+import { seedCampusPosts } from "../../support/topics";
+import { CAMPUS_SAMPLES } from "./fixtures";
 
 const TEXTS = [
   "南京大学的同学们明天参加英语四级考试",
@@ -74,6 +77,29 @@ describe("segmentMany on the jieba thread", () => {
   it("prepareTexts cleans and segments like prepareText", async () => {
     const [p] = await prepareTexts(["<p>今晚图书馆<b>闭馆</b>，请大家提前离开</p>"]);
     expect(p).toEqual({ cleaned: cleanText("<p>今晚图书馆<b>闭馆</b>，请大家提前离开</p>"), tokens: ["今晚", "图书馆", "闭馆", "提前", "离开"] });
+  });
+
+  it("classifyPosts with a trained topic writes the same verdicts with the thread on and off", async () => {
+    const texts = ["第一次模拟考试的成绩出来了", "食堂的早餐还是包子", "有人在考场作弊被抓", "图书馆周末开放到十点", "期末考试安排公布了"];
+    const verdicts = async (thread: boolean) => {
+      enableSegmentThread(thread);
+      const t = await createTestDb();
+      try {
+        const { ids } = await seedCampusPosts(t.db, texts);
+        const topic = await t.db.topic.create({ data: { name: "考试", relevantLabels: JSON.stringify(["考试"]), userDict: JSON.stringify(["模拟考试"]) } });
+        await trainTopic(t.db, topic.id, CAMPUS_SAMPLES);
+        await classifyPosts(t.db, ids);
+        const rows = await t.db.classification.findMany({ orderBy: { postId: "asc" } });
+        return rows.map(({ createdAt: _c, id: _i, ...r }) => r);
+      } finally {
+        await t.cleanup();
+      }
+    };
+    const off = await verdicts(false);
+    const on = await verdicts(true);
+    expect(on).toEqual(off);
+    expect(on).toHaveLength(texts.length);
+    enableSegmentThread(true);
   });
 
   it.skipIf(!hasCorpus)("gives the synchronous tokens on 5,000 LilyBBS titles, with user words", async () => {
