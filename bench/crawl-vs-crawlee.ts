@@ -15,7 +15,7 @@
  * and their peak RSS by /usr/bin/time. The ratio is the median over rounds of project pages/s ÷
  * Crawlee pages/s, each round's two runs back to back, so machine load hits both alike.
  *
- *   npm run bench:crawl-vs-crawlee [-- --rounds 3 --posts 120 --concurrency 8 --verbose --cpu-prof DIR --keep DIR]
+ *   npm run bench:crawl-vs-crawlee [-- --rounds 3 --posts 120 --concurrency 8 --topic keywords|trained --verbose --cpu-prof DIR --keep DIR]
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -27,6 +27,8 @@ import { migrateDatabase } from "../lib/migrate";
 import { createDb } from "../lib/db";
 import { createAccount } from "../lib/queries/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+import { CAMPUS_SAMPLES } from "../test/unit/classify/fixtures";
+import { trainTopic } from "../crawler/classify";
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +39,12 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     /** Write a CPU profile of every project run (`node --cpu-prof`) into this folder. */
     "cpu-prof": { type: "string" },
+    /**
+     * The prepared database's topic: "keywords" (keywords and sensitive words, untrained: posts are
+     * matched on their cleaned text and jieba is never loaded) or "trained" (the same topic with a
+     * naive Bayes model trained on the test fixtures' campus samples: every post is segmented).
+     */
+    topic: { type: "string", default: "keywords" },
     /** Keep each round's database and data folder (archive) in this folder, for a closer look. */
     keep: { type: "string" },
   },
@@ -82,7 +90,16 @@ for (const site of sites)
     await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" });
     accountCount++;
   }
-await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊", "期末"]), sensitiveWords: JSON.stringify(["作弊", "代考"]) } });
+if (values.topic !== "keywords" && values.topic !== "trained") throw new Error(`--topic must be keywords or trained, not ${values.topic}`);
+const topic = await db.topic.create({
+  data: {
+    name: "考试",
+    keywords: JSON.stringify(["考试", "作弊", "期末"]),
+    sensitiveWords: JSON.stringify(["作弊", "代考"]),
+    relevantLabels: JSON.stringify(["考试"]),
+  },
+});
+if (values.topic === "trained") await trainTopic(db, topic.id, CAMPUS_SAMPLES);
 await db.$disconnect();
 
 const marks = () => sites.map((s) => s.lastSeq());
@@ -220,7 +237,10 @@ const split = (k: string) => medianOf((i) => projectRuns[i]!.profile[k] ?? NaN);
 const accountMs = split("accountMs");
 const share = (k: string) => `${(split(k) / 1000).toFixed(2)} s (${((split(k) / accountMs) * 100).toFixed(0)}%)`;
 const rows: [string, string][] = [
-  ["sites", `${accountCount} accounts on ${sites.length} hosts, ${postsPerAccount} posts each, concurrency ${concurrency}, host delay 0, ${rounds} rounds`],
+  [
+    "sites",
+    `${accountCount} accounts on ${sites.length} hosts, ${postsPerAccount} posts each, concurrency ${concurrency}, host delay 0, ${rounds} rounds, topic ${values.topic}`,
+  ],
   ["pages per crawl", `${projectRuns[0]!.pages} (list + item)`],
   ["project pages/s", projectRuns.map((p) => (p.pages / p.seconds).toFixed(1)).join(" / ") + " (crawl once, start-up included)"],
   ["Crawlee pages/s", crawleeRuns.map((c) => (c.pages / c.seconds).toFixed(1)).join(" / ") + " (crawler.run() only)"],

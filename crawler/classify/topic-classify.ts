@@ -3,7 +3,9 @@
  * (the rules are in ./verdict), for a crawled page's posts or for every post of a re-scored topic.
  */
 import type { Db } from "../../lib/db";
+import type { PreparedText } from "./features";
 import { prepareTexts } from "./segment-thread";
+import { cleanText } from "./text-clean";
 import { loadTopics, topicById } from "./topic-loader";
 import type { TopicProgress } from "./topic-train";
 import { judge, postText } from "./verdict";
@@ -66,8 +68,10 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
   for (let i = 0; i < ids.length; i += batchSize) {
     const batchIds = ids.slice(i, i + batchSize);
     const posts = await postsOf(db, batchIds, given);
-    // Segment each post once for every topic (the expensive step; on the jieba thread in a crawler).
-    const prepared = await prepareTexts(posts.map((post) => postText(post)));
+    const prepared = await prepareFor(
+      topics,
+      posts.map((post) => postText(post)),
+    );
     const rows: VerdictRow[] = [];
     posts.forEach((post, i) => {
       for (const t of topics) rows.push({ postId: post.id, topicId: t.row.id, verdict: judge(t, prepared[i]!), modelVersion: t.row.modelVersion });
@@ -80,6 +84,17 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
     result.classifications += rows.length;
   }
   return result;
+}
+
+/**
+ * The posts' texts as the topics read them: cleaned, and segmented once for every topic (the
+ * expensive step) when some topic has a model. Topics without one (keywords and sensitive words
+ * only, ./verdict.ts) read the cleaned text alone, so until a topic is trained jieba is never
+ * loaded: its dictionaries take about 220 MiB and half a second.
+ */
+async function prepareFor(topics: readonly { model: unknown }[], texts: string[]): Promise<PreparedText[]> {
+  if (topics.some((t) => t.model !== null)) return prepareTexts(texts);
+  return texts.map((t) => ({ cleaned: cleanText(t), tokens: [] }));
 }
 
 /** The posts to judge, in id order: those the caller passed as stored, the others read. */
