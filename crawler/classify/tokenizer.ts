@@ -77,7 +77,10 @@ function ensureLoaded(): void {
   mainGeneration = userWordsGeneration;
 }
 
-/** Whether this thread has loaded jieba (the crawler's main thread never should: ./segment-thread.ts). */
+/**
+ * Whether this thread has loaded jieba. A crawler never does on its own thread while every topic is
+ * untrained (./topic-classify.ts), nor with CAMPUSWATCH_JIEBA_THREAD=1 (./segment-thread.ts).
+ */
 export function jiebaLoadedHere(): boolean {
   return mainWords !== null;
 }
