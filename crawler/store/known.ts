@@ -6,7 +6,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { rawSqlite, type Db } from "../../lib/db";
 import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import { changeOf, type PreparedItem } from "./prepared";
-import { accountSiteKey, addSources, byPlatformId, onSite, withUniqueRetry } from "./site";
+import { accountSiteKey, addSources, byPlatformId, onSite, onSiteSql, withUniqueRetry } from "./site";
 
 export interface KnownPost {
   id: number;
@@ -72,17 +72,9 @@ type KnownRow = {
 
 /** {@link knownPosts} on SQLite, in one transaction: the same rows, and the same sources added. */
 function knownPostsSqlite(sql: BetterSqlite3.Database, accountId: number, siteKey: string, platformIds: string[], now: Date): Map<string, KnownPost> {
-  const marks = platformIds.map(() => "?").join(", ");
-  // The same condition as ./site.ts onSite: the site's posts, or the account's own rows.
-  const rows = (
-    siteKey
-      ? prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE "platformId" IN (${marks}) AND ("siteKey" = ? OR "accountId" = ?)`).all(
-          ...platformIds,
-          siteKey,
-          accountId,
-        )
-      : prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE "platformId" IN (${marks}) AND "accountId" = ?`).all(...platformIds, accountId)
-  ) as KnownRow[];
+  // The site's posts, or the account's own rows (./site.ts onSite).
+  const on = onSiteSql(accountId, siteKey, platformIds);
+  const rows = prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE ${on.where}`).all(...on.values) as KnownRow[];
   const known = byPlatformId(rows, accountId);
   const addSource = prepared(
     sql,

@@ -10,6 +10,7 @@ import type { RawSqlite } from "../../lib/db";
 import { runPlan } from "../../lib/plan";
 import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import type { ExistingPost, NewPost, PageOp, PagePlan, PostChange, StoreOutcome } from "./page-plan";
+import { onSiteSql } from "./site";
 
 type Database = BetterSqlite3.Database;
 
@@ -52,18 +53,9 @@ export function storeWithSqlite(raw: RawSqlite, plan: () => PagePlan): Promise<S
 function runOp(db: Database, op: PageOp): unknown {
   switch (op.op) {
     case "find": {
-      const marks = op.platformIds.map(() => "?").join(", ");
-      // The same condition as ./site.ts onSite: the site's posts, or the account's own rows.
-      const rows = op.siteKey
-        ? (prepared(db, `SELECT ${EXISTING_COLUMNS} FROM "Post" WHERE "platformId" IN (${marks}) AND ("siteKey" = ? OR "accountId" = ?)`).all(
-            ...op.platformIds,
-            op.siteKey,
-            op.accountId,
-          ) as ExistingRow[])
-        : (prepared(db, `SELECT ${EXISTING_COLUMNS} FROM "Post" WHERE "platformId" IN (${marks}) AND "accountId" = ?`).all(
-            ...op.platformIds,
-            op.accountId,
-          ) as ExistingRow[]);
+      // The site's posts, or the account's own rows (./site.ts onSite).
+      const on = onSiteSql(op.accountId, op.siteKey, op.platformIds);
+      const rows = prepared(db, `SELECT ${EXISTING_COLUMNS} FROM "Post" WHERE ${on.where}`).all(...on.values) as ExistingRow[];
       return rows.map((r): ExistingPost => ({
         ...r,
         incomplete: r.incomplete !== 0,

@@ -54,6 +54,17 @@ export function onSite(accountId: number, siteKey: string, platformIds: string[]
 }
 
 /**
+ * {@link onSite} as SQL for prepared statements (SQLite): the condition after `WHERE` and its
+ * values, in order.
+ */
+export function onSiteSql(accountId: number, siteKey: string, platformIds: readonly string[]): { where: string; values: unknown[] } {
+  const marks = platformIds.map(() => "?").join(", ");
+  return siteKey
+    ? { where: `"platformId" IN (${marks}) AND ("siteKey" = ? OR "accountId" = ?)`, values: [...platformIds, siteKey, accountId] }
+    : { where: `"platformId" IN (${marks}) AND "accountId" = ?`, values: [...platformIds, accountId] };
+}
+
+/**
  * One row per platform id: the account's own row when there are two (a duplicate stored before
  * site keys, kept apart by the backfill), else the site's.
  */
