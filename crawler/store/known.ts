@@ -6,7 +6,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { rawSqlite, type Db } from "../../lib/db";
 import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import { changeOf, type PreparedItem } from "./prepared";
-import { accountSiteKey, addSources, byPlatformId, onSite, onSiteSql, withUniqueRetry } from "./site";
+import { accountSiteKey, addSources, byPlatformId, INSERT_SOURCE_SQL, onSite, onSiteSql, withUniqueRetry } from "./site";
 
 export interface KnownPost {
   id: number;
@@ -76,10 +76,7 @@ function knownPostsSqlite(sql: BetterSqlite3.Database, accountId: number, siteKe
   const on = onSiteSql(accountId, siteKey, platformIds);
   const rows = prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE ${on.where}`).all(...on.values) as KnownRow[];
   const known = byPlatformId(rows, accountId);
-  const addSource = prepared(
-    sql,
-    `INSERT INTO "PostSource" ("postId", "accountId", "firstSeenAt") VALUES (?, ?, ?) ON CONFLICT ("postId", "accountId") DO NOTHING`,
-  );
+  const addSource = prepared(sql, INSERT_SOURCE_SQL);
   const at = sqlValue(now);
   const out = new Map<string, KnownPost>();
   for (const [platformId, r] of known) {

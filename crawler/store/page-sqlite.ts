@@ -10,7 +10,7 @@ import type { RawSqlite } from "../../lib/db";
 import { runPlan } from "../../lib/plan";
 import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import type { ExistingPost, NewPost, PageOp, PagePlan, PostChange, StoreOutcome } from "./page-plan";
-import { onSiteSql } from "./site";
+import { INSERT_SOURCE_SQL, onSiteSql } from "./site";
 
 type Database = BetterSqlite3.Database;
 
@@ -64,11 +64,7 @@ function runOp(db: Database, op: PageOp): unknown {
       }));
     }
     case "addSources": {
-      // A source row that exists already is left as it is (its firstSeenAt is when it was first reached).
-      const insert = prepared(
-        db,
-        `INSERT INTO "PostSource" ("postId", "accountId", "firstSeenAt") VALUES (?, ?, ?) ON CONFLICT ("postId", "accountId") DO NOTHING`,
-      );
+      const insert = prepared(db, INSERT_SOURCE_SQL);
       const now = sqlValue(op.now);
       return [...new Set(op.postIds)].filter((postId) => insert.run(postId, op.accountId, now).changes > 0);
     }

@@ -54,6 +54,13 @@ export function onSite(accountId: number, siteKey: string, platformIds: string[]
 }
 
 /**
+ * Record an account as a source of a post, for prepared statements (SQLite): values postId,
+ * accountId, firstSeenAt. A source row that exists already is left as it is (its firstSeenAt is
+ * when it was first reached).
+ */
+export const INSERT_SOURCE_SQL = `INSERT INTO "PostSource" ("postId", "accountId", "firstSeenAt") VALUES (?, ?, ?) ON CONFLICT ("postId", "accountId") DO NOTHING`;
+
+/**
  * {@link onSite} as SQL for prepared statements (SQLite): the condition after `WHERE` and its
  * values, in order.
  */
