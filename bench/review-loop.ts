@@ -9,7 +9,7 @@
  *   npm run bench:review-loop -- --train FILE --stream FILE --test FILE --relevant LABEL[,LABEL]
  *       [--stream-relevant LABEL,…] [--reviews 300] [--batch 50] [--seed 1] [--pool 10000]
  *       [--test-size 3000] [--threshold 0.5] [--classifier nb|nb-chi2|nb-nbsvm] [--review-weight W]
- *       [--self-train N] [--json]
+ *       [--self-train N] [--calibrate 0|1] [--target-precision P] [--verbose] [--json]
  *
  * --relevant names the on-topic labels of --train; --stream-relevant those of the stream and
  * test files (their labels are another source's: LilyBBS boards, say), default --relevant. When
@@ -25,7 +25,11 @@
  * topic's full training does; --self-train 0 turns it off, and the first line says what the model
  * trained on the --train texts alone scores (the topic before any post was crawled).
  *
- * F1 is that of the classifier decision P(on-topic) ≥ --threshold, the topic's flag rule.
+ * F1 is that of the classifier decision P(on-topic) ≥ the topic's threshold, its flag rule. The
+ * threshold starts at --threshold and, as a topic's full training does (./crawler/classify/probe.ts,
+ * ./crawler/classify/calibrate.ts), each retrain chooses it again on the answers a probe model was
+ * not trained on (a fifth of them): maximum F1, or the lowest threshold reaching
+ * --target-precision. --calibrate 0 keeps --threshold throughout (a topic whose calibration is off).
  * Retraining reuses each text's segmentation (trainPrepared), so the loop measures the model, not jieba.
  */
 import fs from "node:fs";
@@ -37,6 +41,8 @@ import { shuffled } from "../crawler/classify/random";
 import { reviewWeight as productReviewWeight } from "../crawler/classify/review-weight";
 import { MIN_SELF_TRAIN_POSTS, SELF_TRAIN_KINDS, selfTrainPostsFromEnv, selfTrainPrepared } from "../crawler/classify/self-train";
 import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
+import { calibrateThreshold, MIN_CALIBRATION_SAMPLES } from "../crawler/classify/calibrate";
+import { heldOutReviewScores, probeSplit, trainProbe } from "../crawler/classify/probe";
 import { pct } from "./classify-support";
 
 const { values } = parseArgs({
@@ -55,7 +61,10 @@ const { values } = parseArgs({
     classifier: { type: "string", default: DEFAULT_CLASSIFIER },
     "review-weight": { type: "string" },
     "self-train": { type: "string" },
+    calibrate: { type: "string", default: "1" },
+    "target-precision": { type: "string" },
     json: { type: "boolean", default: false },
+    verbose: { type: "boolean", default: false },
   },
 });
 
@@ -98,6 +107,10 @@ const poolSize = intArg("pool", 1);
 const testSize = intArg("test-size", 1);
 const threshold = Number(values.threshold);
 if (!(threshold >= 0 && threshold <= 1)) fail("--threshold must be a number from 0 to 1");
+if (values.calibrate !== "0" && values.calibrate !== "1") fail("--calibrate must be 0 or 1");
+const calibrate = values.calibrate === "1";
+const targetPrecision = values["target-precision"] === undefined ? null : Number(values["target-precision"]);
+if (targetPrecision !== null && !(targetPrecision > 0 && targetPrecision < 1)) fail("--target-precision must be a number between 0 and 1");
 const classifier: ClassifierKind = isClassifierKind(values.classifier) ? values.classifier : fail(`unknown --classifier ${values.classifier}`);
 /** The label a reviewer's "relevant" answer stores, as `topics feedback` does: the first relevant label. */
 const onLabel = relevant[0] as string;
@@ -127,25 +140,47 @@ const streamPrep = streamSet.map(prep);
 const testPrep = testSet.map(prep);
 const segmentSeconds = (Date.now() - started) / 1000;
 
-function fit(extra: readonly number[]): TopicModel {
+/** A topic as the loop sees it: its model and its threshold (calibrated after each retrain unless --calibrate 0). */
+interface Topic {
+  model: TopicModel;
+  threshold: number;
+}
+
+/** A full training on the --train texts plus the answers `extra` (stream positions), from the topic's threshold `current`. */
+function fit(extra: readonly number[], current: number): Topic {
   // Answers as `topics feedback` stores them: on-topic → the first relevant label, else off-topic.
   // Each answer weighs W samples, the uploaded (--train) texts one each, as trainTopic weighs them.
   const answers = extra.map((i) => ({ text: (streamSet[i] as Sample).text, label: isOn(streamSet[i] as Sample) ? onLabel : "off-topic" }));
   // The unlabelled in-domain texts: the stream minus what was reviewed (the product leaves out reviewed posts too).
   const reviewedSet = new Set(extra);
   const unlabelled = streamPrep.filter((_, i) => !reviewedSet.has(i)).slice(0, selfTrainPosts);
-  return selfTrainPrepared(
-    [...trainSet, ...answers],
-    [...trainPrep, ...extra.map((i) => streamPrep[i] as PreparedText)],
-    unlabelled,
-    { relevantLabels: relevant, classifier, sampleWeights: [...trainSet.map(() => 1), ...extra.map(() => reviewWeight)] },
-    { uploaded: trainSet.length },
-  ).model;
+  const samples = [...trainSet, ...answers];
+  const prepared = [...trainPrep, ...extra.map((i) => streamPrep[i] as PreparedText)];
+  const options = {
+    relevantLabels: relevant,
+    classifier,
+    sampleWeights: [...trainSet.map(() => 1), ...extra.map(() => reviewWeight)],
+    // Answers are the platform's own posts (in-domain), as a topic's reviews are (topic-train.ts).
+    inDomain: [...trainSet.map(() => false), ...extra.map(() => true)],
+  };
+  const selfTrain = { uploaded: trainSet.length };
+  let threshold = current;
+  // The product's calibration (topic-train.ts): a probe without a fifth of the answers chooses the threshold on them.
+  const split = calibrate ? probeSplit(trainSet.length, extra.length, 1) : null;
+  if (split && split.heldOutReviews.length >= MIN_CALIBRATION_SAMPLES) {
+    const probe = trainProbe(samples, prepared, unlabelled, split, options, selfTrain);
+    // The crawled posts nobody reviewed, scored by the probe: the expected curve's population, as in the product.
+    const population = unlabelled.map((p) => probe.predictPrepared(p).score);
+    const calibration = calibrateThreshold(heldOutReviewScores(probe, samples, prepared, split, relevant), { current, targetPrecision, population });
+    if (values.verbose) console.log(`  calibration after ${extra.length} answers: ${calibration.reason}`);
+    threshold = calibration.threshold;
+  }
+  return { model: selfTrainPrepared(samples, prepared, unlabelled, options, selfTrain).model, threshold };
 }
 
-function evaluate(model: TopicModel): BinaryMetrics {
+function evaluate(topic: Topic): BinaryMetrics {
   const actual = testSet.map(isOn);
-  const predicted = testPrep.map((p) => model.predictPrepared(p).score >= threshold);
+  const predicted = testPrep.map((p) => topic.model.predictPrepared(p).score >= topic.threshold);
   return binaryMetrics(actual, predicted);
 }
 
@@ -153,6 +188,8 @@ interface Row {
   strategy: "uncertain" | "random";
   reviews: number;
   onTopicAnswers: number;
+  /** The topic's threshold after the retrain. */
+  threshold: number;
   precision: number;
   recall: number;
   f1: number;
@@ -167,14 +204,14 @@ function loop(strategy: "uncertain" | "random"): Row[] {
     streamSet.map((_, i) => i),
     seed + 2,
   );
-  let model = fit([]);
+  let topic = fit([], threshold);
   const record = () => {
-    const m = evaluate(model);
+    const m = evaluate(topic);
     const onTopicAnswers = reviewed.filter((i) => isOn(streamSet[i] as Sample)).length;
-    rows.push({ strategy, reviews: reviewed.length, onTopicAnswers, precision: m.precision, recall: m.recall, f1: m.f1 });
+    rows.push({ strategy, reviews: reviewed.length, onTopicAnswers, threshold: topic.threshold, precision: m.precision, recall: m.recall, f1: m.f1 });
     if (!values.json)
       console.log(
-        `${strategy.padEnd(9)} ${String(reviewed.length).padStart(4)} reviews (${onTopicAnswers} on-topic): F1 ${pct(m.f1)} (precision ${pct(m.precision)}, recall ${pct(m.recall)})`,
+        `${strategy.padEnd(9)} ${String(reviewed.length).padStart(4)} reviews (${onTopicAnswers} on-topic): F1 ${pct(m.f1)} (precision ${pct(m.precision)}, recall ${pct(m.recall)}), threshold ${topic.threshold}`,
       );
   };
   record();
@@ -187,10 +224,10 @@ function loop(strategy: "uncertain" | "random"): Row[] {
     } else {
       const open = streamSet.flatMap((_, i) => (taken.has(i) ? [] : [i]));
       const scored = open.map((i) => {
-        const p = model.predictPrepared(streamPrep[i] as PreparedText);
+        const p = topic.model.predictPrepared(streamPrep[i] as PreparedText);
         return { text: (streamSet[i] as Sample).text, score: p.score, cosine: p.cosine };
       });
-      picks = selectScored(scored, { limit: want, threshold }).map((p) => open[p.index] as number);
+      picks = selectScored(scored, { limit: want, threshold: topic.threshold }).map((p) => open[p.index] as number);
       // Everything left is a near-duplicate of this batch: take the rest in stream order.
       if (picks.length === 0) picks = open.slice(0, want);
     }
@@ -198,7 +235,7 @@ function loop(strategy: "uncertain" | "random"): Row[] {
       taken.add(i);
       reviewed.push(i);
     }
-    model = fit(reviewed);
+    topic = fit(reviewed, topic.threshold);
     if (reviewed.length >= nextReport || reviewed.length >= reviews) {
       record();
       while (nextReport <= reviewed.length) nextReport += EVERY;
@@ -210,7 +247,7 @@ function loop(strategy: "uncertain" | "random"): Row[] {
 if (!values.json) {
   console.log(
     `train ${values.train}: ${trainSet.length} texts (on-topic: ${relevant.join(",")}); stream ${streamSet.length} and test ${testSet.length} texts of ${values.stream}` +
-      ` (on-topic: ${[...streamRelevant].join(",")}; test ${testSet.filter(isOn).length} on-topic), seed ${seed}, classifier ${classifier}, threshold ${threshold}, batch ${batch}, review weight ${reviewWeight}; segmented in ${segmentSeconds.toFixed(1)} s`,
+      ` (on-topic: ${[...streamRelevant].join(",")}; test ${testSet.filter(isOn).length} on-topic), seed ${seed}, classifier ${classifier}, threshold ${threshold}${calibrate ? ` calibrated after each retrain${targetPrecision === null ? " (maximum F1)" : ` (precision ${targetPrecision})`}` : " kept"}, batch ${batch}, review weight ${reviewWeight}; segmented in ${segmentSeconds.toFixed(1)} s`,
   );
 }
 const selfTrainNote = !SELF_TRAIN_KINDS.includes(classifier)
@@ -219,7 +256,7 @@ const selfTrainNote = !SELF_TRAIN_KINDS.includes(classifier)
     ? `no self-training (${Math.min(selfTrainPosts, streamSet.length)} unlabelled stream texts, under ${MIN_SELF_TRAIN_POSTS})`
     : `self-training below on up to ${selfTrainPosts} unlabelled stream texts`;
 // The topic before any post was crawled: the --train texts alone (no self-training, no reviews).
-const uploadsOnly = evaluate(trainPrepared(trainSet, trainPrep, { relevantLabels: relevant, classifier }));
+const uploadsOnly = evaluate({ model: trainPrepared(trainSet, trainPrep, { relevantLabels: relevant, classifier }), threshold });
 if (!values.json)
   console.log(
     `uploads only   (no crawled posts, no reviews): F1 ${pct(uploadsOnly.f1)} (precision ${pct(uploadsOnly.precision)}, recall ${pct(uploadsOnly.recall)}); ${selfTrainNote}`,

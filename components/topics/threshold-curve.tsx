@@ -36,7 +36,8 @@ export async function ThresholdCurve({ topicId }: { topicId: number }) {
           <ThresholdChart points={c.points.map((p) => ({ threshold: p.threshold, precision: p.precision, recall: p.recall, f1: p.f1 }))} chosen={c.chosen} />
           {at && (
             <p className="small muted">
-              {t("chosenFigures", { precision: pct(at.precision), recall: pct(at.recall), f1: pct(at.f1) })} {t("optimistic")}
+              {t("chosenFigures", { precision: pct(at.precision), recall: pct(at.recall), f1: pct(at.f1) })}{" "}
+              {c.basis === "posts" ? t("expected", { posts: c.posts ?? 0 }) : t("optimistic")}
             </p>
           )}
         </>

@@ -46,9 +46,10 @@ export function trainLinearPart(
   texts: readonly PreparedText[],
   labels: readonly string[],
   options: { logistic?: Partial<NbLogisticOptions>; svm?: Partial<LinearSvmOptions> },
+  inDomain?: readonly boolean[],
 ): LinearPart | undefined {
   if (kind === "nb-nbsvm") return { mix: DEFAULT_NB_ENSEMBLE_OPTIONS.mix, state: trainNbLogistic(texts, labels, options.logistic) };
-  if (kind === "nb-svm") return { mix: NB_SVM_MIX, state: trainLinearSvm(texts, labels, options.svm) };
+  if (kind === "nb-svm") return { mix: NB_SVM_MIX, state: trainLinearSvm(texts, labels, options.svm, inDomain) };
   return undefined;
 }
 

@@ -66,6 +66,11 @@ export interface TrainOptions {
    * @default all 1
    */
   sampleWeights?: readonly number[];
+  /**
+   * Which samples come from the monitored platforms themselves (review samples), one per sample:
+   * the linear SVM of `nb-svm` gives them feature copies of their own (./svm-train.ts). @default none
+   */
+  inDomain?: readonly boolean[];
   /** Progress messages (training steps). */
   onProgress?: (message: string) => void;
 }
@@ -198,7 +203,8 @@ export function trainPrepared(samples: readonly Sample[], prepared: readonly Pre
   const classes = w ? repeatByWeight(labels, w) : labels;
   const nb = trainNaiveBayes(texts, classes, { ...KIND_NB_OPTIONS[kind], ...(options.naiveBayes ?? {}) });
   if (hasLinearPart(kind)) options.onProgress?.(kind === "nb-svm" ? "training the linear SVM" : "training the NBSVM logistic regression");
-  const logistic = trainLinearPart(kind, texts, classes, options);
+  const inDomain = options.inDomain && w ? repeatByWeight(options.inDomain, w) : options.inDomain;
+  const logistic = trainLinearPart(kind, texts, classes, options, inDomain);
   let vector: TopicVectorState | null = null;
   if (relevant.length > 0 && options.vector !== false) {
     options.onProgress?.("building the topic vector");

@@ -116,6 +116,8 @@ export function selfTrainPrepared(
     vector: false,
     onProgress: undefined,
     sampleWeights: [...weights, ...pool.map(() => plan.weight)],
+    // Pseudo labels are the model's own belief, not the platform's word: no in-domain copies for them.
+    ...(options.inDomain ? { inDomain: [...options.inDomain, ...pool.map(() => false)] } : {}),
   });
   // The topic vector and the sample count describe the labelled samples, as without self-training.
   const json = first.toJSON();

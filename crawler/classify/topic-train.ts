@@ -11,10 +11,10 @@ import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../..
 import type { Db } from "../../lib/db";
 import { calibrateThreshold, type Calibration, type ScoredSample } from "./calibrate";
 import { evaluateTopicModel, type TopicEvaluation } from "./evaluate";
-import { prepareText, type PreparedText } from "./features";
+import { prepareText } from "./features";
 import { checkTrainable, type Sample, type TrainOptions } from "./model";
 import { TrainingError } from "./naive-bayes-core";
-import { splitRandom } from "./random";
+import { heldOutReviewScores, probeSplit, trainProbe } from "./probe";
 import { reviewWeight } from "./review-weight";
 import { selfTrainPostsFromEnv, selfTrainPrepared, type SelfTrainStats } from "./self-train";
 import { unlabelledPostTexts } from "./self-train-pool";
@@ -134,11 +134,6 @@ async function reviewSampleRows(db: Db, topicId: number): Promise<{ id: number; 
   return db.topicSample.findMany({ where: { topicId, source: "review" }, select: { id: true, text: true, label: true }, orderBy: { id: "asc" } });
 }
 
-/** Review samples held out of the probe model when there are at least this many. */
-const REVIEW_HOLDOUT_MIN = 10;
-/** Share of the review samples held out of the probe model. */
-const REVIEW_HOLDOUT = 0.2;
-
 /** Precision/recall/F1 of a probe on held-out reviews, null where a denominator is empty. */
 function reviewFigures(e: TopicEvaluation | null, threshold: number): ReviewEvaluation {
   if (!e || e.samples === 0) return { heldOut: 0, precision: null, recall: null, f1: null, threshold };
@@ -194,49 +189,39 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   // Not among topicById's columns (the scoring path needs none of them).
   const settings = await db.topic.findUniqueOrThrow({ where: { id: topicId }, select: { calibrate: true, targetPrecision: true } });
   let heldOutScores: ScoredSample[] = [];
-  if (all.length >= 20) {
+  let population: number[] = [];
+  const split = probeSplit(uploaded.length, reviews.length, options.seed ?? 1);
+  if (split) {
     progress({ phase: "evaluate", message: "training on 90% of the samples to evaluate on the other 10%", step: "evaluating" });
-    const seed = options.seed ?? 1;
-    // One probe for both figures: a tenth of the uploaded samples and a fifth of the review samples
-    // held out of it (reviews are held out apart so that the in-domain figure has enough of them).
-    const uploadSplit = splitRandom(
-      uploaded.map((_, i) => i),
-      0.1,
-      seed,
-    );
-    const reviewIndex = reviews.map((_, i) => uploaded.length + i);
-    const reviewSplit = reviews.length >= REVIEW_HOLDOUT_MIN ? splitRandom(reviewIndex, REVIEW_HOLDOUT, seed) : { train: reviewIndex, test: [] };
-    const trainIds = [...uploadSplit.train, ...reviewSplit.train];
     // A held-out split can lose the only on-topic or off-topic samples of a tiny set: then there is
     // nothing meaningful to report, and the real training below gives the clear error if needed.
     try {
-      const { model: probe } = selfTrainPrepared(
-        trainIds.map((i) => all[i] as Sample),
-        trainIds.map((i) => prepared[i] as PreparedText),
+      const probe = trainProbe(
+        all,
+        prepared,
         unlabelled,
-        { ...trainOptions, sampleWeights: trainIds.map(weightOf), onProgress: undefined },
+        split,
+        { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)), inDomain: all.map((_, i) => i >= uploaded.length) },
         selfTrain,
       );
       const rules = { relevantLabels, nbThreshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold };
       evaluation = evaluateTopicModel(
         probe,
-        [...uploadSplit.test, ...reviewSplit.test].map((i) => all[i] as Sample),
+        [...split.heldOutUploads, ...split.heldOutReviews].map((i) => all[i] as Sample),
         rules,
       );
-      if (reviewSplit.test.length > 0) {
+      if (split.heldOutReviews.length > 0) {
         reviewEvaluation = reviewFigures(
           evaluateTopicModel(
             probe,
-            reviewSplit.test.map((i) => all[i] as Sample),
+            split.heldOutReviews.map((i) => all[i] as Sample),
             rules,
           ),
           topic.nbThreshold,
         );
-        const relevant = new Set(relevantLabels);
-        heldOutScores = reviewSplit.test.map((i) => ({
-          score: probe.predict((all[i] as Sample).text).score,
-          relevant: relevant.has((all[i] as Sample).label),
-        }));
+        heldOutScores = heldOutReviewScores(probe, all, prepared, split, relevantLabels);
+        // The crawled posts nobody reviewed, under the same probe: calibration's expected curve is over them.
+        population = unlabelled.map((p) => probe.predictPrepared(p).score);
       }
     } catch (e) {
       if (!(e instanceof TrainingError)) throw e;
@@ -247,13 +232,14 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     current: topic.nbThreshold,
     targetPrecision: settings.targetPrecision,
     apply: settings.calibrate,
+    population,
   });
   progress({ phase: "evaluate", message: `threshold: ${calibration.reason}`, step: "evaluating" });
   const { model, stats: selfTrainStats } = selfTrainPrepared(
     all,
     prepared,
     unlabelled,
-    { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)) },
+    { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)), inDomain: all.map((_, i) => i >= uploaded.length) },
     selfTrain,
   );
   if (selfTrainStats.used > 0) {

@@ -69,6 +69,29 @@ describe("calibrated thresholds", () => {
     expect(await topicThreshold(db, 999)).toBeNull();
   });
 
+  it("with crawled posts nobody reviewed, the threshold is chosen on the expected curve over them, fitted on the held-out reviews", async () => {
+    t = await createTestDb();
+    const { db } = t;
+    const topic = await db.topic.create({ data: { name: "考试", relevantLabels: JSON.stringify(["考试"]), nbThreshold: 0.97 } });
+    await trainTopic(db, topic.id, CAMPUS_SAMPLES);
+    await db.topicSample.createMany({ data: REVIEWS.map((r) => ({ topicId: topic.id, source: "review", ...r })) });
+    // 60 crawled posts as a board reads: exam questions among canteen and sports chatter.
+    const crawled = ["？", "！", "，有人知道吗"].flatMap((end) => [...EXAM, ...CANTEEN, ...SPORTS].map((x) => `${x}${end}`)).slice(0, 60);
+    const { ids } = await seedCampusPosts(db, crawled);
+    expect(ids.length).toBeGreaterThanOrEqual(50);
+    const result = await trainTopic(db, topic.id);
+    const c = result.calibration;
+    expect(c).toMatchObject({ basis: "posts", posts: ids.length, heldOut: 14, method: "f1", applied: true, previous: 0.97 });
+    expect(c.reason).toMatch(new RegExp(`over ${ids.length} crawled posts, P\\(on-topic \\| score\\) fitted on 14 held-out reviews`));
+    const best = Math.max(...c.points.map((p) => p.f1));
+    expect(c.points.find((p) => p.threshold === c.chosen)?.f1).toBe(best);
+    const after = await db.topic.findUniqueOrThrow({ where: { id: topic.id } });
+    expect(after.nbThreshold).toBe(c.chosen);
+    const row = await db.topicEvaluation.findFirstOrThrow({ where: { topicId: topic.id }, orderBy: { id: "desc" } });
+    expect(parseCalibration(row.curve)).toEqual(c);
+    expect((await topicThreshold(db, topic.id))?.calibration).toMatchObject({ basis: "posts", posts: ids.length });
+  });
+
   it("the dashboard's Train job re-scores the open flags when calibration moved the threshold", async () => {
     t = await createTestDb();
     const { db } = t;

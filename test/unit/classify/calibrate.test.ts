@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { calibrateThreshold, MAX_CURVE_POINTS, parseCalibration, precisionRecallCurve, type ScoredSample } from "../../../crawler/classify/calibrate";
+import {
+  calibrateThreshold,
+  expectedCurve,
+  fitPlatt,
+  MAX_CURVE_POINTS,
+  parseCalibration,
+  precisionRecallCurve,
+  type ScoredSample,
+} from "../../../crawler/classify/calibrate";
+import { seededRandom } from "../../../crawler/classify/random";
 
 /** Samples from [score, relevant] pairs. */
 const s = (pairs: [number, boolean][]): ScoredSample[] => pairs.map(([score, relevant]) => ({ score, relevant }));
@@ -135,5 +144,141 @@ describe("calibrateThreshold", () => {
     expect(parseCalibration(JSON.stringify(c))).toEqual(c);
     expect(parseCalibration("{oops")).toBeNull();
     expect(parseCalibration(null)).toBeNull();
+  });
+});
+
+const sigmoid = (u: number) => 1 / (1 + Math.exp(-u));
+const logit = (p: number) => Math.log(p / (1 - p));
+
+describe("fitPlatt", () => {
+  it("recovers the sigmoid the labels were drawn from", () => {
+    const rand = seededRandom(11);
+    // 4,000 scores over log-odds −6…6; on-topic with probability σ(0.8·z − 1).
+    const samples = Array.from({ length: 4000 }, (_, i) => {
+      const z = -6 + (12 * i) / 3999;
+      return { score: sigmoid(z), relevant: rand() < sigmoid(0.8 * z - 1) };
+    });
+    const { a, b } = fitPlatt(samples);
+    // Within sampling error of 4,000 draws (fixed seed: a 0.80, b −0.93).
+    expect(Math.abs(a - 0.8)).toBeLessThan(0.1);
+    expect(Math.abs(b + 1)).toBeLessThan(0.15);
+  });
+
+  it("with the slope fixed, fits the shift of the log-odds alone; a prior pulls few samples toward the probe's own scores", () => {
+    const rand = seededRandom(3);
+    const samples = Array.from({ length: 4000 }, (_, i) => {
+      const z = -1 + (2 * i) / 3999; // a narrow band, as queue answers are
+      return { score: sigmoid(z), relevant: rand() < sigmoid(z - 2) };
+    });
+    const { a, b } = fitPlatt(samples, 10, 1);
+    expect(a).toBe(1);
+    expect(Math.abs(b + 2)).toBeLessThan(0.15);
+    // Ten samples against a prior of ten: b moves about half-way or less.
+    expect(
+      Math.abs(
+        fitPlatt(
+          samples.filter((_, i) => i % 400 === 0),
+          10,
+          1,
+        ).b,
+      ),
+    ).toBeLessThan(1.5);
+  });
+
+  it("stays finite on perfectly separated and on saturated scores", () => {
+    const { a, b } = fitPlatt(
+      s([
+        [1 - 1e-15, true],
+        [0.9, true],
+        [0.7, true],
+        [0.3, false],
+        [1e-15, false],
+      ]),
+    );
+    expect(Number.isFinite(a) && Number.isFinite(b)).toBe(true);
+    expect(a).toBeGreaterThan(0);
+  });
+});
+
+describe("expectedCurve", () => {
+  it("sums P(on-topic) above and below each threshold: expected precision, recall and F1", () => {
+    // Four posts; P(on-topic) 1, 0.5, 0.5, 0 by score.
+    const p = new Map([
+      [0.9, 1],
+      [0.6, 0.5],
+      [0.4, 0.5],
+      [0.1, 0],
+    ]);
+    const curve = expectedCurve([0.4, 0.9, 0.1, 0.6], (x) => p.get(x) as number);
+    expect(curve.map((c) => c.threshold)).toEqual([0.75, 0.5, 0.25, 0.1]);
+    // Flagging the top two: expected TP 1.5 of 2 on-topic, 2 flagged.
+    expect(curve[1]).toMatchObject({ precision: 0.75, recall: 0.75 });
+    expect(curve[1]?.f1).toBeCloseTo(0.75, 12);
+    expect(curve.at(-1)).toMatchObject({ precision: 0.5, recall: 1 });
+    expect(expectedCurve([0.2, 0.3], () => 0)).toEqual([]);
+  });
+});
+
+describe("calibrateThreshold over crawled posts", () => {
+  // 3,000 crawled posts whose log-odds spread over −8…8; really on-topic with probability σ(z − 3):
+  // the probe is too eager, the best threshold lies well above 0.5.
+  const truth = (score: number) => sigmoid(logit(score) - 3);
+  const population = Array.from({ length: 3000 }, (_, i) => sigmoid(-8 + (16 * i) / 2999));
+  const bestF1 = Math.max(...expectedCurve(population, truth).map((p) => p.f1));
+  const f1At = (t: number) => {
+    const flagged = population.filter((x) => x >= t);
+    const tp = flagged.reduce((sum, x) => sum + truth(x), 0);
+    const positives = population.reduce((sum, x) => sum + truth(x), 0);
+    return (2 * tp) / (flagged.length + positives);
+  };
+  // 60 held-out answers from the review queue: all near the old threshold (log-odds −1…3), labelled by the truth.
+  const rand = seededRandom(5);
+  const queue = Array.from({ length: 60 }, (_, i) => {
+    const score = sigmoid(-1 + (4 * i) / 59);
+    return { score, relevant: rand() < truth(score) };
+  });
+
+  it("chooses on the expected curve over the posts, within 2 points of the best F1 the truth allows", () => {
+    const c = calibrateThreshold(queue, { current: 0.5, population });
+    expect(c).toMatchObject({ basis: "posts", posts: 3000, method: "f1", applied: true });
+    expect(c.reason).toMatch(/over 3000 crawled posts, P\(on-topic \| score\) fitted on 60 held-out reviews/);
+    expect(f1At(c.threshold)).toBeGreaterThan(bestF1 - 0.02);
+    expect(f1At(0.5)).toBeLessThan(bestF1 - 0.05);
+  });
+
+  it("holds a target precision on the expected curve", () => {
+    const c = calibrateThreshold(queue, { current: 0.5, population, targetPrecision: 0.9 });
+    expect(c).toMatchObject({ basis: "posts", method: "target" });
+    // The truth's precision at the chosen threshold is near the target: the fit is on 60 answers and
+    // its prior pulls the shift toward the probe's own scores, so a little under it.
+    const precisionAt = (t: number) => {
+      const f = population.filter((x) => x >= t);
+      return f.reduce((sum, x) => sum + truth(x), 0) / f.length;
+    };
+    expect(precisionAt(c.threshold)).toBeGreaterThan(0.8);
+    expect(precisionAt(0.5)).toBeLessThan(0.7);
+  });
+
+  it("keeps the current threshold unless moving gains at least 0.01 expected F1 (no flapping on a flat curve)", () => {
+    // Scores that are right (P(on-topic | score) = score): F1 is flat around its best.
+    const rnd = seededRandom(9);
+    const right = Array.from({ length: 60 }, (_, i) => {
+      const score = sigmoid(-2 + (4 * i) / 59);
+      return { score, relevant: rnd() < score };
+    });
+    // Far from the best, it moves there.
+    const best = calibrateThreshold(right, { current: 0.999, population });
+    expect(best.threshold).not.toBe(0.999);
+    expect(best.reason).toMatch(/^maximum F1: threshold/);
+    const near = best.points.find((p) => p.threshold !== best.chosen && p.f1 > (best.points.find((q) => q.threshold === best.chosen)?.f1 ?? 0) - 0.005);
+    expect(near).toBeDefined();
+    const kept = calibrateThreshold(right, { current: near?.threshold as number, population });
+    expect(kept).toMatchObject({ basis: "posts", method: "f1", chosen: near?.threshold, threshold: near?.threshold, applied: true });
+    expect(kept.reason).toMatch(/^maximum F1 kept: threshold [\d.]+ would gain under 0\.01 expected F1/);
+    expect(kept.points.some((p) => p.threshold === kept.chosen)).toBe(true);
+  });
+
+  it("under 50 posts, the held-out reviews' own curve", () => {
+    expect(calibrateThreshold(MIXED, { current: 0.5, population: population.slice(0, 49) })).toMatchObject({ basis: "reviews", posts: 0, chosen: 0.25 });
   });
 });

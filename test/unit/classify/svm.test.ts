@@ -169,3 +169,50 @@ describe("Vocabulary word ids", () => {
     expect([...v.words.entries()]).toEqual(words.slice(0, 9).map((w, i) => [w, i]));
   });
 });
+
+describe("in-domain feature copies (review samples, Daumé 2007)", () => {
+  // Uploads from another source: 红色 goes with 红. On the platform (in-domain) 红色 校园 posts are 绿.
+  const uploads = Array.from({ length: 30 }, (_, i) => [`红色 苹果 ${i}号`, "红"]).concat(Array.from({ length: 30 }, (_, i) => [`绿色 青菜 ${i}号`, "绿"]));
+  const platform = [
+    ["红色 校园 晚会", "绿"],
+    ["红色 校园 歌曲", "绿"],
+    ["绿色 校园 跑步", "绿"],
+    ["红色 苹果 校园", "红"],
+  ];
+  const all = [...uploads, ...platform];
+  const prepared = all.map(([t]) => prepareText(t as string));
+  const y = all.map(([, l]) => l as string);
+  const marks = all.map((_, i) => i >= uploads.length);
+
+  it("without in-domain samples the SVM is exactly the one trained without marks", () => {
+    const plain = JSON.stringify(trainLinearSvm(prepared, y, SMALL));
+    expect(
+      JSON.stringify(
+        trainLinearSvm(
+          prepared,
+          y,
+          SMALL,
+          all.map(() => false),
+        ),
+      ),
+    ).toBe(plain);
+  });
+
+  it("in-domain samples move the decision on their own words further than the same samples unmarked", () => {
+    const margin = (state: ReturnType<typeof trainLinearSvm>) => {
+      const m = new NbLogistic(state);
+      const p = m.predict(prepareText("红色 校园 活动"));
+      return (p.posteriors[m.classes.indexOf("绿")] as number) - (p.posteriors[m.classes.indexOf("红")] as number);
+    };
+    const plain = trainLinearSvm(prepared, y, SMALL);
+    const own = trainLinearSvm(prepared, y, SMALL, marks);
+    expect(margin(own)).toBeGreaterThan(margin(plain));
+    expect(new NbLogistic(own).predict(prepareText("红色 校园 活动")).label).toBe("绿");
+    // The uploads' own texts are still classified as before.
+    expect(new NbLogistic(own).predict(prepareText("红色 苹果")).label).toBe("红");
+  });
+
+  it("refuses marks that do not match the texts", () => {
+    expect(() => trainLinearSvm(prepared, y, SMALL, [true])).toThrow(TrainingError);
+  });
+});
