@@ -18,13 +18,20 @@ export async function ThresholdCurve({ topicId }: { topicId: number }) {
     heldOut: c?.heldOut ?? 0,
     target: String(c?.targetPrecision ?? th.targetPrecision ?? ""),
     min: th.minSamples,
+    posts: c?.posts ?? 0,
   };
+  // A threshold chosen on the expected curve over crawled posts (calibrate.ts) says so; otherwise on the held-out reviews' own curve.
+  const source = th.source;
+  const sourceText =
+    c?.basis === "posts" && (source === "f1" || source === "target" || source === "target-unreached")
+      ? t(`sourcePosts.${source}`, values)
+      : t(`source.${source}`, values);
   const at = c && c.chosen !== null ? c.points.find((p) => p.threshold === c.chosen) : undefined;
   return (
     <section className="panel" aria-labelledby={`threshold-h-${topicId}`} data-testid="threshold-curve">
       <h2 id={`threshold-h-${topicId}`}>{t("title")}</h2>
       <p className="small">
-        <b>{t("current", { threshold: String(th.current) })}</b> — {t(`source.${th.source}`, values)}
+        <b>{t("current", { threshold: String(th.current) })}</b> — {sourceText}
       </p>
       {!th.calibrate && (
         <p className="small muted">
