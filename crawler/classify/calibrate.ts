@@ -183,7 +183,8 @@ function logOdds(p: number): number {
  * ((N₊ + 1) / (N₊ + 2) and 1 / (N₋ + 2)), which keep a and b finite even when the samples are
  * separated perfectly. With `prior` > 0, a Gaussian prior that the probe's scores are right
  * (a = 1, b = 0) weighs about that many samples: a few held-out reviews then move the probability
- * a little, many move it far. Needs both an on-topic and an off-topic sample.
+ * a little, many move it far. With `fixedSlope`, a stays at that value and b alone is fitted (the
+ * log-odds shift {@link calibrateThreshold} uses). Needs both an on-topic and an off-topic sample.
  */
 export function fitPlatt(samples: readonly ScoredSample[], prior = 0, fixedSlope?: number): { a: number; b: number } {
   // Curvature per sample of the cross-entropy is p(1 − p)·z² for a and p(1 − p) for b, about 1
