@@ -14,7 +14,8 @@
  * --relevant names the on-topic labels of --train; --stream-relevant those of the stream and
  * test files (their labels are another source's: LilyBBS boards, say), default --relevant. When
  * --test is the same file as --stream, the bench splits it itself with --seed: a shuffled
- * --test-size lines are the test part, the next --pool lines the stream. Corpus files are read
+ * --test-size lines are the test part (default 3,000, or a third of a smaller file: 200 of the
+ * 599 Weibo posts), the next --pool lines the stream. Corpus files are read
  * where they are (../shared/corpus) and never copied into the repository.
  *
  * Each answer counts as W samples, as the product counts a review (crawler/classify/review-weight.ts:
@@ -56,7 +57,7 @@ const { values } = parseArgs({
     batch: { type: "string", default: "50" },
     seed: { type: "string", default: "1" },
     pool: { type: "string", default: "10000" },
-    "test-size": { type: "string", default: "3000" },
+    "test-size": { type: "string" },
     threshold: { type: "string", default: "0.5" },
     classifier: { type: "string", default: DEFAULT_CLASSIFIER },
     "review-weight": { type: "string" },
@@ -104,7 +105,8 @@ const reviews = intArg("reviews", 1);
 const batch = intArg("batch", 1);
 const seed = intArg("seed", 0);
 const poolSize = intArg("pool", 1);
-const testSize = intArg("test-size", 1);
+/** Test lines: --test-size, else 3,000 (for a file split in two, at most a third of it, see below). */
+const testSizeGiven = values["test-size"] !== undefined ? intArg("test-size", 1) : null;
 const threshold = Number(values.threshold);
 if (!(threshold >= 0 && threshold <= 1)) fail("--threshold must be a number from 0 to 1");
 if (values.calibrate !== "0" && values.calibrate !== "1") fail("--calibrate must be 0 or 1");
@@ -121,11 +123,13 @@ let streamSet: Sample[];
 let testSet: Sample[];
 if (path.resolve(values.stream) === path.resolve(values.test)) {
   const all = shuffled(readJsonl(values.stream), seed);
+  // A small file (the 599 Weibo posts) would otherwise be all test and no stream: a third is the test part.
+  const testSize = testSizeGiven ?? Math.min(3000, Math.round(all.length / 3));
   testSet = all.slice(0, testSize);
   streamSet = all.slice(testSize, testSize + poolSize);
 } else {
   streamSet = shuffled(readJsonl(values.stream), seed).slice(0, poolSize);
-  testSet = shuffled(readJsonl(values.test), seed + 1).slice(0, testSize);
+  testSet = shuffled(readJsonl(values.test), seed + 1).slice(0, testSizeGiven ?? 3000);
 }
 const isOn = (s: Sample) => streamRelevant.has(s.label);
 // The product's weight depends on how many texts the topic is trained on, so it is chosen after reading them.
