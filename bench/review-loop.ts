@@ -43,7 +43,7 @@ import { reviewWeight as productReviewWeight } from "../crawler/classify/review-
 import { MIN_SELF_TRAIN_POSTS, SELF_TRAIN_KINDS, selfTrainPostsFromEnv, selfTrainPrepared } from "../crawler/classify/self-train";
 import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
 import { calibrateThreshold, MIN_CALIBRATION_SAMPLES } from "../crawler/classify/calibrate";
-import { heldOutReviewScores, probeSplit, trainProbe } from "../crawler/classify/probe";
+import { calibrationInput, probeSplit, trainProbe } from "../crawler/classify/probe";
 import { pct } from "./classify-support";
 
 const { values } = parseArgs({
@@ -173,9 +173,9 @@ function fit(extra: readonly number[], current: number): Topic {
   const split = calibrate ? probeSplit(trainSet.length, extra.length, 1) : null;
   if (split && split.heldOutReviews.length >= MIN_CALIBRATION_SAMPLES) {
     const probe = trainProbe(samples, prepared, unlabelled, split, options, selfTrain);
-    // The crawled posts nobody reviewed, scored by the probe: the expected curve's population, as in the product.
-    const population = unlabelled.map((p) => probe.predictPrepared(p).score);
-    const calibration = calibrateThreshold(heldOutReviewScores(probe, samples, prepared, split, relevant), { current, targetPrecision, population });
+    // Held-out answers and the unreviewed stream texts (the product's crawled posts), as in the product.
+    const { heldOut, population } = calibrationInput(probe, samples, prepared, unlabelled, split, relevant);
+    const calibration = calibrateThreshold(heldOut, { current, targetPrecision, population });
     if (values.verbose) console.log(`  calibration after ${extra.length} answers: ${calibration.reason}`);
     threshold = calibration.threshold;
   }

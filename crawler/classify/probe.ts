@@ -74,7 +74,25 @@ export function trainProbe(
   ).model;
 }
 
-/** The probe's P(on-topic) of each held-out review and whether the reviewer said on-topic: what calibration chooses on. */
+/**
+ * What calibration (./calibrate.ts) chooses on: the probe's P(on-topic) of each held-out review with
+ * the reviewer's answer, and of each crawled post nobody reviewed (the expected curve's population).
+ */
+export function calibrationInput(
+  probe: TopicModel,
+  samples: readonly Sample[],
+  prepared: readonly PreparedText[],
+  unlabelled: readonly PreparedText[],
+  split: ProbeSplit,
+  relevantLabels: readonly string[],
+): { heldOut: ScoredSample[]; population: number[] } {
+  return {
+    heldOut: heldOutReviewScores(probe, samples, prepared, split, relevantLabels),
+    population: unlabelled.map((p) => probe.predictPrepared(p).score),
+  };
+}
+
+/** The probe's P(on-topic) of each held-out review and whether the reviewer said on-topic. */
 export function heldOutReviewScores(
   probe: TopicModel,
   samples: readonly Sample[],

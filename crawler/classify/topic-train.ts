@@ -14,7 +14,7 @@ import { evaluateTopicModel, type TopicEvaluation } from "./evaluate";
 import { prepareText } from "./features";
 import { checkTrainable, type Sample, type TrainOptions } from "./model";
 import { TrainingError } from "./naive-bayes-core";
-import { heldOutReviewScores, probeSplit, trainProbe } from "./probe";
+import { calibrationInput, probeSplit, trainProbe } from "./probe";
 import { reviewWeight } from "./review-weight";
 import { selfTrainPostsFromEnv, selfTrainPrepared, type SelfTrainStats } from "./self-train";
 import { unlabelledPostTexts } from "./self-train-pool";
@@ -188,6 +188,8 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   let reviewEvaluation = reviewFigures(null, topic.nbThreshold);
   // Not among topicById's columns (the scoring path needs none of them).
   const settings = await db.topic.findUniqueOrThrow({ where: { id: topicId }, select: { calibrate: true, targetPrecision: true } });
+  // Reviews weigh W and are in-domain (their own SVM feature copies), in the probe and the model alike.
+  const weighted = { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)), inDomain: all.map((_, i) => i >= uploaded.length) };
   let heldOutScores: ScoredSample[] = [];
   let population: number[] = [];
   const split = probeSplit(uploaded.length, reviews.length, options.seed ?? 1);
@@ -196,14 +198,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     // A held-out split can lose the only on-topic or off-topic samples of a tiny set: then there is
     // nothing meaningful to report, and the real training below gives the clear error if needed.
     try {
-      const probe = trainProbe(
-        all,
-        prepared,
-        unlabelled,
-        split,
-        { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)), inDomain: all.map((_, i) => i >= uploaded.length) },
-        selfTrain,
-      );
+      const probe = trainProbe(all, prepared, unlabelled, split, weighted, selfTrain);
       const rules = { relevantLabels, nbThreshold: topic.nbThreshold, cosineThreshold: topic.cosineThreshold };
       evaluation = evaluateTopicModel(
         probe,
@@ -219,9 +214,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
           ),
           topic.nbThreshold,
         );
-        heldOutScores = heldOutReviewScores(probe, all, prepared, split, relevantLabels);
-        // The crawled posts nobody reviewed, under the same probe: calibration's expected curve is over them.
-        population = unlabelled.map((p) => probe.predictPrepared(p).score);
+        ({ heldOut: heldOutScores, population } = calibrationInput(probe, all, prepared, unlabelled, split, relevantLabels));
       }
     } catch (e) {
       if (!(e instanceof TrainingError)) throw e;
@@ -235,13 +228,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
     population,
   });
   progress({ phase: "evaluate", message: `threshold: ${calibration.reason}`, step: "evaluating" });
-  const { model, stats: selfTrainStats } = selfTrainPrepared(
-    all,
-    prepared,
-    unlabelled,
-    { ...trainOptions, sampleWeights: all.map((_, i) => weightOf(i)), inDomain: all.map((_, i) => i >= uploaded.length) },
-    selfTrain,
-  );
+  const { model, stats: selfTrainStats } = selfTrainPrepared(all, prepared, unlabelled, weighted, selfTrain);
   if (selfTrainStats.used > 0) {
     const { used, onTopic, weight } = selfTrainStats;
     progress({
