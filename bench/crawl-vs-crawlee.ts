@@ -16,6 +16,13 @@
  * Crawlee pages/s, each round's two runs back to back, so machine load hits both alike.
  *
  *   npm run bench:crawl-vs-crawlee [-- --rounds 3 --posts 120 --concurrency 8 --topic keywords|trained --verbose --cpu-prof DIR --keep DIR]
+ *
+ * `--baseline DIR` compares two versions of the project instead: DIR is another checkout with its
+ * dependencies installed (`git worktree add DIR <commit>`, then `npm ci` in it). Each round runs its
+ * `crawl once` and this checkout's, in alternating order, on the same sites and on databases
+ * migrated by each checkout's own migrations, and prints each one's pages/s and CPU per page
+ * and their ratio. Crawlee is not run then. Changes of a few percent are lost in this machine's
+ * noise between rounds of the Crawlee comparison; back to back, they show.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -47,8 +54,13 @@ const { values } = parseArgs({
     topic: { type: "string", default: "keywords" },
     /** Keep each round's database and data folder (archive) in this folder, for a closer look. */
     keep: { type: "string" },
+    /** Another checkout of the project to compare with, instead of Crawlee (see above). */
+    baseline: { type: "string" },
   },
 });
+const baselineRoot = values.baseline ? path.resolve(values.baseline) : null;
+if (baselineRoot && !fs.existsSync(path.join(baselineRoot, "bin", "campuswatch.mjs")))
+  throw new Error(`--baseline ${baselineRoot} is not a checkout of the project`);
 const rounds = Number(values.rounds);
 const postsPerAccount = Number(values.posts);
 const concurrency = Number(values.concurrency);
@@ -79,28 +91,43 @@ for (const l of layout) {
   sites.push(site);
 }
 
-// The prepared database: the accounts (HTTP, delay 0 through the CLI flag) and one topic.
-const template = path.join(dir, "template.db");
-const templateUrl = `file:${template}`;
-await migrateDatabase(templateUrl);
-const db = createDb(templateUrl);
-let accountCount = 0;
-for (const site of sites)
-  for (const a of site.accounts) {
-    await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" });
-    accountCount++;
-  }
+// The prepared database: the accounts (HTTP, delay 0 through the CLI flag) and one topic. With
+// --baseline, a second one migrated by the baseline's own migrations (its triggers and indexes).
 if (values.topic !== "keywords" && values.topic !== "trained") throw new Error(`--topic must be keywords or trained, not ${values.topic}`);
-const topic = await db.topic.create({
-  data: {
-    name: "考试",
-    keywords: JSON.stringify(["考试", "作弊", "期末"]),
-    sensitiveWords: JSON.stringify(["作弊", "代考"]),
-    relevantLabels: JSON.stringify(["考试"]),
-  },
-});
-if (values.topic === "trained") await trainTopic(db, topic.id, CAMPUS_SAMPLES);
-await db.$disconnect();
+let accountCount = 0;
+async function prepare(file: string, migrate: (url: string) => Promise<unknown>): Promise<void> {
+  const url = `file:${file}`;
+  await migrate(url);
+  const db = createDb(url);
+  accountCount = 0;
+  for (const site of sites)
+    for (const a of site.accounts) {
+      await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" });
+      accountCount++;
+    }
+  const topic = await db.topic.create({
+    data: {
+      name: "考试",
+      keywords: JSON.stringify(["考试", "作弊", "期末"]),
+      sensitiveWords: JSON.stringify(["作弊", "代考"]),
+      relevantLabels: JSON.stringify(["考试"]),
+    },
+  });
+  if (values.topic === "trained") await trainTopic(db, topic.id, CAMPUS_SAMPLES);
+  await db.$disconnect();
+}
+const template = path.join(dir, "template.db");
+await prepare(template, migrateDatabase);
+const baselineTemplate = path.join(dir, "baseline-template.db");
+if (baselineRoot)
+  await prepare(baselineTemplate, async (url) => {
+    const r = await run(
+      [process.execPath, path.join(baselineRoot, "bin", "campuswatch.mjs"), "db", "migrate"],
+      { ...process.env, DATABASE_URL: url },
+      baselineRoot,
+    );
+    if (r.code !== 0) throw new Error(`the baseline's db migrate exited with ${r.code}:\n${r.out}\n${r.err}`);
+  });
 
 const marks = () => sites.map((s) => s.lastSeq());
 /** The list and item requests the sites answered since `from` (robots.txt and shells are "other"). */
@@ -110,10 +137,11 @@ const pagesSince = (from: number[]) => sites.flatMap((s, i) => s.requests({ afte
 function run(
   cmd: string[],
   env: NodeJS.ProcessEnv,
+  cwd = root,
 ): Promise<{ code: number | null; out: string; err: string; seconds: number; cpuSeconds: number; rssMiB: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn("/usr/bin/time", ["-v", ...cmd], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-v", ...cmd], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
@@ -133,8 +161,8 @@ function run(
  * as `npm ci` leaves it for a user: a source edited meanwhile (other work on this checkout) would
  * otherwise make the timed run rebuild it first. Without that script, the CLI runs as it comes.
  */
-async function freshBuild(): Promise<void> {
-  const script = path.join(root, "scripts", "build-cli.mjs");
+async function freshBuild(checkout = root): Promise<void> {
+  const script = path.join(checkout, "scripts", "build-cli.mjs");
   if (!fs.existsSync(script)) return;
   try {
     const m = (await import(pathToFileURL(script).href)) as { cliBuildEntry?: () => unknown; buildCli?: (o: { quiet: boolean }) => Promise<unknown> };
@@ -145,17 +173,18 @@ async function freshBuild(): Promise<void> {
 }
 
 type ProjectRun = { pages: number; seconds: number; cpuSeconds: number; rssMiB: number; profile: Record<string, number>; urls: string[] };
-async function project(n: number): Promise<ProjectRun> {
+async function project(n: number | string, checkout = root): Promise<ProjectRun> {
   const file = path.join(dir, `round-${n}.db`);
-  fs.copyFileSync(template, file);
+  fs.copyFileSync(checkout === root ? template : baselineTemplate, file);
   const dataDir = path.join(dir, `data-${n}`);
-  await freshBuild();
+  await freshBuild(checkout);
   const from = marks();
   const env = { ...process.env, DATABASE_URL: `file:${file}`, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_PROFILE: "1", NODE_ENV: "production" as const };
   const prof = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(values["cpu-prof"])] : [];
   const r = await run(
     [process.execPath, ...prof, "bin/campuswatch.mjs", "crawl", "once", "--quiet", "--host-delay-ms", "0", "--concurrency", String(concurrency)],
     env,
+    checkout,
   );
   if (r.code !== 0) throw new Error(`crawl once exited with ${r.code}:\n${r.out}\n${r.err}`);
   if (values.verbose) process.stderr.write(r.out + r.err);
@@ -210,6 +239,35 @@ function median(xs: number[]): number {
 const warm = await project(0);
 const urls = warm.urls;
 console.error(`warm-up: ${accountCount} accounts on ${sites.length} hosts, ${urls.length} list + item pages`);
+
+if (baselineRoot) {
+  // Two versions of the project, back to back in alternating order; no Crawlee.
+  const mine: ProjectRun[] = [];
+  const base: ProjectRun[] = [];
+  for (let n = 1; n <= rounds; n++) {
+    if (n % 2 === 1) {
+      base.push(await project(`b${n}`, baselineRoot));
+      mine.push(await project(n));
+    } else {
+      mine.push(await project(n));
+      base.push(await project(`b${n}`, baselineRoot));
+    }
+    const [p, b] = [mine.at(-1)!, base.at(-1)!];
+    console.error(
+      `round ${n}: this checkout ${(p.pages / p.seconds).toFixed(1)} pages/s (${p.cpuSeconds.toFixed(2)} s CPU, ${p.rssMiB.toFixed(0)} MiB), ` +
+        `baseline ${(b.pages / b.seconds).toFixed(1)} pages/s (${b.cpuSeconds.toFixed(2)} s CPU, ${b.rssMiB.toFixed(0)} MiB)`,
+    );
+  }
+  const speed = mine.map((p, i) => p.pages / p.seconds / (base[i]!.pages / base[i]!.seconds));
+  const cpu = mine.map((p, i) => p.cpuSeconds / p.pages / (base[i]!.cpuSeconds / base[i]!.pages));
+  console.log(`baseline                 ${baselineRoot}`);
+  console.log(`pages per crawl          this checkout ${mine[0]!.pages}, baseline ${base[0]!.pages}`);
+  console.log(`pages/s ratio (median)   ${median(speed).toFixed(3)} (${speed.map((r) => r.toFixed(3)).join(" / ")}): this checkout ÷ baseline`);
+  console.log(`CPU per page (median)    ${median(cpu).toFixed(3)} (${cpu.map((r) => r.toFixed(3)).join(" / ")}): this checkout ÷ baseline`);
+  for (const s of sites) await s.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 const projectRuns: ProjectRun[] = [];
 const crawleeRuns: CrawleeRun[] = [];

@@ -8,14 +8,86 @@ import crypto from "node:crypto";
 import * as cheerio from "cheerio";
 
 const BLOCK_TAGS = "p,div,br,li,tr,h1,h2,h3,h4,h5,h6,blockquote,pre,section,article";
+const BLOCKS = new Set(BLOCK_TAGS.split(","));
+/** Elements whose content is never text: dropped with everything in them. */
+const DROPPED = new Set(["script", "style", "noscript", "template"]);
+
+/** The parts of cheerio's (domhandler's) nodes the text walk reads. */
+interface DomNode {
+  type: string;
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string | undefined>;
+  children?: DomNode[];
+}
 
 /**
  * Plain text of an HTML fragment: scripts and styles dropped, emoji images replaced by their alt
  * text (Weibo's `[哈哈]`), block elements on their own lines, whitespace collapsed.
+ *
+ * The stored text's SHA-1 tells an edit from an unchanged post, so this text must never change
+ * for the same HTML. It is defined by {@link htmlToTextByEditing} (cheerio edits: remove the
+ * dropped elements, replace each `img[alt]` by its alt parsed as HTML, put a newline text node
+ * first and last in every block element, read the root's text). The same text is read here in
+ * one walk of the parsed tree, which costs a fraction: cheerio compiles each selector at every
+ * call and parses every inserted "\n" as an HTML fragment (issue 17). Where the walk could differ
+ * — an alt text holding markup or a character reference, or the fragment using the root's id —
+ * the edits run as before; `test/unit/text.test.ts` compares the two on real and hostile markup.
  */
 export function htmlToText(html: string): string {
   if (!/[<&]/.test(html)) return normaliseWhitespace(html);
-  const $ = cheerio.load(`<div id="__root">${html}</div>`, null, false);
+  if (html.includes(ROOT_ID)) return htmlToTextByEditing(html);
+  const $ = cheerio.load(`<div id="${ROOT_ID}">${html}</div>`, null, false);
+  // Only the wrapper's text counts: markup after a stray end tag that closes the wrapper (`</div>`)
+  // lands beside it, and the edits never read it either.
+  const wrapper = ($.root()[0] as unknown as DomNode).children?.[0];
+  const out: string[] = [];
+  if (wrapper?.name !== "div") return htmlToTextByEditing(html);
+  return walkText({ type: "root", children: [wrapper] }, out) ? normaliseWhitespace(out.join("")) : htmlToTextByEditing(html);
+}
+
+const ROOT_ID = "__root";
+
+/**
+ * Append the text of `node`'s children to `out` as {@link htmlToTextByEditing} reads it.
+ * @returns false when an alt text would be parsed into more than its characters (the caller then
+ * edits as before).
+ */
+function walkText(node: DomNode, out: string[]): boolean {
+  for (const child of node.children ?? []) {
+    if (child.type === "text") {
+      out.push(child.data ?? "");
+    } else if (child.type === "tag" || child.type === "script" || child.type === "style") {
+      const name = child.name ?? "";
+      if (DROPPED.has(name)) continue;
+      if (name === "img" && child.attribs?.alt !== undefined) {
+        const alt = child.attribs.alt;
+        // cheerio's replaceWith parses the alt as HTML: the same characters unless it holds
+        // markup or a character reference. (CR and CRLF become LF there; normaliseWhitespace
+        // does the same here.)
+        if (/[<&]/.test(alt)) return false;
+        out.push(alt);
+        continue;
+      }
+      const block = BLOCKS.has(name);
+      if (block) out.push("\n");
+      if (!walkText(child, out)) return false;
+      if (block) out.push("\n");
+    } else if (child.type === "cdata" || child.type === "root") {
+      // domutils' textContent reads every node with children but comments.
+      if (!walkText(child, out)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The definition of {@link htmlToText}, by editing the parsed fragment with cheerio. Used where the
+ * walk cannot be sure to read the same text, and by the tests as the reference.
+ */
+export function htmlToTextByEditing(html: string): string {
+  if (!/[<&]/.test(html)) return normaliseWhitespace(html);
+  const $ = cheerio.load(`<div id="${ROOT_ID}">${html}</div>`, null, false);
   $("script,style,noscript,template").remove();
   $("img[alt]").each((_, el) => {
     $(el).replaceWith($(el).attr("alt") ?? "");
@@ -23,7 +95,7 @@ export function htmlToText(html: string): string {
   $(BLOCK_TAGS).each((_, el) => {
     $(el).prepend("\n").append("\n");
   });
-  return normaliseWhitespace($("#__root").text());
+  return normaliseWhitespace($(`#${ROOT_ID}`).text());
 }
 
 /** Collapse runs of spaces, trim lines, drop zero-width characters and blank lines. */

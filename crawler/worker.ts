@@ -25,6 +25,7 @@ import type { Crawl } from "./worker/context";
 import { classifyStored } from "./worker/commit";
 import { walk } from "./worker/walk";
 import { crawlFinished, crawlStarted, profiling, timed } from "./profile";
+import { flushSearchIndex } from "../lib/search-index";
 
 /** Services a crawl needs; the caller owns their lifetime. */
 export interface WorkerServices {
@@ -199,6 +200,11 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   // What the last pages stored is classified before the run is recorded (and its flags notified).
   if (crawl) await classifyStored(crawl);
   releaseSiteKey();
+  // The run's new and edited posts go into SQLite's full-text index in one statement
+  // (lib/search-index.ts). If that fails they stay queued: the next run or search indexes them.
+  await flushSearchIndex(db).catch((e: unknown) =>
+    s.notes.push(`search index not updated (${(e as Error).message}); the next run or search will index these posts`),
+  );
 
   // An expired login (the adapter refused a logged-out page): the account needs new cookies.
   const loginExpired = s.errors.find((e) => e.kind === LOGIN_EXPIRED);

@@ -29,6 +29,7 @@ import { writeCrawlRuns, writeNotificationsAndDiscovery } from "./seed-large/act
 import { ACCOUNTS, TOPICS } from "./seed-large/campus";
 import { createRandom, iso, type SeedContext } from "./seed-large/context";
 import { writePosts } from "./seed-large/posts";
+import { flushSearchIndexSync } from "../lib/search-index";
 
 const { values: args } = parseArgs({
   options: {
@@ -118,6 +119,10 @@ const runs = writeCrawlRuns(ctx);
 // Notifications for the topic with a webhook, and discovery runs with harvest curves.
 writeNotificationsAndDiscovery(ctx);
 
+// The posts were queued for the full-text index by its triggers: index them all in one statement
+// (lib/search-index.ts), as the crawler does after each run.
+console.log("search index …");
+db.transaction(() => flushSearchIndexSync(db))();
 db.pragma("wal_checkpoint(TRUNCATE)");
 db.close();
 const size = fs.statSync(file).size;

@@ -20,6 +20,7 @@
  */
 import { Prisma } from "@/generated/prisma/client";
 import { dialectOf, type Db, type Dialect } from "../db";
+import { flushSearchIndex } from "../search-index";
 
 /** The words of a query: whitespace-separated, deduplicated, at most 8. */
 export function queryWords(q: string): string[] {
@@ -84,6 +85,9 @@ export async function planSearch(db: Db, q: string): Promise<SearchPlan> {
     const like = queryWords(q);
     return { dialect, match: null, like, empty: false, indexed: like.some((w) => charLength(w) >= 3) };
   }
+  // Posts stored since the last flush are only queued for the index: index them first, so the
+  // search (and the vocabulary read below) sees every stored post.
+  await flushSearchIndex(db);
   const parts: string[] = [];
   const like: string[] = [];
   for (const word of queryWords(q)) {

@@ -4,7 +4,7 @@
  * topics, with flags (most older ones reviewed) and the review samples they leave.
  *
  * Rows are written in the exact formats the Prisma driver adapter uses (see ../seed-large.ts), so
- * the triggers of the post_search migration (full-text index, daily roll-up) run as for crawled posts.
+ * the triggers of the post_search migration (full-text index queue, daily roll-up) run as for crawled posts.
  */
 import crypto from "node:crypto";
 import { ACCOUNTS, AUTHORS, PLAIN_SENTENCES, PLAIN_TITLES, REPLIES, TOPICS, type AccountSeed, type TopicSeed } from "./campus";

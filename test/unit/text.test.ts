@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { contentSha1, htmlToText } from "../../crawler/text";
+import { contentSha1, htmlToText, htmlToTextByEditing } from "../../crawler/text";
+import { REAL_DIR, readReal, realAvailable } from "./adapters/helpers";
 
 describe("htmlToText", () => {
   it.each([
@@ -19,5 +22,141 @@ describe("contentSha1", () => {
     expect(contentSha1("标题", htmlToText('<p class="x">食堂涨价了</p>'))).toBe(a);
     expect(contentSha1("标题", htmlToText("<p>食堂降价了</p>"))).not.toBe(a);
     expect(contentSha1("新标题", htmlToText("<p>食堂涨价了</p>"))).not.toBe(a);
+  });
+});
+
+/**
+ * htmlToText reads the text in one walk of the parsed tree; htmlToTextByEditing is its definition
+ * (cheerio edits). The stored SHA-1 depends on this text, so the two must agree on every input:
+ * hostile and malformed markup, every element of the real captures, and random tag soup.
+ */
+describe("htmlToText reads what the cheerio edits read", () => {
+  const agree = (html: string) => expect(htmlToText(html), html).toBe(htmlToTextByEditing(html));
+
+  it.each([
+    "<p>一<div>二<p>三</div>四",
+    "<table><tr><td>格</td></tr>外面的字<tr><td>二</td></table>",
+    "<TABLE>表前<P>段</TABLE>",
+    '<P CLASS=x>大写<BR>换行<IMG ALT="[笑]">',
+    '<img alt="a &amp; b">',
+    '<img alt="&lt;p&gt;段&lt;/p&gt;尾">',
+    '<img alt="<b>粗</b>">',
+    '<img alt="">空alt',
+    '<img alt="  两边  空格 ">',
+    '<img alt="行一\r\n行二\r行三">',
+    '<img>无alt<image alt="图">',
+    '<svg><style>s{}</style><text>矢量</text><foreignObject><p>外</p></foreignObject><img alt="跳出"></svg>',
+    "<svg><![CDATA[数据]]></svg><math><mi>x</mi><mtext><p>公式</p></mtext></math>",
+    "<template><p>模板</p></template><noscript><p>无脚本</p></noscript>后",
+    "<textarea><p>不是段落</p></textarea><title>标题&amp;</title>",
+    "<pre>\n第一行\n  缩进</pre>",
+    "<!-- 注释 --><p>正文<!-- 再注释 --></p><!DOCTYPE html>",
+    "<li>一<li>二<ul><li>三</ul>",
+    "<h1>标题<h2>副标题</h1>",
+    "<blockquote>引用<section>节<article>文</article></section></blockquote>",
+    "未闭合<b>粗<i>斜</b>体</i>",
+    "零宽\u200b字\ufeff符&#8203;",
+    "NUL\u0000字符<p>\u0000</p>",
+    '<div id="__root">冒名的根</div>后',
+    "<script>document.write('<p>x</p>')</script><style>p{}</style>正文",
+    "<select><option>选项一<option>选项二</select>",
+    "<frameset><frame></frameset>",
+    "<body><p>正文</p></body></html>尾",
+    "<a href=x>链接<p>段中</a>",
+    "&amp;&lt;&gt;&nbsp;&#x4E2D;&#25991;&notanentity;&",
+  ])("%j", agree);
+
+  it.skipIf(!realAvailable)("on every element of the real captures", () => {
+    const names = fs.readdirSync(REAL_DIR).filter((n) => n.endsWith(".html"));
+    expect(names.length).toBeGreaterThan(0);
+    let checked = 0;
+    for (const name of names) {
+      const $ = cheerio.load(readReal(name));
+      $("body *").each((_, el) => {
+        const inner = $(el).html();
+        if (!inner || inner.length > 200_000) return;
+        agree(inner);
+        checked++;
+      });
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("on random tag soup (fixed seed)", () => {
+    let seed = 17;
+    const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = [
+      "<p>",
+      "</p>",
+      "<div>",
+      "</div>",
+      "<br>",
+      "<br/>",
+      "<li>",
+      "<tr>",
+      "<td>",
+      "<table>",
+      "</table>",
+      "<h3>",
+      "</h3>",
+      "<pre>",
+      "</pre>",
+      "<script>",
+      "</script>",
+      "<style>",
+      "</style>",
+      "<noscript>",
+      "</noscript>",
+      "<template>",
+      "</template>",
+      '<img alt="[哈]">',
+      '<img alt="&amp;">',
+      '<img alt="<p>">',
+      "<img src=x>",
+      "<svg>",
+      "</svg>",
+      "<math>",
+      "<b>",
+      "</b>",
+      "<i>",
+      "</i>",
+      "<span>",
+      "</span>",
+      "<a href=#>",
+      "</a>",
+      "<textarea>",
+      "</textarea>",
+      "<!--",
+      "-->",
+      "文",
+      "字",
+      " ",
+      "\n",
+      "\r\n",
+      "\t",
+      "&nbsp;",
+      "&amp;",
+      "&lt;",
+      "\u3000",
+      "\u200b",
+      "x",
+      "<",
+      ">",
+      "&",
+      '<div id="__root">',
+      "<select>",
+      "<option>",
+      "<form>",
+      "</form>",
+      "<section>",
+      "<article>",
+      "<blockquote>",
+    ];
+    for (let n = 0; n < 3000; n++) {
+      let html = "";
+      const len = 1 + Math.floor(next() * 30);
+      for (let i = 0; i < len; i++) html += pieces[Math.floor(next() * pieces.length)];
+      agree(html);
+    }
   });
 });
