@@ -54,6 +54,8 @@ const { values } = parseArgs({
     topic: { type: "string", default: "keywords" },
     /** Keep each round's database and data folder (archive) in this folder, for a closer look. */
     keep: { type: "string" },
+    /** More flags for the project's node process, e.g. "--trace-gc" (with --verbose to see its output). */
+    "node-flags": { type: "string", default: "" },
     /** Another checkout of the project to compare with, instead of Crawlee (see above). */
     baseline: { type: "string" },
   },
@@ -180,7 +182,10 @@ async function project(n: number | string, checkout = root): Promise<ProjectRun>
   await freshBuild(checkout);
   const from = marks();
   const env = { ...process.env, DATABASE_URL: `file:${file}`, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_PROFILE: "1", NODE_ENV: "production" as const };
-  const prof = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(values["cpu-prof"])] : [];
+  const prof = [
+    ...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(values["cpu-prof"])] : []),
+    ...values["node-flags"].split(/\s+/).filter(Boolean),
+  ];
   const r = await run(
     [process.execPath, ...prof, "bin/campuswatch.mjs", "crawl", "once", "--quiet", "--host-delay-ms", "0", "--concurrency", String(concurrency)],
     env,

@@ -26,6 +26,7 @@ import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
 import type { CrawlItem, FieldWarning, ListItem } from "../types";
 import { imagesIn, num, type ParsedThreadPage } from "./shared";
+import { find, findFirst } from "./find";
 import { floorUrl, threadUrl, type DiscuzBoard } from "./discuz-urls";
 
 /** A cheerio selection of elements (spelled via cheerio's API so domhandler need not be imported). */
@@ -66,7 +67,7 @@ function uidOf(href: string | undefined): string | undefined {
  */
 function dateOf(cell: Sel, now: Date): Date | null {
   if (cell.length === 0) return null;
-  const titled = cell.find("span[title]").first();
+  const titled = findFirst(cell, "span[title]");
   const title = titled.attr("title")?.trim();
   const text = collapse(titled.length > 0 ? titled.text() : cell.text());
   const fromTitle = title ? tryParsePlatformDate(title, now, "discuz") : null;
@@ -93,31 +94,30 @@ export function parseDiscuzList(html: string, pageUrl: string, now: Date, option
     const id = tbody.attr("id") ?? "";
     const tid = /_(\d+)$/.exec(id)?.[1];
     if (!tid) return;
-    const link = tbody.find("a.s.xst, a.xst").first();
-    const titleLink = link.length > 0 ? link : tbody.find("th a[href*='viewthread'], th a[href*='thread-']").last();
+    const link = findFirst(tbody, "a.s.xst, a.xst");
+    const titleLink = link.length > 0 ? link : find(tbody, "th a[href*='viewthread'], th a[href*='thread-']").last();
     // X: two td.by (author, last reply); 7.x: td.author and td.lastpost.
-    const by = tbody.find("td.by");
-    const authorCell = by.length > 0 ? by.eq(0) : tbody.find("td.author").first();
-    const lastCell = by.length > 0 ? by.eq(1) : tbody.find("td.lastpost").first();
-    const authorLink = authorCell.find("cite a").first();
-    const author = collapse(authorLink.text()) || collapse(authorCell.find("cite").text());
-    const lastActivity = lastCell.length > 0 ? dateOf(lastCell.find("em").first(), now) : null;
-    let publishedAt = dateOf(authorCell.find("em").first(), now);
+    const by = find(tbody, "td.by");
+    const authorCell = by.length > 0 ? by.eq(0) : findFirst(tbody, "td.author");
+    const lastCell = by.length > 0 ? by.eq(1) : findFirst(tbody, "td.lastpost");
+    const authorLink = findFirst(authorCell, "cite a");
+    const author = collapse(authorLink.text()) || collapse(find(authorCell, "cite").text());
+    const lastActivity = lastCell.length > 0 ? dateOf(findFirst(lastCell, "em"), now) : null;
+    let publishedAt = dateOf(findFirst(authorCell, "em"), now);
     if (!publishedAt) {
       // The last reply is never before the thread began: the closest bound the row has.
       publishedAt = lastActivity ?? now;
       warn({
         url: pageUrl,
         field: "date",
-        raw: collapse(authorCell.find("em").first().text()) || collapse(authorCell.text()),
+        raw: collapse(findFirst(authorCell, "em").text()) || collapse(authorCell.text()),
         reason: lastActivity ? `thread ${tid}: used the row's last-reply date` : `thread ${tid}: used the crawl time`,
       });
     }
     const title = collapse(titleLink.text());
-    if (!title)
-      warn({ url: pageUrl, field: "title", raw: collapse(tbody.find("th").first().text()), reason: `thread ${tid}: the thread page's title is used` });
-    const numCell = tbody.find("td.num").first();
-    const replies = (numCell.length > 0 ? num(collapse(numCell.find("a").first().text())) : num(collapse(tbody.find("td.nums strong").first().text()))) ?? 0;
+    if (!title) warn({ url: pageUrl, field: "title", raw: collapse(findFirst(tbody, "th").text()), reason: `thread ${tid}: the thread page's title is used` });
+    const numCell = findFirst(tbody, "td.num");
+    const replies = (numCell.length > 0 ? num(collapse(findFirst(numCell, "a").text())) : num(collapse(findFirst(tbody, "td.nums strong").text()))) ?? 0;
     const item: ListItem = {
       platformId: `t${tid}`,
       kind: "post",
@@ -179,7 +179,7 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
     const div = $(el);
     const pid = (div.attr("id") ?? "").slice("post_".length);
     const isHead = page === 1 && index === 0;
-    const posted = div.find("em[id^=authorposton]").first();
+    const posted = findFirst(div, "em[id^=authorposton]");
     let publishedAt = dateOf(posted, now);
     if (!publishedAt) {
       const best = isHead ? (options.thread?.publishedAt ?? null) : (previous ?? options.thread?.publishedAt ?? null);
@@ -188,29 +188,29 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
       warn({
         url: pageUrl,
         field: "date",
-        raw: collapse(posted.text()) || collapse(div.find(".authi").text()).slice(0, 200),
+        raw: collapse(posted.text()) || collapse(find(div, ".authi").text()).slice(0, 200),
         reason: `floor ${pid}: used ${reason}`,
       });
     }
     previous = publishedAt;
 
-    const nameLink = div.find(".authi a.xw1, .postauthor .postinfo a[href*='uid'], .authi a[href*='uid']").first();
-    let author = collapse(nameLink.text()) || collapse(div.find(".authi").first().text());
+    const nameLink = findFirst(div, ".authi a.xw1, .postauthor .postinfo a[href*='uid'], .authi a[href*='uid']");
+    let author = collapse(nameLink.text()) || collapse(findFirst(div, ".authi").text());
     if (!author) {
       author = isHead ? collapse(options.thread?.author) : "";
       warn({
         url: pageUrl,
         field: "author",
-        raw: collapse(div.find(".pls, .postauthor").first().text()).slice(0, 200),
+        raw: collapse(findFirst(div, ".pls, .postauthor").text()).slice(0, 200),
         reason: `floor ${pid}: ${author ? "used the list's author" : "stored without a name"}`,
       });
     }
     const authorId = uidOf(nameLink.attr("href")) ?? (isHead ? options.thread?.authorId : undefined);
 
-    let body = div.find("[id^=postmessage_]").first().html();
+    let body = findFirst(div, "[id^=postmessage_]").html();
     if (body === null) {
       // A banned author's floor shows a notice instead of the message: keep what the page shows.
-      const notice = div.find(".locked, .pcb").first();
+      const notice = findFirst(div, ".locked, .pcb");
       body = notice.html() ?? "";
       warn({
         url: pageUrl,
@@ -219,8 +219,8 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
         reason: `floor ${pid}: no [id^=postmessage_]; stored ${body ? "the notice shown" : "an empty body"}`,
       });
     }
-    const postnum = div.find("a[id^=postnum]").first();
-    const floorText = collapse(postnum.find("em").first().text()) || collapse(postnum.text()).replace(/#$/, "");
+    const postnum = findFirst(div, "a[id^=postnum]");
+    const floorText = collapse(findFirst(postnum, "em").text()) || collapse(postnum.text()).replace(/#$/, "");
     const floor = num(floorText) ?? NAMED_FLOORS[floorText] ?? num(/^(\d+)/.exec(floorText)?.[1]);
     const item: CrawlItem = {
       platformId: `p${pid}`,
@@ -246,7 +246,7 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
   });
   const pg = $("div.pg, div.pages").first();
   const total =
-    num(/(\d+)/.exec(pg.find("span[title]").first().attr("title") ?? "")?.[1]) ??
+    num(/(\d+)/.exec(findFirst(pg, "span[title]").attr("title") ?? "")?.[1]) ??
     Math.max(
       page,
       ...pg
@@ -287,14 +287,14 @@ function parseComments(
 ): CrawlItem[] {
   const out: CrawlItem[] = [];
   const seen = new Map<string, number>();
-  floor.find("div[id^=comment_] .pstl, div.cm .pstl").each((_i, el) => {
+  find(floor, "div[id^=comment_] .pstl, div.cm .pstl").each((_i, el) => {
     const row = $(el);
-    const text = row.find(".psti").first();
+    const text = findFirst(row, ".psti");
     if (text.length === 0) return; // the "N 条点评" total line
-    const nameLink = row.find(".psta a.xw1, .psta a.xi2").last();
-    const author = collapse(nameLink.text()) || collapse(row.find(".psta").text());
+    const nameLink = find(row, ".psta a.xw1, .psta a.xi2").last();
+    const author = collapse(nameLink.text()) || collapse(find(row, ".psta").text());
     const authorId = uidOf(nameLink.attr("href"));
-    const xg1 = text.find("span.xg1").last();
+    const xg1 = find(text, "span.xg1").last();
     const stamp = xg1.length > 0 ? xg1 : text.children("span").last();
     let publishedAt = dateOf(stamp, now);
     if (!publishedAt) {
@@ -307,7 +307,7 @@ function parseComments(
       });
     }
     const body = text.clone();
-    body.find("span.xg1, a.xi2").remove();
+    find(body, "span.xg1, a.xi2").remove();
     body.children("span").remove();
     const html = (body.html() ?? "").replace(/(?:&nbsp;|\u00a0|\s)+$/, "").trim();
     const key = `c${pid}-${authorId ?? author}-${Math.floor(publishedAt.getTime() / 60_000)}`;

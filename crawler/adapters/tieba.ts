@@ -29,6 +29,7 @@ import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
 import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, walkThreadPages } from "./shared";
+import { find, findFirst } from "./find";
 import { withComments, type ReadPages } from "./tieba/lzl";
 import { collapse, shownName, stableId } from "./tieba/names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
@@ -97,14 +98,14 @@ function parseListPage(html: string, pageUrl: string, now: Date, source: boolean
     const field = jsonAttr(li.attr("data-field"));
     const tid = str(field?.["id"]) ?? li.attr("data-tid");
     if (!tid) return;
-    const link = li.find("a.j_th_tit").first();
+    const link = findFirst(li, "a.j_th_tit");
     const title = collapse(link.attr("title") ?? link.text());
-    const created = tryParsePlatformDate(li.find(".is_show_create_time").first().text().trim(), now, "tieba");
-    const replied = tryParsePlatformDate(li.find(".threadlist_reply_date").first().text().trim(), now, "tieba");
+    const created = tryParsePlatformDate(findFirst(li, ".is_show_create_time").text().trim(), now, "tieba");
+    const replied = tryParsePlatformDate(findFirst(li, ".threadlist_reply_date").text().trim(), now, "tieba");
     const publishedAt = created ?? replied;
     if (!publishedAt) return; // A row without any date is an ad block in disguise.
-    const replyNum = num(field?.["reply_num"]) ?? num(li.find(".threadlist_rep_num").first().text().trim()) ?? 0;
-    const abstract = li.find(".threadlist_abs").first();
+    const replyNum = num(field?.["reply_num"]) ?? num(findFirst(li, ".threadlist_rep_num").text().trim()) ?? 0;
+    const abstract = findFirst(li, ".threadlist_abs");
     const abstractHtml = (abstract.html() ?? "").trim();
     const href = link.attr("href") ?? `/p/${tid}`;
     const item: ListItem = {
@@ -155,9 +156,9 @@ function truthy(v: unknown): boolean {
  * nickname emoji) the full name from the row's JSON or the "主题作者: …" tooltip.
  */
 function listAuthor(li: ReturnType<cheerio.CheerioAPI>, field: Record<string, unknown> | undefined): string {
-  const link = li.find(".tb_icon_author .frs-author-name, .frs-author-name").first();
-  const tooltip = /^主题作者[:：]\s*(.*)$/.exec(collapse(li.find(".tb_icon_author").first().attr("title")))?.[1];
-  return shownName(link.text(), link.find("img").length > 0, [
+  const link = findFirst(li, ".tb_icon_author .frs-author-name, .frs-author-name");
+  const tooltip = /^主题作者[:：]\s*(.*)$/.exec(collapse(findFirst(li, ".tb_icon_author").attr("title")))?.[1];
+  return shownName(link.text(), find(link, "img").length > 0, [
     str(field?.["author_nickname"]),
     str(field?.["show_nickname"]),
     tooltip,

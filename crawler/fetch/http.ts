@@ -42,8 +42,9 @@ export interface HttpGetOptions {
 /** GET `url` once. Throws {@link TimeoutError}, {@link BodyTooLargeError} or the network error. */
 export async function httpGet(url: string, options: HttpGetOptions): Promise<RawResponse> {
   const controller = new AbortController();
-  const timeout = new TimeoutError(options.timeoutMs);
-  const timer = setTimeout(() => controller.abort(timeout), options.timeoutMs);
+  // Made when the deadline passes, not for every request: an Error captures a stack trace.
+  let timeout: TimeoutError | undefined;
+  const timer = setTimeout(() => controller.abort((timeout = new TimeoutError(options.timeoutMs))), options.timeoutMs);
   try {
     const res = await request(url, {
       method: "GET",
@@ -81,7 +82,7 @@ export async function httpGet(url: string, options: HttpGetOptions): Promise<Raw
     const body = decompress(Buffer.concat(chunks), headers["content-encoding"], options.maxBodyBytes);
     return { status: res.statusCode, headers, setCookies, body };
   } catch (err) {
-    if (controller.signal.aborted && controller.signal.reason === timeout) throw timeout;
+    if (timeout && controller.signal.aborted && controller.signal.reason === timeout) throw timeout;
     throw err;
   } finally {
     clearTimeout(timer);

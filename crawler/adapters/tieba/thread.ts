@@ -20,6 +20,7 @@ import type { CrawlItem, FieldWarning } from "../../types";
 import { dig, imagesIn, jsonAttr, num, str, type ParsedThreadPage } from "../shared";
 import { parseLzlElements, type FloorRef, type Sel } from "./comments";
 import { collapse, shownName, stableId } from "./names";
+import { find, findFirst } from "../find";
 
 /** A parsed thread page with what reading its 楼中楼 needs. */
 export interface TiebaThreadPage extends ParsedThreadPage {
@@ -106,9 +107,9 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     }
     previous = publishedAt;
 
-    const card = post.find("a.p_author_name").first();
+    const card = findFirst(post, "a.p_author_name");
     const login = str(dig(field, "author.user_name")) ?? jsonAttr(card.attr("data-field"))?.["un"];
-    let author = shownName(card.text(), card.find("img.nicknameEmoji").length > 0, [
+    let author = shownName(card.text(), find(card, "img.nicknameEmoji").length > 0, [
       str(dig(field, "author.show_nickname")),
       str(dig(field, "author.user_nickname")),
       typeof login === "string" ? login : undefined,
@@ -118,13 +119,13 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
       warn({
         url: where,
         field: "author",
-        raw: collapse(post.find(".d_author").first().text()).slice(0, 200),
+        raw: collapse(findFirst(post, ".d_author").text()).slice(0, 200),
         reason: author ? "the list's author" : "no name",
       });
     }
 
     const content = post.find(`#post_content_${pid}`).first();
-    const container = content.length > 0 ? content : post.find(".d_post_content").first();
+    const container = content.length > 0 ? content : findFirst(post, ".d_post_content");
     let body = container.length > 0 ? (container.html() ?? "").trim() : null;
     if (body === null) {
       const copy = str(dig(field, "content.content"));
@@ -132,7 +133,7 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
       warn({
         url: where,
         field: "body",
-        raw: collapse(post.find(".d_post_content_main").first().text()).slice(0, 200) || "(no post content)",
+        raw: collapse(findFirst(post, ".d_post_content_main").text()).slice(0, 200) || "(no post content)",
         reason: copy ? "the floor's JSON copy" : "stored empty",
       });
     }
@@ -156,10 +157,10 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     else replies.push(item);
 
     floors.set(pid, { tid, pid, parentPlatformId: isHead ? tid : pid, floorDate: publishedAt });
-    const lzlTotal = num(jsonAttr(post.find(".j_lzl_r[data-field]").first().attr("data-field"))?.["total_num"]);
+    const lzlTotal = num(jsonAttr(findFirst(post, ".j_lzl_r[data-field]").attr("data-field"))?.["total_num"]);
     const count = Math.max(num(dig(field, "content.comment_num")) ?? 0, lzlTotal ?? 0);
     if (count > 0) commentCounts.set(pid, count);
-    lzlElements.push(post.find("li.lzl_single_post"));
+    lzlElements.push(find(post, "li.lzl_single_post"));
   });
 
   forumId ??= /"forum_id"\s*:\s*(\d+)/.exec(html)?.[1] ?? /\bfid\s*:\s*'(\d+)'/.exec(html)?.[1] ?? null;
