@@ -15,13 +15,20 @@ import { DEFAULT_RELEVANT_HELP } from "../../crawler/commands/topics";
 /** Packages only some commands need; none may load before a command asks for them. */
 const HEAVY = ["nodejieba", "playwright-core", "cheerio", "pg-boss", "undici", "next", "zod", "@prisma/adapter-pg", "pg"];
 
-/** The packages an output loads, following its static imports (not the lazy `import()`s). */
+/**
+ * The packages an output loads, following its static imports (not the lazy `import()`s): the ones
+ * it imports from node_modules and the ones bundled into it (scripts/build-cli.mjs BUNDLED).
+ */
 function staticPackages(meta: Metafile, output: string): Set<string> {
   const packages = new Set<string>();
   const seen = new Set<string>();
   const visit = (out: string) => {
     if (seen.has(out)) return;
     seen.add(out);
+    for (const input of Object.keys(meta.outputs[out]!.inputs)) {
+      const m = /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(input);
+      if (m) packages.add(m[1]!);
+    }
     for (const imp of meta.outputs[out]!.imports) {
       if (imp.kind !== "import-statement") continue;
       if (imp.external) packages.add(imp.path.startsWith("node:") ? "node:" : imp.path.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1"));
@@ -65,6 +72,16 @@ describe("the compiled CLI", () => {
     expect(loaded).toContain("@prisma/adapter-better-sqlite3");
     // lib/db.ts still imports the PostgreSQL adapter (and pg) at the top: not counted here yet.
     expect(HEAVY.filter((p) => p !== "pg" && p !== "@prisma/adapter-pg" && loaded.has(p))).toEqual([]);
+  });
+
+  it("bundles the crawl path's pure-JavaScript packages and imports native ones from node_modules", () => {
+    const adapters = outputOf(meta, "crawler/adapters/discuz-pages.ts");
+    const loaded = staticPackages(meta, adapters);
+    expect(loaded).toContain("cheerio");
+    expect(loaded).toContain("parse5");
+    const externals = new Set(Object.values(meta.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)));
+    for (const bundled of ["cheerio", "undici", "zod", "parse5"]) expect(externals.has(bundled), bundled).toBe(false);
+    for (const native of ["better-sqlite3", "nodejieba", "playwright-core"]) expect(externals.has(native), native).toBe(true);
   });
 
   it("is used only while every source it was built from is unchanged", () => {
