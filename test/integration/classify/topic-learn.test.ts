@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyPosts, learnTopic, TopicModel, trainTopic, type TopicProgress } from "../../../crawler/classify";
-import { createJobRunner, requestJob } from "../../../crawler/jobs";
+import { createJobRunner, jobHandlers, requestJob } from "../../../crawler/jobs";
 import { createInProcessQueue } from "../../../crawler/queue/in-process";
 import { Scheduler } from "../../../crawler/scheduler";
 import type { Db } from "../../../lib/db";
@@ -71,6 +71,35 @@ describe("reviews train the topic", () => {
 
     // Nothing new: a second learn changes nothing.
     expect(await learnTopic(db, topic.id)).toMatchObject({ mode: "nothing", reason: "no review samples to learn", modelVersion: after.modelVersion });
+  });
+
+  it("a review stored after the learn job's last look, while its row still says running, is learned by a job asked for when it finishes", async () => {
+    t = await createTestDb();
+    const { db } = t;
+    const { topic, reviewer, flagIds } = await setup(db, ["补考安排已经公布", "期末考试的考场安排"]);
+    await review(db, [flagIds[0] as number], "confirm", reviewer.id);
+    const first = await db.job.findFirstOrThrow({ where: { key: `topic:${topic.id}`, status: "queued" } });
+    // The second answer lands after learnTopic's last look but before the runner marks the job
+    // done: its request finds the running job and makes none (one job per key).
+    let late: Awaited<ReturnType<typeof requestJob>> | undefined;
+    const handlers = {
+      ...jobHandlers,
+      learn: async (ctx: Parameters<typeof jobHandlers.learn>[0], spec: Parameters<typeof jobHandlers.learn>[1]) => {
+        const out = await jobHandlers.learn(ctx, spec);
+        await review(db, [flagIds[1] as number], "confirm", reviewer.id);
+        late = await requestJob(db, { kind: "learn", topicId: topic.id });
+        return out;
+      },
+    };
+    expect((await createJobRunner({ db, handlers }).run(first.id))?.status).toBe("done");
+    expect(late?.created).toBe(false);
+    const waiting = await db.topicSample.findFirstOrThrow({ where: { topicId: topic.id, source: "review", learnedAt: null } });
+    // The runner asked for the next job once the first was finished; it folds the late answer in.
+    const next = await runQueued(db, topic.id);
+    expect(next?.result).toMatchObject({ step: "learned", values: { reviews: 1 } });
+    expect((await db.topicSample.findUniqueOrThrow({ where: { id: waiting.id } })).learnedAt).not.toBeNull();
+    // Nothing waits now: no further job.
+    expect(await db.job.count({ where: { key: `topic:${topic.id}`, status: { in: ["queued", "running"] } } })).toBe(0);
   });
 
   it("reviews weighing W (CAMPUSWATCH_REVIEW_WEIGHT) are folded in W times, the counts a full retrain makes", async () => {
