@@ -15,7 +15,7 @@
  * Only plain selectors are taken: no pseudo-classes (cheerio's positionals such as `:first` are
  * not css-select's) and no leading combinator (cheerio searches siblings for those). Anything else,
  * and a context of several elements, goes to cheerio's `find` as before.
- * `test/unit/adapters/find.test.ts` compares both on the real captures and on every selector the
+ * `test/integration/adapters/find.test.ts` compares both on the real captures and on every selector the
  * adapters use.
  */
 import type { Cheerio } from "cheerio";
