@@ -22,7 +22,8 @@
  * `crawl once` and this checkout's, in alternating order, on the same sites and on databases
  * migrated by each checkout's own migrations, and prints each one's pages/s and CPU per page
  * and their ratio. Crawlee is not run then. Changes of a few percent are lost in this machine's
- * noise between rounds of the Crawlee comparison; back to back, they show.
+ * noise between rounds of the Crawlee comparison; back to back, they show. `--baseline .` with
+ * `--baseline-node-flags "..."` compares node flags on this checkout alone.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -56,6 +57,12 @@ const { values } = parseArgs({
     keep: { type: "string" },
     /** More flags for the project's node process, e.g. "--trace-gc" (with --verbose to see its output). */
     "node-flags": { type: "string", default: "" },
+    /** Flags for the baseline's node process instead of --node-flags (compare flags on one checkout: --baseline . ). */
+    "baseline-node-flags": { type: "string" },
+    /** Environment variables for the project's runs, "NAME=value NAME=value" (e.g. CAMPUSWATCH_PARSE_THREADS=2). */
+    env: { type: "string", default: "" },
+    /** The same for the baseline's runs instead of --env. */
+    "baseline-env": { type: "string" },
     /** Another checkout of the project to compare with, instead of Crawlee (see above). */
     baseline: { type: "string" },
   },
@@ -135,14 +142,19 @@ const marks = () => sites.map((s) => s.lastSeq());
 /** The list and item requests the sites answered since `from` (robots.txt and shells are "other"). */
 const pagesSince = (from: number[]) => sites.flatMap((s, i) => s.requests({ afterSeq: from[i]! })).filter((r) => r.kind !== "other");
 
-/** A child process under /usr/bin/time -v: its output, wall seconds, CPU seconds (user + system) and peak RSS in MiB. */
+/**
+ * A child process under /usr/bin/time -v: its output, wall seconds, CPU seconds (user + system),
+ * peak RSS in MiB, and the CPU seconds this process (the local sites) spent meanwhile: with both on
+ * the machine's cores, the sum says how near the crawl is to using all of them.
+ */
 function run(
   cmd: string[],
   env: NodeJS.ProcessEnv,
   cwd = root,
-): Promise<{ code: number | null; out: string; err: string; seconds: number; cpuSeconds: number; rssMiB: number }> {
+): Promise<{ code: number | null; out: string; err: string; seconds: number; cpuSeconds: number; rssMiB: number; sitesCpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const child = spawn("/usr/bin/time", ["-v", ...cmd], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
@@ -153,7 +165,8 @@ function run(
       const seconds = (performance.now() - t0) / 1000;
       const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN);
       const cpu = (name: string) => Number(new RegExp(`${name} time \\(seconds\\): ([0-9.]+)`).exec(err)?.[1] ?? NaN);
-      resolve({ code, out, err, seconds, cpuSeconds: cpu("User") + cpu("System"), rssMiB: kb / 1024 });
+      const sites = process.cpuUsage(cpu0);
+      resolve({ code, out, err, seconds, cpuSeconds: cpu("User") + cpu("System"), rssMiB: kb / 1024, sitesCpuSeconds: (sites.user + sites.system) / 1e6 });
     });
   });
 }
@@ -174,18 +187,39 @@ async function freshBuild(checkout = root): Promise<void> {
   }
 }
 
-type ProjectRun = { pages: number; seconds: number; cpuSeconds: number; rssMiB: number; profile: Record<string, number>; urls: string[] };
-async function project(n: number | string, checkout = root): Promise<ProjectRun> {
+type ProjectRun = {
+  pages: number;
+  seconds: number;
+  cpuSeconds: number;
+  sitesCpuSeconds: number;
+  rssMiB: number;
+  profile: Record<string, number>;
+  urls: string[];
+};
+/** "A=1 B=2" as an environment. */
+const envOf = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
+
+async function project(n: number | string, checkout = root, nodeFlags = values["node-flags"], extraEnv = values.env): Promise<ProjectRun> {
   const file = path.join(dir, `round-${n}.db`);
   fs.copyFileSync(checkout === root ? template : baselineTemplate, file);
   const dataDir = path.join(dir, `data-${n}`);
   await freshBuild(checkout);
   const from = marks();
-  const env = { ...process.env, DATABASE_URL: `file:${file}`, CAMPUSWATCH_DATA_DIR: dataDir, CAMPUSWATCH_PROFILE: "1", NODE_ENV: "production" as const };
-  const prof = [
-    ...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(values["cpu-prof"])] : []),
-    ...values["node-flags"].split(/\s+/).filter(Boolean),
-  ];
+  const env = {
+    ...process.env,
+    DATABASE_URL: `file:${file}`,
+    CAMPUSWATCH_DATA_DIR: dataDir,
+    CAMPUSWATCH_PROFILE: "1",
+    NODE_ENV: "production" as const,
+    ...envOf(extraEnv),
+  };
+  const prof = [...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(values["cpu-prof"])] : []), ...nodeFlags.split(/\s+/).filter(Boolean)];
   const r = await run(
     [process.execPath, ...prof, "bin/campuswatch.mjs", "crawl", "once", "--quiet", "--host-delay-ms", "0", "--concurrency", String(concurrency)],
     env,
@@ -203,10 +237,18 @@ async function project(n: number | string, checkout = root): Promise<ProjectRun>
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
   for (const f of fs.readdirSync(dir)) if (f.startsWith(`round-${n}.db`)) fs.rmSync(path.join(dir, f), { force: true });
-  return { pages: pages.length, seconds: r.seconds, cpuSeconds: r.cpuSeconds, rssMiB: r.rssMiB, profile, urls: pages.map((p) => p.origin + p.url) };
+  return {
+    pages: pages.length,
+    seconds: r.seconds,
+    cpuSeconds: r.cpuSeconds,
+    sitesCpuSeconds: r.sitesCpuSeconds,
+    rssMiB: r.rssMiB,
+    profile,
+    urls: pages.map((p) => p.origin + p.url),
+  };
 }
 
-type CrawleeRun = { pages: number; seconds: number; processSeconds: number; cpuSeconds: number; rssMiB: number };
+type CrawleeRun = { pages: number; seconds: number; processSeconds: number; cpuSeconds: number; sitesCpuSeconds: number; rssMiB: number };
 async function crawlee(urls: string[], n: number): Promise<CrawleeRun> {
   const storage = path.join(dir, `crawlee-${n}`);
   const list = path.join(dir, "urls.json");
@@ -224,7 +266,14 @@ async function crawlee(urls: string[], n: number): Promise<CrawleeRun> {
         .filter((l) => l.startsWith("failed: "))
         .join("\n")}`,
     );
-  return { pages: pagesSince(from).length, seconds: own.seconds, processSeconds: r.seconds, cpuSeconds: r.cpuSeconds, rssMiB: r.rssMiB };
+  return {
+    pages: pagesSince(from).length,
+    seconds: own.seconds,
+    processSeconds: r.seconds,
+    cpuSeconds: r.cpuSeconds,
+    sitesCpuSeconds: r.sitesCpuSeconds,
+    rssMiB: r.rssMiB,
+  };
 }
 
 /** `campuswatch --help`, the CLI's bare start-up: median of 3 runs. */
@@ -251,11 +300,11 @@ if (baselineRoot) {
   const base: ProjectRun[] = [];
   for (let n = 1; n <= rounds; n++) {
     if (n % 2 === 1) {
-      base.push(await project(`b${n}`, baselineRoot));
+      base.push(await project(`b${n}`, baselineRoot, values["baseline-node-flags"] ?? values["node-flags"], values["baseline-env"] ?? values.env));
       mine.push(await project(n));
     } else {
       mine.push(await project(n));
-      base.push(await project(`b${n}`, baselineRoot));
+      base.push(await project(`b${n}`, baselineRoot, values["baseline-node-flags"] ?? values["node-flags"], values["baseline-env"] ?? values.env));
     }
     const [p, b] = [mine.at(-1)!, base.at(-1)!];
     console.error(
@@ -288,8 +337,10 @@ for (let n = 1; n <= rounds; n++) {
   const p = projectRuns.at(-1)!;
   const c = crawleeRuns.at(-1)!;
   console.error(
-    `round ${n}: project ${(p.pages / p.seconds).toFixed(1)} pages/s (${p.pages} in ${p.seconds.toFixed(2)} s, ${p.rssMiB.toFixed(0)} MiB), ` +
-      `Crawlee ${(c.pages / c.seconds).toFixed(1)} pages/s (${c.pages} in ${c.seconds.toFixed(2)} s, ${c.rssMiB.toFixed(0)} MiB)`,
+    `round ${n}: project ${(p.pages / p.seconds).toFixed(1)} pages/s (${p.pages} in ${p.seconds.toFixed(2)} s, ${p.rssMiB.toFixed(0)} MiB, ` +
+      `CPU ${p.cpuSeconds.toFixed(2)} s + sites ${p.sitesCpuSeconds.toFixed(2)} s), ` +
+      `Crawlee ${(c.pages / c.seconds).toFixed(1)} pages/s (${c.pages} in ${c.seconds.toFixed(2)} s, ${c.rssMiB.toFixed(0)} MiB, ` +
+      `CPU ${c.cpuSeconds.toFixed(2)} s + sites ${c.sitesCpuSeconds.toFixed(2)} s in ${c.processSeconds.toFixed(2)} s)`,
   );
 }
 const help = await helpSeconds();

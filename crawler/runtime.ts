@@ -10,6 +10,7 @@ import type { HostGate } from "./fetch/politeness";
 import type { ProxyConfig } from "./fetch/proxy-url";
 import { classifyPosts } from "./classify";
 import { enableSegmentThread } from "./classify/segment-thread";
+import { enableParseThreads } from "./parse/off-thread";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { notifyNewFlags } from "../lib/notify";
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   resolve?: Resolver;
   /** The proxy of accounts without their own (null: direct). @default CAMPUSWATCH_PROXY */
   proxy?: ProxyConfig | null;
+  /** Worker threads that parse pages (0: the calling thread). @default CAMPUSWATCH_PARSE_THREADS, or 1 with a core to spare */
+  parseThreads?: number;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
   now?: () => Date;
@@ -59,6 +62,8 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   const deliveries = new Set<Promise<unknown>>();
   // CAMPUSWATCH_JIEBA_THREAD=1: the classifier's jieba runs beside the crawl (process-wide; see segment-thread.ts).
   if (opts.classify !== false && cfg.jiebaThread) enableSegmentThread();
+  // Pages are parsed on worker threads (process-wide; see parse/off-thread.ts).
+  enableParseThreads(opts.parseThreads ?? cfg.parseThreads);
   return {
     notify: (db, runId) => {
       const p = notifyNewFlags(db, runId).finally(() => deliveries.delete(p));

@@ -3,6 +3,7 @@
  * README's Configuration section; keep the two in step.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import crypto from "node:crypto";
 import { parseTrustedEntry } from "./net/address";
@@ -69,6 +70,11 @@ export function crawlerConfig() {
      * ratio 0.66 → 0.68, within noise) for about 20 MiB and 8% more CPU per page. @default 0
      */
     jiebaThread: intFromEnv("CAMPUSWATCH_JIEBA_THREAD", 0, 0) !== 0,
+    /**
+     * Worker threads that parse pages beside the crawl (crawler/parse/off-thread.ts); 0 parses on
+     * the crawl's own thread. @default 1 on a machine with more than one core, else 0
+     */
+    parseThreads: intFromEnv("CAMPUSWATCH_PARSE_THREADS", os.availableParallelism() > 1 ? 1 : 0, 0),
   };
 }
 

@@ -23,6 +23,7 @@
  * - GBK boards are decoded by the fetcher (header or `<meta charset>`); nothing here cares.
  */
 import { NonRetryableError } from "../errors";
+import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
 import { getThreadPage, walkThreadPages } from "./shared";
 import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, threadPageUrl, type DiscuzBoard } from "./discuz-urls";
@@ -111,7 +112,7 @@ export const discuzAdapter: Adapter = {
       const res = await getListPage(ctx, url, page);
       // A logged-out page or a "login required" notice is not an empty board (./discuz-login.ts).
       checkDiscuzLogin(ctx, res);
-      const { items, nextUrl } = parseDiscuzList(res.body, res.url, ctx.now, parseOptions(ctx));
+      const { items, nextUrl } = await offThread("discuzList", parseDiscuzList, res.body, res.url, ctx.now, parseOptions(ctx));
       if (items.length === 0) return;
       yield { url: res.url, items, orderedByActivity: true };
       if (!nextUrl) return;
@@ -122,7 +123,7 @@ export const discuzAdapter: Adapter = {
     const tid = tidOf(item);
     const url = threadPageUrl(boardOf(ctx), tid, 1);
     const res = await getDiscuzThreadPage(ctx, url);
-    const page = parseDiscuzThread(res.body, url, tid, 1, ctx.now, parseOptions(ctx, item));
+    const page = await offThread("discuzThread", parseDiscuzThread, res.body, url, tid, 1, ctx.now, parseOptions(ctx, item));
     if (!page.head) throw new NonRetryableError(`Discuz! thread ${tid} has no first post`, res.url);
     return page.head;
   },
@@ -134,7 +135,7 @@ export const discuzAdapter: Adapter = {
       async (page) => {
         const url = threadPageUrl(boardOf(ctx), tid, page);
         const res = await getDiscuzThreadPage(ctx, url);
-        return parseDiscuzThread(res.body, url, tid, page, ctx.now, parseOptions(ctx, thread));
+        return offThread("discuzThread", parseDiscuzThread, res.body, url, tid, page, ctx.now, parseOptions(ctx, thread));
       },
       options,
     );

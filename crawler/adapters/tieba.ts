@@ -27,6 +27,7 @@
 import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
+import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
 import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, walkThreadPages } from "./shared";
 import { find, findFirst } from "./find";
@@ -86,8 +87,8 @@ export function parseTiebaList(html: string, pageUrl: string, now: Date, source 
   return parseListPage(html, pageUrl, now, source).items;
 }
 
-/** Items of a list page and the `pn` of the next page (from the pager's "下一页" link), if any. */
-function parseListPage(html: string, pageUrl: string, now: Date, source: boolean): { items: ListItem[]; hasNext: boolean; nextPn: number | null } {
+/** Items of a list page and the `pn` of the next page (from the pager's "下一页" link), if any. Exported for the parse threads (../parse/parsers.ts). */
+export function parseListPage(html: string, pageUrl: string, now: Date, source: boolean): { items: ListItem[]; hasNext: boolean; nextPn: number | null } {
   const listHtml = extractTiebaThreadList(html);
   if (listHtml === null) throw new NonRetryableError("not a Tieba list page: no thread_list container", pageUrl);
   const $ = cheerio.load(listHtml);
@@ -204,7 +205,7 @@ export const tiebaAdapter: Adapter = {
     for (let pn = 0; ;) {
       const res = await ctx.fetch.get(onOrigin(ctx, `/f?kw=${kw}&ie=utf-8&pn=${pn}`), { kind: "list" });
       checkTiebaLogin(ctx, res);
-      const { items, hasNext, nextPn } = parseListPage(res.body, rebase(ctx, res.url, res.url), ctx.now, true);
+      const { items, hasNext, nextPn } = await offThread("tiebaList", parseListPage, res.body, rebase(ctx, res.url, res.url), ctx.now, true);
       if (items.length === 0) return;
       yield { url: res.url, items, orderedByActivity: true };
       // The pager's "下一页" link says whether there is more; a short page without it is the end.
@@ -217,7 +218,7 @@ export const tiebaAdapter: Adapter = {
   async complete(ctx: AdapterContext, item: ListItem): Promise<CrawlItem> {
     const tid = tidOf(item);
     const res = await getTiebaThreadPage(ctx, onOrigin(ctx, `/p/${tid}`));
-    const page = parseTiebaThread(res.body, rebase(ctx, res.url, res.url), tid, ctx.now, threadOptions(ctx, item));
+    const page = await offThread("tiebaThread", parseTiebaThread, res.body, rebase(ctx, res.url, res.url), tid, ctx.now, threadOptions(ctx, item));
     if (!page.head) throw new NonRetryableError(`Tieba thread ${tid} has no first floor (deleted?)`, res.url);
     return page.head;
   },
@@ -229,7 +230,7 @@ export const tiebaAdapter: Adapter = {
       since,
       async (pn) => {
         const res = await getTiebaThreadPage(ctx, onOrigin(ctx, `/p/${tid}?pn=${pn}`));
-        const page = parseTiebaThread(res.body, rebase(ctx, res.url, res.url), tid, ctx.now, threadOptions(ctx, thread));
+        const page = await offThread("tiebaThread", parseTiebaThread, res.body, rebase(ctx, res.url, res.url), tid, ctx.now, threadOptions(ctx, thread));
         read.set(page.url, { pn, page });
         return page;
       },

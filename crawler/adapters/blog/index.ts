@@ -27,12 +27,13 @@
  */
 import * as cheerio from "cheerio";
 import { GoneError, NonRetryableError } from "../../errors";
+import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
 import { rebase } from "../shared";
 import type { WpPostInfo } from "./common";
 import { wordpressComments, type CommentMethod } from "./comments";
 import { advertisedFeeds, looksLikeFeed, readFeed } from "./feed";
-import { articleWpInfo, parseBlogArticle, parseBlogListing } from "./page";
+import { parseBlogListing, readBlogArticle } from "./page";
 
 export { looksLikeFeed, parseFeed } from "./feed";
 export { parseBlogArticle, parseBlogListing } from "./page";
@@ -143,7 +144,7 @@ export function createBlogAdapter(): Adapter {
       for (;;) {
         const pageUrl = rebase(ctx, page.url, page.url);
         visited.add(pageUrl);
-        const parsed = parseBlogListing(page.body, pageUrl, ctx.now, { warn: ctx.warn, siteNames: siteNames.get(entryUrl) });
+        const parsed = await offThread("blogListing", parseBlogListing, page.body, pageUrl, ctx.now, { warn: ctx.warn, siteNames: siteNames.get(entryUrl) });
         if (page === entry) siteNames.set(entryUrl, parsed.siteNames);
         if (parsed.items.length === 0) {
           if (page === entry && !feed) throw new NonRetryableError("no feed and no recognisable post listing", entryUrl);
@@ -188,9 +189,12 @@ export function createBlogAdapter(): Adapter {
         }
         throw err;
       }
-      const info = articleWpInfo(res.body, url);
-      if (info) remember(url, info);
-      return parseBlogArticle(res.body, url, ctx.now, item, { warn: ctx.warn, siteNames: siteNames.get(ctx.account.entryUrl) });
+      const article = await offThread("blogArticle", readBlogArticle, res.body, url, ctx.now, item, {
+        warn: ctx.warn,
+        siteNames: siteNames.get(ctx.account.entryUrl),
+      });
+      if (article.info) remember(url, article.info);
+      return article.item;
     },
 
     async *replies(ctx: AdapterContext, post: ListItem, since: Date | null): AsyncGenerator<ThreadPage> {

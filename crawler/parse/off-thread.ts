@@ -1,0 +1,299 @@
+/**
+ * Page parsing on worker threads, for the crawler.
+ *
+ * A crawl keeps one JavaScript thread busy: a CPU profile of `crawl once` (bench:crawl-vs-crawlee)
+ * showed the main thread idle 2.5% of the time while a quarter of it went to parsing pages
+ * (parse5 through cheerio) and running the adapters' selectors over them, and the machine had a
+ * core to spare. The adapters' page parsers are pure functions of the page (HTML, URL, the
+ * crawl's clock, plain options → plain data), so a worker can run them while the main thread
+ * fetches, stores and classifies other accounts' pages.
+ *
+ * {@link offThread} runs one parser: on a worker when {@link enableParseThreads} turned them on
+ * (crawler/runtime.ts does, see `CAMPUSWATCH_PARSE_THREADS`), else on the calling thread. The
+ * result is the same either way:
+ * - The worker runs the very function the caller names: ./parsers.ts lists them, and a test checks
+ *   that every name there is the function the adapters pass.
+ * - An option's `warn` callback cannot cross threads: the worker records the warnings and they are
+ *   replayed, in order, before the result (or the error) reaches the caller.
+ * - Errors keep their class (NonRetryableError, GoneError…: the worker runs on them) and fields.
+ * - The page's HTML does not travel back: a parsed item's `source.body` is the page, so the worker
+ *   sends an index instead and the caller's own string is put back, the same string as inline.
+ * - Whatever cannot be sent (a worker that failed, an option that cannot be cloned) is parsed here.
+ */
+import os from "node:os";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import * as errorClasses from "../errors";
+import type { Parsers } from "./parsers";
+
+/** The parsers that may run off the main thread (./parsers.ts). */
+export type ParserName = keyof Parsers;
+
+/** Marks a worker started by this module (its `workerData`). */
+const WORKER_MARK = "campuswatchParseThread";
+/** Where a detached string argument was (see {@link detachArgs}). */
+const ARG_KEY = "__cwParseArg";
+/** Strings shorter than this travel back as they are: only pages are worth the walk. */
+const DETACH_MIN_LENGTH = 256;
+
+type Request = { id: number; name: ParserName; args: unknown[]; warnAt: number[] };
+/** An error as it crosses threads: its class by name (`cls`, the constructor's: `name` may differ), its fields. */
+type SentError = { cls: string; name: string; message: string; stack?: string; props: Record<string, unknown> };
+type Reply = { id: number; warnings: { at: number; warning: unknown }[] } & ({ ok: true; value: unknown } | { ok: false; error: SentError });
+type Warn = (warning: unknown) => void;
+type Pending = {
+  name: ParserName;
+  fn: (...args: never[]) => unknown;
+  args: unknown[];
+  warns: Map<number, Warn>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+};
+
+/** A parse worker and the requests it has not answered yet. */
+type Thread = { worker: Worker; pending: Map<number, Pending>; dead: boolean };
+
+let wanted = 0;
+const threads: Thread[] = [];
+let nextId = 1;
+/** Requests answered by a parse thread, and requests parsed here after their thread was gone. */
+const stats = { answered: 0, fellBack: 0 };
+
+/**
+ * How many parse threads a crawling process starts by default: one when the machine has a core
+ * to spare for it, none on a single core (the worker's work would only be added to the main
+ * thread's core, with messages on top).
+ */
+export function defaultParseThreads(): number {
+  return os.availableParallelism() > 1 ? 1 : 0;
+}
+
+/**
+ * Parse on `count` worker threads from now on in this process (0: on the calling thread, and the
+ * workers stop). Workers start at once, so their start-up overlaps the crawl's own.
+ */
+export function enableParseThreads(count: number): void {
+  wanted = Math.max(0, Math.floor(count));
+  while (threads.length > wanted) void stop(threads.at(-1)!);
+  while (threads.length < wanted) threads.push(start());
+}
+
+/** The number of parse threads in use (0: parsing runs on the calling thread). */
+export function parseThreadCount(): number {
+  return threads.length;
+}
+
+/** How many requests parse threads answered, and how many were parsed here after their thread was gone (since the process started). */
+export function parseThreadStats(): { answered: number; fellBack: number } {
+  return { ...stats };
+}
+
+/** Stop every parse thread; requests still out are parsed on the calling thread. */
+export async function stopParseThreads(): Promise<void> {
+  wanted = 0;
+  await Promise.all([...threads].map(stop));
+}
+
+/**
+ * Run the parser `name` (which is `fn`, as ./parsers.ts lists it) on `args`: on a parse thread when
+ * they are on, else here. Same result, warnings and errors either way (see the module comment).
+ */
+export function offThread<N extends ParserName>(name: N, fn: Parsers[N], ...args: Parameters<Parsers[N]>): Promise<ReturnType<Parsers[N]>> {
+  const thread = pick();
+  if (!thread) return inline(fn, args);
+  const warns = new Map<number, Warn>();
+  const sent = args.map((a, i) => {
+    const warn = (a as { warn?: unknown } | null)?.warn;
+    if (typeof warn !== "function" || !isPlainObject(a)) return a;
+    warns.set(i, warn as Warn);
+    const { warn: _warn, ...rest } = a;
+    return rest;
+  });
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    const request: Request = { id, name, args: sent, warnAt: [...warns.keys()] };
+    try {
+      thread.worker.postMessage(request);
+    } catch {
+      // An argument that cannot be cloned (a caller's own iterable, say): parse here.
+      inline(fn, args).then(resolve, reject);
+      return;
+    }
+    thread.pending.set(id, { name, fn: fn, args, warns, resolve: resolve as Pending["resolve"], reject });
+    if (thread.pending.size === 1) thread.worker.ref();
+  });
+}
+
+/** Parse here; a throw becomes the promise's rejection, as a parser called in an async function. */
+function inline<F extends (...args: never[]) => unknown>(fn: F, args: unknown[]): Promise<ReturnType<F>> {
+  return new Promise((resolve) => resolve(fn(...(args as never[])) as ReturnType<F>));
+}
+
+/** The live thread with the fewest requests out, or null (none: parse here). */
+function pick(): Thread | null {
+  let best: Thread | null = null;
+  for (const t of threads) if (!t.dead && (!best || t.pending.size < best.pending.size)) best = t;
+  return best;
+}
+
+function start(): Thread {
+  // `import.meta["url"]`, not `import.meta.url`: the CLI build rewrites the latter to the source
+  // file's location (scripts/build-cli.mjs), and the worker must load this very module, the
+  // bundled chunk in dist/ or the TypeScript source under tsx (tests, `CAMPUSWATCH_CLI_SOURCE`).
+  const self = import.meta["url"];
+  const bootstrap = self.endsWith(".ts")
+    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(self)}); })`
+    : `import(${JSON.stringify(self)})`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { [WORKER_MARK]: true }, name: "campuswatch parse" });
+  const thread: Thread = { worker, pending: new Map(), dead: false };
+  worker.on("message", (reply: Reply) => settle(thread, reply));
+  worker.on("error", () => retire(thread));
+  worker.on("exit", () => retire(thread));
+  // Idle, it must not keep the process alive; it is ref'd while a request is out.
+  worker.unref();
+  return thread;
+}
+
+/**
+ * Take a thread out of use (it failed, exited or is being stopped). Parsers are pure: what it did
+ * not answer is parsed here, so nothing is lost.
+ */
+function retire(thread: Thread): void {
+  thread.dead = true;
+  const index = threads.indexOf(thread);
+  if (index >= 0) threads.splice(index, 1);
+  const left = [...thread.pending.values()];
+  thread.pending.clear();
+  stats.fellBack += left.length;
+  for (const p of left) inline(p.fn, p.args).then(p.resolve, p.reject);
+}
+
+async function stop(thread: Thread): Promise<void> {
+  thread.dead = true;
+  const index = threads.indexOf(thread);
+  if (index >= 0) threads.splice(index, 1);
+  await thread.worker.terminate();
+  retire(thread);
+}
+
+function settle(thread: Thread, reply: Reply): void {
+  const p = thread.pending.get(reply.id);
+  if (!p) return;
+  thread.pending.delete(reply.id);
+  stats.answered++;
+  if (thread.pending.size === 0) thread.worker.unref();
+  try {
+    for (const { at, warning } of reply.warnings) p.warns.get(at)?.(warning);
+  } catch (e) {
+    // As inline: a warn callback that throws ends the parse with its error.
+    p.reject(e);
+    return;
+  }
+  if (reply.ok) p.resolve(attachArgs(reply.value, p.args));
+  else p.reject(rebuildError(reply.error));
+}
+
+// ---- The worker's side ----
+
+/** Serve parse requests (in a worker started by {@link start}). */
+function serve(): void {
+  const port = parentPort!;
+  const parsers = import("./parsers").then((m) => m.parsers);
+  port.on("message", (request: Request) => {
+    void parsers.then((all) => port.postMessage(answer(all, request)));
+  });
+}
+
+function answer(all: Parsers, { id, name, args, warnAt }: Request): Reply {
+  const warnings: Reply["warnings"] = [];
+  for (const at of warnAt) (args[at] as { warn?: Warn }).warn = (warning) => warnings.push({ at, warning });
+  try {
+    const fn = all[name] as (...a: unknown[]) => unknown;
+    const value = fn(...args);
+    return { id, warnings, ok: true, value: detachArgs(value, args) };
+  } catch (e) {
+    return { id, warnings, ok: false, error: sendError(e) };
+  }
+}
+
+/**
+ * Replace every `body` in `value` that is one of the (long) string arguments by an empty string
+ * and the argument's index: the caller has that string already.
+ */
+function detachArgs(value: unknown, args: unknown[]): unknown {
+  const strings = args.map((a) => (typeof a === "string" && a.length >= DETACH_MIN_LENGTH ? a : null));
+  if (strings.every((s) => s === null)) return value;
+  walk(value, (o) => {
+    const body = o.body;
+    if (typeof body !== "string" || body.length < DETACH_MIN_LENGTH) return;
+    const at = strings.indexOf(body);
+    if (at < 0) return;
+    o.body = "";
+    o[ARG_KEY] = at;
+  });
+  return value;
+}
+
+/** Undo {@link detachArgs} with the caller's own arguments. */
+function attachArgs(value: unknown, args: unknown[]): unknown {
+  walk(value, (o) => {
+    const at = o[ARG_KEY];
+    if (typeof at !== "number") return;
+    o.body = args[at];
+    delete o[ARG_KEY];
+  });
+  return value;
+}
+
+/** Visit every plain object and array element under `value` once. */
+function walk(value: unknown, visit: (o: Record<string, unknown>) => void, seen = new Set<object>()): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (const v of value) walk(v, visit, seen);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  visit(value);
+  for (const v of Object.values(value)) walk(v, visit, seen);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function sendError(e: unknown): SentError {
+  if (!(e instanceof Error)) return { cls: "Error", name: "Error", message: String(e), props: {} };
+  const props: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) {
+    try {
+      structuredClone(v);
+      props[k] = v;
+    } catch {
+      // A field that cannot travel is left behind.
+    }
+  }
+  return { cls: e.constructor.name, name: e.name, message: e.message, stack: e.stack, props };
+}
+
+/** The crawler's own error classes by name, so an error thrown on a parse thread keeps its class. */
+const KNOWN_ERRORS = new Map<string, new (...args: never[]) => Error>(
+  (Object.values(errorClasses) as unknown[])
+    .filter((c): c is new (...args: never[]) => Error => typeof c === "function" && (c as { prototype: unknown }).prototype instanceof Error)
+    .map((c) => [c.name, c]),
+);
+
+function rebuildError({ cls: className, name, message, stack, props }: SentError): Error {
+  const cls = KNOWN_ERRORS.get(className) ?? (globalThis as Record<string, unknown>)[className];
+  const proto =
+    typeof cls === "function" && (cls as { prototype: unknown }).prototype instanceof Error ? (cls as { prototype: object }).prototype : Error.prototype;
+  const e = Object.create(proto) as Error;
+  Object.defineProperty(e, "message", { value: message, writable: true, configurable: true });
+  if (stack !== undefined) Object.defineProperty(e, "stack", { value: stack, writable: true, configurable: true });
+  Object.assign(e, props);
+  if (e.name !== name) Object.defineProperty(e, "name", { value: name, writable: true, configurable: true });
+  return e;
+}
+
+if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_MARK]) serve();

@@ -1,0 +1,24 @@
+/**
+ * The page parsers a parse thread may run (./off-thread.ts): each is a pure function of the page
+ * and plain options. The adapters pass the same function with its name, and run it here when
+ * parse threads are off; test/integration/adapters/parse-threads.test.ts checks the names.
+ *
+ * Only a parse thread imports this module: the adapters import ./off-thread.ts, which imports
+ * this one's types alone, so there is no import cycle.
+ */
+import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
+import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
+import { parseListPage as parseTiebaListPage } from "../adapters/tieba";
+import { parseTiebaThread } from "../adapters/tieba/thread";
+
+export const parsers = {
+  discuzList: parseDiscuzList,
+  discuzThread: parseDiscuzThread,
+  tiebaList: parseTiebaListPage,
+  tiebaThread: parseTiebaThread,
+  blogListing: parseBlogListing,
+  blogArticle: readBlogArticle,
+};
+
+/** The parsers by name. */
+export type Parsers = typeof parsers;
