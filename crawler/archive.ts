@@ -4,10 +4,12 @@
  * Files are named by the SHA-1 of their content: a page that yields fifty posts is stored once.
  */
 import crypto from "node:crypto";
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import zlib from "node:zlib";
 import { promisify } from "node:util";
+import { offThread, parseThreadCount } from "./parse/off-thread";
 import { addTime, profiling } from "./profile";
 
 const gzip = promisify(zlib.gzip);
@@ -52,16 +54,58 @@ function archiveRemembered(dir: string, accountId: number, source: { url: string
   return archived;
 }
 
-/** Account folders made by this process (each is made once: a crawl archives hundreds of pages into it). */
+/** Account folders made by this thread (each is made once: a crawl archives hundreds of pages into it). */
 const madeDirs = new Set<string>();
 
-async function archiveOnce(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
-  const hash = crypto.createHash("sha1").update(source.url).update("\0").update(source.body).digest("hex");
-  const rel = path.join(String(accountId), `${hash}.json.gz`);
+function archiveOnce(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
+  // With parse threads, one of them compresses and writes the file in one go: here, each step
+  // (compress, make the folder, open, write, close) is a round trip through libuv's pool, and each
+  // waits for the crawl's thread, which is busy; a blog post's item waited on ~10 ms of that.
+  if (parseThreadCount() > 0) return offThread("archive", archiveSync, dir, accountId, source.url, source.body);
+  return archiveAsync(dir, accountId, source);
+}
+
+/** The archive file's path (relative to the archive folder) and its gzip-compressed JSON. */
+function archiveFile(accountId: number, url: string, body: string): { rel: string; payload: string } {
+  const hash = crypto.createHash("sha1").update(url).update("\0").update(body).digest("hex");
+  return { rel: path.join(String(accountId), `${hash}.json.gz`), payload: JSON.stringify({ url, archivedAt: new Date().toISOString(), body }) };
+}
+
+/**
+ * {@link archiveSource}'s write, synchronous: what a parse thread runs (crawler/parse/parsers.ts).
+ * Returns the path relative to `dir`, or null when the file could not be written.
+ */
+export function archiveSync(dir: string, accountId: number, url: string, body: string): string | null {
+  const { rel, payload } = archiveFile(accountId, url, body);
   const file = path.join(dir, rel);
   const folder = path.dirname(file);
   try {
-    const payload = JSON.stringify({ url: source.url, archivedAt: new Date().toISOString(), body: source.body });
+    const gz = zlib.gzipSync(payload);
+    const write = () => fsSync.writeFileSync(file, gz, { flag: "wx" });
+    if (!madeDirs.has(folder)) {
+      fsSync.mkdirSync(folder, { recursive: true });
+      madeDirs.add(folder);
+    }
+    try {
+      write();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      fsSync.mkdirSync(folder, { recursive: true });
+      write();
+    }
+    return rel;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return rel;
+    madeDirs.delete(folder);
+    return null;
+  }
+}
+
+async function archiveAsync(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
+  const { rel, payload } = archiveFile(accountId, source.url, source.body);
+  const file = path.join(dir, rel);
+  const folder = path.dirname(file);
+  try {
     const gz = await gzip(payload);
     // "wx": created only if absent. The name is the content's hash, so a file already there holds
     // this very source (archived by an earlier crawl): nothing to write.

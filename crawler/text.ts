@@ -36,6 +36,41 @@ interface DomNode {
  */
 export function htmlToText(html: string): string {
   if (!/[<&]/.test(html)) return normaliseWhitespace(html);
+  const known = readAhead.get(html);
+  if (known !== undefined) {
+    readAhead.delete(html);
+    readAheadChars -= html.length;
+    return known;
+  }
+  return readText(html);
+}
+
+/**
+ * Texts read ahead of need, by their HTML: a parse thread (./parse/off-thread.ts) reads the text of
+ * every item it parses, on its own core, and the crawl's thread finds it here when it stores the
+ * item. {@link htmlToText} is a function of the HTML alone, so a text read ahead is the one it would
+ * read. Each is used once; the oldest go first past {@link READ_AHEAD_MAX_CHARS} of HTML, so texts
+ * nobody asks for (an item the walk skips) cost bounded memory.
+ */
+const readAhead = new Map<string, string>();
+let readAheadChars = 0;
+const READ_AHEAD_MAX_CHARS = 4_000_000;
+
+/** Keep `text` (which is `htmlToText(html)`, read on a parse thread) for the next {@link htmlToText} of `html`. */
+export function rememberText(html: string, text: string): void {
+  if (!/[<&]/.test(html) || readAhead.has(html)) return;
+  readAhead.set(html, text);
+  readAheadChars += html.length;
+  for (const [old] of readAhead) {
+    if (readAheadChars <= READ_AHEAD_MAX_CHARS) break;
+    readAhead.delete(old);
+    readAheadChars -= old.length;
+  }
+}
+
+/** {@link htmlToText} without the texts read ahead: what a parse thread runs. */
+export function readText(html: string): string {
+  if (!/[<&]/.test(html)) return normaliseWhitespace(html);
   if (html.includes(ROOT_ID)) return htmlToTextByEditing(html);
   const $ = cheerio.load(`<div id="${ROOT_ID}">${html}</div>`, null, false);
   // Only the wrapper's text counts: markup after a stray end tag that closes the wrapper (`</div>`)

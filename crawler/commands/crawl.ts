@@ -28,6 +28,15 @@ async function loadPgQueue() {
   return { ...boss, ...worker, ...politeness };
 }
 
+/** The host (with a non-default port) of an entry URL, as politeness counts hosts; undefined when it does not parse. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One line per finished account run. */
 export function formatSummary(name: string, s: RunSummary): string {
   const errs = s.errors.length ? `, ${s.errors.length} errors (last: ${s.errors.at(-1)!.reason})` : "";
@@ -60,6 +69,7 @@ export function registerCrawlCommands(program: Command) {
           return;
         }
         const names = new Map(accounts.map((a) => [a.id, a.name]));
+        const accountHosts = new Map(accounts.map((a) => [a.id, hostOf(a.entryUrl)]));
         const {
           databaseUrl,
           createServices,
@@ -87,6 +97,8 @@ export function registerCrawlCommands(program: Command) {
           },
           {
             concurrency: o.concurrency ?? crawlerConfig().concurrency,
+            // Accounts on idle hosts first: a second account of a busy host waits for its turns.
+            groupOf: (job) => accountHosts.get(job.accountId),
             onError: async (e, job) => {
               console.error(`account ${job.accountId} ${names.get(job.accountId)}: crashed: ${reasonOf(e)}`);
               process.exitCode = 1;

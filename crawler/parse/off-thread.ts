@@ -19,10 +19,13 @@
  * - The page's HTML does not travel back: a parsed item's `source.body` is the page, so the worker
  *   sends an index instead and the caller's own string is put back, the same string as inline.
  * - Whatever cannot be sent (a worker that failed, an option that cannot be cloned) is parsed here.
+ * - The worker also reads the text of every item it parsed (../text.ts `htmlToText`, a function of
+ *   the HTML alone), which the store would read next on the crawl's thread: it finds it remembered.
  */
 import os from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import * as errorClasses from "../errors";
+import { readText, rememberText } from "../text";
 import type { Parsers } from "./parsers";
 
 /** The parsers that may run off the main thread (./parsers.ts). */
@@ -30,7 +33,7 @@ export type ParserName = keyof Parsers;
 
 /** Marks a worker started by this module (its `workerData`). */
 const WORKER_MARK = "campuswatchParseThread";
-/** Where a detached string argument was (see {@link detachArgs}). */
+/** Where a detached string argument was (see {@link pack}). */
 const ARG_KEY = "__cwParseArg";
 /** Strings shorter than this travel back as they are: only pages are worth the walk. */
 const DETACH_MIN_LENGTH = 256;
@@ -38,7 +41,9 @@ const DETACH_MIN_LENGTH = 256;
 type Request = { id: number; name: ParserName; args: unknown[]; warnAt: number[] };
 /** An error as it crosses threads: its class by name (`cls`, the constructor's: `name` may differ), its fields. */
 type SentError = { cls: string; name: string; message: string; stack?: string; props: Record<string, unknown> };
-type Reply = { id: number; warnings: { at: number; warning: unknown }[] } & ({ ok: true; value: unknown } | { ok: false; error: SentError });
+type Reply = { id: number; warnings: { at: number; warning: unknown }[] } & (
+  { ok: true; value: unknown; texts: (string | null)[] } | { ok: false; error: SentError }
+);
 type Warn = (warning: unknown) => void;
 type Pending = {
   name: ParserName;
@@ -188,7 +193,7 @@ function settle(thread: Thread, reply: Reply): void {
     p.reject(e);
     return;
   }
-  if (reply.ok) p.resolve(attachArgs(reply.value, p.args));
+  if (reply.ok) p.resolve(unpack(reply.value, reply.texts, p.args));
   else p.reject(rebuildError(reply.error));
 }
 
@@ -209,20 +214,38 @@ function answer(all: Parsers, { id, name, args, warnAt }: Request): Reply {
   try {
     const fn = all[name] as (...a: unknown[]) => unknown;
     const value = fn(...args);
-    return { id, warnings, ok: true, value: detachArgs(value, args) };
+    const texts = pack(value, args);
+    return { id, warnings, ok: true, value, texts };
   } catch (e) {
     return { id, warnings, ok: false, error: sendError(e) };
   }
 }
 
+/** The text of an item's HTML, or null where reading it throws (the store then reads it, and meets the error there, as before). */
+function textOrNull(html: string): string | null {
+  try {
+    return readText(html);
+  } catch {
+    return null;
+  }
+}
+
+/** An item of a parsed page: it has a platform id and the HTML whose text the store reads. */
+function isItem(o: Record<string, unknown>): o is { html: string; platformId: string } {
+  return typeof o.html === "string" && typeof o.platformId === "string";
+}
+
 /**
- * Replace every `body` in `value` that is one of the (long) string arguments by an empty string
- * and the argument's index: the caller has that string already.
+ * Prepare a parser's value to travel: every `body` that is one of the (long) string arguments
+ * becomes an empty string and the argument's index (the caller has that string already), and the
+ * text of every item's HTML is read here (the store reads it next, on the crawl's thread). Returns
+ * the texts in the order {@link unpack} meets the items.
  */
-function detachArgs(value: unknown, args: unknown[]): unknown {
+function pack(value: unknown, args: unknown[]): (string | null)[] {
   const strings = args.map((a) => (typeof a === "string" && a.length >= DETACH_MIN_LENGTH ? a : null));
-  if (strings.every((s) => s === null)) return value;
+  const texts: (string | null)[] = [];
   walk(value, (o) => {
+    if (isItem(o)) texts.push(textOrNull(o.html));
     const body = o.body;
     if (typeof body !== "string" || body.length < DETACH_MIN_LENGTH) return;
     const at = strings.indexOf(body);
@@ -230,12 +253,17 @@ function detachArgs(value: unknown, args: unknown[]): unknown {
     o.body = "";
     o[ARG_KEY] = at;
   });
-  return value;
+  return texts;
 }
 
-/** Undo {@link detachArgs} with the caller's own arguments. */
-function attachArgs(value: unknown, args: unknown[]): unknown {
+/** Undo {@link pack} with the caller's own arguments, and remember the items' texts (../text.ts). */
+function unpack(value: unknown, texts: readonly (string | null)[], args: unknown[]): unknown {
+  let next = 0;
   walk(value, (o) => {
+    if (isItem(o) && next < texts.length) {
+      const text = texts[next++];
+      if (text !== null && text !== undefined) rememberText(o.html, text);
+    }
     const at = o[ARG_KEY];
     if (typeof at !== "number") return;
     o.body = args[at];

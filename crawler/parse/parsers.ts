@@ -6,6 +6,7 @@
  * Only a parse thread imports this module: the adapters import ./off-thread.ts, which imports
  * this one's types alone, so there is no import cycle.
  */
+import { archiveSync } from "../archive";
 import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
 import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
 import { parseListPage as parseTiebaListPage } from "../adapters/tieba";
@@ -18,6 +19,8 @@ export const parsers = {
   tiebaThread: parseTiebaThread,
   blogListing: parseBlogListing,
   blogArticle: readBlogArticle,
+  /** Not a parser: the raw archive's write (../archive.ts), which also wants a thread that is not the crawl's. */
+  archive: archiveSync,
 };
 
 /** The parsers by name. */

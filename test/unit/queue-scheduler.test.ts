@@ -53,6 +53,44 @@ describe("in-process queue", () => {
     expect(peak).toBe(2);
   });
 
+  it("starts the waiting job of the least busy group first (accounts on idle hosts)", async () => {
+    const gates = new Map<number, ReturnType<typeof deferred>>();
+    const ran: number[] = [];
+    const hostOf = new Map([
+      [1, "a.example"],
+      [2, "a.example"],
+      [3, "a.example"],
+      [4, "b.example"],
+      [5, "c.example"],
+      [6, undefined],
+    ]);
+    const queue = createInProcessQueue(
+      async (job: CrawlJob) => {
+        ran.push(job.accountId);
+        const g = deferred();
+        gates.set(job.accountId, g);
+        await g.promise;
+      },
+      { concurrency: 3, groupOf: (job) => hostOf.get(job.accountId) },
+    );
+    for (const id of [1, 2, 3, 4, 5, 6]) queue.enqueue({ accountId: id, trigger: "cli" });
+    await new Promise((r) => setTimeout(r, 10));
+    // Queued first were three accounts of one host: one of them, and the other hosts' accounts.
+    expect(ran).toEqual([1, 4, 5]);
+    gates.get(4)!.resolve();
+    await new Promise((r) => setTimeout(r, 10));
+    // No group counts as idle; then the first of a.example's waiting accounts.
+    expect(ran).toEqual([1, 4, 5, 6]);
+    gates.get(5)!.resolve();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(ran).toEqual([1, 4, 5, 6, 2]);
+    for (const id of [1, 2, 6]) gates.get(id)!.resolve();
+    await new Promise((r) => setTimeout(r, 10));
+    gates.get(3)!.resolve();
+    await queue.onIdle();
+    expect(ran).toEqual([1, 4, 5, 6, 2, 3]);
+  });
+
   it("keeps going when a job throws", async () => {
     const errors: unknown[] = [];
     const queue = createInProcessQueue(

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { contentSha1, htmlToText, htmlToTextByEditing } from "../../crawler/text";
+import { contentSha1, htmlToText, htmlToTextByEditing, readText, rememberText } from "../../crawler/text";
 import { REAL_DIR, readReal, realAvailable } from "./adapters/helpers";
 
 describe("htmlToText", () => {
@@ -13,6 +13,29 @@ describe("htmlToText", () => {
     ["a&nbsp;&nbsp;b &amp; c", "a b & c"],
   ])("%s", (html, text) => {
     expect(htmlToText(html)).toBe(text);
+  });
+});
+
+describe("texts read ahead (rememberText)", () => {
+  it("answers the next htmlToText of the same HTML once, then reads again", () => {
+    const html = `<p>读在前面的文字 ${Math.random()}</p><p>第二段</p>`;
+    const text = readText(html);
+    expect(text).toBe(htmlToTextByEditing(html));
+    // A marker instead of the text shows where the answer came from.
+    rememberText(html, "MARK");
+    expect(htmlToText(html)).toBe("MARK");
+    expect(htmlToText(html)).toBe(text);
+    // Plain text never needs it.
+    rememberText("plain words", "MARK");
+    expect(htmlToText("plain words")).toBe("plain words");
+  });
+
+  it("keeps a bounded amount: the oldest go first", () => {
+    const big = (i: number) => `<div>${String(i).repeat(10)}${"字".repeat(500_000)}</div>`;
+    for (let i = 0; i < 12; i++) rememberText(big(i), `MARK ${i}`);
+    // About 4 M characters of HTML are kept: the first ones were let go.
+    expect(htmlToText(big(0))).not.toBe("MARK 0");
+    expect(htmlToText(big(11))).toBe("MARK 11");
   });
 });
 

@@ -9,8 +9,11 @@
  * parsed inline.
  */
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBlogListing, readBlogArticle } from "../../../crawler/adapters/blog/page";
+import { archiveSource, archiveSync, readArchived } from "../../../crawler/archive";
 import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz-pages";
 import { parseListPage } from "../../../crawler/adapters/tieba";
 import { parseTiebaThread } from "../../../crawler/adapters/tieba/thread";
@@ -58,7 +61,10 @@ afterAll(async () => {
 type Outcome = { value?: unknown; error?: { cls: unknown; name: string; message: string; fields: Record<string, unknown> }; warnings: FieldWarning[] };
 
 /** The arguments each parser gets for a page (a `warn` that records into `warnings`). */
-function argsFor(name: ParserName, page: { url: string; html: string }, warnings: FieldWarning[]): unknown[] {
+type PageParser = Exclude<ParserName, "archive">;
+const PAGE_PARSERS: PageParser[] = ["discuzList", "discuzThread", "tiebaList", "tiebaThread", "blogListing", "blogArticle"];
+
+function argsFor(name: PageParser, page: { url: string; html: string }, warnings: FieldWarning[]): unknown[] {
   const warn = (w: FieldWarning) => warnings.push(w);
   const fallback: ListItem = {
     platformId: "p1",
@@ -87,7 +93,7 @@ function argsFor(name: ParserName, page: { url: string; html: string }, warnings
   }
 }
 
-async function outcome(name: ParserName, page: { url: string; html: string }): Promise<Outcome> {
+async function outcome(name: PageParser, page: { url: string; html: string }): Promise<Outcome> {
   const warnings: FieldWarning[] = [];
   const args = argsFor(name, page, warnings) as Parameters<Parsers[typeof name]>;
   try {
@@ -120,7 +126,9 @@ describe("the registry", () => {
       tiebaThread: parseTiebaThread,
       blogListing: parseBlogListing,
       blogArticle: readBlogArticle,
+      archive: archiveSync,
     });
+    expect(Object.keys(parsers).filter((n) => n !== "archive")).toEqual(PAGE_PARSERS);
     // Every offThread call in the adapters names a parser with its own function.
     const calls = ["crawler/adapters/discuz.ts", "crawler/adapters/tieba.ts", "crawler/adapters/blog/index.ts"].flatMap((f) => [
       ...fs.readFileSync(f, "utf8").matchAll(/offThread\("(\w+)", (\w+)/g),
@@ -141,7 +149,7 @@ describe("the registry", () => {
 describe("on a parse thread, every parser gives what it gives inline", () => {
   it("values, warnings and errors, for every page and every parser", async () => {
     expect(pages.length).toBeGreaterThan(12);
-    const names = Object.keys(parsers) as ParserName[];
+    const names = PAGE_PARSERS;
     await stopParseThreads();
     expect(parseThreadCount()).toBe(0);
     const inline = new Map<string, Outcome>();
@@ -210,5 +218,29 @@ describe("nothing is lost", () => {
     expect(got).toEqual(want);
     expect(got.items.length).toBeGreaterThan(0);
     expect(parseThreadCount()).toBe(1);
+  });
+
+  it("the archive writes the same file from a parse thread as here", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-parse-archive-"));
+    try {
+      const page = pages.find((p) => /^tieba.* list$/.test(p.name))!;
+      await stopParseThreads();
+      const here = await archiveSource(path.join(dir, "here"), 3, { url: page.url, body: page.html });
+      enableParseThreads(1);
+      const before = parseThreadStats();
+      const there = await archiveSource(path.join(dir, "there"), 3, { url: page.url, body: page.html });
+      expect(parseThreadStats().answered).toBe(before.answered + 1);
+      expect(there).toBe(here);
+      expect(here).toMatch(/^3\/[0-9a-f]{40}\.json\.gz$/);
+      const [a, b] = [await readArchived(path.join(dir, "here"), here!), await readArchived(path.join(dir, "there"), there!)];
+      expect(b.body === page.html && a.body === page.html && b.url === a.url).toBe(true);
+      // Written once: the same source again finds its file.
+      expect(archiveSync(path.join(dir, "there"), 3, page.url, page.html)).toBe(there);
+      // An archive folder that cannot be made: no path, and nothing thrown.
+      fs.writeFileSync(path.join(dir, "file"), "");
+      expect(await archiveSource(path.join(dir, "file"), 4, { url: `${page.url}#x`, body: page.html })).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
