@@ -16,17 +16,29 @@ const gzip = promisify(zlib.gzip);
 
 /**
  * Archive a source body; returns its path relative to `dir`, or null when archiving is off.
- * Failures (disk full) are swallowed: evidence is valuable, but never worth losing a post over.
+ * The path is known at once (the file is named by the content's hash); the file is written in the
+ * background, so the crawl does not wait for the disk, and {@link flushArchive} waits for the
+ * writes (a run does before it is recorded finished). Failures (disk full) are swallowed:
+ * evidence is valuable, but never worth losing a post over; the post keeps the path, as it does
+ * when the retention later removes the file.
  */
-export async function archiveSource(dir: string | null | undefined, accountId: number, source: { url: string; body: string }): Promise<string | null> {
-  if (!dir) return null;
-  if (!profiling) return archiveRemembered(dir, accountId, source);
+export function archiveSource(dir: string | null | undefined, accountId: number, source: { url: string; body: string }): Promise<string | null> {
+  if (!dir) return Promise.resolve(null);
+  if (!profiling) return Promise.resolve(archiveRemembered(dir, accountId, source));
   const t0 = performance.now();
   try {
-    return await archiveRemembered(dir, accountId, source);
+    return Promise.resolve(archiveRemembered(dir, accountId, source));
   } finally {
     addTime("archive", performance.now() - t0);
   }
+}
+
+/** Writes still under way (see {@link flushArchive}). */
+const writing = new Set<Promise<unknown>>();
+
+/** Wait until every archive write started so far has finished (written, or failed and dropped). */
+export async function flushArchive(): Promise<void> {
+  while (writing.size > 0) await Promise.allSettled([...writing]);
 }
 
 /**
@@ -34,24 +46,28 @@ export async function archiveSource(dir: string | null | undefined, accountId: n
  * carries the same page, which was hashed and looked up on disk once per item. Bodies are compared (the same
  * string, usually: a cheap comparison), so a page served differently is archived again.
  */
-const recent = new Map<string, { body: string; path: Promise<string | null>; at: number }>();
+const recent = new Map<string, { body: string; rel: string; at: number }>();
 const RECENT_LIMIT = 32;
 /** Remembered this long at most, so a long-running scheduler never trusts a file pruned since. */
 const RECENT_MS = 60_000;
 
-function archiveRemembered(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
+function archiveRemembered(dir: string, accountId: number, source: { url: string; body: string }): string {
   const key = `${dir}\0${accountId}\0${source.url}`;
   const hit = recent.get(key);
-  if (hit && hit.body === source.body && performance.now() - hit.at < RECENT_MS) return hit.path;
-  const archived = archiveOnce(dir, accountId, source);
+  if (hit && hit.body === source.body && performance.now() - hit.at < RECENT_MS) return hit.rel;
+  const rel = archiveName(accountId, source.url, source.body);
   recent.delete(key);
-  recent.set(key, { body: source.body, path: archived, at: performance.now() });
+  recent.set(key, { body: source.body, rel, at: performance.now() });
   if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value!);
-  // A failed write (null) is not remembered: the next item tries again.
-  void archived.then((rel) => {
-    if (rel === null && recent.get(key)?.path === archived) recent.delete(key);
-  });
-  return archived;
+  const write = archiveOnce(dir, accountId, source)
+    // A failed write is not remembered: the next item of the same source tries again.
+    .then((written) => {
+      if (written === null && recent.get(key)?.rel === rel) recent.delete(key);
+    })
+    .catch(() => undefined)
+    .finally(() => writing.delete(write));
+  writing.add(write);
+  return rel;
 }
 
 /** Account folders made by this thread (each is made once: a crawl archives hundreds of pages into it). */
@@ -60,15 +76,20 @@ const madeDirs = new Set<string>();
 function archiveOnce(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
   // With parse threads, one of them compresses and writes the file in one go: here, each step
   // (compress, make the folder, open, write, close) is a round trip through libuv's pool, and each
-  // waits for the crawl's thread, which is busy; a blog post's item waited on ~10 ms of that.
+  // waits for the crawl's thread, which is busy.
   if (parseThreadCount() > 0) return offThread("archive", archiveSync, dir, accountId, source.url, source.body);
   return archiveAsync(dir, accountId, source);
 }
 
-/** The archive file's path (relative to the archive folder) and its gzip-compressed JSON. */
-function archiveFile(accountId: number, url: string, body: string): { rel: string; payload: string } {
+/** The archive file's path, relative to the archive folder: named by the source's hash. */
+function archiveName(accountId: number, url: string, body: string): string {
   const hash = crypto.createHash("sha1").update(url).update("\0").update(body).digest("hex");
-  return { rel: path.join(String(accountId), `${hash}.json.gz`), payload: JSON.stringify({ url, archivedAt: new Date().toISOString(), body }) };
+  return path.join(String(accountId), `${hash}.json.gz`);
+}
+
+/** The archive file's path (relative to the archive folder) and its JSON, to be compressed. */
+function archiveFile(accountId: number, url: string, body: string): { rel: string; payload: string } {
+  return { rel: archiveName(accountId, url, body), payload: JSON.stringify({ url, archivedAt: new Date().toISOString(), body }) };
 }
 
 /**
@@ -81,7 +102,13 @@ export function archiveSync(dir: string, accountId: number, url: string, body: s
   const folder = path.dirname(file);
   try {
     const gz = zlib.gzipSync(payload);
-    const write = () => fsSync.writeFileSync(file, gz, { flag: "wx" });
+    const write = () => {
+      try {
+        fsSync.writeFileSync(file, gz, { flag: "wx" });
+      } catch (e) {
+        if (!alreadyThere(e)) throw e;
+      }
+    };
     if (!madeDirs.has(folder)) {
       fsSync.mkdirSync(folder, { recursive: true });
       madeDirs.add(folder);
@@ -94,11 +121,19 @@ export function archiveSync(dir: string, accountId: number, url: string, body: s
       write();
     }
     return rel;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return rel;
+  } catch {
     madeDirs.delete(folder);
     return null;
   }
+}
+
+/**
+ * "wx" creates a file only if absent, and the name is the content's hash: a file already there
+ * holds this very source (archived by an earlier crawl), so there is nothing to write. Only the
+ * write's EEXIST means that; a folder's (a file where the account's folder should be) is a failure.
+ */
+function alreadyThere(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException).code === "EEXIST";
 }
 
 async function archiveAsync(dir: string, accountId: number, source: { url: string; body: string }): Promise<string | null> {
@@ -107,9 +142,10 @@ async function archiveAsync(dir: string, accountId: number, source: { url: strin
   const folder = path.dirname(file);
   try {
     const gz = await gzip(payload);
-    // "wx": created only if absent. The name is the content's hash, so a file already there holds
-    // this very source (archived by an earlier crawl): nothing to write.
-    const write = () => fs.writeFile(file, gz, { flag: "wx" });
+    const write = () =>
+      fs.writeFile(file, gz, { flag: "wx" }).catch((e: unknown) => {
+        if (!alreadyThere(e)) throw e;
+      });
     if (!madeDirs.has(folder)) {
       await fs.mkdir(folder, { recursive: true });
       madeDirs.add(folder);
@@ -123,8 +159,7 @@ async function archiveAsync(dir: string, accountId: number, source: { url: strin
       await write();
     }
     return rel;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return rel;
+  } catch {
     madeDirs.delete(folder);
     return null;
   }

@@ -26,6 +26,7 @@ import { classifyStored } from "./worker/commit";
 import { walk } from "./worker/walk";
 import { crawlFinished, crawlStarted, profiling, timed } from "./profile";
 import { flushSearchIndex } from "../lib/search-index";
+import { flushArchive } from "./archive";
 
 /** Services a crawl needs; the caller owns their lifetime. */
 export interface WorkerServices {
@@ -199,6 +200,8 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   }
   // What the last pages stored is classified before the run is recorded (and its flags notified).
   if (crawl) await classifyStored(crawl);
+  // The raw archive is written beside the crawl (./archive.ts): a finished run has its files.
+  await flushArchive();
   releaseSiteKey();
   // The run's new and edited posts go into SQLite's full-text index in one statement
   // (lib/search-index.ts). If that fails they stay queued: the next run or search indexes them.

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBlogListing, readBlogArticle } from "../../../crawler/adapters/blog/page";
-import { archiveSource, archiveSync, readArchived } from "../../../crawler/archive";
+import { archiveSource, archiveSync, flushArchive, readArchived } from "../../../crawler/archive";
 import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz-pages";
 import { parseListPage } from "../../../crawler/adapters/tieba";
 import { parseTiebaThread } from "../../../crawler/adapters/tieba/thread";
@@ -226,9 +226,11 @@ describe("nothing is lost", () => {
       const page = pages.find((p) => /^tieba.* list$/.test(p.name))!;
       await stopParseThreads();
       const here = await archiveSource(path.join(dir, "here"), 3, { url: page.url, body: page.html });
+      await flushArchive();
       enableParseThreads(1);
       const before = parseThreadStats();
       const there = await archiveSource(path.join(dir, "there"), 3, { url: page.url, body: page.html });
+      await flushArchive();
       expect(parseThreadStats().answered).toBe(before.answered + 1);
       expect(there).toBe(here);
       expect(here).toMatch(/^3\/[0-9a-f]{40}\.json\.gz$/);
@@ -236,9 +238,9 @@ describe("nothing is lost", () => {
       expect(b.body === page.html && a.body === page.html && b.url === a.url).toBe(true);
       // Written once: the same source again finds its file.
       expect(archiveSync(path.join(dir, "there"), 3, page.url, page.html)).toBe(there);
-      // An archive folder that cannot be made: no path, and nothing thrown.
+      // An archive folder that cannot be made: nothing thrown, nothing written.
       fs.writeFileSync(path.join(dir, "file"), "");
-      expect(await archiveSource(path.join(dir, "file"), 4, { url: `${page.url}#x`, body: page.html })).toBeNull();
+      expect(archiveSync(path.join(dir, "file"), 4, page.url, page.html)).toBeNull();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -3,6 +3,7 @@
  * copies of each platform holding a few hundred posts and replies.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readArchived } from "../../../crawler/archive";
 import { crawlFixture, minute, type CrawlFixture } from "./support";
 
 const KEYS = ["weibo-1", "tieba-1", "discuz-1", "blog-1", "blog-2"] as const;
@@ -43,6 +44,18 @@ describe("first crawl, re-crawl, and re-crawl after changes", () => {
   it("has a few hundred posts and replies in all", async () => {
     const total = await f.t.db.post.count();
     expect(total).toBeGreaterThan(300);
+  });
+
+  it("has written every stored post's archive file by the time its run returned", async () => {
+    const archiveDir = f.services.archiveDir!;
+    const rows = await f.t.db.post.findMany({ select: { archivePath: true }, where: { archivePath: { not: null } } });
+    const paths = new Set(rows.map((p) => p.archivePath!));
+    expect(paths.size).toBeGreaterThan(20);
+    for (const rel of paths) {
+      const archived = await readArchived(archiveDir, rel);
+      expect(archived.url, rel).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      expect(archived.body.length, rel).toBeGreaterThan(100);
+    }
   });
 
   it.each(KEYS)("re-crawl of %s with nothing new reads at most two list pages and no item pages", async (key) => {
