@@ -38,7 +38,8 @@ const ARG_KEY = "__cwParseArg";
 /** Strings shorter than this travel back as they are: only pages are worth the walk. */
 const DETACH_MIN_LENGTH = 256;
 
-type Request = { id: number; name: ParserName; args: unknown[]; warnAt: number[] };
+/** `warnAt`: arguments whose `warn` option was left behind; `warnFnAt`: arguments that were a warn callback themselves. */
+type Request = { id: number; name: ParserName; args: unknown[]; warnAt: number[]; warnFnAt: number[] };
 /** An error as it crosses threads: its class by name (`cls`, the constructor's: `name` may differ), its fields. */
 type SentError = { cls: string; name: string; message: string; stack?: string; props: Record<string, unknown> };
 type Reply = { id: number; warnings: { at: number; warning: unknown }[] } & (
@@ -106,7 +107,14 @@ export function offThread<N extends ParserName>(name: N, fn: Parsers[N], ...args
   const thread = pick();
   if (!thread) return inline(fn, args);
   const warns = new Map<number, Warn>();
+  const warnFnAt: number[] = [];
   const sent = args.map((a, i) => {
+    if (typeof a === "function") {
+      // A warn callback passed as an argument of its own (the feed reader's).
+      warns.set(i, a as Warn);
+      warnFnAt.push(i);
+      return null;
+    }
     const warn = (a as { warn?: unknown } | null)?.warn;
     if (typeof warn !== "function" || !isPlainObject(a)) return a;
     warns.set(i, warn as Warn);
@@ -115,7 +123,7 @@ export function offThread<N extends ParserName>(name: N, fn: Parsers[N], ...args
   });
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    const request: Request = { id, name, args: sent, warnAt: [...warns.keys()] };
+    const request: Request = { id, name, args: sent, warnAt: [...warns.keys()].filter((i) => !warnFnAt.includes(i)), warnFnAt };
     try {
       thread.worker.postMessage(request);
     } catch {
@@ -208,9 +216,10 @@ function serve(): void {
   });
 }
 
-function answer(all: Parsers, { id, name, args, warnAt }: Request): Reply {
+function answer(all: Parsers, { id, name, args, warnAt, warnFnAt }: Request): Reply {
   const warnings: Reply["warnings"] = [];
   for (const at of warnAt) (args[at] as { warn?: Warn }).warn = (warning) => warnings.push({ at, warning });
+  for (const at of warnFnAt) args[at] = (warning: unknown) => warnings.push({ at, warning });
   try {
     const fn = all[name] as (...a: unknown[]) => unknown;
     const value = fn(...args);

@@ -8,6 +8,7 @@
  */
 import { archiveSync } from "../archive";
 import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
+import { advertisedFeedsIn, readFeed } from "../adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
 import { parseListPage as parseTiebaListPage } from "../adapters/tieba";
 import { parseTiebaThread } from "../adapters/tieba/thread";
@@ -19,6 +20,8 @@ export const parsers = {
   tiebaThread: parseTiebaThread,
   blogListing: parseBlogListing,
   blogArticle: readBlogArticle,
+  blogFeed: readFeed,
+  blogFeedLinks: advertisedFeedsIn,
   /** Not a parser: the raw archive's write (../archive.ts), which also wants a thread that is not the crawl's. */
   archive: archiveSync,
 };

@@ -130,6 +130,11 @@ export function parseFeed(xml: string, feedUrl: string, now: Date, warn?: Warn):
   return readFeed(xml, feedUrl, now, warn).items;
 }
 
+/** {@link advertisedFeeds} of a page's HTML (run on a parse thread by the adapter). */
+export function advertisedFeedsIn(html: string): string[] {
+  return advertisedFeeds(cheerio.load(html));
+}
+
 /** `<link rel="alternate">` feeds advertised by a page, in page order. */
 export function advertisedFeeds($: CheerioAPI): string[] {
   const out: string[] = [];

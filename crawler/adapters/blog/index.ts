@@ -25,14 +25,13 @@
  * Items are identified by the path of their URL (guid only when there is no link), so the same
  * post has the same platformId whichever source it came from.
  */
-import * as cheerio from "cheerio";
 import { GoneError, NonRetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
 import { rebase } from "../shared";
 import type { WpPostInfo } from "./common";
 import { wordpressComments, type CommentMethod } from "./comments";
-import { advertisedFeeds, looksLikeFeed, readFeed } from "./feed";
+import { advertisedFeedsIn, looksLikeFeed, readFeed } from "./feed";
 import { parseBlogListing, readBlogArticle } from "./page";
 
 export { looksLikeFeed, parseFeed } from "./feed";
@@ -45,10 +44,10 @@ export const FEED_CACHE_MS = 24 * 3_600_000;
 const MAX_REMEMBERED_POSTS = 20_000;
 
 /** Feed candidates for an entry page, in the order to try them (deduplicated). */
-function feedCandidates(ctx: AdapterContext, entry: FetchResult | null): string[] {
+async function feedCandidates(ctx: AdapterContext, entry: FetchResult | null): Promise<string[]> {
   const entryUrl = ctx.account.entryUrl;
   const out: string[] = [];
-  if (entry) for (const href of advertisedFeeds(cheerio.load(entry.body))) out.push(rebase(ctx, href, entry.url));
+  if (entry) for (const href of await offThread("blogFeedLinks", advertisedFeedsIn, entry.body)) out.push(rebase(ctx, href, entry.url));
   const dir = new URL(".", entryUrl).href;
   const root = new URL("/", entryUrl).href;
   for (const base of [dir, root]) for (const name of ["feed/", "atom.xml", "rss.xml"]) out.push(new URL(name, base).href);
@@ -112,7 +111,7 @@ export function createBlogAdapter(): Adapter {
         if (looksLikeFeed(entry.body)) {
           feed = entry;
         } else {
-          for (const candidate of feedCandidates(ctx, entry)) {
+          for (const candidate of await feedCandidates(ctx, entry)) {
             feed = await tryFeed(ctx, candidate);
             if (feed) break;
           }
@@ -124,7 +123,7 @@ export function createBlogAdapter(): Adapter {
       const fromFeed = new Map<string, ListItem>();
       if (feed) {
         const feedUrl = rebase(ctx, feed.url, feed.url);
-        const read = readFeed(feed.body, feedUrl, ctx.now, ctx.warn);
+        const read = await offThread("blogFeed", readFeed, feed.body, feedUrl, ctx.now, ctx.warn);
         const onlyFeed = feed === entry; // the entry URL is the feed: there are no pages to prefer
         for (const item of read.items) {
           const info = read.wp.get(item.platformId);

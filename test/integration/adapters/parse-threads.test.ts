@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advertisedFeedsIn, readFeed } from "../../../crawler/adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../../../crawler/adapters/blog/page";
 import { archiveSource, archiveSync, flushArchive, readArchived } from "../../../crawler/archive";
 import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz-pages";
@@ -36,6 +37,11 @@ beforeAll(async () => {
     // The GBK board is read as the crawler reads it (decoded); the parsers take strings.
     const list = new TextDecoder(/gbk/i.test(res.headers.get("content-type") ?? "") ? "gbk" : "utf-8").decode(await res.arrayBuffer());
     pages.push({ name: `${a.key} list`, url: entry, html: list });
+    if (a.platform === "blog")
+      for (const name of ["feed/", "atom.xml"]) {
+        const r = await fetch(new URL(name, entry));
+        if (r.ok) pages.push({ name: `${a.key} ${name}`, url: new URL(name, entry).href, html: await r.text() });
+      }
     const links = [...list.matchAll(/href="([^"]*(?:viewthread|\/p\/\d+|\/blog\/[^"/]+\/[^"/]+)[^"]*)"/g)]
       .map((m) => new URL(m[1]!.replace(/&amp;/g, "&"), entry).href)
       .filter((u) => u !== entry)
@@ -50,7 +56,8 @@ beforeAll(async () => {
     }
   }
   if (realAvailable)
-    for (const n of fs.readdirSync(REAL_DIR).filter((f) => f.endsWith(".html"))) pages.push({ name: n, url: `https://example.edu.cn/${n}`, html: readReal(n) });
+    for (const n of fs.readdirSync(REAL_DIR).filter((f) => /\.(html|xml)$/.test(f)))
+      pages.push({ name: n, url: `https://example.edu.cn/${n}`, html: readReal(n) });
   else console.warn(`[parse-threads] real captures not found at ${REAL_DIR}: only the local sites' pages are compared`);
 });
 afterAll(async () => {
@@ -62,7 +69,7 @@ type Outcome = { value?: unknown; error?: { cls: unknown; name: string; message:
 
 /** The arguments each parser gets for a page (a `warn` that records into `warnings`). */
 type PageParser = Exclude<ParserName, "archive">;
-const PAGE_PARSERS: PageParser[] = ["discuzList", "discuzThread", "tiebaList", "tiebaThread", "blogListing", "blogArticle"];
+const PAGE_PARSERS: PageParser[] = ["discuzList", "discuzThread", "tiebaList", "tiebaThread", "blogListing", "blogArticle", "blogFeed", "blogFeedLinks"];
 
 function argsFor(name: PageParser, page: { url: string; html: string }, warnings: FieldWarning[]): unknown[] {
   const warn = (w: FieldWarning) => warnings.push(w);
@@ -90,6 +97,11 @@ function argsFor(name: PageParser, page: { url: string; html: string }, warnings
       return [page.html, page.url, NOW, { warn, siteNames: new Set(["某某的博客"]) }];
     case "blogArticle":
       return [page.html, page.url, NOW, fallback, { warn, siteNames: ["某某的博客"] }];
+    case "blogFeed":
+      // The feed reader takes its warn callback as an argument of its own.
+      return [page.html, page.url, NOW, warn];
+    case "blogFeedLinks":
+      return [page.html];
   }
 }
 
@@ -126,6 +138,8 @@ describe("the registry", () => {
       tiebaThread: parseTiebaThread,
       blogListing: parseBlogListing,
       blogArticle: readBlogArticle,
+      blogFeed: readFeed,
+      blogFeedLinks: advertisedFeedsIn,
       archive: archiveSync,
     });
     expect(Object.keys(parsers).filter((n) => n !== "archive")).toEqual(PAGE_PARSERS);
@@ -141,6 +155,8 @@ describe("the registry", () => {
       tiebaThread: "parseTiebaThread",
       blogListing: "parseBlogListing",
       blogArticle: "readBlogArticle",
+      blogFeed: "readFeed",
+      blogFeedLinks: "advertisedFeedsIn",
     };
     for (const [, name, fn] of calls) expect(fn, name).toBe(expected[name!]);
   });
@@ -149,6 +165,7 @@ describe("the registry", () => {
 describe("on a parse thread, every parser gives what it gives inline", () => {
   it("values, warnings and errors, for every page and every parser", async () => {
     expect(pages.length).toBeGreaterThan(12);
+    expect(pages.filter((p) => /feed\/|\.xml$/.test(p.name)).length).toBeGreaterThan(0);
     const names = PAGE_PARSERS;
     await stopParseThreads();
     expect(parseThreadCount()).toBe(0);
@@ -203,6 +220,22 @@ describe("nothing is lost", () => {
     expect(after.fellBack).toBeGreaterThan(before.fellBack);
     expect(parseThreadCount()).toBe(0);
     for (const got of await Promise.all(out)) expect(got).toEqual(want);
+  });
+
+  it("a warn callback passed as an argument of its own reports the same warnings", async () => {
+    const xml =
+      `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>某某的博客</title>` +
+      `<item><title>读不出日期</title><link>https://blog.example.edu.cn/a/</link><pubDate>上周某天</pubDate><description>摘要</description></item>` +
+      `<item><title>第二篇</title><link>https://blog.example.edu.cn/b/</link><pubDate>Tue, 01 Dec 2026 08:00:00 +0800</pubDate><description>摘要二</description></item>` +
+      `</channel></rss>`;
+    const here: FieldWarning[] = [];
+    const want = readFeed(xml, "https://blog.example.edu.cn/feed/", NOW, (w) => here.push(w));
+    enableParseThreads(1);
+    const there: FieldWarning[] = [];
+    const got = await offThread("blogFeed", readFeed, xml, "https://blog.example.edu.cn/feed/", NOW, (w) => there.push(w));
+    expect(here.length).toBeGreaterThan(0);
+    expect(there).toEqual(here);
+    expect(got).toEqual(want);
   });
 
   it("an option that cannot be sent is parsed here", async () => {
