@@ -42,6 +42,17 @@ export async function timed<T>(phase: Phase, run: () => Promise<T>): Promise<T> 
   }
 }
 
+/** More figures for the printed line, by name, read when it is printed (see {@link profileFigure}). */
+const extraFigures = new Map<string, () => unknown>();
+
+/**
+ * Print `read()`'s value under `name` with the figures (a module that is not always loaded, like
+ * the parse threads', adds its own this way rather than being imported here).
+ */
+export function profileFigure(name: string, read: () => unknown): void {
+  if (profiling) extraFigures.set(name, read);
+}
+
 /** Mark an account's crawl as started (the first one ends start-up); returns its start time. */
 export function crawlStarted(): number {
   const now = performance.now();
@@ -49,7 +60,10 @@ export function crawlStarted(): number {
   if (!installed) {
     installed = true;
     // Printed when the process ends, after the command's own clean-up: start-up to exit is whole.
-    process.once("exit", () => process.stderr.write(`${JSON.stringify({ campuswatchProfile: profileSnapshot() })}\n`));
+    process.once("exit", () => {
+      const extra = Object.fromEntries([...extraFigures].map(([name, read]) => [name, read()]));
+      process.stderr.write(`${JSON.stringify({ campuswatchProfile: { ...profileSnapshot(), ...extra } })}\n`);
+    });
   }
   return now;
 }

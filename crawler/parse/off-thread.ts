@@ -25,6 +25,7 @@
 import os from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import * as errorClasses from "../errors";
+import { profileFigure } from "../profile";
 import { readText, rememberText } from "../text";
 import type { Parsers } from "./parsers";
 
@@ -93,6 +94,14 @@ export function parseThreadStats(): { answered: number; fellBack: number } {
   return { ...stats };
 }
 
+/**
+ * Make the first parse thread fail as a crash would (an uncaught error on it), for tests of what
+ * follows: its requests are parsed here, and the next request starts a thread again.
+ */
+export function failParseThreadForTests(message = "a crash for a test"): void {
+  threads[0]?.worker.postMessage({ crash: message });
+}
+
 /** Stop every parse thread; requests still out are parsed on the calling thread. */
 export async function stopParseThreads(): Promise<void> {
   wanted = 0;
@@ -142,7 +151,16 @@ function inline<F extends (...args: never[]) => unknown>(fn: F, args: unknown[])
 }
 
 /** The live thread with the fewest requests out, or null (none: parse here). */
+/** Threads started again after one stopped on its own; a few at most, so a thread that keeps failing does not keep restarting. */
+let restarts = 0;
+const MAX_RESTARTS = 3;
+
 function pick(): Thread | null {
+  // A thread that stopped on its own (see retire) is started again, within MAX_RESTARTS.
+  while (threads.length < wanted && restarts < MAX_RESTARTS) {
+    restarts++;
+    threads.push(start());
+  }
   let best: Thread | null = null;
   for (const t of threads) if (!t.dead && (!best || t.pending.size < best.pending.size)) best = t;
   return best;
@@ -159,7 +177,11 @@ function start(): Thread {
   const worker = new Worker(bootstrap, { eval: true, workerData: { [WORKER_MARK]: true }, name: "campuswatch parse" });
   const thread: Thread = { worker, pending: new Map(), dead: false };
   worker.on("message", (reply: Reply) => settle(thread, reply));
-  worker.on("error", () => retire(thread));
+  worker.on("error", (e) => {
+    // Said once on stderr: the crawl goes on, parsing here (or on a restarted thread).
+    if (!thread.dead) console.error(`campuswatch: a parse thread failed (${e.message}); its pages are parsed on the crawl's thread`);
+    retire(thread);
+  });
   worker.on("exit", () => retire(thread));
   // Idle, it must not keep the process alive; it is ref'd while a request is out.
   worker.unref();
@@ -211,7 +233,9 @@ function settle(thread: Thread, reply: Reply): void {
 function serve(): void {
   const port = parentPort!;
   const parsers = import("./parsers").then((m) => m.parsers);
-  port.on("message", (request: Request) => {
+  port.on("message", (request: Request | { crash: string }) => {
+    // Tests make a thread fail this way ({@link failParseThreadForTests}).
+    if ("crash" in request) throw new Error(request.crash);
     void parsers.then((all) => port.postMessage(answer(all, request)));
   });
 }
@@ -334,3 +358,5 @@ function rebuildError({ cls: className, name, message, stack, props }: SentError
 }
 
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_MARK]) serve();
+// With CAMPUSWATCH_PROFILE=1, a crawl's figures say how its pages were parsed.
+else profileFigure("parseThreads", () => ({ threads: parseThreadCount(), ...parseThreadStats() }));

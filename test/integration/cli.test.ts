@@ -96,10 +96,21 @@ describe("campuswatch CLI", async () => {
       expect((await cw("accounts", "add", site.entryUrl("tieba-1"))).err).toMatch(/already registered/);
       expect((await cw("accounts", "list")).out).toMatch(/^1\ttieba\ton\t/m);
 
-      const crawl = await cw("crawl", "once", "--host-delay-ms", "0", "--quiet");
+      // A parse thread, as on a machine with cores to spare: the built CLI's worker must load.
+      const crawl = await runCli(["crawl", "once", "--host-delay-ms", "0", "--quiet"], {
+        cwd: dir,
+        env: { ...env, CAMPUSWATCH_PARSE_THREADS: "1", CAMPUSWATCH_PROFILE: "1" },
+      });
       expect(crawl.code).toBe(0);
       const expected = site.model.visiblePosts(site.account("tieba-1")).reduce((n, p) => n + 1 + site.model.visibleReplies(p).length, 0);
       expect(crawl.out).toMatch(new RegExp(`account 1 南苑吧: ok .* ${expected} new, 0 changed`));
+      const line = crawl.err.split("\n").find((l) => l.startsWith('{"campuswatchProfile"'))!;
+      const { parseThreads } = (JSON.parse(line) as { campuswatchProfile: { parseThreads: { threads: number; answered: number; fellBack: number } } })
+        .campuswatchProfile;
+      // Every page was parsed on the thread: the list and each thread page.
+      expect(parseThreads.threads).toBe(1);
+      expect(parseThreads.answered).toBeGreaterThan(site.model.visiblePosts(site.account("tieba-1")).length);
+      expect(parseThreads.fellBack).toBe(0);
 
       const jsonl = await cw("posts", "export", "--format", "jsonl");
       expect(jsonl.code).toBe(0);

@@ -18,7 +18,15 @@ import { archiveSource, archiveSync, flushArchive, readArchived } from "../../..
 import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz-pages";
 import { parseListPage } from "../../../crawler/adapters/tieba";
 import { parseTiebaThread } from "../../../crawler/adapters/tieba/thread";
-import { enableParseThreads, offThread, parseThreadCount, parseThreadStats, stopParseThreads, type ParserName } from "../../../crawler/parse/off-thread";
+import {
+  enableParseThreads,
+  failParseThreadForTests,
+  offThread,
+  parseThreadCount,
+  parseThreadStats,
+  stopParseThreads,
+  type ParserName,
+} from "../../../crawler/parse/off-thread";
 import { parsers, type Parsers } from "../../../crawler/parse/parsers";
 import type { FieldWarning, ListItem } from "../../../crawler/types";
 import { startLocalPlatforms, type LocalPlatforms } from "../../support/platforms/server";
@@ -236,6 +244,24 @@ describe("nothing is lost", () => {
     expect(here.length).toBeGreaterThan(0);
     expect(there).toEqual(here);
     expect(got).toEqual(want);
+  });
+
+  it("a thread that fails has its requests parsed here, and is started again", async () => {
+    enableParseThreads(1);
+    const page = pages.find((p) => /^tieba.* list$/.test(p.name))!;
+    const want = await outcome("tiebaList", page);
+    expect(want.error).toBeUndefined();
+    const before = parseThreadStats();
+    failParseThreadForTests();
+    const out = await Promise.all(Array.from({ length: 10 }, () => outcome("tiebaList", page)));
+    for (const got of out) expect(got).toEqual(want);
+    const after = parseThreadStats();
+    expect(after.fellBack).toBeGreaterThan(before.fellBack);
+    expect(after.answered - before.answered + after.fellBack - before.fellBack).toBe(10);
+    // The next request starts a thread again, which answers it.
+    expect(await outcome("tiebaList", page)).toEqual(want);
+    expect(parseThreadCount()).toBe(1);
+    expect(parseThreadStats().answered).toBe(after.answered + 1);
   });
 
   it("an option that cannot be sent is parsed here", async () => {
