@@ -21,6 +21,10 @@
  * - Whatever cannot be sent (a worker that failed, an option that cannot be cloned) is parsed here.
  * - The worker also reads the text of every item it parsed (../text.ts `htmlToText`, a function of
  *   the HTML alone), which the store would read next on the crawl's thread: it finds it remembered.
+ *
+ * One entry of ./parsers.ts is not a parser: the raw archive's write (../archive.ts `archiveSync`),
+ * which also wants a thread that is not the crawl's (a file written in one go, not five round trips
+ * through libuv's pool that each wait for the busy crawl thread).
  */
 import os from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
