@@ -24,13 +24,10 @@ const gzip = promisify(zlib.gzip);
  */
 export function archiveSource(dir: string | null | undefined, accountId: number, source: { url: string; body: string }): Promise<string | null> {
   if (!dir) return Promise.resolve(null);
-  if (!profiling) return Promise.resolve(archiveRemembered(dir, accountId, source));
-  const t0 = performance.now();
-  try {
-    return Promise.resolve(archiveRemembered(dir, accountId, source));
-  } finally {
-    addTime("archive", performance.now() - t0);
-  }
+  const t0 = profiling ? performance.now() : 0;
+  const rel = archiveRemembered(dir, accountId, source);
+  if (profiling) addTime("archive", performance.now() - t0);
+  return Promise.resolve(rel);
 }
 
 /** Writes still under way (see {@link flushArchive}). */
