@@ -72,7 +72,8 @@ export function crawlerConfig() {
     jiebaThread: intFromEnv("CAMPUSWATCH_JIEBA_THREAD", 0, 0) !== 0,
     /**
      * Worker threads that parse pages beside the crawl (crawler/parse/off-thread.ts); 0 parses on
-     * the crawl's own thread. @default 1 on a machine with more than one core, else 0
+     * the crawl's own thread. On a single core a thread's work would only be added to the crawl's
+     * core, with messages on top. @default 1 on a machine with more than one core, else 0
      */
     parseThreads: intFromEnv("CAMPUSWATCH_PARSE_THREADS", os.availableParallelism() > 1 ? 1 : 0, 0),
   };

@@ -26,7 +26,6 @@
  * which also wants a thread that is not the crawl's (a file written in one go, not five round trips
  * through libuv's pool that each wait for the busy crawl thread).
  */
-import os from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import * as errorClasses from "../errors";
 import { profileFigure } from "../profile";
@@ -68,15 +67,6 @@ const threads: Thread[] = [];
 let nextId = 1;
 /** Requests answered by a parse thread, and requests parsed here after their thread was gone. */
 const stats = { answered: 0, fellBack: 0 };
-
-/**
- * How many parse threads a crawling process starts by default: one when the machine has a core
- * to spare for it, none on a single core (the worker's work would only be added to the main
- * thread's core, with messages on top).
- */
-export function defaultParseThreads(): number {
-  return os.availableParallelism() > 1 ? 1 : 0;
-}
 
 /**
  * Parse on `count` worker threads from now on in this process (0: on the calling thread, and the
