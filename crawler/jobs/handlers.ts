@@ -11,6 +11,7 @@ import { deliverNotification } from "../../lib/notify";
 import { learnTopic, rescoreOpenFlags, rescoreTopic, trainTopic } from "../classify";
 import { runDiscovery } from "../discover";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
+import { requestJob } from "./requests";
 import type { CrawlJob, JobOutcome, JobProgress, JobSpec } from "./types";
 
 /** What a handler of a job with a row gets besides its parameters. */
@@ -27,6 +28,31 @@ export interface JobContext {
 
 /** The handlers of the kinds with a row, keyed by kind. */
 export type JobHandlers = { [K in JobSpec["kind"]]: (ctx: JobContext, spec: Extract<JobSpec, { kind: K }>) => Promise<JobOutcome> };
+
+/**
+ * What a kind does once its job has finished well and its row says so (optional, per kind). The
+ * runner calls it after writing the outcome; a failure is logged, the job stays done.
+ */
+export type JobAfterFinish = { [K in JobSpec["kind"]]?: (db: Db, spec: Extract<JobSpec, { kind: K }>, outcome: JobOutcome) => Promise<unknown> };
+
+/** The product's follow-ups. */
+export const afterJobFinished: JobAfterFinish = {
+  // A job that learned nothing asks for none, so the lookups cannot loop.
+  learn: (db, spec, outcome) => (outcome.step === "learnedNothing" ? Promise.resolve(false) : learnAgainIfReviewsWait(db, spec.topicId)),
+};
+
+/**
+ * After a learn job has finished: ask for another when reviews of its topic still wait. A review
+ * stored after the job's last look (crawler/classify/topic-learn.ts), while its row still said
+ * "running", found that job active and asked for nothing (one job per key); now that the row is
+ * finished the request makes a new job, so the answer is learned within seconds rather than at the
+ * next review or the daily training. A review stored later than this look asks for its own job.
+ */
+export async function learnAgainIfReviewsWait(db: Db, topicId: number): Promise<boolean> {
+  const waiting = await db.topicSample.count({ where: { topicId, source: "review", learnedAt: null } });
+  if (waiting === 0) return false;
+  return (await requestJob(db, { kind: "learn", topicId })).created;
+}
 
 /** The crawl handler: the worker's crawl of one account (its record is the CrawlRun it writes). */
 export function crawlHandler(services: WorkerServices): (job: CrawlJob) => Promise<RunSummary> {

@@ -12,8 +12,8 @@ import os from "node:os";
 import crypto from "node:crypto";
 import type { Db } from "../../lib/db";
 import { reasonOf } from "../runs";
-import { jobHandlers, type JobHandlers } from "./handlers";
-import { parseSpecOrNull, requestJob, toJobView } from "./requests";
+import { afterJobFinished, jobHandlers, type JobHandlers } from "./handlers";
+import { parseSpecOrNull, toJobView } from "./requests";
 import type { JobOutcome, JobProgress, JobSpec, JobView } from "./types";
 
 /** Options of {@link createJobRunner}. */
@@ -45,19 +45,7 @@ export interface JobRunner {
   active(): ReadonlySet<number>;
 }
 
-/**
- * After a learn job has finished: ask for another when reviews of its topic still wait. A review
- * stored after the job's last look (crawler/classify/topic-learn.ts), while its row still said
- * "running", found that job active and asked for nothing (one job per key); now that the row is
- * finished the request makes a new job, so the answer is learned within seconds rather than at the
- * next review or the daily training. A review stored later than this look asks for its own job.
- * Exported for tests.
- */
-export async function learnAgainIfReviewsWait(db: Db, topicId: number): Promise<boolean> {
-  const waiting = await db.topicSample.count({ where: { topicId, source: "review", learnedAt: null } });
-  if (waiting === 0) return false;
-  return (await requestJob(db, { kind: "learn", topicId })).created;
-}
+type AfterFinish = (db: Db, spec: JobSpec, outcome: JobOutcome) => Promise<unknown>;
 
 /** A name for this process on job rows: host, pid and a random part (pids are reused). */
 export function processOwner(): string {
@@ -137,9 +125,9 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         finishedAt: new Date(),
       });
       await writes;
-      if (spec?.kind === "learn" && outcome.status === "done" && outcome.result.step !== "learnedNothing") {
-        await learnAgainIfReviewsWait(db, spec.topicId).catch((e: unknown) => log(`job ${jobId}: could not look for reviews stored meanwhile: ${reasonOf(e)}`));
-      }
+      // What the kind does once its row says finished (./handlers.ts afterJobFinished).
+      const after = spec && outcome.status === "done" ? (afterJobFinished[spec.kind] as AfterFinish | undefined) : undefined;
+      if (after) await after(db, spec!, outcome.result).catch((e: unknown) => log(`job ${jobId}: its follow-up failed: ${reasonOf(e)}`));
       const done = await db.job.findUnique({ where: { id: jobId } });
       log(`job ${jobId} ${outcome.status}: ${outcome.result.message}`);
       return done ? toJobView(done) : null;
