@@ -63,6 +63,12 @@ type SqliteConnection = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>> & { 
  * turns on) NORMAL keeps the database consistent through any crash and loses nothing when the
  * process dies; only the last transactions before a power cut may roll back. FULL, SQLite's default,
  * waits for an fsync on every commit, and the crawler commits per page.
+ *
+ * And `temp_store = MEMORY`: SQLite keeps a journal per statement inside a transaction (to undo that
+ * statement alone), which by default spills to a new file in /var/tmp past 64 KiB. Inserting one
+ * post touches the table, its indexes and what its triggers write, so a crawl of 1,587 pages
+ * created, filled and deleted about 600 such files (150,000 writes; issue 17). In memory, a
+ * statement's journal is as big as the pages it changes, a few hundred KiB at most here.
  */
 class WalSqlite extends PrismaBetterSQLite3 {
   /** The connection Prisma opened last (it opens one, on first use): what {@link rawSqlite} writes on. */
@@ -70,7 +76,7 @@ class WalSqlite extends PrismaBetterSQLite3 {
 
   override async connect(): Promise<Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>> {
     const connection = await super.connect();
-    await connection.executeScript("PRAGMA synchronous = NORMAL");
+    await connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY");
     this.connection = connection as SqliteConnection;
     return connection;
   }

@@ -93,6 +93,35 @@ const prismaRuntimeEsm = {
 };
 
 /**
+ * lib/db.ts imports Prisma's PostgreSQL adapter at its top, so that `createDb` stays synchronous for
+ * both databases; with it comes pg and its parsers (~45 ms of every `crawl once` start-up on the
+ * default SQLite, issue 17). In the CLI it is loaded when a PostgreSQL client is made: the import
+ * becomes a class that loads the adapter (its CommonJS build, synchronously) on construction.
+ */
+const lazyPgAdapter = {
+  name: "lazy-pg-adapter",
+  setup(build) {
+    build.onResolve({ filter: /^@prisma\/adapter-pg$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}`) ? undefined : { path: "@prisma/adapter-pg", namespace: "cw-lazy-pg" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "cw-lazy-pg" }, () => ({
+      contents: [
+        `import { createRequire } from "node:module";`,
+        `let Real;`,
+        `export class PrismaPg {`,
+        `  constructor(...args) {`,
+        `    Real ??= createRequire(import.meta.url)("@prisma/adapter-pg").PrismaPg;`,
+        `    return new Real(...args);`,
+        `  }`,
+        `}`,
+      ].join("\n"),
+      loader: "js",
+      resolveDir: root,
+    }));
+  },
+};
+
+/**
  * Pure-JavaScript packages of the crawl path, bundled into dist/ rather than imported from
  * node_modules at run time, with everything they import: Node 20 loads a few chunks much faster
  * than the hundreds of small files these packages come in (their import time halved in a trial,
@@ -159,7 +188,7 @@ export async function buildCli({ quiet = false, outdir = DIST } = {}) {
     write: false,
     banner: { js: REQUIRE_SHIM },
     logLevel: quiet ? "silent" : "warning",
-    plugins: [sourceLocation(outdir), prismaRuntimeEsm, bundleSome],
+    plugins: [sourceLocation(outdir), prismaRuntimeEsm, lazyPgAdapter, bundleSome],
   });
   fs.mkdirSync(outdir, { recursive: true });
   const written = new Set();
@@ -172,7 +201,8 @@ export async function buildCli({ quiet = false, outdir = DIST } = {}) {
   }
   // With code splitting every lazily imported module is an entry point too: pick the CLI's.
   const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === ENTRY)[0];
-  const files = [...Object.keys(result.metafile.inputs).filter((f) => !f.includes("node_modules/")), ...CONFIG_INPUTS];
+  // (Virtual modules, named "namespace:path", are no files.)
+  const files = [...Object.keys(result.metafile.inputs).filter((f) => !f.includes("node_modules/") && !f.startsWith("cw-")), ...CONFIG_INPUTS];
   const inputs = files.map((f) => {
     const st = fs.statSync(path.join(root, f));
     // A file changed while this build ran may not be what was compiled: record it as unknown so

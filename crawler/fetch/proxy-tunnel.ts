@@ -11,7 +11,6 @@
  */
 import type net from "node:net";
 import { Client, buildConnector } from "undici";
-import { SocksClient } from "socks";
 import { RetryableError } from "../errors";
 import type { ResolvedAddress } from "./address-policy";
 import type { ProxyConfig } from "./proxy-url";
@@ -70,6 +69,9 @@ async function socksTunnel(proxy: ProxyConfig, host: string, port: number, optio
   // socks5h: the proxy resolves the name. socks5: we resolve it, through the address policy, so
   // the address checked is the address the proxy is told to connect to.
   const targets = proxy.scheme === "socks5" && options.resolveTarget ? (await options.resolveTarget(host)).map((a) => a.address) : [host];
+  // Loaded here, not at start-up: most crawls use no SOCKS proxy, and socks with its address
+  // library takes ~25 ms to load (issue 17: `crawl once` start-up).
+  const { SocksClient } = await import("socks");
   let last: ProxyError | undefined;
   for (const target of targets) {
     try {

@@ -6,7 +6,6 @@
  * Retried on connection errors and 4xx replies; a 5xx reply or a refused login is final. Without
  * SMTP settings an e-mail delivery is recorded as failed with that reason.
  */
-import nodemailer from "nodemailer";
 import { messageTitle, PLATFORM_ZH, reasonsZh, shanghaiTime } from "../message";
 import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "../types";
 import { isLoginExpired, loginEmail } from "../login";
@@ -62,6 +61,8 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   if (!Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535)
     return { ok: false, retry: false, error: `failed: SMTP_PORT must be a port number (got ${smtp.port})` };
   if (!smtp.from) return { ok: false, retry: false, error: "failed: set SMTP_FROM (or SMTP_USER) for the From address" };
+  // Loaded when a mail is sent, not with the crawler: nodemailer takes ~40 ms to load (issue 17).
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
