@@ -7,6 +7,7 @@
  * (./page-prisma.ts) and as prepared statements on SQLite (./page-sqlite.ts).
  */
 import { rawSqlite, type Db } from "../../lib/db";
+import { profileFigure } from "../profile";
 import { planPage, type PageExtras, type StoreOutcome } from "./page-plan";
 import { setThreadLastReply, storeWithPrisma } from "./page-prisma";
 import { setThreadLastReplySync, storeWithSqlite } from "./page-sqlite";
@@ -34,6 +35,7 @@ const empty = (): StoreOutcome => ({ created: [], changed: [], restored: [], unc
  */
 export async function storePage(db: Db, accountId: number, items: PreparedItem[], now: Date, extras: PageExtras = {}): Promise<StoreOutcome> {
   const raw = await rawSqlite(db);
+  if (raw) profileFigure("sqlite", () => raw.stats);
   if (items.length === 0) {
     const thread = extras.thread;
     if (thread) {
