@@ -2,7 +2,8 @@
  * Topics as the classifier reads them from the database: the rows, their parsed models and word
  * matchers (cached, since this runs for every stored page), and the segmenter's user dictionary.
  */
-import type { Db } from "../../lib/db";
+import { rawSqlite, type Db } from "../../lib/db";
+import { prepared } from "../../lib/sqlite-statements";
 import { jsonArray, parseJsonColumn } from "../../lib/json-column";
 import { WordMatcher } from "./aho-corasick";
 import { TopicModel } from "./model";
@@ -105,7 +106,7 @@ export async function loadDictionary(db: Db): Promise<void> {
  * does, from the same rows: this runs for every stored page, so it is one query, not two.
  */
 export async function loadTopics(db: Db, ids?: readonly number[]): Promise<{ topics: LoadedTopic[]; complete: boolean }> {
-  const rows = await db.topic.findMany({ select: { ...TOPIC_FIELDS, enabled: true, userDict: true }, orderBy: { id: "asc" } });
+  const rows = await topicRows(db);
   const wanted: TopicRow[] = rows.filter((r) => r.enabled && (!ids || ids.includes(r.id)));
   const complete = wanted.length === rows.filter((r) => r.enabled).length;
   if (wanted.length > 0) setUserDictionary(rows.flatMap((r) => parseStringList(r.userDict)));
@@ -114,6 +115,23 @@ export async function loadTopics(db: Db, ids?: readonly number[]): Promise<{ top
     topics.push({ row, model: await modelFor(db, row), sensitive: matcherFor(row.sensitiveWords), keywords: matcherFor(row.keywords) });
   }
   return { topics, complete };
+}
+
+type TopicRowWithDict = TopicRow & { enabled: boolean; userDict: string };
+
+const TOPIC_ROWS_SQL = `SELECT ${[...Object.keys(TOPIC_FIELDS), "enabled", "userDict"].map((c) => `"${c}"`).join(", ")} FROM "Topic" ORDER BY "id"`;
+
+/**
+ * Every topic's row as {@link loadTopics} needs it, in id order. On SQLite a prepared statement on
+ * Prisma's own connection (lib/db.ts rawSqlite): this runs for every batch of classified posts,
+ * four times per account in a crawl, and each Prisma query costs about 1.5 ms of the crawl's busy
+ * thread to compile (issue 17). The columns are plain text and numbers; only `enabled` is stored as 0/1.
+ */
+async function topicRows(db: Db): Promise<TopicRowWithDict[]> {
+  const raw = await rawSqlite(db);
+  if (!raw) return db.topic.findMany({ select: { ...TOPIC_FIELDS, enabled: true, userDict: true }, orderBy: { id: "asc" } });
+  const rows = await raw.transaction((sql) => prepared(sql, TOPIC_ROWS_SQL).all() as (Omit<TopicRowWithDict, "enabled"> & { enabled: number })[]);
+  return rows.map((r) => ({ ...r, enabled: r.enabled !== 0 }));
 }
 
 /** The whole topic row; a missing topic is a {@link TopicNotFoundError}. */
