@@ -4,11 +4,23 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { rawSqlite, type Db } from "../../lib/db";
-import { prepared, sqlValue } from "../../lib/sqlite-statements";
+import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 
-/** The history time table: newest post time already crawled, per account ("") or per thread. */
+/**
+ * The history time table: newest post time already crawled, per account ("") or per thread.
+ * Read at the start of every account's crawl, like {@link readResumes}: on SQLite as a prepared
+ * statement (lib/db.ts rawSqlite), since a forum account holds a mark per thread it has read, and
+ * Prisma compiles each query and builds every row it returns.
+ */
 export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
-  const rows = await db.historyMark.findMany({ where: { accountId } });
+  const raw = await rawSqlite(db);
+  if (raw) {
+    const rows = await raw.transaction(
+      (sql) => prepared(sql, `SELECT "scope", "newestAt" FROM "HistoryMark" WHERE "accountId" = ?`).all(accountId) as { scope: string; newestAt: unknown }[],
+    );
+    return new Map(rows.map((r) => [r.scope, dateOf(r.newestAt)]));
+  }
+  const rows = await db.historyMark.findMany({ where: { accountId }, select: { scope: true, newestAt: true } });
   return new Map(rows.map((r) => [r.scope, r.newestAt]));
 }
 
@@ -22,7 +34,16 @@ export type ThreadResume = { page: number; last?: undefined } | { last: number; 
 
 /** The threads' resume states by scope (platformId); threads without one are absent. */
 export async function readResumes(db: Db, accountId: number): Promise<Map<string, ThreadResume>> {
-  const rows = await db.historyMark.findMany({ where: { accountId, resume: { not: null } }, select: { scope: true, resume: true } });
+  const raw = await rawSqlite(db);
+  const rows = raw
+    ? await raw.transaction(
+        (sql) =>
+          prepared(sql, `SELECT "scope", "resume" FROM "HistoryMark" WHERE "accountId" = ? AND "resume" IS NOT NULL`).all(accountId) as {
+            scope: string;
+            resume: string | null;
+          }[],
+      )
+    : await db.historyMark.findMany({ where: { accountId, resume: { not: null } }, select: { scope: true, resume: true } });
   const out = new Map<string, ThreadResume>();
   for (const r of rows) {
     const parsed = parseResume(r.resume);
@@ -61,6 +82,9 @@ export async function setResume(db: Db, accountId: number, scope: string, resume
  * a crash before this call repeats pages on the next run instead of skipping them.
  */
 export async function advanceMark(db: Db, accountId: number, scope: string, newestAt: Date): Promise<void> {
+  // On SQLite one write, as a thread's first mark is written: created, or moved forward only.
+  const raw = await rawSqlite(db);
+  if (raw) return raw.transaction((sql) => createThreadMarksSqlite(sql, accountId, [{ scope, newestAt, resume: null }], new Date()));
   const current = await db.historyMark.findUnique({ where: { accountId_scope: { accountId, scope } } });
   if (current && current.newestAt >= newestAt) return;
   await db.historyMark.upsert({

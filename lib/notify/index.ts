@@ -100,8 +100,7 @@ const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).i
 export async function notifyNewFlags(db: Db, crawlRunId: number, options: NotifyOptions = {}): Promise<NotifyResult> {
   const result: NotifyResult = { notifications: 0, sent: 0, failed: 0 };
   try {
-    const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
-    if (!run) return result;
+    // Topics first: with no channel anywhere (the usual case) the run is not even read.
     const topics = await db.topic.findMany({
       where: {
         OR: [
@@ -115,6 +114,8 @@ export async function notifyNewFlags(db: Db, crawlRunId: number, options: Notify
       select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
     });
     if (topics.length === 0) return result;
+    const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
+    if (!run) return result;
     // The run's flag messages (its login-expired notice, if any, is counted apart below).
     const already = await db.notification.findMany({
       where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } },

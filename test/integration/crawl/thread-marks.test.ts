@@ -5,7 +5,7 @@
  * is given, and a mark with nothing to change is left alone.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createThreadMarks, finishThreadMark } from "../../../crawler/store/marks";
+import { advanceMark, createThreadMarks, finishThreadMark, readMarks, readResumes, setResume } from "../../../crawler/store/marks";
 import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
 
 const dbs: TestDb[] = [];
@@ -49,6 +49,50 @@ describe("createThreadMarks", () => {
       { scope: "older", newestAt: at(5), resume: null },
       { scope: "t1", newestAt: at(5), resume: null },
       { scope: "t2", newestAt: at(6), resume: '{"last":3}' },
+    ]);
+  });
+});
+
+/** The account's marks moved and read through one driver: what the reads return, and the rows left. */
+async function moveAndRead(driver: "prisma" | "sqlite") {
+  const t = await createTestDb();
+  dbs.push(t);
+  const db = driver === "prisma" ? prismaOnly(t.db) : t.db;
+  const a = (await t.db.account.create({ data: { platform: "discuz", entryUrl: "http://127.0.0.1:1/forum/a", name: "a" } })).id;
+  const b = (await t.db.account.create({ data: { platform: "discuz", entryUrl: "http://127.0.0.1:1/forum/b", name: "b" } })).id;
+  await advanceMark(db, a, "", at(5));
+  await advanceMark(db, a, "", at(3)); // never back
+  await advanceMark(db, a, "t1", at(2));
+  await advanceMark(db, a, "t1", at(4));
+  await setResume(t.db, a, "t1", { page: 3 }, at(4));
+  await advanceMark(db, a, "t1", at(6)); // the time moves, the resume state stays
+  await finishThreadMark(t.db, a, "t2", at(1), { last: 2 });
+  // A mark written in SQLite's own date form (by something else) reads as the same instant.
+  await t.db.$executeRawUnsafe(
+    `INSERT INTO "HistoryMark" ("accountId", "scope", "newestAt", "resume", "updatedAt") VALUES (${a}, 't3', '2026-11-30 08:00:00', 'not json', '2026-11-30 08:00:00')`,
+  );
+  await advanceMark(db, b, "", at(8)); // another account's
+  const marks = [...(await readMarks(db, a))].sort(([x], [y]) => x.localeCompare(y));
+  const resumes = [...(await readResumes(db, a))].sort(([x], [y]) => x.localeCompare(y));
+  const rows = await t.db.historyMark.findMany({ where: { accountId: a }, orderBy: { scope: "asc" } });
+  return { marks, resumes, rows: rows.map(({ id: _id, updatedAt: _u, accountId: _a, ...r }) => r) };
+}
+
+describe("advanceMark, readMarks, readResumes", () => {
+  it("move and read the same marks through Prisma and on SQLite", async () => {
+    const viaPrisma = await moveAndRead("prisma");
+    const viaSqlite = await moveAndRead("sqlite");
+    expect(viaSqlite).toEqual(viaPrisma);
+    expect(viaSqlite.marks).toEqual([
+      ["", at(5)],
+      ["t1", at(6)],
+      ["t2", at(1)],
+      ["t3", new Date(Date.UTC(2026, 10, 30, 8))],
+    ]);
+    // An unreadable resume state reads as unknown.
+    expect(viaSqlite.resumes).toEqual([
+      ["t1", { page: 3 }],
+      ["t2", { last: 2 }],
     ]);
   });
 });
