@@ -17,7 +17,7 @@ import type { AdapterContext, FetchMode, Platform } from "./types";
 import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
 import type { Ocr } from "./ocr";
 import { classifyPending } from "./classify/pending";
-import { appendRunError, closeDeadRuns, finishRun, startRun, type RunError, type RunSummary, type RunTrigger, type RunWarning } from "./runs";
+import { appendRunError, closeDeadRuns, finishRun, setAccountState, startRun, type RunError, type RunSummary, type RunTrigger, type RunWarning } from "./runs";
 import { holdSiteKey, type StoredPost } from "./store";
 import { siteKeyOf } from "./site-key";
 import { DEFAULT_THREAD_PAGE_BUDGET } from "./adapters/shared";
@@ -96,7 +96,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     robotsPolicySetBy: account.robotsPolicySetBy,
     robotsPolicySetAt: account.robotsPolicySetAt,
   });
-  await db.account.update({ where: { id: accountId }, data: { status: "running" } });
+  await setAccountState(db, accountId, { status: "running" });
 
   const s: RunSummary = {
     runId,
@@ -224,13 +224,10 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
       : "ok";
   await finishRun(db, s, finished);
   const lastError = s.errors.at(-1);
-  await db.account.update({
-    where: { id: accountId },
-    data: {
-      status: loginExpired ? "relogin" : s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
-      lastRunAt: wallStart,
-      lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
-    },
+  await setAccountState(db, accountId, {
+    status: loginExpired ? "relogin" : s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
+    lastRunAt: wallStart,
+    lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
   });
   // Not awaited (a slow webhook must not hold up crawling), so a failure is caught here and written on the run.
   const notify = services.notify;
