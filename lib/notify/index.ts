@@ -17,7 +17,8 @@
  * time, so fixing a topic's settings and pressing Retry uses the fixed ones, and they never reach
  * `lastError`: recorded errors have their URLs masked and any secret or token removed.
  */
-import type { Db } from "../db";
+import { rawSqlite, type Db } from "../db";
+import { prepared } from "../sqlite-statements";
 import { anyJson, parseJsonColumn } from "../json-column";
 import { maskUrlsIn } from "../mask";
 import { sendDingtalk } from "./channels/dingtalk";
@@ -64,6 +65,9 @@ const CHANNEL_FIELDS = {
   feishuSecret: true,
 } as const;
 
+/** The columns that name a channel's target: a topic with none of them set sends nothing. */
+const CHANNEL_TARGETS = ["webhookUrl", "notifyEmail", "dingtalkWebhook", "wecomWebhook", "feishuWebhook"] as const;
+
 type TopicChannels = { [K in keyof typeof CHANNEL_FIELDS]: string | null };
 
 /** Where a topic sends one channel's messages now, and with which secret; target null: channel not set. */
@@ -92,6 +96,14 @@ const SENDERS: Record<Channel, (ctx: SendContext) => Promise<Outcome>> = {
 
 const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).includes(c);
 
+/** False when no topic has a notification channel (SQLite only; elsewhere true: the query below finds out). */
+async function mayHaveChannels(db: Db): Promise<boolean> {
+  const raw = await rawSqlite(db);
+  if (!raw) return true;
+  const any = CHANNEL_TARGETS.map((c) => `"${c}" IS NOT NULL`).join(" OR ");
+  return raw.transaction((sql) => prepared(sql, `SELECT 1 FROM "Topic" WHERE ${any} LIMIT 1`).get() !== undefined);
+}
+
 /**
  * Deliver the flags opened during a crawl run to every topic that asks for notifications.
  * Flags count as the run's when they belong to the run's account and were created between the
@@ -100,17 +112,11 @@ const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).i
 export async function notifyNewFlags(db: Db, crawlRunId: number, options: NotifyOptions = {}): Promise<NotifyResult> {
   const result: NotifyResult = { notifications: 0, sent: 0, failed: 0 };
   try {
-    // Topics first: with no channel anywhere (the usual case) the run is not even read.
+    // Topics first: with no channel anywhere (the usual case) the run is not even read, and on
+    // SQLite a prepared statement says so without a Prisma query (this runs after every crawl run).
+    if (!(await mayHaveChannels(db))) return result;
     const topics = await db.topic.findMany({
-      where: {
-        OR: [
-          { webhookUrl: { not: null } },
-          { notifyEmail: { not: null } },
-          { dingtalkWebhook: { not: null } },
-          { wecomWebhook: { not: null } },
-          { feishuWebhook: { not: null } },
-        ],
-      },
+      where: { OR: CHANNEL_TARGETS.map((c) => ({ [c]: { not: null } })) },
       select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
     });
     if (topics.length === 0) return result;

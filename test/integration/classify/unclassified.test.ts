@@ -91,6 +91,14 @@ describe("the unclassified-post queue", () => {
     expect(await queued(db)).toEqual([late.created[1], ...other.created]);
     expect(await classifyPending(db, { accountId: a })).toBe(1);
     expect(await queued(db)).toEqual(other.created);
+    // Nothing left of a's, while b's post waits: a's crawl classifies nothing.
+    const never = async () => {
+      throw new Error("called with nothing of the account's queued");
+    };
+    expect(await classifyPending(db, { accountId: a, classify: never })).toBe(0);
+    // Once a reaches b's post too (a source of it), a's crawl finds it.
+    await db.postSource.create({ data: { postId: other.created[0]!, accountId: a } });
+    expect(await classifyPending(db, { accountId: a, classify: async () => undefined })).toBe(1);
 
     // A classifier that leaves the rows (it failed silently) cannot make the walk go round forever.
     const stubborn = async () => undefined;
