@@ -12,6 +12,7 @@
  */
 import type { Db } from "../lib/db";
 import { getAdapter } from "./adapters";
+import { readAccounts } from "./account-access";
 import { BlockedError, FatalError, LoginExpiredError } from "./errors";
 import type { AdapterContext, FetchMode, Platform } from "./types";
 import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
@@ -77,7 +78,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   // CAMPUSWATCH_PROFILE=1: where the crawl's time goes (crawler/profile.ts); one test when off.
   const profiledFrom = profiling ? crawlStarted() : 0;
   const clock = services.now ?? (() => new Date());
-  const account = await db.account.findUnique({ where: { id: accountId } });
+  const [account] = await readAccounts(db, { id: accountId });
   if (!account) throw new FatalError(`no account with id ${accountId}`);
   // `started` is the crawl's clock (dates are resolved against it); the run itself is recorded
   // in wall-clock time, like everything else the database stamps (flags, reviews).

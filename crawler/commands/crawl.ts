@@ -9,17 +9,24 @@ import { action, intOption, UserInputError } from "./util";
  * `crawl once` with no accounts, like `--help`, never loads cheerio, nodejieba, Playwright or pg-boss.
  */
 async function loadCrawler() {
-  const [config, runtime, worker, inProcess, crawlJobs, runs, scheduler, fetch] = await Promise.all([
+  const [config, runtime, worker, inProcess, runs, fetch] = await Promise.all([
     import("../../lib/config"),
     import("../runtime"),
     import("../worker"),
     import("../queue/in-process"),
-    import("../queue/crawl-jobs"),
     import("../runs"),
-    import("../scheduler"),
     import("../fetch"),
   ]);
-  return { ...config, ...runtime, ...worker, ...inProcess, ...crawlJobs, ...runs, ...scheduler, ...fetch };
+  return { ...config, ...runtime, ...worker, ...inProcess, ...runs, ...fetch };
+}
+
+/**
+ * The crawler, the scheduler and the crawl queue with the other jobs' handlers: what `start`
+ * needs and `crawl once` does without (node-cron, the cron parser, discovery, training).
+ */
+async function loadScheduler() {
+  const [crawler, crawlJobs, scheduler] = await Promise.all([loadCrawler(), import("../queue/crawl-jobs"), import("../scheduler")]);
+  return { ...crawler, ...crawlJobs, ...scheduler };
 }
 
 /** The PostgreSQL queue (pg-boss) and its workers, loaded only on PostgreSQL. */
@@ -59,10 +66,8 @@ export function registerCrawlCommands(program: Command) {
     .option("--quiet", "only the summary lines")
     .action(
       action(async (o: { account?: number; hostDelayMs?: number; concurrency?: number; quiet?: boolean }) => {
-        const { db, dialectOf } = await import("../../lib/db");
-        const accounts = o.account
-          ? await db.account.findMany({ where: { id: o.account } })
-          : await db.account.findMany({ where: { enabled: true }, orderBy: { id: "asc" } });
+        const [{ db, dialectOf }, { readAccounts }] = await Promise.all([import("../../lib/db"), import("../account-access")]);
+        const accounts = await readAccounts(db, o.account ? { id: o.account } : { enabled: true });
         if (o.account && accounts.length === 0) throw new UserInputError(`no account with id ${o.account}`);
         if (accounts.length === 0) {
           console.log("no enabled accounts: add one with `campuswatch accounts add URL`");
@@ -168,7 +173,7 @@ export function registerCrawlCommands(program: Command) {
  */
 export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log?: (m: string) => void }) {
   const log = o.log ?? ((m: string) => console.log(`[scheduler] ${m}`));
-  const [{ db, dialectOf }, crawler] = await Promise.all([import("../../lib/db"), loadCrawler()]);
+  const [{ db, dialectOf }, crawler] = await Promise.all([import("../../lib/db"), loadScheduler()]);
   const { logUnhandledRejections, createServices, createCrawlQueue, crawlerConfig, Scheduler, catchUpClassification, pruneArchiveNow, closeSharedBrowser } =
     crawler;
   // Always to stderr, even when the caller silences the log: it means a bug to fix.
@@ -215,7 +220,7 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
 async function startPgScheduler(
   o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log: (m: string) => void },
   db: Db,
-  crawler: Awaited<ReturnType<typeof loadCrawler>>,
+  crawler: Awaited<ReturnType<typeof loadScheduler>>,
 ) {
   const { log } = o;
   const { databaseUrl, Scheduler, crawlerConfig, catchUpClassification, reasonOf } = crawler;

@@ -3,18 +3,14 @@
  * transaction (group commit), yet each one succeeds or fails alone. On the real SQLite file
  * through Prisma's own connection; PostgreSQL has no raw connection (the suite's PostgreSQL run skips).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawSqlite } from "../../lib/db";
-import { createTestDb, type TestDb } from "../support/db";
+import { testDbs } from "../support/db";
 
-const dbs: TestDb[] = [];
-afterEach(async () => {
-  for (const t of dbs.splice(0)) await t.cleanup();
-});
+const openDb = testDbs();
 
 async function open() {
-  const t = await createTestDb();
-  dbs.push(t);
+  const t = await openDb();
   const raw = await rawSqlite(t.db);
   return { ...t, raw };
 }

@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterEach, inject } from "vitest";
 import { createDb, type Db } from "../../lib/db";
 import { createPgDatabaseFrom, dropPgDatabase, pgDatabaseUrl } from "./pg";
 
@@ -66,4 +66,20 @@ export function prismaOnly(db: Db): Db {
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(db) : value;
     },
   });
+}
+
+/**
+ * Fresh test databases for the tests of a file, each cleaned up after its test. Call once at the
+ * top level of the file: `const openDb = testDbs();`, then `const { db } = await openDb();` in a test.
+ */
+export function testDbs(): () => Promise<TestDb> {
+  const open: TestDb[] = [];
+  afterEach(async () => {
+    for (const t of open.splice(0)) await t.cleanup();
+  });
+  return async () => {
+    const t = await createTestDb();
+    open.push(t);
+    return t;
+  };
 }

@@ -74,13 +74,22 @@ describe("the compiled CLI", () => {
     expect(HEAVY.filter((p) => loaded.has(p))).toEqual([]);
   });
 
-  it("crawls without loading what only some crawls need: the SOCKS client, the mailer, PostgreSQL", () => {
-    // Everything a crawl loads before its first request: the worker, the runtime and the adapters.
-    const crawl = new Set(
-      ["crawler/worker.ts", "crawler/runtime.ts", "crawler/adapters/discuz-pages.ts"].flatMap((m) => [...staticPackages(meta, outputOf(meta, m))]),
-    );
+  it("crawls without loading what only some crawls need: the SOCKS client, the mailer, PostgreSQL, the scheduler", () => {
+    // Everything `crawl once` loads before its first request (crawler/commands/crawl.ts loadCrawler):
+    // the worker, the runtime, the runs, the fetcher, the queue, the account's access and the adapters.
+    const modules = [
+      "crawler/worker.ts",
+      "crawler/runtime.ts",
+      "crawler/runs.ts",
+      "crawler/fetch/index.ts",
+      "crawler/queue/in-process.ts",
+      "crawler/account-access.ts",
+      "crawler/adapters/discuz-pages.ts",
+    ];
+    const crawl = new Set(modules.flatMap((m) => [...staticPackages(meta, outputOf(meta, m))]));
     expect(crawl).toContain("cheerio");
-    expect(["socks", "nodemailer", "pg", "@prisma/adapter-pg", "pg-boss", "playwright-core"].filter((p) => crawl.has(p))).toEqual([]);
+    const scheduling = ["node-cron", "cron-parser", "luxon"];
+    expect(["socks", "nodemailer", "pg", "@prisma/adapter-pg", "pg-boss", "playwright-core", ...scheduling].filter((p) => crawl.has(p))).toEqual([]);
     // Each is still in the build, loaded where it is used.
     const lazy = new Set(Object.values(meta.outputs).flatMap((o) => o.imports.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path)));
     expect(lazy).toContain("socks");

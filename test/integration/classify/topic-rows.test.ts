@@ -3,19 +3,15 @@
  * SQLite (lib/db.ts rawSqlite) and through Prisma otherwise: both must give the classifier the same
  * topic rows and say alike whether they are all the enabled topics.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadTopics } from "../../../crawler/classify/topic-loader";
-import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
+import { prismaOnly, testDbs } from "../../support/db";
 
-const dbs: TestDb[] = [];
-afterEach(async () => {
-  for (const t of dbs.splice(0)) await t.cleanup();
-});
+const openDb = testDbs();
 
 describe("loadTopics", () => {
   it("reads the same topics through the raw connection as through Prisma", async () => {
-    const t = await createTestDb();
-    dbs.push(t);
+    const t = await openDb();
     const { db } = t;
     const on = await db.topic.create({
       data: {

@@ -3,21 +3,17 @@
  * as prepared statements on SQLite and through Prisma otherwise: the same rows either way, as
  * Prisma reads them and as they are stored (dates as the same text, the day roll-ups alike).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closeDeadRuns, finishRun, setAccountState, startRun, type RunSummary } from "../../../crawler/runs";
 import { rawSqlite } from "../../../lib/db";
-import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
+import { prismaOnly, testDbs } from "../../support/db";
 
-const dbs: TestDb[] = [];
-afterEach(async () => {
-  for (const t of dbs.splice(0)) await t.cleanup();
-});
+const openDb = testDbs();
 
 const at = (m: number) => new Date(Date.UTC(2026, 11, 1, 8, m, 0, 250));
 
 async function record(driver: "prisma" | "sqlite") {
-  const t = await createTestDb();
-  dbs.push(t);
+  const t = await openDb();
   const db = driver === "prisma" ? prismaOnly(t.db) : t.db;
   const account = await t.db.account.create({ data: { platform: "discuz", entryUrl: "http://127.0.0.1:1/forum/a", name: "a" } });
   // A run a killed process left "running", and another account's, which stays.
@@ -95,8 +91,7 @@ describe("a run's records", () => {
   });
 
   it("refuse a run or an account that is gone, as Prisma's update does", async () => {
-    const t = await createTestDb();
-    dbs.push(t);
+    const t = await openDb();
     const s = { runId: 999_999, errors: [], warnings: [], notes: [] } as unknown as RunSummary;
     await expect(finishRun(t.db, s, at(1))).rejects.toThrow();
     await expect(setAccountState(t.db, 999_999, { status: "idle" })).rejects.toThrow();
