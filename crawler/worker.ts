@@ -12,7 +12,7 @@
  */
 import type { Db } from "../lib/db";
 import { getAdapter } from "./adapters";
-import { readAccounts } from "./account-access";
+import { readAccounts } from "./account-rows";
 import { BlockedError, FatalError, LoginExpiredError } from "./errors";
 import type { AdapterContext, FetchMode, Platform } from "./types";
 import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";

@@ -66,7 +66,7 @@ export function registerCrawlCommands(program: Command) {
     .option("--quiet", "only the summary lines")
     .action(
       action(async (o: { account?: number; hostDelayMs?: number; concurrency?: number; quiet?: boolean }) => {
-        const [{ db, dialectOf }, { readAccounts }] = await Promise.all([import("../../lib/db"), import("../account-access")]);
+        const [{ db, dialectOf }, { readAccounts }] = await Promise.all([import("../../lib/db"), import("../account-rows")]);
         const accounts = await readAccounts(db, o.account ? { id: o.account } : { enabled: true });
         if (o.account && accounts.length === 0) throw new UserInputError(`no account with id ${o.account}`);
         if (accounts.length === 0) {

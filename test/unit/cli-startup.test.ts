@@ -84,6 +84,7 @@ describe("the compiled CLI", () => {
       "crawler/fetch/index.ts",
       "crawler/queue/in-process.ts",
       "crawler/account-access.ts",
+      "crawler/account-rows.ts",
       "crawler/adapters/discuz-pages.ts",
     ];
     const crawl = new Set(modules.flatMap((m) => [...staticPackages(meta, outputOf(meta, m))]));

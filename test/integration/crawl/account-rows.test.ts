@@ -1,9 +1,10 @@
 /**
- * crawler/account-access.ts readAccounts reads whole account rows as prepared statements on SQLite
+ * crawler/account-rows.ts readAccounts reads whole account rows as prepared statements on SQLite
  * and through Prisma otherwise: the crawl must see the same rows (booleans, dates, nulls alike).
  */
 import { describe, expect, it } from "vitest";
-import { loadAccountProxy, readAccounts } from "../../../crawler/account-access";
+import { loadAccountProxy } from "../../../crawler/account-access";
+import { readAccounts } from "../../../crawler/account-rows";
 import { prismaOnly, testDbs } from "../../support/db";
 
 const openDb = testDbs();
