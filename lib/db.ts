@@ -127,11 +127,11 @@ const groupCommits = new WeakMap<SqliteConnection, GroupCommit>();
 
 /**
  * Writes that arrive in the same turn of the event loop share one transaction, each in a savepoint
- * of its own. Why: a commit in WAL mode appends every page the transaction changed to the log, and
- * the crawler's writes (a page's posts, its classifications) touch the same index and table pages
- * again and again; committing them together writes those pages once. A crawl sends a write or two
- * per page from several accounts at once: committing each took ~9% of the crawl's main thread, and
- * grouping them saves 40% of the commits (`bench:crawl-vs-crawlee --baseline`: ×1.04 pages/s).
+ * of its own. Why: every commit has a cost of its own (the adapter's lock, BEGIN and COMMIT, the
+ * WAL's header and index), paid here once per group. A crawl sends a write or two per page from
+ * several accounts at once: committing each took ~9% of the crawl's main thread, and grouping them
+ * saves 40% of the commits (`bench:crawl-vs-crawlee --baseline`: ×1.04 pages/s). It saves little of
+ * the pages written to the log: different accounts' writes mostly change different index pages.
  *
  * Each write still succeeds or fails alone: one that throws is rolled back to its savepoint and
  * its caller gets the error, while the others commit. Each caller's promise settles after the
