@@ -16,8 +16,8 @@ import { FatalError } from "./errors";
 async function accountColumn(db: Db, id: number, column: "cookies" | "proxy"): Promise<string | null | undefined> {
   const raw = await rawSqlite(db);
   if (!raw) {
-    const row = await db.account.findUnique({ where: { id }, select: { [column]: true } as { cookies: true } });
-    return row ? (row as unknown as Record<string, string | null>)[column] : undefined;
+    const row = await db.account.findUnique({ where: { id }, select: { cookies: true, proxy: true } });
+    return row ? row[column] : undefined;
   }
   return raw.transaction((sql) => (prepared(sql, `SELECT "${column}" AS "v" FROM "Account" WHERE "id" = ?`).get(id) as { v: string | null } | undefined)?.v);
 }
