@@ -8,6 +8,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import { parseTrustedEntry } from "./net/address";
 import { parseProxyUrl, type ProxyConfig } from "./net/proxy-url";
+import { maskUrlCredentials } from "./mask";
 
 /** Default SQLite database, relative to the working directory. */
 export const DEFAULT_DATABASE_URL = "file:./data/campuswatch.db";
@@ -141,15 +142,27 @@ export function publicUrl(): string | null {
 
 /**
  * A URL fit for a log line: any password (and a `password=` query parameter, which PostgreSQL
- * connection strings accept) replaced by `***`. Text that is not a URL is returned unchanged.
+ * connection strings accept) replaced by `***`. Text that does not parse as a URL, or that holds
+ * an `@` after the host the parser found (a password with `/` or `?` in it), is masked up to its
+ * last `@` by {@link maskUrlCredentials}, the one rule for malformed input.
  */
 export function redactUrl(url: string): string {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return url;
+    return maskUrlCredentials(url);
   }
+  const lastAt = url.lastIndexOf("@");
+  if (
+    lastAt >= 0 &&
+    (!u.host ||
+      !url
+        .slice(lastAt + 1)
+        .toLowerCase()
+        .startsWith(u.host.toLowerCase()))
+  )
+    return maskUrlCredentials(url);
   let changed = false;
   if (u.password) {
     u.password = "***";

@@ -72,8 +72,11 @@ export function registerAccountCommands(program: Command) {
     .command("set")
     .description("change how an account reaches its platform: login cookies (stored encrypted, never printed), proxy, robots.txt policy")
     .argument("<id>", "account id", intOption("id", 1))
-    .option("--cookie-file <file>", "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value")
-    .option("--cookie <value>", "a Cookie header value copied from the browser (name=value; name2=value2)")
+    .option(
+      "--cookie-file <file>",
+      "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value; - reads standard input",
+    )
+    .option("--cookie <value>", "a Cookie header value (name=value; …); lands in shell history: prefer --cookie-file - (standard input)")
     .option("--clear-cookies", "forget the account's login cookies")
     .option(
       "--proxy <url>",
@@ -132,7 +135,16 @@ export function registerAccountCommands(program: Command) {
           return;
         }
         let text = o.cookie ?? "";
-        if (o.cookieFile) {
+        if (o.cookie !== undefined) {
+          // A value on the command line stays in the shell's history file and in `ps` while this runs.
+          console.error(
+            "warning: --cookie leaves the cookie value in your shell history; next time use --cookie-file - and paste or pipe the value on standard input",
+          );
+        }
+        if (o.cookieFile === "-") {
+          if (process.stdin.isTTY) console.error("paste the cookies, then press Ctrl-D on a line of its own:");
+          text = await readStdin();
+        } else if (o.cookieFile) {
           try {
             text = fs.readFileSync(o.cookieFile, "utf8");
           } catch (e) {
@@ -175,4 +187,17 @@ function cliUser(): string {
     // No passwd entry (a container's arbitrary uid): keep "unknown".
   }
   return `cli (${name})`;
+}
+
+/** All of standard input as UTF-8 (`--cookie-file -`), at most a byte over the cookie input limit so that the parser refuses it by size. */
+async function readStdin(): Promise<string> {
+  const { MAX_COOKIE_INPUT_BYTES } = await import("../../lib/cookies/import");
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > MAX_COOKIE_INPUT_BYTES) break;
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

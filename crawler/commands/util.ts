@@ -1,6 +1,7 @@
 /** Small helpers shared by the CLI commands. */
 import { InvalidArgumentError } from "commander";
 import type { Db } from "../../lib/db";
+import { maskCredentialsIn } from "../../lib/mask";
 
 /** commander argument parser for a non-negative integer option. */
 export function intOption(name: string, min = 0) {
@@ -46,8 +47,9 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
       // By name, not instanceof: lib/validation (zod) is not loaded just to start the CLI, and
       // ValidationError's subclasses keep its name.
       const expected = err.name === "ValidationError" || err.name === "UserInputError" || err.name === "DuplicateUserError";
-      console.error(`campuswatch: ${err.message}`);
-      if (!expected && process.env.CAMPUSWATCH_DEBUG) console.error(err.stack);
+      // The last net: a message that quotes a URL (a proxy's, the database's) never shows its password.
+      console.error(`campuswatch: ${maskCredentialsIn(err.message)}`);
+      if (!expected && process.env.CAMPUSWATCH_DEBUG) console.error(maskCredentialsIn(err.stack ?? ""));
       process.exitCode = 1;
     }
   };

@@ -44,12 +44,23 @@ export class CookieInputError extends Error {
   }
 }
 
-/** Where a bad cookie is: the n-th cookie of a header, line n of cookies.txt, entry n of a JSON list. */
+/**
+ * Where a bad cookie is: the n-th cookie of a header, line n of cookies.txt, entry n of a JSON
+ * list (`line`: the line that entry starts on, so that an editor finds it).
+ */
 interface Where {
   kind: "cookie" | "line" | "entry";
   n: number;
+  line?: number;
 }
-const at = (w: Where) => `${w.kind} ${w.n}`;
+const at = (w: Where) => `${w.kind} ${w.n}${w.kind === "entry" && w.line !== undefined ? ` (line ${w.line})` : ""}`;
+
+/**
+ * The latest expiry accepted, in seconds since 1970: the end of year 9999. Anything later (`1e308`,
+ * a millisecond value taken for seconds) is not a date a browser wrote, and would overflow the
+ * dates the dashboard shows.
+ */
+export const MAX_COOKIE_EXPIRY_SECONDS = 253_402_300_799;
 
 /** Largest input accepted (a whole browser's cookies.txt is rarely over 100 KB). */
 export const MAX_COOKIE_INPUT_BYTES = 512 * 1024;
@@ -96,7 +107,9 @@ function within(domain: string, allowed: readonly string[]): boolean {
 export function parseCookieInput(text: string, account: { entryUrl: string; platform: Platform }, now = Date.now()): ParsedCookies {
   if (Buffer.byteLength(text, "utf8") > MAX_COOKIE_INPUT_BYTES)
     throw new CookieInputError(`the cookie input is larger than ${MAX_COOKIE_INPUT_BYTES / 1024} KiB`, "tooLarge", { kib: MAX_COOKIE_INPUT_BYTES / 1024 });
-  const input = text.replace(/^\uFEFF/, "").trim();
+  // Line numbers count from the text as given: only the BOM goes before the formats are read.
+  const body = text.replace(/^\uFEFF/, "");
+  const input = body.trim();
   if (input === "") throw new CookieInputError("no cookies given", "empty");
   const allowed = cookieDomainsFor(account.entryUrl, account.platform);
   const entryHost = new URL(account.entryUrl).hostname.toLowerCase();
@@ -104,10 +117,10 @@ export function parseCookieInput(text: string, account: { entryUrl: string; plat
   let all: Cookie[];
   if (input.startsWith("[") || input.startsWith("{")) {
     format = "json";
-    all = parseJson(input);
+    all = parseJson(body);
   } else if (/^#\s*(Netscape )?HTTP Cookie File/i.test(input) || input.split(/\r?\n/).some((l) => l.split("\t").length >= 3)) {
     format = "netscape";
-    all = parseNetscape(input);
+    all = parseNetscape(body);
   } else {
     format = "header";
     // A header names no domain: the cookies go to the account's own site (and its subdomains).
@@ -197,7 +210,7 @@ function parseNetscape(input: string): Cookie[] {
     const [domainField, sub, path, secure, expiry, name, value] = f as [string, string, string, string, string, string, string];
     if (!/^(TRUE|FALSE)$/i.test(sub) || !/^(TRUE|FALSE)$/i.test(secure))
       throw new CookieInputError(`line ${i + 1}: the 2nd and 4th fields are TRUE or FALSE`, "netscapeBool", { n: i + 1 });
-    if (!/^\d+(\.\d+)?$/.test(expiry)) {
+    if (!/^\d+(\.\d+)?$/.test(expiry) || Number(expiry) > MAX_COOKIE_EXPIRY_SECONDS) {
       throw new CookieInputError(`line ${i + 1}: the expiry is seconds since 1970, got ${JSON.stringify(expiry.slice(0, 20))}`, "netscapeExpiry", {
         n: i + 1,
         value: expiry.slice(0, 20),
@@ -235,8 +248,17 @@ function parseJson(input: string): Cookie[] {
       ? (data as { cookies: unknown[] }).cookies
       : null;
   if (!list) throw new CookieInputError('expected a JSON array of cookies (or an object with a "cookies" array)', "jsonShape");
+  let lines: number[] | undefined;
   return list.map((entry, i) => {
-    const where: Where = { kind: "entry", n: i + 1 };
+    const where: Where = {
+      kind: "entry",
+      n: i + 1,
+      // Found only on the way to a refusal: scanning the text costs nothing when all is well.
+      get line() {
+        lines ??= jsonListEntryLines(input);
+        return lines[i];
+      },
+    };
     if (!entry || typeof entry !== "object") throw new CookieInputError(`${at(where)}: not an object`, "jsonEntry", { n: i + 1 });
     const e = entry as Record<string, unknown>;
     const name = typeof e.name === "string" ? e.name : "";
@@ -244,12 +266,7 @@ function parseJson(input: string): Cookie[] {
     const domainField = typeof e.domain === "string" ? e.domain : "";
     if (!domainField) throw new CookieInputError(`${at(where)}: no domain`, "noDomain", { ...where });
     checkPair(name, value, where);
-    // Cookie-Editor: expirationDate (s, fractional); Playwright: expires (s, -1 = session); some: ISO text.
-    const exp = e.expirationDate ?? e.expires;
-    let expires: number | undefined;
-    if (typeof exp === "number" && exp > 0) expires = Math.round(exp * 1000);
-    else if (typeof exp === "string" && exp !== "" && !Number.isNaN(Date.parse(exp))) expires = Date.parse(exp);
-    if (e.session === true) expires = undefined;
+    const expires = e.session === true ? undefined : jsonExpiry(e.expirationDate ?? e.expires, where);
     return {
       name,
       value,
@@ -261,6 +278,75 @@ function parseJson(input: string): Cookie[] {
       expires,
     };
   });
+}
+
+/**
+ * A JSON export's expiry as ms since 1970, undefined for a session cookie. Cookie-Editor writes
+ * `expirationDate` (s, fractional), Playwright `expires` (s, -1 = session), some tools ISO text.
+ * Anything else — a negative other than -1, `NaN` or `Infinity` as text, `1e308`, a date past
+ * year 9999, text that is not a date — is refused with the entry and its line: guessing "session"
+ * would keep a cookie the operator meant to expire, and a huge number breaks every date shown.
+ */
+function jsonExpiry(exp: unknown, where: Where): number | undefined {
+  if (exp === undefined || exp === null || exp === -1 || exp === 0 || exp === "") return undefined;
+  let ms = Number.NaN;
+  if (typeof exp === "number") ms = exp * 1000;
+  else if (typeof exp === "string") ms = /^\d+(\.\d+)?$/.test(exp.trim()) ? Number(exp) * 1000 : Date.parse(exp);
+  if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_COOKIE_EXPIRY_SECONDS * 1000) {
+    const value = String(typeof exp === "string" || typeof exp === "number" ? exp : JSON.stringify(exp)).slice(0, 30);
+    throw new CookieInputError(`${at(where)}: the expiry ${JSON.stringify(value)} is not a date between 1970 and 9999`, "expiry", {
+      kind: where.kind,
+      n: where.n,
+      line: where.line ?? where.n,
+      value,
+    });
+  }
+  return Math.round(ms);
+}
+
+/**
+ * The line on which each entry of a cookie JSON's list starts (the top-level array, or the
+ * `cookies` array of a top-level object), for refusals. `text` is known to be valid JSON.
+ */
+export function jsonListEntryLines(text: string): number[] {
+  const out: number[] = [];
+  const stack: { array: boolean; list: boolean }[] = [];
+  let line = 1;
+  let rootKey: string | null = null;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "\n") line++;
+    if (/\s/.test(ch) || ch === ":") {
+      if (ch === ":") expectKey = false;
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    if (ch === ",") {
+      expectKey = top !== undefined && !top.array;
+      continue;
+    }
+    if (ch === "]" || ch === "}") {
+      stack.pop();
+      expectKey = false;
+      continue;
+    }
+    // A value (or an object's key) starts here.
+    if (top?.list) out.push(line);
+    if (ch === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (expectKey && stack.length === 1) rootKey = JSON.parse(text.slice(i, j + 1)) as string;
+      i = j;
+    } else if (ch === "{" || ch === "[") {
+      const list = ch === "[" && (stack.length === 0 || (stack.length === 1 && !stack[0]!.array && rootKey === "cookies"));
+      stack.push({ array: ch === "[", list });
+      expectKey = ch === "{";
+    } else {
+      while (i + 1 < text.length && !/[\s,\]}]/.test(text[i + 1]!)) i++;
+    }
+  }
+  return out;
 }
 
 /** What the dashboard and CLI show of stored cookies: domains, counts and expiry, never values. */

@@ -11,6 +11,8 @@
  * - `socks5h://`: a SOCKS5 proxy given the target's *name*, resolved by the proxy.
  */
 
+import { maskUrlCredentials } from "../mask";
+
 /** Proxy schemes understood, without the colon. */
 export const PROXY_SCHEMES = ["http", "https", "socks5", "socks5h"] as const;
 export type ProxyScheme = (typeof PROXY_SCHEMES)[number];
@@ -61,7 +63,7 @@ export function parseProxyUrl(raw: string): ProxyConfig {
   if (!scheme) {
     throw new ProxyUrlError(
       "invalid",
-      `not a proxy URL: ${JSON.stringify(maskProxyText(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`,
+      `not a proxy URL: ${JSON.stringify(maskUrlCredentials(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`,
     );
   }
   if (!(PROXY_SCHEMES as readonly string[]).includes(scheme)) {
@@ -73,7 +75,7 @@ export function parseProxyUrl(raw: string): ProxyConfig {
   } catch {
     throw new ProxyUrlError(
       "invalid",
-      `not a proxy URL: ${JSON.stringify(maskProxyText(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`,
+      `not a proxy URL: ${JSON.stringify(maskUrlCredentials(text))} (expected e.g. http://proxy.example:3128 or socks5://127.0.0.1:1080)`,
     );
   }
   const kind = scheme as ProxyScheme;
@@ -102,18 +104,16 @@ export function parseProxyUrl(raw: string): ProxyConfig {
   };
 }
 
-/** The proxy URL for display (password masked), or the text with anything password-like masked when it does not parse. */
+/**
+ * The proxy URL for display (password masked); when it does not parse, the raw text with
+ * everything up to its last `@` masked ({@link maskUrlCredentials}).
+ */
 export function maskProxyUrl(raw: string): string {
   try {
     return parseProxyUrl(raw).display;
   } catch {
-    return maskProxyText(raw);
+    return maskUrlCredentials(raw);
   }
-}
-
-/** Mask `user:password@` in text that may not be a valid URL (for a refusal message). */
-function maskProxyText(text: string): string {
-  return text.replace(/(^|\/\/)([^/@:\s]*):[^/@\s]*@/, "$1$2:***@");
 }
 
 function decode(part: string): string {

@@ -4,7 +4,11 @@
  * nothing, and ignoring robots.txt records who chose it.
  */
 import { expect, test } from "@playwright/test";
-import { E2E_USERS } from "./users";
+import { E2E_USERS, signIn } from "./users";
+
+/** A cookie export whose second entry (starting on line 3) expires in 1e308 seconds. */
+const ABSURD_EXPIRY_JSON =
+  '[\n  {"domain": "127.0.0.1", "name": "a", "value": "1"},\n  {"domain": "127.0.0.1", "name": "b", "value": "2", "expirationDate": 1e308}\n]';
 
 test("an admin sets login cookies and the robots.txt policy of an account (zh-CN)", async ({ browser }) => {
   const context = await browser.newContext({ locale: "zh-CN" });
@@ -28,6 +32,12 @@ test("an admin sets login cookies and the robots.txt policy of an account (zh-CN
   await cookies.getByLabel("粘贴 Cookie 请求头").fill("sid=1; broken");
   await cookies.getByRole("button", { name: "保存 Cookie" }).click();
   await expect(cookies.locator("#cookie-error")).toHaveText("第 2 个 Cookie：应为 name=value，实际为“broken”。");
+  await expect(cookies.getByRole("alert")).toHaveText("Cookie 未保存，原有的 Cookie 保持不变。");
+
+  // A JSON export with an absurd expiry: refused with the entry and its line, not a server error.
+  await cookies.getByLabel("粘贴 Cookie 请求头").fill(ABSURD_EXPIRY_JSON);
+  await cookies.getByRole("button", { name: "保存 Cookie" }).click();
+  await expect(cookies.locator("#cookie-error")).toHaveText("第 2 项（第 3 行）：过期时间“1e+308”不是 1970 年至 9999 年之间的日期。");
   await expect(cookies.getByRole("alert")).toHaveText("Cookie 未保存，原有的 Cookie 保持不变。");
 
   // A good one: stored; the page shows the domain and the count, never the value.
@@ -54,5 +64,20 @@ test("an admin sets login cookies and the robots.txt policy of an account (zh-CN
   page.once("dialog", (d) => void d.accept());
   await cookies.getByRole("button", { name: "清除 Cookie" }).click();
   await expect(cookies).toContainText("没有登录 Cookie：该账号以匿名访客身份采集。");
+  await context.close();
+});
+
+test("an absurd cookie expiry is refused with its line, in English too", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  await signIn(page, E2E_USERS.admin);
+  await page.goto("/accounts");
+  const href = await page.locator("a[href^='/accounts/']").filter({ hasNotText: /^$/ }).first().getAttribute("href");
+  await page.goto(href!);
+  const cookies = page.getByTestId("account-cookies");
+  await cookies.getByLabel("Paste a Cookie header").fill(ABSURD_EXPIRY_JSON);
+  await cookies.getByRole("button", { name: "Save cookies" }).click();
+  await expect(cookies.locator("#cookie-error")).toHaveText("Entry 2 (line 3): the expiry “1e+308” is not a date between 1970 and 9999.");
+  await expect(cookies.getByRole("alert")).toHaveText("The cookies were not stored; the earlier ones are unchanged.");
   await context.close();
 });

@@ -4,7 +4,7 @@
  * sealed form opens only with the same secret.
  */
 import { describe, expect, it } from "vitest";
-import { cookieDomainsFor, CookieInputError, parseCookieInput, summariseCookies } from "@/lib/cookies/import";
+import { cookieDomainsFor, CookieInputError, jsonListEntryLines, parseCookieInput, summariseCookies } from "@/lib/cookies/import";
 import { seal, SealError, unseal } from "@/lib/secret-box";
 import { CookieJar } from "@/crawler/fetch/cookies";
 
@@ -87,11 +87,57 @@ describe("parseCookieInput", () => {
     expect(refuse(`.example.edu.cn\tTRUE\t/\tFALSE\t${future}\tsid\n`)).toMatch(/^line 1: expected 7 tab-separated fields/);
     expect(refuse(`.example.edu.cn\tyes\t/\tFALSE\t${future}\tsid\tv`)).toBe("line 1: the 2nd and 4th fields are TRUE or FALSE");
     expect(refuse("[{")).toMatch(/^not valid JSON/);
-    expect(refuse('[{"name":"a","value":"b"}]')).toBe("entry 1: no domain");
+    expect(refuse('[{"name":"a","value":"b"}]')).toBe("entry 1 (line 1): no domain");
     expect(refuse('{"a":1}')).toMatch(/expected a JSON array of cookies/);
     expect(refuse(`.google.com\tTRUE\t/\tFALSE\t${future}\tNID\tx`)).toBe("none of the cookies is for example.edu.cn (found: google.com)");
     expect(refuse(`.example.edu.cn\tTRUE\t/\tFALSE\t1000\tsid\tx`)).toMatch(/^all 1 cookies have expired/);
     expect(refuse("x".repeat(600 * 1024))).toMatch(/larger than 512 KiB/);
+  });
+
+  it("refuses an absurd expiry with the entry and the line it starts on, never guessing a session cookie", () => {
+    const entry = (expiry: string) => `{"domain": ".example.edu.cn", "name": "sid", "value": "v", "expirationDate": ${expiry}}`;
+    // Pretty-printed like Cookie-Editor's export, after a blank line: entry 2 starts on line 6.
+    const exported = (expiry: string) =>
+      `\n[\n  ${entry(String(future))},\n  {"domain": ".example.edu.cn", "name": "a",\n   "value": "1"},\n  ${entry(expiry)}\n]\n`;
+    const cases: [string, string][] = [
+      ["1e308", "1e+308"],
+      ["-5", "-5"],
+      ['"NaN"', "NaN"],
+      ['"Infinity"', "Infinity"],
+      ['"not a date"', "not a date"],
+      ["253402300800", "253402300800"],
+      [String(NOW), String(NOW)], // milliseconds taken for seconds: year 58,000
+      ['"99999-01-01"', "99999-01-01"],
+      ['{"s": 1}', '{"s":1}'],
+    ];
+    for (const [expiry, shown] of cases) {
+      let error: CookieInputError | undefined;
+      try {
+        parseCookieInput(exported(expiry), board, NOW);
+      } catch (e) {
+        error = e as CookieInputError;
+      }
+      expect(error, expiry).toBeInstanceOf(CookieInputError);
+      expect(error!.message).toBe(`entry 3 (line 6): the expiry ${JSON.stringify(shown)} is not a date between 1970 and 9999`);
+      expect(error!.code).toBe("expiry");
+      expect(error!.values).toMatchObject({ kind: "entry", n: 3, line: 6 });
+    }
+    // Playwright's storage state: the list under "cookies", -1 and 0 mean a session cookie.
+    const state = (exp: string) => `{\n "origins": [],\n "cookies": [\n  {"name": "a", "value": "1", "domain": "bbs.example.edu.cn", "expires": ${exp}}\n ]\n}`;
+    expect(parseCookieInput(state("-1"), board, NOW).cookies[0]!.expires).toBeUndefined();
+    expect(parseCookieInput(state("0"), board, NOW).cookies[0]!.expires).toBeUndefined();
+    expect(parseCookieInput(state('"2027-01-01T00:00:00Z"'), board, NOW).cookies[0]!.expires).toBe(Date.parse("2027-01-01T00:00:00Z"));
+    expect(() => parseCookieInput(state("-2"), board, NOW)).toThrow("entry 1 (line 4): the expiry");
+    // cookies.txt: a number too large for a date is refused with its line.
+    expect(() => parseCookieInput(`# Netscape HTTP Cookie File\n\n.example.edu.cn\tTRUE\t/\tFALSE\t99999999999999999999\tsid\tv`, board, NOW)).toThrow(
+      /^line 3: the expiry is seconds since 1970/,
+    );
+  });
+
+  it("finds the line of each entry of a cookie list, strings with brackets and escapes included", () => {
+    const text = '[\n {"name": "a]\\"}", "v": [1, {"x": "["}]},\n\n 7, "s",\n {}\n]';
+    expect(jsonListEntryLines(text)).toEqual([2, 4, 4, 5]);
+    expect(jsonListEntryLines('{"cookies": {"x": []}, "other": [1], "cookies2": [2]}')).toEqual([]);
   });
 
   it("summarises by domain with the earliest expiry, never the values", () => {
