@@ -3,6 +3,7 @@
  * record per post, however many accounts reached it: `accountUrl` is the account that stored it
  * first, `sources` every account that reached it (a keyword watch, another board of the site).
  */
+import { csvRow } from "../csv";
 import type { Db } from "../db";
 import { anyJson, parseJsonColumn } from "../json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
@@ -40,16 +41,9 @@ export interface ExportFilter {
   deleted?: boolean;
 }
 
-/** RFC 4180 CSV field. A leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula. */
-export function csvField(v: string | number | boolean | Date | null | undefined): string {
-  let s = v === null || v === undefined ? "" : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** Yield the export as text chunks (header first for CSV). */
 export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator<string> {
-  if (filter.format === "csv") yield EXPORT_FIELDS.join(",") + "\r\n";
+  if (filter.format === "csv") yield csvRow(EXPORT_FIELDS);
   let after = 0;
   for (;;) {
     const rows = await db.post.findMany({
@@ -138,7 +132,8 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
     })),
   };
   if (format === "jsonl") return JSON.stringify(rec) + "\n";
-  return EXPORT_FIELDS.map((k) => csvField(k === "flags" || k === "sources" ? JSON.stringify(rec[k]) : rec[k])).join(",") + "\r\n";
+  // Through the one CSV writer (lib/csv.ts): text cells defused against formulas, `version` a number.
+  return csvRow(EXPORT_FIELDS.map((k) => (k === "flags" || k === "sources" ? JSON.stringify(rec[k]) : rec[k])));
 }
 
 /** A JSON column's value, or its text as it is when that is not JSON. */
@@ -151,7 +146,7 @@ function safeJson(s: string): unknown {
  * the list's keyset query (constant memory at any size).
  */
 export async function* exportFilteredPosts(db: Db, format: ExportFormat, filter: PostFilter): AsyncGenerator<string> {
-  if (format === "csv") yield "\ufeff" + EXPORT_FIELDS.join(",") + "\r\n";
+  if (format === "csv") yield "\ufeff" + csvRow(EXPORT_FIELDS);
   let after: Cursor | undefined;
   for (;;) {
     const { page, more } = await findPostIds(db, filter, { after, take: 1000 });
