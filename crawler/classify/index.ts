@@ -45,7 +45,7 @@ export {
 } from "./model";
 export { foldSamples, FoldError, foldRefusal } from "./model-fold";
 export { postText } from "./verdict";
-export { parseSamples, sampleFormatOf, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
+export { parseSamples, sampleFormatOf, topicLabelRule, type LabelRule, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
 export { evaluateTopicModel, type TopicEvaluation, type EvaluateOptions } from "./evaluate";
 export { binaryMetrics, multiClassMetrics, type BinaryMetrics, type MultiClassMetrics } from "./metrics";
 export {

@@ -3,7 +3,7 @@
  * or CSV with a `label,text` header. Every bad record is reported with its line number and why;
  * good records are kept, so a caller decides whether to refuse the whole file.
  */
-import type { Sample } from "./model";
+import { OFF_TOPIC, ON_TOPIC, type Sample } from "./model";
 
 /** A record that could not be read. `line` is 1-based (the first line of a multi-line CSV record). */
 export interface SampleError {
@@ -28,7 +28,9 @@ export type SampleErrorCode =
   | "header"
   | "unterminatedQuote"
   | "textAfterQuote"
-  | "columns";
+  | "columns"
+  | "unknownLabel"
+  | "lookalikeLabel";
 
 /** Result of {@link parseSamples}. */
 export interface ParsedSamples {
@@ -44,7 +46,52 @@ export function sampleFormatOf(fileName: string): SampleFormat {
   return /\.csv$/i.test(fileName) ? "csv" : "jsonl";
 }
 
-function checkRecord(label: unknown, text: unknown, line: number, errors: SampleError[], samples: Sample[]): void {
+/**
+ * What a record's label means for a topic: the label to store, or a refusal (without the line,
+ * which the reader adds). See {@link topicLabelRule}.
+ */
+export type LabelRule = (label: string) => string | Omit<SampleError, "line">;
+
+// Spellings of "relevant or not" that are none of the accepted labels: refused in every file, so
+// that "on topic" or "相关" never trains a class of its own. Only relevance words: yes/no, 0/1 or
+// positive/negative are real class names in sentiment corpora.
+const LOOKALIKES = new Set(["ontopic", "offtopic", "relevant", "irrelevant", "notrelevant", "nonrelevant", "相关", "不相关", "无关", "有关"]);
+
+/**
+ * The one label rule of a topic, for `topics feedback`, `topics train|evaluate --data` and the
+ * dashboard's sample upload. Matching ignores case and surrounding spaces.
+ *
+ * - A relevant label of the topic (`体育`) is on-topic.
+ * - `on-topic` and `off-topic`, literally, mean what they say whatever the relevant labels are:
+ *   `on-topic` is stored as the topic's first relevant label, `off-topic` as `off-topic`.
+ * - A look-alike (`on topic`, `On_Topic`, `relevant`, `相关`…) is refused with a hint: it is a
+ *   reviewer's yes or no in a spelling the model would take as a class of its own (an off-topic one).
+ * - Any other label: `review` (what reviewers type: `topics feedback`) refuses it, naming the
+ *   labels accepted; `corpus` (training files: uploads, `--data`) keeps it as a class of its own —
+ *   a corpus names its off-topic classes (THUCNews' 财经, 娱乐…), and they train as off-topic.
+ */
+export function topicLabelRule(relevantLabels: readonly string[], mode: "review" | "corpus"): LabelRule {
+  const relevant = new Map(relevantLabels.map((l) => [l.trim().toLowerCase(), l]));
+  const first = relevantLabels[0] ?? ON_TOPIC;
+  const accepted = [...relevantLabels, ON_TOPIC, OFF_TOPIC].filter((l, i, all) => all.indexOf(l) === i).join(", ");
+  return (label) => {
+    const key = label.trim().toLowerCase();
+    const own = relevant.get(key);
+    if (own !== undefined) return mode === "review" ? first : own;
+    if (key === ON_TOPIC) return first;
+    if (key === OFF_TOPIC) return OFF_TOPIC;
+    if (LOOKALIKES.has(key.replace(/[\s_-]+/g, "")))
+      return {
+        reason: `label "${label}" is ambiguous: write ${ON_TOPIC} or ${OFF_TOPIC} (or one of the topic's relevant labels: ${relevantLabels.join(", ") || "none"})`,
+        code: "lookalikeLabel",
+        values: { label, accepted },
+      };
+    if (mode === "corpus") return label;
+    return { reason: `unknown label "${label}": use ${accepted}`, code: "unknownLabel", values: { label, accepted } };
+  };
+}
+
+function checkRecord(label: unknown, text: unknown, line: number, errors: SampleError[], samples: Sample[], rule?: LabelRule): void {
   if (label === undefined || label === null) {
     errors.push({ line, reason: 'missing field "label"', code: "missingLabel" });
     return;
@@ -72,10 +119,15 @@ function checkRecord(label: unknown, text: unknown, line: number, errors: Sample
     errors.push({ line, reason: "empty text", code: "emptyText" });
     return;
   }
-  samples.push({ label: l, text });
+  const stored = rule ? rule(l) : l;
+  if (typeof stored !== "string") {
+    errors.push({ line, ...stored });
+    return;
+  }
+  samples.push({ label: stored, text });
 }
 
-function parseJsonl(input: string): ParsedSamples {
+function parseJsonl(input: string, rule?: LabelRule): ParsedSamples {
   const samples: Sample[] = [];
   const errors: SampleError[] = [];
   const lines = input.split(/\r?\n/);
@@ -95,7 +147,7 @@ function parseJsonl(input: string): ParsedSamples {
       continue;
     }
     const record = value as Record<string, unknown>;
-    checkRecord(record.label, record.text, line, errors, samples);
+    checkRecord(record.label, record.text, line, errors, samples, rule);
   }
   return { samples, errors };
 }
@@ -159,7 +211,7 @@ function csvRecords(input: string): { line: number; fields: string[]; error?: st
   return out;
 }
 
-function parseCsv(input: string): ParsedSamples {
+function parseCsv(input: string, rule?: LabelRule): ParsedSamples {
   const samples: Sample[] = [];
   const errors: SampleError[] = [];
   const records = csvRecords(input).filter((r) => !(r.fields.length === 1 && (r.fields[0] as string).trim() === "" && !r.error));
@@ -192,7 +244,7 @@ function parseCsv(input: string): ParsedSamples {
       });
       continue;
     }
-    checkRecord(r.fields[labelCol], r.fields[textCol], r.line, errors, samples);
+    checkRecord(r.fields[labelCol], r.fields[textCol], r.line, errors, samples, rule);
   }
   return { samples, errors };
 }
@@ -201,8 +253,9 @@ function parseCsv(input: string): ParsedSamples {
  * Parse labelled samples. JSON Lines: one object per line with string `label` and `text` (extra
  * keys ignored; blank lines skipped). CSV: a header naming `label` and `text` (or no header and
  * those two columns in that order). Reasons: invalid JSON, not an object, missing field, wrong
- * type, empty label, empty text, malformed CSV.
+ * type, empty label, empty text, malformed CSV, and what `rule` ({@link topicLabelRule}) refuses;
+ * the labels kept are those the rule gives.
  */
-export function parseSamples(text: string, format: SampleFormat): ParsedSamples {
-  return format === "csv" ? parseCsv(text) : parseJsonl(text);
+export function parseSamples(text: string, format: SampleFormat, rule?: LabelRule): ParsedSamples {
+  return format === "csv" ? parseCsv(text, rule) : parseJsonl(text, rule);
 }

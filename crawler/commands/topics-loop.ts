@@ -12,7 +12,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { Db } from "../../lib/db";
-import type { ReviewStrategy, Sample, TopicProgress } from "../classify";
+import type { ReviewStrategy, TopicProgress } from "../classify";
 import type { TopicCommandIo } from "./topics-support";
 import { action, intOption, UserInputError } from "./util";
 
@@ -128,25 +128,26 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
 
   topics
     .command("feedback")
-    .description("store labelled lines as review samples of the topic (a relevant label: on-topic, any other: off-topic) and update its model")
+    .description(
+      "store labelled lines as review samples of the topic and update its model; labels: on-topic, off-topic or one of the topic's relevant labels (any other is refused with its line)",
+    )
     .argument("<topic>", "topic name (or id)")
     .requiredOption("--data <file>", 'reviews: JSON Lines {"text", "label"}')
     .option("--rescore", "re-score stored posts with the updated model")
     .action(
       action(async (nameOrId: string, o: { data: string; rescore?: boolean }) => {
-        const { findTopic, parseStringList, parseSamples, DISMISSED_LABEL, learnTopic, trainTopic, TopicModel, parseCalibration, rescoreTopic } = await load();
+        const { findTopic, parseStringList, parseSamples, topicLabelRule, learnTopic, trainTopic, TopicModel, parseCalibration, rescoreTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         const relevantLabels = parseStringList(topic.relevantLabels);
         if (relevantLabels.length === 0)
           throw new UserInputError(`topic "${topic.name}" has no relevant labels: campuswatch topics set "${topic.name}" --relevant LABEL`);
-        // JSON Lines only: the same reader as uploads, so the same reasons for a bad line.
-        const { samples, errors } = parseSamples(readFile(o.data), "jsonl");
+        // JSON Lines only: the same reader and label rule as uploads, so the same reasons for a bad
+        // line; the review rule gives the topic's first relevant label or off-topic, and refuses the rest.
+        const { samples: reviews, errors } = parseSamples(readFile(o.data), "jsonl", topicLabelRule(relevantLabels, "review"));
         if (errors.length > 0) refuse(o.data, errors, io, "nothing was stored");
-        if (samples.length === 0) throw new UserInputError(`${o.data}: no reviews`);
-        const relevant = new Set(relevantLabels);
+        if (reviews.length === 0) throw new UserInputError(`${o.data}: no reviews`);
         const onLabel = relevantLabels[0] as string;
-        const reviews: Sample[] = samples.map((s) => ({ text: s.text, label: relevant.has(s.label) ? onLabel : DISMISSED_LABEL }));
         const nRelevant = reviews.filter((s) => s.label === onLabel).length;
         await db.$transaction(
           async (tx) => {

@@ -7,7 +7,16 @@ import fs from "node:fs";
 import { z } from "zod";
 import type { Db } from "../../lib/db";
 import { ValidationError } from "../../lib/validation";
-import { parseSamples, sampleFormatOf, TopicModel, type BinaryMetrics, type Sample, type TopicEvaluation, type TopicProgress } from "../classify";
+import {
+  parseSamples,
+  sampleFormatOf,
+  topicLabelRule,
+  TopicModel,
+  type BinaryMetrics,
+  type Sample,
+  type TopicEvaluation,
+  type TopicProgress,
+} from "../classify";
 import { UserInputError } from "./util";
 
 /** What `topics list` reads of a stored evaluation: the classifier's F1, when it is a number. */
@@ -43,15 +52,18 @@ export function evaluationLines(e: TopicEvaluation): string[] {
   return lines;
 }
 
-/** Read and parse a sample file, or throw after printing every bad record. */
-export function readSamples(file: string, io: TopicCommandIo): Sample[] {
+/**
+ * Read and parse a sample file, or throw after printing every bad record. `relevantLabels`: the
+ * topic's, for the corpus label rule (`on-topic`/`off-topic` literal, look-alikes refused).
+ */
+export function readSamples(file: string, io: TopicCommandIo, relevantLabels: readonly string[] = []): Sample[] {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     throw new UserInputError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const { samples, errors } = parseSamples(text, sampleFormatOf(file));
+  const { samples, errors } = parseSamples(text, sampleFormatOf(file), topicLabelRule(relevantLabels, "corpus"));
   if (errors.length > 0) {
     for (const e of errors.slice(0, 20)) io.err(`${file}:${e.line}: ${e.reason}`);
     if (errors.length > 20) io.err(`${file}: … and ${errors.length - 20} more`);

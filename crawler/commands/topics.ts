@@ -207,10 +207,10 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--no-rescore", "do not re-score stored posts")
     .action(
       action(async (nameOrId: string, o: { data: string; relevant?: string[]; rescore: boolean }) => {
-        const { findTopic, readSamples, progressPrinter, trainTopic, evaluationLines, rescoreTopic } = await load();
+        const { findTopic, parseStringList, readSamples, progressPrinter, trainTopic, evaluationLines, rescoreTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
-        const samples = readSamples(o.data, io);
+        const samples = readSamples(o.data, io, o.relevant ?? parseStringList(topic.relevantLabels));
         const progress = progressPrinter(io);
         const started = Date.now();
         const r = await trainTopic(db, topic.id, samples, { relevantLabels: o.relevant, onProgress: progress });
@@ -247,7 +247,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         if (!topic.model) throw new UserInputError(`topic "${topic.name}" is not trained yet (campuswatch topics train)`);
         const relevantLabels = o.relevant ?? parseStringList(topic.relevantLabels);
         if (relevantLabels.length === 0) throw new UserInputError("say which labels are on-topic: --relevant LABEL[,LABEL]");
-        const samples = readSamples(o.data, io);
+        const samples = readSamples(o.data, io, relevantLabels);
         const model = TopicModel.fromJSON(topic.model);
         const e = evaluateTopicModel(model, samples, {
           relevantLabels,

@@ -7,20 +7,20 @@ import { runTopicsCli } from "../../support/topics";
 import { TopicModel } from "../../../crawler/classify";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
 
-/** Labelled lines written for these tests: 考试 notices and other campus news. */
+/** Labelled lines written for these tests: 考试 notices and other campus news, as a reviewer labels them. */
 const FEEDBACK = [
   { text: "期末考试安排已经公布", label: "考试" },
-  { text: "二食堂新开了麻辣烫窗口", label: "食堂" },
+  { text: "二食堂新开了麻辣烫窗口", label: "off-topic" },
   { text: "英语四级考试报名截止", label: "考试" },
-  { text: "校运会开幕式在体育场举行", label: "其他" },
+  { text: "校运会开幕式在体育场举行", label: "off-topic" },
   { text: "补考名单请到教务处查看", label: "考试" },
-  { text: "图书馆周末延长开放时间", label: "其他" },
+  { text: "图书馆周末延长开放时间", label: "off-topic" },
   { text: "考研自习室座位预约开始", label: "考试" },
-  { text: "食堂饭菜价格上涨引发讨论", label: "食堂" },
+  { text: "食堂饭菜价格上涨引发讨论", label: "off-topic" },
   { text: "期中考试成绩可以在教务系统查询", label: "考试" },
-  { text: "社团招新活动本周六举行", label: "其他" },
+  { text: "社团招新活动本周六举行", label: "off-topic" },
   { text: "考试作弊将被记过处分", label: "考试" },
-  { text: "宿舍楼下新开了一家奶茶店", label: "其他" },
+  { text: "宿舍楼下新开了一家奶茶店", label: "off-topic" },
 ];
 
 let t: TestDb | undefined;
@@ -109,13 +109,14 @@ describe("campuswatch topics queue / feedback", () => {
     expect(u.err.at(-1)).toBe('campuswatch: topic "食堂" is not trained yet (campuswatch topics train)');
   });
 
-  it("feedback stores each line as a review sample (relevant label → on-topic, any other → off-topic) and folds it into the model", async () => {
+  it("feedback stores each line as a review sample (a relevant label or on-topic → the relevant label, off-topic → off-topic) and folds it into the model", async () => {
     t = await trainedTopic();
     const reviews = write("reviews.jsonl", [
       { text: "体育馆考试期间暂停开放", label: "考试", id: 1 },
-      { text: "考试周食堂延长营业时间到晚上十点", label: "食堂" },
-      { text: "图书馆新到一批考研参考书", label: "考试" },
-      { text: "校园跑步打卡活动开始报名", label: "whatever" },
+      { text: "考试周食堂延长营业时间到晚上十点", label: "off-topic" },
+      // Issue 30: "on-topic" literally is on-topic, although the topic's relevant label is 考试.
+      { text: "图书馆新到一批考研参考书", label: "on-topic" },
+      { text: "校园跑步打卡活动开始报名", label: " Off-Topic " },
     ]);
     const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", reviews);
     expect(r.code).toBe(0);
@@ -173,6 +174,26 @@ describe("campuswatch topics queue / feedback", () => {
     expect(r.out[1]).toBe("model v2 (nb-svm) on 51 samples (3 from reviews): retrained in full (a review already in the model was replaced)");
     expect(await t.db.topicSample.count({ where: { topicId: topic.id, source: "feedback" } })).toBe(0);
     expect(TopicModel.fromJSON((await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } })).model).toJSON()).toMatchObject({ samples: 51 });
+  });
+
+  it("feedback refuses any label but on-topic, off-topic and the relevant ones, naming the line, and stores nothing", async () => {
+    t = await trainedTopic();
+    const bad = write("labels.jsonl", [
+      { text: "补考名单已经公布", label: "on-topic" },
+      { text: "二食堂新开了麻辣烫窗口", label: "食堂" },
+      { text: "期末考试安排已经公布", label: "on topic" },
+      { text: "校运会开幕式在体育场举行", label: "相关" },
+    ]);
+    const r = await runTopicsCli(t.db, "topics", "feedback", "考试", "--data", bad);
+    expect(r.code).toBe(1);
+    expect(r.err).toEqual(
+      expect.arrayContaining([
+        `${bad}:2: unknown label "食堂": use 考试, on-topic, off-topic`,
+        `${bad}:3: label "on topic" is ambiguous: write on-topic or off-topic (or one of the topic's relevant labels: 考试)`,
+        `${bad}:4: label "相关" is ambiguous: write on-topic or off-topic (or one of the topic's relevant labels: 考试)`,
+      ]),
+    );
+    expect(await t.db.topicSample.count({ where: { source: { in: ["feedback", "review"] } } })).toBe(0);
   });
 
   it("feedback refuses a file with any bad line, naming the line, and stores nothing", async () => {

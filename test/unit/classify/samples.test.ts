@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSamples, sampleFormatOf } from "../../../crawler/classify";
+import { parseSamples, sampleFormatOf, topicLabelRule } from "../../../crawler/classify";
 
 describe("parseSamples (JSON Lines)", () => {
   it("reads good lines, skips blank ones and reports each bad one with its line number", () => {
@@ -87,5 +87,56 @@ describe("parseSamples (CSV)", () => {
   it("picks the format from the file name", () => {
     expect(sampleFormatOf("samples.CSV")).toBe("csv");
     expect(sampleFormatOf("samples.jsonl")).toBe("jsonl");
+  });
+});
+
+describe("the label rule of a topic (what reviewers type)", () => {
+  const review = topicLabelRule(["体育", "校运会"], "review");
+  const corpus = topicLabelRule(["体育", "校运会"], "corpus");
+  /** [label, what review mode gives, what corpus mode gives]; an object is a refusal's code. */
+  const TABLE: [string, string | { code: string }, string | { code: string }][] = [
+    ["体育", "体育", "体育"],
+    ["校运会", "体育", "校运会"],
+    [" 体育 ", "体育", "体育"],
+    ["on-topic", "体育", "体育"],
+    ["ON-TOPIC", "体育", "体育"],
+    ["off-topic", "off-topic", "off-topic"],
+    ["Off-Topic", "off-topic", "off-topic"],
+    ["on topic", { code: "lookalikeLabel" }, { code: "lookalikeLabel" }],
+    ["on_topic", { code: "lookalikeLabel" }, { code: "lookalikeLabel" }],
+    ["offtopic", { code: "lookalikeLabel" }, { code: "lookalikeLabel" }],
+    ["relevant", { code: "lookalikeLabel" }, { code: "lookalikeLabel" }],
+    ["相关", { code: "lookalikeLabel" }, { code: "lookalikeLabel" }],
+    ["不相关", { code: "lookalikeLabel" }, { code: "lookalikeLabel" }],
+    ["财经", { code: "unknownLabel" }, "财经"],
+    ["1", { code: "unknownLabel" }, "1"],
+  ];
+  it.each(TABLE)("%j", (label, inReview, inCorpus) => {
+    const r = review(label);
+    if (typeof inReview === "string") expect(r).toBe(inReview);
+    else expect(r).toMatchObject(inReview);
+    const c = corpus(label);
+    if (typeof inCorpus === "string") expect(c).toBe(inCorpus);
+    else expect(c).toMatchObject(inCorpus);
+  });
+
+  it("refuses through the sample reader with the line, the same way in JSON Lines and CSV", () => {
+    const jsonl = ['{"label":"on-topic","text":"校运会开幕"}', '{"label":"食堂","text":"二食堂"}', '{"label":"off-topic","text":"图书馆"}'].join("\n");
+    const r = parseSamples(jsonl, "jsonl", review);
+    expect(r.samples).toEqual([
+      { label: "体育", text: "校运会开幕" },
+      { label: "off-topic", text: "图书馆" },
+    ]);
+    expect(r.errors).toEqual([
+      {
+        line: 2,
+        code: "unknownLabel",
+        reason: 'unknown label "食堂": use 体育, 校运会, on-topic, off-topic',
+        values: { label: "食堂", accepted: "体育, 校运会, on-topic, off-topic" },
+      },
+    ]);
+    const csv = parseSamples("label,text\n相关,校运会开幕\non-topic,篮球赛\n", "csv", corpus);
+    expect(csv.samples).toEqual([{ label: "体育", text: "篮球赛" }]);
+    expect(csv.errors).toMatchObject([{ line: 2, code: "lookalikeLabel" }]);
   });
 });
