@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { addUser, changeRole, resetPassword, revokeSessions, setUserDisabled } from "@/lib/queries/users";
-import { recordFailedSignIn, recordSuccessfulSignIn, signInRefusal, SIGN_IN_LIMITS, throttleMessage, clientAddressOf } from "@/lib/auth/throttle";
+import { settleSignInAttempt, takeSignInAttempt, SIGN_IN_LIMITS, throttleMessage, clientAddressOf, type ThrottleRefusal } from "@/lib/auth/throttle";
 import { completeSetup, createSetupToken, setupLinkState, setupLinkMessage } from "@/lib/auth/setup";
 import { newPasswordSchema, verifyPassword } from "@/lib/auth/password";
 import { secureCookie, signSession, verifySession } from "@/lib/auth/session";
@@ -21,49 +21,63 @@ afterEach(async () => {
   await t.cleanup();
 });
 
+/**
+ * One attempt through the throttle: its refusal, or null when the password would have been
+ * checked; `matched` says how that check went.
+ */
+async function attempt(db: TestDb["db"], username: string, address: string, matched = false): Promise<ThrottleRefusal | null> {
+  const taken = await takeSignInAttempt(db, username, address);
+  if ("refusal" in taken) return taken.refusal;
+  await settleSignInAttempt(taken.ticket, matched);
+  return null;
+}
+
 describe("sign-in throttle (fixed clock)", () => {
   const start = new Date("2026-12-01T08:00:00Z");
 
   test("10 failures for one username lock it for the cool-off; the 16th minute opens it again", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(start);
-    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i++) {
-      expect(await signInRefusal(t.db, "alice", "10.0.0.1")).toBeNull();
-      await recordFailedSignIn(t.db, "alice", "10.0.0.1");
-    }
-    const refused = await signInRefusal(t.db, "alice", "10.0.0.1");
+    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i++) expect(await attempt(t.db, "alice", "10.0.0.1")).toBeNull();
+    const refused = await attempt(t.db, "alice", "10.0.0.1");
     expect(refused).toMatchObject({ by: "username", retryAfterSeconds: 15 * 60 });
     expect(throttleMessage(refused!)).toBe("Too many failed sign-ins for this username. Sign-in is paused for 15 minutes; try again later.");
+    // The right password is refused as well: the attempt never reaches the check.
+    expect(await attempt(t.db, "alice", "10.0.0.1", true)).toMatchObject({ by: "username" });
     // Another name from the same address is not locked by alice's count; case does not escape it.
-    expect(await signInRefusal(t.db, "bob", "10.0.0.1")).toBeNull();
-    expect(await signInRefusal(t.db, "ALICE", "10.0.0.2")).toMatchObject({ by: "username" });
+    expect(await attempt(t.db, "bob", "10.0.0.1")).toBeNull();
+    expect(await attempt(t.db, "ALICE", "10.0.0.2")).toMatchObject({ by: "username" });
+    // Refused attempts do not stretch the cool-off.
     vi.setSystemTime(new Date(start.getTime() + 14 * 60_000));
-    expect(await signInRefusal(t.db, "alice", "10.0.0.1")).toMatchObject({ by: "username", retryAfterSeconds: 60 });
+    expect(await attempt(t.db, "alice", "10.0.0.1")).toMatchObject({ by: "username", retryAfterSeconds: 60 });
     vi.setSystemTime(new Date(start.getTime() + 15 * 60_000 + 1000));
-    expect(await signInRefusal(t.db, "alice", "10.0.0.1")).toBeNull();
+    expect(await attempt(t.db, "alice", "10.0.0.1", true)).toBeNull();
   });
 
   test("a success resets the username's count; failures spread over more than the window never lock", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(start);
-    for (let i = 0; i < 9; i++) await recordFailedSignIn(t.db, "carol", "10.0.0.3");
-    await recordSuccessfulSignIn(t.db, "carol");
-    for (let i = 0; i < 9; i++) await recordFailedSignIn(t.db, "carol", "10.0.0.3");
-    expect(await signInRefusal(t.db, "carol", "10.0.0.3")).toBeNull();
+    for (let i = 0; i < 9; i++) await attempt(t.db, "carol", "10.0.0.3");
+    expect(await attempt(t.db, "carol", "10.0.0.3", true)).toBeNull();
+    for (let i = 0; i < 9; i++) expect(await attempt(t.db, "carol", "10.0.0.3")).toBeNull();
     // The window is 15 minutes from the first failure: later failures start a new count.
     vi.setSystemTime(new Date(start.getTime() + 16 * 60_000));
-    await recordFailedSignIn(t.db, "carol", "10.0.0.3");
-    expect(await signInRefusal(t.db, "carol", "10.0.0.3")).toBeNull();
+    expect(await attempt(t.db, "carol", "10.0.0.3")).toBeNull();
+    expect(await attempt(t.db, "carol", "10.0.0.3")).toBeNull();
   });
 
   test("30 failures from one address over many usernames lock the address, not the usernames elsewhere", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(start);
-    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) await recordFailedSignIn(t.db, `user${i}`, "192.0.2.7");
-    expect(await signInRefusal(t.db, "someone-new", "192.0.2.7")).toMatchObject({ by: "address" });
-    expect(await signInRefusal(t.db, "someone-new", "192.0.2.8")).toBeNull();
+    // Successes in between count nothing against the address: each gives its point back.
+    for (let i = 0; i < 5; i++) expect(await attempt(t.db, "dora", "192.0.2.7", true)).toBeNull();
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) expect(await attempt(t.db, `user${i}`, "192.0.2.7")).toBeNull();
+    expect(await attempt(t.db, "someone-new", "192.0.2.7")).toMatchObject({ by: "address", retryAfterSeconds: 15 * 60 });
+    // That refusal did not cost someone-new a point of their own: 10 attempts from elsewhere still reach the check.
+    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i++) expect(await attempt(t.db, "someone-new", "192.0.2.8")).toBeNull();
+    expect(await attempt(t.db, "someone-new", "192.0.2.8")).toMatchObject({ by: "username" });
     vi.setSystemTime(new Date(start.getTime() + 15 * 60_000 + 1000));
-    expect(await signInRefusal(t.db, "someone-new", "192.0.2.7")).toBeNull();
+    expect(await attempt(t.db, "another", "192.0.2.7")).toBeNull();
   });
 
   test("the client address comes from the dashboard server's header, never a client's X-Forwarded-For alone when set", () => {
