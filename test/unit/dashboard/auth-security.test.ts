@@ -6,10 +6,10 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { addUser, changeRole, resetPassword, revokeSessions, setUserDisabled } from "@/lib/queries/users";
 import { settleSignInAttempt, takeSignInAttempt, SIGN_IN_LIMITS, throttleMessage, clientAddressOf, type ThrottleRefusal } from "@/lib/auth/throttle";
-import { completeSetup, createSetupToken, setupLinkState, setupLinkMessage } from "@/lib/auth/setup";
+import { completeSetup, createSetupToken, setupLinkState, setupLinkMessage, SETUP_LINK_TTL_MS } from "@/lib/auth/setup";
 import { newPasswordSchema, verifyPassword } from "@/lib/auth/password";
 import { secureCookie, signSession, verifySession } from "@/lib/auth/session";
-import { redactUrl } from "@/lib/config";
+import { dashboardHost, loopbackListenHint, redactUrl } from "@/lib/config";
 import { createTestDb, type TestDb } from "../../support/db";
 
 let t: TestDb;
@@ -175,6 +175,24 @@ describe("first-admin setup link", () => {
     expect(await setupLinkState(t.db, oldToken)).toBe("invalid");
     expect(await setupLinkState(t.db, second!)).toBe("valid");
   });
+
+  test("a link expires 24 hours after it was printed (fixed clock); the page says so, and it creates nothing", async () => {
+    const printed = new Date("2026-12-01T08:00:00Z");
+    const later = (ms: number) => new Date(printed.getTime() + ms);
+    const message = (await setupLinkMessage(t.db, "http://127.0.0.1:3000", printed))!;
+    expect(message).toContain("it works once, for 24 hours");
+    const token = message.match(/token=([\w-]+)/)![1]!;
+    expect(await setupLinkState(t.db, token, later(SETUP_LINK_TTL_MS - 1000))).toBe("valid");
+    expect(await setupLinkState(t.db, token, later(SETUP_LINK_TTL_MS))).toBe("expired");
+    expect(await setupLinkState(t.db, "wrong", later(SETUP_LINK_TTL_MS))).toBe("invalid");
+    await expect(completeSetup(t.db, token, { username: "late", password: "password-123" }, later(SETUP_LINK_TTL_MS + 60_000))).rejects.toMatchObject({
+      detail: { code: "setupLinkExpired" },
+    });
+    expect(await t.db.user.count()).toBe(0);
+    // Just inside the 24 hours it still works.
+    await completeSetup(t.db, token, { username: "intime", password: "password-123" }, later(SETUP_LINK_TTL_MS - 1000));
+    expect(await t.db.user.count()).toBe(1);
+  });
 });
 
 describe("the last admin under concurrent changes", () => {
@@ -205,6 +223,22 @@ describe("passwords and URLs", () => {
     // 24 Chinese characters are 72 bytes in UTF-8; the 25th is too many.
     expect(newPasswordSchema.safeParse("密".repeat(24)).success).toBe(true);
     expect(newPasswordSchema.safeParse("密".repeat(25)).success).toBe(false);
+  });
+
+  test("the dashboard listens where --host says, else CAMPUSWATCH_HOST, else 127.0.0.1; loopback gets a hint", () => {
+    const saved = process.env.CAMPUSWATCH_HOST;
+    try {
+      delete process.env.CAMPUSWATCH_HOST;
+      expect(dashboardHost()).toBe("127.0.0.1");
+      process.env.CAMPUSWATCH_HOST = " 0.0.0.0 ";
+      expect(dashboardHost()).toBe("0.0.0.0");
+      expect(dashboardHost("127.0.0.5")).toBe("127.0.0.5");
+    } finally {
+      if (saved === undefined) delete process.env.CAMPUSWATCH_HOST;
+      else process.env.CAMPUSWATCH_HOST = saved;
+    }
+    for (const host of ["127.0.0.1", "127.9.9.9", "::1", "localhost"]) expect(loopbackListenHint(host)).toContain("CAMPUSWATCH_HOST");
+    for (const host of ["0.0.0.0", "::", "10.1.2.3", "watch.example.edu"]) expect(loopbackListenHint(host)).toBeNull();
   });
 
   test("database URLs are logged without their password", () => {
