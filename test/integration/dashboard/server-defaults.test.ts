@@ -52,8 +52,8 @@ async function start(args: string[], env: NodeJS.ProcessEnv, port: number): Prom
       out += d.toString("utf8");
       if (/dashboard listening on \S+\n/.test(out)) resolve();
     };
-    child.stdout!.on("data", seen);
-    child.stderr!.on("data", seen);
+    child.stdout.on("data", seen);
+    child.stderr.on("data", seen);
     child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
   });
   return { child, port, output: () => out };
