@@ -5,9 +5,7 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIE, verifySession } from "./lib/auth/session";
-
-// /setup is the one-time first-admin link: there is nobody to sign in yet (it checks its token itself).
-const PUBLIC_PATHS = new Set(["/sign-in", "/setup"]);
+import { PUBLIC_PATHS } from "./lib/auth/pre-auth";
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

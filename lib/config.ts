@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import crypto from "node:crypto";
-import { parseTrustedEntry } from "./net/address";
+import { addressRange, parseTrustedEntry } from "./net/address";
 import { parseProxyUrl, type ProxyConfig } from "./net/proxy-url";
 import { maskUrlCredentials } from "./mask";
 
@@ -128,6 +128,32 @@ export function sessionSecret(): Uint8Array {
   }
   cachedSecret = new TextEncoder().encode(secret);
   return cachedSecret;
+}
+
+/** Where the dashboard listens when neither `--host` nor CAMPUSWATCH_HOST says: this machine only. */
+export const DEFAULT_DASHBOARD_HOST = "127.0.0.1";
+
+/**
+ * The interface the dashboard listens on: `--host` when given, else CAMPUSWATCH_HOST, else
+ * {@link DEFAULT_DASHBOARD_HOST}. Loopback by default, so that a fresh install is not reachable from
+ * the network before anyone chose to expose it (through a reverse proxy, or `0.0.0.0`). The one
+ * place for this default: `campuswatch serve`/`run` and bin/dashboard-server.mjs all ask here.
+ */
+export function dashboardHost(flag?: string): string {
+  return flag?.trim() || process.env.CAMPUSWATCH_HOST?.trim() || DEFAULT_DASHBOARD_HOST;
+}
+
+/**
+ * The line printed when the dashboard listens on a loopback address only, or null otherwise: other
+ * machines cannot reach it, and whoever runs it on a remote server should know why and what to do.
+ */
+export function loopbackListenHint(host: string): string | null {
+  const loopback = host.toLowerCase() === "localhost" || addressRange(host) === "loopback";
+  if (!loopback) return null;
+  return (
+    `The dashboard accepts connections from this machine only (${host}). To reach it from elsewhere, ` +
+    "put a reverse proxy on this machine in front of it (README: Security), or set CAMPUSWATCH_HOST=0.0.0.0 (or --host)."
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { startScheduler } from "./crawl";
-import { printSetupLinkIfNeeded, startDashboard } from "./serve";
+import { HOST_OPTION_HELP, printSetupLinkIfNeeded, startDashboard } from "./serve";
 import { action, intOption, loadDb } from "./util";
 
 /** `campuswatch run`: dashboard + scheduler (+ the demo site) in one foreground process. */
@@ -9,12 +9,12 @@ export function registerRunCommand(program: Command) {
     .command("run")
     .description("run the dashboard and the scheduler together (what `npm start` runs)")
     .option("--port <port>", "dashboard port", intOption("--port", 1), Number(process.env.PORT ?? 3000))
-    .option("--host <host>", "interface the dashboard listens on (127.0.0.1 behind a reverse proxy on the same machine)", "0.0.0.0")
+    .option("--host <host>", HOST_OPTION_HELP)
     .option("--demo", "also serve the demo platform site and register its accounts")
     .option("--demo-port <port>", "demo site port", intOption("--demo-port", 1), Number(process.env.CAMPUSWATCH_DEMO_PORT ?? 3999))
     .option("--host-delay-ms <n>", "minimum delay between requests to one host", intOption("--host-delay-ms", 0))
     .action(
-      action(async (o: { port: number; host: string; demo?: boolean; demoPort: number; hostDelayMs?: number }) => {
+      action(async (o: { port: number; host?: string; demo?: boolean; demoPort: number; hostDelayMs?: number }) => {
         const demoModule = o.demo ? await import("../demo") : null;
         const demo = demoModule ? await demoModule.startDemoSite(o.demoPort) : null;
         if (demoModule && demo) {
@@ -24,8 +24,8 @@ export function registerRunCommand(program: Command) {
         // On PostgreSQL the scheduler only enqueues: one worker runs here so `run` still crawls by itself.
         const { done } = await startScheduler({ hostDelayMs: o.hostDelayMs ?? (demo ? 200 : undefined), workers: 1 });
         await printSetupLinkIfNeeded(o.port);
+        // The server prints where it listens (and how to reach it from elsewhere when on loopback).
         const dashboard = startDashboard(o.port, o.host);
-        console.log(`dashboard: http://localhost:${o.port}`);
         dashboard.on("exit", (code) => {
           if (code) console.error(`dashboard exited with code ${code}`);
           process.kill(process.pid, "SIGTERM");

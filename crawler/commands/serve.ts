@@ -6,12 +6,17 @@ import { action, intOption, loadDb } from "./util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** `--host`'s help: the default itself lives in one place, lib/config.ts dashboardHost (applied by the server). */
+export const HOST_OPTION_HELP = "interface the dashboard listens on (default: CAMPUSWATCH_HOST, else 127.0.0.1: this machine only)";
+
 /**
  * Start the production dashboard (bin/dashboard-server.mjs: Next.js's request handler behind a
  * server that knows each client's address) as a child process. The build must exist (`npm run build`).
+ * Without `host` the server picks its default (CAMPUSWATCH_HOST, else loopback).
  */
-export function startDashboard(port: number, host = "0.0.0.0") {
-  const child = spawn(process.execPath, [path.join(root, "bin", "dashboard-server.mjs"), "--port", String(port), "--host", host], {
+export function startDashboard(port: number, host?: string) {
+  const args = [path.join(root, "bin", "dashboard-server.mjs"), "--port", String(port), ...(host ? ["--host", host] : [])];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
@@ -35,9 +40,9 @@ export function registerServeCommand(program: Command) {
     .command("serve")
     .description("serve the dashboard (production build; run `npm run build` first)")
     .option("--port <port>", "port", intOption("--port", 1), 3000)
-    .option("--host <host>", "interface to listen on", "0.0.0.0")
+    .option("--host <host>", HOST_OPTION_HELP)
     .action(
-      action(async (o: { port: number; host: string }) => {
+      action(async (o: { port: number; host?: string }) => {
         await printSetupLinkIfNeeded(o.port);
         const child = startDashboard(o.port, o.host);
         const stop = () => child.kill("SIGTERM");

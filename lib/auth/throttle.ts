@@ -4,13 +4,26 @@
  * same database — SQLite file or PostgreSQL — shares them.
  *
  * Two limits, both over a 15-minute window:
- * - 10 failed sign-ins for one username: guessing one account's password;
- * - 30 failed sign-ins from one client address: trying many usernames.
- * Reaching either blocks further attempts — with the right password too — for a cooling-off period
- * of 15 minutes. A successful sign-in clears the username's count (not the address's: a guesser who
- * also knows one password must not reset their own counter).
+ * - 10 password checks for one username: guessing one account's password;
+ * - 30 password checks from one client address: trying many usernames.
+ * An attempt takes its point BEFORE its password is checked ({@link takeSignInAttempt}), so however
+ * many requests arrive at once, no more than 10 (30) of them reach the password check: the 11th
+ * finds the count already at 10 and is refused unchecked. The attempt then settles its points
+ * ({@link settleSignInAttempt}): a wrong password keeps them, and the failure that reaches a limit
+ * starts a cooling-off period of 15 minutes, during which every attempt — with the right password
+ * too — is refused. A right password clears the username's count, and gives the address back the
+ * one point it took (the address keeps its failures: a guesser who also knows one password must
+ * not reset their own counter). In effect, only failures count, as before, but they are counted in
+ * advance.
+ *
+ * Why this is safe under concurrency: the store's consume is one statement on both databases —
+ * `INSERT … ON CONFLICT (key) DO UPDATE SET points = points + 1 … RETURNING` (Prisma's native
+ * upsert) — so each attempt sees its own count; test/integration/auth/sign-in-throttle.test.ts
+ * checks this against both databases. The points given back are taken off by a single guarded
+ * `UPDATE`, never below zero and never on an expired window (the library's own `reward` would
+ * start a new window at −1).
  */
-import { RateLimiterPrisma, type RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterPrisma, RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "../db";
 
 /** The limits; exported for tests and the README. */
@@ -25,6 +38,16 @@ export const SIGN_IN_LIMITS = {
 export interface ThrottleRefusal {
   by: "username" | "address";
   retryAfterSeconds: number;
+}
+
+/** An attempt allowed to check its password; hand it to {@link settleSignInAttempt} afterwards. */
+export interface SignInTicket {
+  readonly db: Db;
+  readonly userKey: string;
+  readonly address: string;
+  /** The counts this attempt's points brought each limiter to (1 for the first in a window). */
+  readonly userCount: number;
+  readonly addressCount: number;
 }
 
 interface Limiters {
@@ -58,39 +81,61 @@ function refusal(by: ThrottleRefusal["by"], res: RateLimiterRes): ThrottleRefusa
 }
 
 /**
- * Whether an attempt for `username` from `address` is refused before its password is checked.
- * Call it before verifying the password, so a blocked guesser learns nothing from the answer.
+ * Take one point; the limiter's answer either way. consume() rejects with a RateLimiterRes once
+ * past the limit (the point is counted all the same); a real error is rethrown.
  */
-export async function signInRefusal(db: Db, username: string, address: string): Promise<ThrottleRefusal | null> {
-  const l = limiters(db);
-  const [byUser, byAddress] = await Promise.all([l.username.get(userKey(username)), l.address.get(address)]);
-  if (byUser && byUser.consumedPoints >= SIGN_IN_LIMITS.perUsername) return refusal("username", byUser);
-  if (byAddress && byAddress.consumedPoints >= SIGN_IN_LIMITS.perAddress) return refusal("address", byAddress);
-  return null;
-}
-
-/** Count a failed attempt against the username and the address; the one that reaches its limit starts its cool-off. */
-export async function recordFailedSignIn(db: Db, username: string, address: string): Promise<void> {
-  const l = limiters(db);
-  await Promise.all([countFailure(l.username, userKey(username), SIGN_IN_LIMITS.perUsername), countFailure(l.address, address, SIGN_IN_LIMITS.perAddress)]);
-}
-
-async function countFailure(limiter: RateLimiterPrisma, key: string, limit: number): Promise<void> {
-  let consumed: number;
+async function consume(limiter: RateLimiterPrisma, key: string): Promise<{ res: RateLimiterRes; over: boolean }> {
   try {
-    consumed = (await limiter.consume(key)).consumedPoints;
+    return { res: await limiter.consume(key), over: false };
   } catch (e) {
-    // consume() rejects with a RateLimiterRes once past the limit; a real error is rethrown.
-    if (e instanceof Error) throw e;
-    consumed = (e as RateLimiterRes).consumedPoints;
+    if (e instanceof RateLimiterRes) return { res: e, over: true };
+    throw e;
   }
-  // The attempt that reaches the limit starts a full cool-off from now, whatever was left of the window.
-  if (consumed === limit) await limiter.block(key, SIGN_IN_LIMITS.coolOffSeconds);
 }
 
-/** A successful sign-in clears the username's count of failures. */
-export async function recordSuccessfulSignIn(db: Db, username: string): Promise<void> {
-  await limiters(db).username.delete(userKey(username));
+/** Give one point back, in one guarded UPDATE: only within the window it was taken in, never below zero. */
+async function giveBack(db: Db, limiter: RateLimiterPrisma, key: string): Promise<void> {
+  await db.signInThrottle.updateMany({
+    where: { key: limiter.getKey(key), points: { gt: 0 }, expire: { gt: new Date() } },
+    data: { points: { decrement: 1 } },
+  });
+}
+
+/**
+ * Count an attempt for `username` from `address` before its password is looked at: a refusal (the
+ * password must then not be checked, so a blocked guesser learns nothing), or a ticket to check it
+ * with. The username's point is taken first; an attempt refused for its address gives it back
+ * (nobody's password was checked), and one refused for its username never touches the address's.
+ */
+export async function takeSignInAttempt(db: Db, username: string, address: string): Promise<{ refusal: ThrottleRefusal } | { ticket: SignInTicket }> {
+  const l = limiters(db);
+  const key = userKey(username);
+  const byUser = await consume(l.username, key);
+  if (byUser.over) return { refusal: refusal("username", byUser.res) };
+  const byAddress = await consume(l.address, address);
+  if (byAddress.over) {
+    await giveBack(db, l.username, key);
+    return { refusal: refusal("address", byAddress.res) };
+  }
+  return { ticket: { db, userKey: key, address, userCount: byUser.res.consumedPoints, addressCount: byAddress.res.consumedPoints } };
+}
+
+/**
+ * Settle an attempt once its password was checked. A wrong password keeps its points; the one
+ * whose point reached a limit starts a full cool-off from now, whatever was left of the window. A
+ * right password clears the username's count and gives the address its point back.
+ */
+export async function settleSignInAttempt(ticket: SignInTicket, passwordMatched: boolean): Promise<void> {
+  const { db, userKey: key, address } = ticket;
+  const l = limiters(db);
+  if (passwordMatched) {
+    await Promise.all([l.username.delete(key), giveBack(db, l.address, address)]);
+    return;
+  }
+  await Promise.all([
+    ticket.userCount === SIGN_IN_LIMITS.perUsername ? l.username.block(key, SIGN_IN_LIMITS.coolOffSeconds) : null,
+    ticket.addressCount === SIGN_IN_LIMITS.perAddress ? l.address.block(address, SIGN_IN_LIMITS.coolOffSeconds) : null,
+  ]);
 }
 
 /**

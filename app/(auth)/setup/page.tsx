@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /**
  * The one-time first-admin page. Public (there is nobody to sign in yet), so it shows a form only
- * for a valid, unused token while the database has no user; anything else gets a refusal.
+ * for a valid, unused token under 24 hours old while the database has no user; anything else gets a refusal.
  */
 export default async function SetupPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const raw = (await searchParams).token;
@@ -33,6 +33,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
         )}
         {state === "done" && <p role="alert">{t.rich("done", { link: (chunks) => <Link href="/sign-in">{chunks}</Link> })}</p>}
         {state === "invalid" && <p role="alert">{t.rich("invalid", { code: (chunks) => <code>{chunks}</code> })}</p>}
+        {state === "expired" && <p role="alert">{t.rich("expired", { code: (chunks) => <code>{chunks}</code> })}</p>}
         <LocaleSwitch />
       </div>
     </main>

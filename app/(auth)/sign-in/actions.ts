@@ -5,11 +5,10 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { DUMMY_HASH, verifyPassword } from "@/lib/auth/password";
 import { SESSION_COOKIE, secureCookie, sessionCookieOptions, signSession } from "@/lib/auth/session";
-import { clientAddressOf, recordFailedSignIn, recordSuccessfulSignIn, signInRefusal, throttleNotice } from "@/lib/auth/throttle";
+import { clientAddressOf, throttleNotice } from "@/lib/auth/throttle";
 import { getCurrentUser } from "@/lib/auth/current-user";
-import { findSignInUser, markSignedIn } from "@/lib/queries/sign-in";
+import { attemptSignIn, markSignedIn } from "@/lib/queries/sign-in";
 import { revokeSessions } from "@/lib/queries/users";
 import { safeLocalPath } from "@/lib/safe-path";
 
@@ -20,9 +19,10 @@ export interface SignInState {
 }
 
 /**
- * Sign in: parse → throttle (before the password is looked at) → verify the password (same cost
- * whether or not the user exists) → set the cookie, carrying the user's session version. Every
- * message is in the reader's language (the schema is built per request for that reason).
+ * Sign in: parse → decide (lib/queries/sign-in.ts: throttle counted before the password is looked at,
+ * the password verified at the same cost whether or not the user exists) → set the cookie, carrying
+ * the user's session version → go to `next` if it is a path on this site. Every message is in the
+ * reader's language (the schema is built per request for that reason).
  */
 export async function signIn(_prev: SignInState, formData: FormData): Promise<SignInState> {
   const t = await getTranslations("auth");
@@ -37,22 +37,14 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
   const username = typeof rawUsername === "string" ? rawUsername : "";
   if (!parsed.success) return { errors: z.flattenError(parsed.error).fieldErrors, username };
   const requestHeaders = await headers();
-  const address = clientAddressOf(requestHeaders);
-  const refusal = await signInRefusal(db, parsed.data.username, address);
-  if (refusal) {
-    const notice = throttleNotice(refusal);
+  const outcome = await attemptSignIn(db, { username: parsed.data.username, password: parsed.data.password, address: clientAddressOf(requestHeaders) });
+  if (outcome.kind === "throttled") {
+    const notice = throttleNotice(outcome.refusal);
     return { message: t(notice.key, notice.values), username };
   }
-
-  const user = await findSignInUser(db, parsed.data.username);
-  const ok = await verifyPassword(parsed.data.password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !ok || (user.role !== "admin" && user.role !== "reviewer")) {
-    await recordFailedSignIn(db, parsed.data.username, address);
-    return { message: t("wrongCredentials"), username };
-  }
-  // Said only after the password matched, so it tells nothing to someone guessing names.
-  if (user.disabledAt) return { message: t("userDisabled"), username };
-  await recordSuccessfulSignIn(db, parsed.data.username);
+  if (outcome.kind === "wrong") return { message: t("wrongCredentials"), username };
+  if (outcome.kind === "disabled") return { message: t("userDisabled"), username };
+  const { user } = outcome;
   const token = await signSession({ userId: user.id, username: user.username, role: user.role, sessionVersion: user.sessionVersion });
   (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(secureCookie(requestHeaders.get("x-forwarded-proto"))));
   await markSignedIn(db, user.id);

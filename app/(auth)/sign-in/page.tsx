@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { SignInForm } from "@/components/sign-in-form";
 import { LocaleSwitch } from "@/components/locale-switch";
+import { safeLocalPath } from "@/lib/safe-path";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("auth");
@@ -18,7 +19,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <p className="muted" style={{ textAlign: "center", marginTop: -8 }}>
           {t("intro")}
         </p>
-        <SignInForm next={next ?? ""} />
+        <SignInForm next={safeLocalPath(next)} />
         <LocaleSwitch />
       </div>
     </main>

@@ -10,7 +10,6 @@ import { localizeIssues, localizeValidationError } from "@/i18n/validation";
 import { AuthError, authorize, type CurrentUser } from "@/lib/auth/current-user";
 import type { Permission } from "@/lib/permissions";
 import { ValidationError } from "@/lib/validation";
-import { safeLocalPath } from "@/lib/safe-path";
 
 export interface FormState {
   /** Messages per field name ("_" for the form as a whole). */
@@ -82,9 +81,4 @@ export async function guard(permission: Permission): Promise<{ user: CurrentUser
     }
     throw e;
   }
-}
-
-/** A same-site path to go back to after an action ("/posts?topic=1"), else the fallback. */
-export function safeReturnPath(value: unknown, fallback: string): string {
-  return safeLocalPath(value, fallback);
 }

@@ -6,7 +6,8 @@ import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
 import { db } from "@/lib/db";
 import { reviewFlags, reviewInputSchema } from "@/lib/queries/reviews";
-import { formValues, guard, safeReturnPath, type FormState } from "../_lib/form";
+import { formValues, guard, type FormState } from "../_lib/form";
+import { safeLocalPath } from "@/lib/safe-path";
 
 type ActionTranslate = Awaited<ReturnType<typeof getTranslations<"posts.action">>>;
 
@@ -46,7 +47,7 @@ export async function reviewAction(_prev: FormState, formData: FormData): Promis
   const n = await reviewFlags(db, parsed.data, user.id);
   if (n === 0) return { message: t("gone"), values };
   revalidatePath("/", "layout");
-  const back = new URL(safeReturnPath(formData.get("returnTo"), "/"), "http://x");
+  const back = new URL(safeLocalPath(formData.get("returnTo")), "http://x");
   back.searchParams.set("reviewed", `${parsed.data.decision}:${n}`);
   redirect(back.pathname + back.search + back.hash);
 }
