@@ -1,23 +1,7 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
 import { SERVER_ACTION_BODY_LIMIT_BYTES } from "./lib/limits";
-
-// Crawled HTML is hostile: the CSP is a second wall behind the sanitizer. No remote scripts,
-// frames or objects; images only from this origin (remote ones only when an admin allows them,
-// through the image proxy route), no form posts elsewhere.
-const csp = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "frame-src 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join("; ");
+import { STATIC_FILE_CSP, STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
 const nextConfig: NextConfig = {
   // A separate build directory lets the test suite build without touching the one `npm start` serves.
@@ -31,19 +15,17 @@ const nextConfig: NextConfig = {
   // Uploads (topic samples, seed lists) go through server actions: their body limit is the largest
   // upload the forms state plus room for the other fields (lib/limits.ts), not Next's 1 MB default.
   experimental: { serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES } },
+  // The security headers every response carries (lib/security-headers.ts). The Content-Security-Policy
+  // with its per-request nonce is set by proxy.ts, on everything but the paths it skips, which
+  // get a script-free one here.
   headers() {
+    const always = Object.entries(STATIC_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
+    const staticFileCsp = [{ key: "Content-Security-Policy", value: STATIC_FILE_CSP }];
     return Promise.resolve([
-      {
-        source: "/:path*",
-        headers: [
-          { key: "Content-Security-Policy", value: csp },
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          // same-origin: links out to crawled sites carry no referrer, while form posts keep the
-          // Origin header that Next.js checks on server actions.
-          { key: "Referrer-Policy", value: "same-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-        ],
-      },
+      { source: "/:path*", headers: always },
+      { source: "/_next/static/:path*", headers: staticFileCsp },
+      { source: "/_next/image", headers: staticFileCsp },
+      { source: "/favicon.ico", headers: staticFileCsp },
     ]);
   },
 };

@@ -159,7 +159,7 @@ export function loopbackListenHint(host: string): string | null {
 /**
  * The dashboard's public address (`CAMPUSWATCH_PUBLIC_URL`), without a trailing slash, or null.
  * Links in notifications and the first-admin setup link use it; an https address also turns on
- * the session cookie's Secure flag.
+ * the session cookie's Secure flag and Strict-Transport-Security (lib/security-headers.ts).
  */
 export function publicUrl(): string | null {
   const raw = process.env.CAMPUSWATCH_PUBLIC_URL?.trim();

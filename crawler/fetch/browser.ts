@@ -215,7 +215,8 @@ export class BrowserSession {
       // Nothing a crawled page offers for download is wanted.
       acceptDownloads: false,
       // Playwright also sends loopback through it ("<-loopback>"), so nothing goes around the gate.
-      proxy: { server: gate.proxyServer },
+      // It answers the gate's credential challenge for Chromium (the gate refuses anyone without them).
+      proxy: gate.proxySettings,
     });
     // Images, fonts and media are never needed to read text; skipping them spares the host.
     await context.route("**/*", (route) => {
@@ -245,7 +246,7 @@ const STOP_LOADING_GRACE_MS = 5_000;
  * data) — and stop it once either passes `limit`: the gate cuts the context's connections and
  * opens no more until the page is closed, so Chromium's navigation fails and `fn` with it. Note
  * the page's failed navigations, so a refusal by the gate can be named instead of Chromium's
- * "ERR_SOCKS_CONNECTION_FAILED".
+ * "ERR_TUNNEL_CONNECTION_FAILED" or "ERR_EMPTY_RESPONSE".
  */
 async function watchPage(page: Page, context: BrowserContext, gate: BrowserGate, limit: number): Promise<PageGuard> {
   let decoded = 0;
@@ -325,7 +326,8 @@ async function watchPage(page: Page, context: BrowserContext, gate: BrowserGate,
     explain(err) {
       if (tooLarge) return new BodyTooLargeError(limit);
       // Only Chromium's word for "the proxy would not connect" is rewritten, not fn's own errors.
-      if (!failedNavigation || !/net::ERR_(SOCKS|PROXY)_/.test(err instanceof Error ? err.message : String(err))) return err;
+      // (A refused CONNECT is a failed tunnel; a refused plain-http request, a connection cut unanswered.)
+      if (!failedNavigation || !/net::ERR_(TUNNEL_CONNECTION_FAILED|EMPTY_RESPONSE|PROXY_)/.test(err instanceof Error ? err.message : String(err))) return err;
       const url = failedNavigation.url();
       const cause = gate.failureFor(url);
       if (cause instanceof AddressRefusedError) {
@@ -336,7 +338,7 @@ async function watchPage(page: Page, context: BrowserContext, gate: BrowserGate,
       if (!cause) return err;
       // The operator's proxy failed: say so, naming it (masked), not the site.
       if (cause instanceof ProxyError) return cause.forUrl(url);
-      // "net::ERR_SOCKS_CONNECTION_FAILED" says nothing; the gate knows what happened. A final
+      // "net::ERR_TUNNEL_CONNECTION_FAILED" says nothing; the gate knows what happened. A final
       // answer stays final (a host without addresses); anything else is a network error as before.
       const message = `Chromium could not open ${url}: ${cause.message}`;
       return cause instanceof NonRetryableError ? new NonRetryableError(message, url) : new Error(message);
