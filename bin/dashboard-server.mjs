@@ -16,6 +16,10 @@ import { parseArgs } from "node:util";
 import next from "next";
 import { installTestClock } from "./test-clock.mjs";
 
+// Files this server creates (the session secret, SQLite's WAL and SHM) are readable by its user
+// only: lib/private-files.ts says why.
+process.umask(0o077);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { port: { type: "string", default: process.env.PORT ?? "3000" }, host: { type: "string", default: "0.0.0.0" } } });
 const port = Number(values.port);

@@ -116,7 +116,8 @@ export function sessionSecret(): Uint8Array {
   try {
     secret = fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // 0700 whatever the umask: the data directory is CampusWatch's alone (lib/private-files.ts).
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     secret = crypto.randomBytes(32).toString("hex");
     // wx: if two processes race, the loser reads the winner's key instead of overwriting it.
     try {
@@ -127,6 +128,11 @@ export function sessionSecret(): Uint8Array {
   }
   cachedSecret = new TextEncoder().encode(secret);
   return cachedSecret;
+}
+
+/** Read the secret again on next use (after `campuswatch secrets rotate` replaced the file). */
+export function forgetSessionSecret(): void {
+  cachedSecret = undefined;
 }
 
 /**
