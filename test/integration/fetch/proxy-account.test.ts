@@ -59,7 +59,7 @@ describe("an account's own proxy", () => {
     const { display } = await setAccountProxy(t.db, account.id, "socks5://ops:hunter2@10.1.2.3:1080");
     expect(display).toBe("socks5://ops:***@10.1.2.3:1080");
     const row = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
-    expect(row.proxy).toMatch(/^v1\./);
+    expect(row.proxy).toMatch(/^v2\./);
     expect(row.proxy).not.toContain("hunter2");
     expect(row.proxyDisplay).toBe("socks5://ops:***@10.1.2.3:1080");
     expect(JSON.stringify(await listAccounts(t.db))).not.toContain("hunter2");
