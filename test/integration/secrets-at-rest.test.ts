@@ -44,7 +44,7 @@ async function writeEverything(t: TestDb) {
       feishuSecret: SECRETS.feishu,
       ...extra,
     });
-  const topic = (await createTopic(t.db, form({})));
+  const topic = await createTopic(t.db, form({}));
   // The DingTalk secret through an update (the other write path), the others kept.
   await updateTopic(t.db, topic.id, form({ webhookSecret: "", feishuSecret: "", dingtalkSecret: SECRETS.dingtalk }));
   const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
