@@ -22,6 +22,10 @@ import { build } from "esbuild";
 import next from "next";
 import { installTestClock } from "./test-clock.mjs";
 
+// Files this server creates (the session secret, SQLite's WAL and SHM) are readable by its user
+// only: lib/private-files.ts says why.
+process.umask(0o077);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**

@@ -8,6 +8,7 @@ import { rawSqlite, type Db } from "../lib/db";
 import { prepared } from "../lib/sqlite-statements";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { SealError, unseal } from "../lib/secret-box";
+import { ACCOUNT_COOKIES, ACCOUNT_PROXY } from "../lib/sealed-columns";
 import { parseProxyUrl, type ProxyConfig } from "../lib/net/proxy-url";
 import type { Cookie } from "../lib/cookies/cookie";
 import { FatalError } from "./errors";
@@ -22,11 +23,6 @@ async function accountColumn(db: Db, id: number, column: "cookies" | "proxy"): P
   return raw.transaction((sql) => (prepared(sql, `SELECT "${column}" AS "v" FROM "Account" WHERE "id" = ?`).get(id) as { v: string | null } | undefined)?.v);
 }
 
-/** The secret-box purpose the login cookies are sealed with. */
-export const ACCOUNT_COOKIES_PURPOSE = "account-cookies";
-/** The secret-box purpose an account's proxy URL is sealed with. */
-export const ACCOUNT_PROXY_PURPOSE = "account-proxy";
-
 /**
  * The account's login cookies for a crawl (decrypted), [] when none. Cookies sealed with another
  * CAMPUSWATCH_SECRET cannot be opened: that is reported through `onError` and the crawl goes on
@@ -36,7 +32,7 @@ export async function loadAccountCookies(db: Db, id: number, onError?: (message:
   const cookies = await accountColumn(db, id, "cookies");
   if (!cookies) return [];
   try {
-    const list = parseJsonColumn(unseal(cookies, ACCOUNT_COOKIES_PURPOSE), anyJson, undefined);
+    const list = parseJsonColumn(unseal(cookies, ACCOUNT_COOKIES, id), anyJson, undefined);
     if (list === undefined) throw new Error("not JSON"); // reported as unreadable below
     return Array.isArray(list) ? (list as Cookie[]) : [];
   } catch (e) {
@@ -54,7 +50,7 @@ export async function loadAccountProxy(db: Db, id: number): Promise<ProxyConfig 
   const proxy = await accountColumn(db, id, "proxy");
   if (!proxy) return null;
   try {
-    return parseProxyUrl(unseal(proxy, ACCOUNT_PROXY_PURPOSE));
+    return parseProxyUrl(unseal(proxy, ACCOUNT_PROXY, id));
   } catch (e) {
     const why = e instanceof SealError ? e.message : "unreadable";
     throw new FatalError(`the account's stored proxy cannot be used (${why}): set it again`);

@@ -67,6 +67,11 @@ function archiveRemembered(dir: string, accountId: number, source: { url: string
   return rel;
 }
 
+// Private to CampusWatch's user whatever the umask: the archive holds every page as crawled, with
+// whatever the login cookies let the crawler see; Chromium's user must not read it (lib/private-files.ts).
+const PRIVATE_FILE = 0o600;
+const PRIVATE_DIR = 0o700;
+
 /** Account folders made by this thread (each is made once: a crawl archives hundreds of pages into it). */
 const madeDirs = new Set<string>();
 
@@ -101,20 +106,20 @@ export function archiveSync(dir: string, accountId: number, url: string, body: s
     const gz = zlib.gzipSync(payload);
     const write = () => {
       try {
-        fsSync.writeFileSync(file, gz, { flag: "wx" });
+        fsSync.writeFileSync(file, gz, { flag: "wx", mode: PRIVATE_FILE });
       } catch (e) {
         if (!alreadyThere(e)) throw e;
       }
     };
     if (!madeDirs.has(folder)) {
-      fsSync.mkdirSync(folder, { recursive: true });
+      fsSync.mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR });
       madeDirs.add(folder);
     }
     try {
       write();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      fsSync.mkdirSync(folder, { recursive: true });
+      fsSync.mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR });
       write();
     }
     return rel;
@@ -140,11 +145,11 @@ async function archiveAsync(dir: string, accountId: number, source: { url: strin
   try {
     const gz = await gzip(payload);
     const write = () =>
-      fs.writeFile(file, gz, { flag: "wx" }).catch((e: unknown) => {
+      fs.writeFile(file, gz, { flag: "wx", mode: PRIVATE_FILE }).catch((e: unknown) => {
         if (!alreadyThere(e)) throw e;
       });
     if (!madeDirs.has(folder)) {
-      await fs.mkdir(folder, { recursive: true });
+      await fs.mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
       madeDirs.add(folder);
     }
     try {
@@ -152,7 +157,7 @@ async function archiveAsync(dir: string, accountId: number, source: { url: strin
     } catch (e) {
       // The folder was removed since it was made (pruning, an operator): make it again, once.
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      await fs.mkdir(folder, { recursive: true });
+      await fs.mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
       await write();
     }
     return rel;

@@ -18,6 +18,12 @@ import { registerRunCommand } from "./commands/run";
 import { registerDiscoverCommand } from "./commands/discover";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerJobCommands } from "./commands/jobs";
+import { registerSecretCommands } from "./commands/secrets";
+
+// Before anything can create a file: the database, its WAL, the archive and the session secret are
+// created readable by this user only (lib/private-files.ts says why). Here rather than through that
+// module: the CLI's start-up loads nothing but commander (README "CLI start-up").
+process.umask(0o077);
 
 const program = new Command();
 program
@@ -39,6 +45,7 @@ registerRunCommand(program);
 registerWorkerCommand(program);
 registerDiscoverCommand(program);
 registerJobCommands(program);
+registerSecretCommands(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

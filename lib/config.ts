@@ -117,7 +117,8 @@ export function sessionSecret(): Uint8Array {
   try {
     secret = fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // 0700 whatever the umask: the data directory is CampusWatch's alone (lib/private-files.ts).
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     secret = crypto.randomBytes(32).toString("hex");
     // wx: if two processes race, the loser reads the winner's key instead of overwriting it.
     try {
@@ -154,6 +155,11 @@ export function loopbackListenHint(host: string): string | null {
     `The dashboard accepts connections from this machine only (${host}). To reach it from elsewhere, ` +
     "put a reverse proxy on this machine in front of it (README: Security), or set CAMPUSWATCH_HOST=0.0.0.0 (or --host)."
   );
+}
+
+/** Read the secret again on next use (after `campuswatch secrets rotate` replaced the file). */
+export function forgetSessionSecret(): void {
+  cachedSecret = undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "@/generated/prisma-pg/client";
 import { databaseKind, databaseUrl, scaleOutConfig, sqlitePath } from "./config";
 import { prepared } from "./sqlite-statements";
+import { PRIVATE_DIR_MODE, securePrivateFiles } from "./private-files";
 
 export type { Prisma } from "@/generated/prisma/client";
 export type Db = PrismaClient;
@@ -42,11 +43,14 @@ export function createDb(url = databaseUrl()): PrismaClient {
   if (databaseKind(url) === "postgresql") {
     // The PostgreSQL client is generated from the same schema (scripts/gen-pg-schema.mjs), so its
     // model API is the SQLite client's; only the class differs, hence the cast.
+    securePrivateFiles(null);
     const adapter = new PrismaPg({ connectionString: url, max: scaleOutConfig().pgPoolSize, application_name: "campuswatch" });
     return tagDialect(new PgPrismaClient({ adapter }) as unknown as PrismaClient, "postgresql");
   }
   const file = sqlitePath(url);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // The database, its WAL and SHM (and the data directory) readable by this user only.
+  securePrivateFiles(file);
   // The busy timeout makes a writer wait for another (crawler and dashboard share the file)
   // instead of failing with SQLITE_BUSY.
   const adapter = new WalSqlite({ url: file, timeout: BUSY_TIMEOUT_MS });

@@ -46,7 +46,7 @@ export async function migrateDatabase(url: string): Promise<MigrateResult> {
 
 async function applyMigrations(url: string): Promise<MigrateResult> {
   if (databaseKind(url) === "postgresql") return migratePostgres(url);
-  if (databaseKind(url) === "sqlite") fs.mkdirSync(path.dirname(sqlitePath(url)), { recursive: true });
+  if (databaseKind(url) === "sqlite") fs.mkdirSync(path.dirname(sqlitePath(url)), { recursive: true, mode: 0o700 });
   const require = createRequire(import.meta.url);
   const prismaCli = require.resolve("prisma/build/index.js");
   const output = await new Promise<string>((resolve, reject) => {

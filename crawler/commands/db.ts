@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action } from "./util";
+import { action, loadDb } from "./util";
 
 /** `campuswatch db migrate`, `campuswatch db copy`. */
 export function registerDbCommands(program: Command) {
@@ -16,6 +16,12 @@ export function registerDbCommands(program: Command) {
         // Posts stored before site keys existed get theirs right after the migrations (lib/post-sources.ts).
         const keys = /^site keys: .*$/m.exec(output);
         if (keys) console.log(keys[0]);
+        // Secrets older versions stored in plaintext (or sealed v1, bound to no row) are sealed now.
+        const [db, { sealAtRest }, { sessionSecret }] = await Promise.all([loadDb(), import("../../lib/secret-rotate"), import("../../lib/config")]);
+        for (const c of await sealAtRest(db, sessionSecret)) {
+          const unreadable = c.unreadable ? `, ${c.unreadable} that cannot be opened left as they are (set them again)` : "";
+          console.log(`secrets at rest: ${c.table}.${c.column}: ${c.resealed} sealed${unreadable}`);
+        }
       }),
     );
   db.command("copy")

@@ -21,6 +21,8 @@ import { rawSqlite, type Db } from "../db";
 import { prepared } from "../sqlite-statements";
 import { anyJson, parseJsonColumn } from "../json-column";
 import { maskUrlsIn } from "../mask";
+import { SealError, unseal } from "../secret-box";
+import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET, type SealedColumn } from "../sealed-columns";
 import { sendDingtalk } from "./channels/dingtalk";
 import { sendEmail, smtpConfig } from "./channels/email";
 import { sendFeishu } from "./channels/feishu";
@@ -70,19 +72,22 @@ const CHANNEL_TARGETS = ["webhookUrl", "notifyEmail", "dingtalkWebhook", "wecomW
 
 type TopicChannels = { [K in keyof typeof CHANNEL_FIELDS]: string | null };
 
-/** Where a topic sends one channel's messages now, and with which secret; target null: channel not set. */
-function channelOf(t: TopicChannels, channel: Channel): { target: string | null; secret: string | null } {
+/**
+ * Where a topic sends one channel's messages now, and with which secret (still sealed, with the
+ * column it is sealed for); target null: channel not set.
+ */
+function channelOf(t: TopicChannels, channel: Channel): { target: string | null; secret: string | null; sealedAs: SealedColumn | null } {
   switch (channel) {
     case "webhook":
-      return { target: t.webhookUrl, secret: t.webhookSecret };
+      return { target: t.webhookUrl, secret: t.webhookSecret, sealedAs: TOPIC_WEBHOOK_SECRET };
     case "email":
-      return { target: t.notifyEmail, secret: null };
+      return { target: t.notifyEmail, secret: null, sealedAs: null };
     case "dingtalk":
-      return { target: t.dingtalkWebhook, secret: t.dingtalkSecret };
+      return { target: t.dingtalkWebhook, secret: t.dingtalkSecret, sealedAs: TOPIC_DINGTALK_SECRET };
     case "wecom":
-      return { target: t.wecomWebhook, secret: null };
+      return { target: t.wecomWebhook, secret: null, sealedAs: null };
     case "feishu":
-      return { target: t.feishuWebhook, secret: t.feishuSecret };
+      return { target: t.feishuWebhook, secret: t.feishuSecret, sealedAs: TOPIC_FEISHU_SECRET };
   }
 }
 
@@ -218,8 +223,18 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
     return "failed" as const;
   };
   if (!isChannel(n.channel)) return fail(`unknown channel "${n.channel}"`);
-  const { target, secret } = channelOf(n.topic, n.channel);
+  const { target, secret: sealedSecret, sealedAs } = channelOf(n.topic, n.channel);
   if (!target) return fail(`the topic no longer has this channel (${n.channel}); nothing sent`);
+  // The signing secret is opened here, the one place it is used, and only for this delivery.
+  let secret: string | null = null;
+  if (sealedSecret && sealedAs) {
+    try {
+      secret = unseal(sealedSecret, sealedAs, n.topicId);
+    } catch (e) {
+      if (!(e instanceof SealError)) throw e;
+      return fail(`the topic's stored ${n.channel} secret cannot be used (${e.message}): set it again; nothing sent`);
+    }
+  }
   const stored = parseJsonColumn(n.payload, anyJson, undefined);
   if (stored === undefined) return fail("the stored message is not valid JSON");
   const payload = stored as AnyNotificationPayload;

@@ -9,7 +9,7 @@ import { seal } from "../secret-box";
 import { ValidationError } from "../validation";
 import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../cookies/import";
 import type { Platform } from "../platform";
-import { ACCOUNT_COOKIES_PURPOSE as PURPOSE } from "@/crawler/account-access";
+import { ACCOUNT_COOKIES } from "../sealed-columns";
 
 // The crawler reads the cookies (decrypted) itself, so that it never imports lib/queries/; kept
 // here too for the CLI and the tests.
@@ -56,7 +56,7 @@ export async function setAccountCookies(db: Db, id: number, text: string, now = 
   const summary = summariseCookies(parsed.cookies);
   await db.account.update({
     where: { id },
-    data: { cookies: seal(JSON.stringify(parsed.cookies), PURPOSE), cookieSummary: JSON.stringify(summary), cookiesSetAt: now },
+    data: { cookies: seal(JSON.stringify(parsed.cookies), ACCOUNT_COOKIES, id), cookieSummary: JSON.stringify(summary), cookiesSetAt: now },
   });
   await clearRelogin(db, id);
   return { format: parsed.format, count: parsed.cookies.length, summary, skipped: parsed.skipped, expired: parsed.expired };

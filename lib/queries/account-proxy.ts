@@ -7,7 +7,7 @@ import type { Db } from "../db";
 import { seal } from "../secret-box";
 import { ValidationError } from "../validation";
 import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "../net/proxy-url";
-import { ACCOUNT_PROXY_PURPOSE as PURPOSE } from "@/crawler/account-access";
+import { ACCOUNT_PROXY } from "../sealed-columns";
 
 // The crawler reads the proxy it is given (decrypted) itself; kept here too for the CLI and tests.
 export { loadAccountProxy } from "@/crawler/account-access";
@@ -38,7 +38,7 @@ export async function setAccountProxy(db: Db, id: number, url: string): Promise<
     if (e instanceof ProxyUrlError) throw new ProxyRefusal(e);
     throw e;
   }
-  await db.account.update({ where: { id }, data: { proxy: seal(config.url, PURPOSE), proxyDisplay: config.display } });
+  await db.account.update({ where: { id }, data: { proxy: seal(config.url, ACCOUNT_PROXY, id), proxyDisplay: config.display } });
   return { display: config.display };
 }
 

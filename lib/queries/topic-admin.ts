@@ -25,7 +25,7 @@ import type { Db } from "../db";
 import { cancelQueuedJob } from "@/crawler/jobs";
 import { jsonList } from "../format";
 import { parseInput, ValidationError } from "../validation";
-import { channelData, channelFormFields, checkChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
+import { channelData, channelFormFields, checkChannelSecrets, sealChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
 
 /** The relevant labels of a topic that names none (see the module comment for why). */
 export const DEFAULT_RELEVANT_LABELS: readonly string[] = ["on-topic"];
@@ -177,8 +177,19 @@ function nameClash(e: unknown, name: string): never {
  */
 export async function createTopic(db: Db, input: TopicInput) {
   const f = parseInput(topicFormSchema, input);
+  const { webhookSecret, dingtalkSecret, feishuSecret, ...data } = toData(f, false);
   try {
-    return await db.topic.create({ data: toData(f, false), omit: SECRET_COLUMNS });
+    // The secrets are sealed bound to the row's id, known once it is inserted: see sealChannelSecrets.
+    return await db.$transaction(async (tx) => {
+      const topic = await tx.topic.create({ data, omit: SECRET_COLUMNS });
+      if (webhookSecret || dingtalkSecret || feishuSecret)
+        await tx.topic.update({
+          where: { id: topic.id },
+          data: sealChannelSecrets({ webhookSecret, dingtalkSecret, feishuSecret }, topic.id),
+          select: { id: true },
+        });
+      return topic;
+    });
   } catch (e) {
     nameClash(e, f.name);
   }
@@ -191,7 +202,7 @@ export async function createTopic(db: Db, input: TopicInput) {
 export async function updateTopic(db: Db, id: number, input: TopicInput) {
   const f = parseInput(topicFormSchema, input);
   try {
-    return await db.topic.update({ where: { id }, data: toData(f, true), omit: SECRET_COLUMNS });
+    return await db.topic.update({ where: { id }, data: sealChannelSecrets(toData(f, true), id), omit: SECRET_COLUMNS });
   } catch (e) {
     nameClash(e, f.name);
   }

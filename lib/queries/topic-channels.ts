@@ -5,12 +5,15 @@
  *
  * Secrets are write-only: the stored value never goes back to a page (only whether one is set).
  * An empty secret field keeps the stored secret, the "remove" checkbox (`…SecretClear`) deletes
- * it, and removing a channel's URL removes its secret.
+ * it, and removing a channel's URL removes its secret. Stored secrets are sealed, bound to their
+ * topic's row (lib/secret-box.ts): {@link sealChannelSecrets}; only the sender opens them.
  */
 import { z } from "zod";
 import { maskUrl } from "../mask";
 import { CHANNEL_LABELS, type Channel } from "../notify/types";
 import { WECOM_SEND_URL } from "../notify/channels/wecom";
+import { seal } from "../secret-box";
+import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET } from "../sealed-columns";
 
 const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
 const checkbox = z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false);
@@ -134,6 +137,25 @@ export function channelData(f: ChannelForm, update: boolean) {
     wecomWebhook: f.wecomWebhook ?? null,
     feishuWebhook: f.feishuWebhook ?? null,
     feishuSecret: secretValue(f.feishuSecret, f.feishuSecretClear, f.feishuWebhook, update),
+  };
+}
+
+/**
+ * The channel columns with each typed secret sealed for topic `topicId` (bound to that row): what
+ * is written. A topic's id is known only after its insert, so a new topic is created without
+ * secrets and they are written, sealed, in the same transaction (lib/queries/topic-admin.ts);
+ * binding to the name instead would break on a rename.
+ */
+export function sealChannelSecrets<T extends { webhookSecret?: string | null; dingtalkSecret?: string | null; feishuSecret?: string | null }>(
+  data: T,
+  topicId: number,
+): T {
+  const sealed = (v: string | null | undefined, column: typeof TOPIC_WEBHOOK_SECRET) => (typeof v === "string" ? seal(v, column, topicId) : v);
+  return {
+    ...data,
+    webhookSecret: sealed(data.webhookSecret, TOPIC_WEBHOOK_SECRET),
+    dingtalkSecret: sealed(data.dingtalkSecret, TOPIC_DINGTALK_SECRET),
+    feishuSecret: sealed(data.feishuSecret, TOPIC_FEISHU_SECRET),
   };
 }
 

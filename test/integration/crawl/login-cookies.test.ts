@@ -66,7 +66,7 @@ describe("login cookies", () => {
     const stored = await setAccountCookies(t.db, account.id, "Cookie: sid=member-7; theme=dark");
     expect(stored).toMatchObject({ format: "header", count: 2, summary: [{ domain: "127.0.0.1", count: 2, expiresAt: null }] });
     const row = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
-    expect(row.cookies).toMatch(/^v1\./);
+    expect(row.cookies).toMatch(/^v2\./);
     expect(row.cookies).not.toContain("member-7");
     expect(row.cookieSummary).not.toContain("member-7");
 

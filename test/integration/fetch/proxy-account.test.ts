@@ -15,6 +15,7 @@ import { crawlAccount } from "../../../crawler/worker";
 import { clearAccountProxy, loadAccountProxy, ProxyRefusal, setAccountProxy } from "../../../lib/queries/account-proxy";
 import { createAccount, listAccounts } from "../../../lib/queries/accounts";
 import { seal } from "../../../lib/secret-box";
+import { ACCOUNT_PROXY } from "../../../lib/sealed-columns";
 import { createTestDb, type TestDb } from "../../support/db";
 import { deadPort, startHttpProxy, startSocksProxy, type TestProxy } from "../../support/proxies";
 import { startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
@@ -58,7 +59,7 @@ describe("an account's own proxy", () => {
     const { display } = await setAccountProxy(t.db, account.id, "socks5://ops:hunter2@10.1.2.3:1080");
     expect(display).toBe("socks5://ops:***@10.1.2.3:1080");
     const row = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
-    expect(row.proxy).toMatch(/^v1\./);
+    expect(row.proxy).toMatch(/^v2\./);
     expect(row.proxy).not.toContain("hunter2");
     expect(row.proxyDisplay).toBe("socks5://ops:***@10.1.2.3:1080");
     expect(JSON.stringify(await listAccounts(t.db))).not.toContain("hunter2");
@@ -86,7 +87,7 @@ describe("an account's own proxy", () => {
     const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
     await t.db.account.update({
       where: { id: account.id },
-      data: { proxy: seal("http://127.0.0.1:1", "account-proxy", new TextEncoder().encode("x".repeat(40))), proxyDisplay: "http://127.0.0.1:1" },
+      data: { proxy: seal("http://127.0.0.1:1", ACCOUNT_PROXY, account.id, new TextEncoder().encode("x".repeat(40))), proxyDisplay: "http://127.0.0.1:1" },
     });
     await expect(loadAccountProxy(t.db, account.id)).rejects.toBeInstanceOf(FatalError);
 

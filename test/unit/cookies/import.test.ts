@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { cookieDomainsFor, CookieInputError, jsonListEntryLines, parseCookieInput, summariseCookies } from "@/lib/cookies/import";
-import { seal, SealError, unseal } from "@/lib/secret-box";
+import { isCurrentSeal, isSealed, seal, SealError, unseal } from "@/lib/secret-box";
+import { ACCOUNT_COOKIES, ACCOUNT_PROXY, TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET } from "@/lib/sealed-columns";
 import { CookieJar } from "@/crawler/fetch/cookies";
 
 const NOW = Date.parse("2026-12-01T00:00:00Z");
@@ -170,15 +171,34 @@ describe("the jar sends imported cookies only where they belong", () => {
 
 describe("sealed at rest", () => {
   const key = new TextEncoder().encode("k".repeat(40));
-  it("opens with the same secret and purpose only; a changed byte fails", () => {
-    const sealed = seal('[{"name":"SUB","value":"secret"}]', "account-cookies", key);
-    expect(sealed).toMatch(/^v1\./);
+  it("opens with the same secret, column and row only; a changed byte fails", () => {
+    const sealed = seal('[{"name":"SUB","value":"secret"}]', ACCOUNT_COOKIES, 42, key);
+    expect(sealed).toMatch(/^v2\./);
     expect(sealed).not.toContain("secret");
-    expect(unseal(sealed, "account-cookies", key)).toBe('[{"name":"SUB","value":"secret"}]');
-    expect(() => unseal(sealed, "account-proxy", key)).toThrow(SealError);
-    expect(() => unseal(sealed, "account-cookies", new TextEncoder().encode("x".repeat(40)))).toThrow(/another CAMPUSWATCH_SECRET/);
+    expect(unseal(sealed, ACCOUNT_COOKIES, 42, key)).toBe('[{"name":"SUB","value":"secret"}]');
+    // Another column (another purpose: another key), another row (the associated data), another secret.
+    expect(() => unseal(sealed, ACCOUNT_PROXY, 42, key)).toThrow(SealError);
+    expect(() => unseal(sealed, ACCOUNT_COOKIES, 43, key)).toThrow(/belongs to another row/);
+    expect(() => unseal(sealed, ACCOUNT_COOKIES, 42, new TextEncoder().encode("x".repeat(40)))).toThrow(/another CAMPUSWATCH_SECRET/);
     const flipped = sealed.slice(0, -2) + (sealed.at(-2) === "A" ? "B" : "A") + sealed.at(-1);
-    expect(() => unseal(flipped, "account-cookies", key)).toThrow(SealError);
-    expect(seal("same", "p", key)).not.toBe(seal("same", "p", key)); // a fresh IV every time
+    expect(() => unseal(flipped, ACCOUNT_COOKIES, 42, key)).toThrow(SealError);
+    expect(seal("same", ACCOUNT_COOKIES, 1, key)).not.toBe(seal("same", ACCOUNT_COOKIES, 1, key)); // a fresh IV every time
+    expect(() => unseal("plain text", ACCOUNT_COOKIES, 42, key)).toThrow(/not sealed/);
+  });
+
+  it("a v2 value bound to one topic's column does not open in another column of the same row", () => {
+    const sealed = seal("SECabc", TOPIC_DINGTALK_SECRET, 7, key);
+    expect(unseal(sealed, TOPIC_DINGTALK_SECRET, 7, key)).toBe("SECabc");
+    expect(() => unseal(sealed, TOPIC_FEISHU_SECRET, 7, key)).toThrow(SealError);
+  });
+
+  it("still opens v1 values, written by versions before row binding (for any row: v1 had none)", () => {
+    // Sealed by the v1 code (HKDF purpose "account-cookies", no associated data) with key "k" × 40.
+    const v1 = "v1.BwcHBwcHBwcHBwcHA0Hf-vSIjwPL1lC_eyIxFfPbysybD3L_LKelU_GT_7oSPvc";
+    expect(isSealed(v1)).toBe(true);
+    expect(isCurrentSeal(v1)).toBe(false);
+    expect(unseal(v1, ACCOUNT_COOKIES, 1, key)).toBe("legacy-cookie-value");
+    expect(unseal(v1, ACCOUNT_COOKIES, 99, key)).toBe("legacy-cookie-value");
+    expect(() => unseal(v1, ACCOUNT_PROXY, 1, key)).toThrow(SealError);
   });
 });

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { deliverNotification, notifyNewFlags, type NotifyOptions } from "@/lib/notify";
 import { linkUrl, markdownText, plainText, reasonsZh, shanghaiTime } from "@/lib/notify/message";
 import { createTestDb, type TestDb } from "../../support/db";
+import { sealChannelSecrets } from "@/lib/queries/topic-channels";
 import { startDingtalk, startFeishu, startSignedWebhook, startWecom, type RobotServer } from "../../support/chat-robots";
 
 let t: TestDb;
@@ -43,7 +44,9 @@ type TopicChannels = {
 async function runWithFlags(channels: TopicChannels, n = 2, firstTitle = "期末考试有人作弊") {
   const { db } = t;
   const account = await db.account.create({ data: { platform: "tieba", entryUrl: "https://tieba.baidu.com/f?kw=x", name: "x吧" } });
-  const topic = await db.topic.create({ data: { name: "考试", ...channels } });
+  // Secrets stored as the settings form stores them: sealed, bound to the topic's row.
+  const topic = await db.topic.create({ data: { name: "考试", ...channels, webhookSecret: null, dingtalkSecret: null, feishuSecret: null } });
+  await db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets(channels, topic.id) });
   const run = await db.crawlRun.create({ data: { accountId: account.id, startedAt: new Date(Date.now() - 60_000) } });
   for (let i = 1; i <= n; i++) {
     const p = await db.post.create({
@@ -107,7 +110,7 @@ describe("钉钉 DingTalk robot (加签)", () => {
     expect(n.lastError).toMatch(/^钉钉 errcode 310000: sign not match/);
     expect(n.lastError).not.toContain(wrong);
     expect(n.lastError).not.toContain(token);
-    await t.db.topic.update({ where: { id: topic.id }, data: { dingtalkSecret: secret } });
+    await t.db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets({ dingtalkSecret: secret }, topic.id) });
     expect(await deliverNotification(t.db, n.id, fast)).toBe("sent");
     expect(await only()).toMatchObject({ status: "sent", attempts: 2, lastError: null });
     expect(robot.received).toHaveLength(1);
@@ -213,7 +216,7 @@ describe("飞书 Feishu bot (签名校验)", () => {
     const n = await only();
     expect(n).toMatchObject({ status: "failed", attempts: 1 });
     expect(n.lastError).toBe("飞书 code 19021: sign match fail or timestamp is not within one hour from current time");
-    await t.db.topic.update({ where: { id: topic.id }, data: { feishuSecret: secret } });
+    await t.db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets({ feishuSecret: secret }, topic.id) });
     expect(await deliverNotification(t.db, n.id, fast)).toBe("sent");
     expect(await only()).toMatchObject({ status: "sent", attempts: 2 });
   });
@@ -254,13 +257,13 @@ describe("generic webhook signature", () => {
       topicUrl: `https://cw.example.edu.cn/?topic=${topic.id}`,
     });
 
-    await t.db.topic.update({ where: { id: topic.id }, data: { webhookSecret: "not-the-shared-secret-at-all" } });
+    await t.db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets({ webhookSecret: "not-the-shared-secret-at-all" }, topic.id) });
     const again = await t.db.notification.create({
       data: { topicId: topic.id, channel: "webhook", target: receiver.webhook, payload: (await only()).payload },
     });
     expect(await deliverNotification(t.db, again.id, fast)).toBe("failed");
     expect(await t.db.notification.findUniqueOrThrow({ where: { id: again.id } })).toMatchObject({ attempts: 1, lastError: "HTTP 401 Unauthorized" });
-    await t.db.topic.update({ where: { id: topic.id }, data: { webhookSecret: secret } });
+    await t.db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets({ webhookSecret: secret }, topic.id) });
     expect(await deliverNotification(t.db, again.id, fast)).toBe("sent");
     expect(receiver.received).toHaveLength(2);
   });

@@ -7,6 +7,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createTopic, getTopic, listTopics, notificationChannels, topicFormSchema, topicToForm, updateTopic } from "@/lib/queries/topics";
 import { createTestDb, type TestDb } from "../../support/db";
+import { unseal } from "@/lib/secret-box";
+import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET, type SealedColumn } from "@/lib/sealed-columns";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -99,7 +101,17 @@ describe("write-only secrets", () => {
     );
     return topic.id;
   }
-  const stored = (id: number) => t.db.topic.findUniqueOrThrow({ where: { id }, select: { webhookSecret: true, dingtalkSecret: true, feishuSecret: true } });
+  /** The stored secrets, opened (each is sealed, bound to its topic and column). */
+  const stored = async (id: number) => {
+    const row = await t.db.topic.findUniqueOrThrow({ where: { id }, select: { webhookSecret: true, dingtalkSecret: true, feishuSecret: true } });
+    for (const v of Object.values(row)) if (v !== null) expect(v).toMatch(/^v2\./);
+    const open = (v: string | null, column: SealedColumn) => (v === null ? null : unseal(v, column, id));
+    return {
+      webhookSecret: open(row.webhookSecret, TOPIC_WEBHOOK_SECRET),
+      dingtalkSecret: open(row.dingtalkSecret, TOPIC_DINGTALK_SECRET),
+      feishuSecret: open(row.feishuSecret, TOPIC_FEISHU_SECRET),
+    };
+  };
 
   test("the page's topic and form values never carry a secret, only whether one is set", async () => {
     const id = await created();

@@ -1,0 +1,185 @@
+/**
+ * Secrets at rest (issue 29, item 3): every credential column is sealed through the real write
+ * paths (the topic form's queries, `accounts set`'s), bound to its row, and nowhere in the database
+ * in plaintext: on SQLite the database file and its WAL are read byte by byte. Re-sealing under a
+ * new secret (what `campuswatch secrets rotate` runs) leaves every value opening under the new
+ * secret only; `db migrate`'s pass seals plaintext and v1 values left by older versions. On SQLite
+ * and, with CAMPUSWATCH_TEST_DB=postgresql, on PostgreSQL.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { testDbs, type TestDb } from "../support/db";
+import { createAccount } from "../../lib/queries/accounts";
+import { loadAccountCookies, setAccountCookies } from "../../lib/queries/account-access";
+import { loadAccountProxy, setAccountProxy } from "../../lib/queries/account-proxy";
+import { createTopic, topicFormSchema, updateTopic } from "../../lib/queries/topic-admin";
+import { sessionSecret, sqlitePath } from "../../lib/config";
+import { isCurrentSeal, seal, SealError, unseal } from "../../lib/secret-box";
+import { ACCOUNT_COOKIES, ACCOUNT_PROXY, SEALED_COLUMNS, TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET } from "../../lib/sealed-columns";
+import { resealAll, ResealError, sealAtRest } from "../../lib/secret-rotate";
+import { FatalError } from "../../crawler/errors";
+
+const openDb = testDbs();
+
+// Distinct, greppable plaintexts (random, so that no other row can hold them by chance).
+const tag = crypto.randomBytes(6).toString("hex");
+const SECRETS = {
+  webhook: `hook-secret-${tag}-0123456789`,
+  dingtalk: `SECding${tag}0123456789abcdef`,
+  feishu: `feishu-secret-${tag}`,
+  cookie: `cookie-value-${tag}`,
+  proxyPassword: `proxy-pw-${tag}`,
+};
+
+/** A topic and an account written through the code the dashboard and the CLI use, with every kind of secret. */
+async function writeEverything(t: TestDb) {
+  const form = (extra: Record<string, string>) =>
+    topicFormSchema.parse({
+      name: `考试-${tag}`,
+      webhookUrl: "http://127.0.0.1:9/hook",
+      webhookSecret: SECRETS.webhook,
+      dingtalkWebhook: "http://127.0.0.1:9/robot/send?access_token=abc",
+      feishuWebhook: "http://127.0.0.1:9/open-apis/bot/v2/hook/x",
+      feishuSecret: SECRETS.feishu,
+      ...extra,
+    });
+  const topic = await createTopic(t.db, form({}));
+  // The DingTalk secret through an update (the other write path), the others kept.
+  await updateTopic(t.db, topic.id, form({ webhookSecret: "", feishuSecret: "", dingtalkSecret: SECRETS.dingtalk }));
+  const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
+  const other = await createAccount(t.db, { url: "http://127.0.0.1:9/other.atom", platform: "blog", fetchMode: "http" });
+  await setAccountCookies(t.db, account.id, `Cookie: sid=${SECRETS.cookie}`);
+  await setAccountProxy(t.db, account.id, `http://ops:${SECRETS.proxyPassword}@127.0.0.1:3128`);
+  return { topic, account, other };
+}
+
+/** Every sealed value stored, by column, with its row id. */
+async function sealedValues(t: TestDb) {
+  const topics = await t.db.topic.findMany({ select: { id: true, webhookSecret: true, dingtalkSecret: true, feishuSecret: true } });
+  const accounts = await t.db.account.findMany({ select: { id: true, cookies: true, proxy: true } });
+  const out: { column: (typeof SEALED_COLUMNS)[number]; id: number; value: string }[] = [];
+  for (const r of topics) {
+    if (r.webhookSecret) out.push({ column: TOPIC_WEBHOOK_SECRET, id: r.id, value: r.webhookSecret });
+    if (r.dingtalkSecret) out.push({ column: TOPIC_DINGTALK_SECRET, id: r.id, value: r.dingtalkSecret });
+    if (r.feishuSecret) out.push({ column: TOPIC_FEISHU_SECRET, id: r.id, value: r.feishuSecret });
+  }
+  for (const r of accounts) {
+    if (r.cookies) out.push({ column: ACCOUNT_COOKIES, id: r.id, value: r.cookies });
+    if (r.proxy) out.push({ column: ACCOUNT_PROXY, id: r.id, value: r.proxy });
+  }
+  return out;
+}
+
+describe("secrets at rest", () => {
+  it("every credential is sealed (v2) and its plaintext is in neither the database file nor its WAL", async () => {
+    const t = await openDb();
+    const { topic, account } = await writeEverything(t);
+    const stored = await sealedValues(t);
+    expect(stored.map((s) => `${s.column.table}.${s.column.column}`).sort()).toEqual(
+      ["Account.cookies", "Account.proxy", "Topic.dingtalkSecret", "Topic.feishuSecret", "Topic.webhookSecret"].sort(),
+    );
+    for (const s of stored) expect(isCurrentSeal(s.value)).toBe(true);
+    // The sender's and the crawler's reads open them.
+    expect(unseal(stored.find((s) => s.column === TOPIC_DINGTALK_SECRET)!.value, TOPIC_DINGTALK_SECRET, topic.id)).toBe(SECRETS.dingtalk);
+    expect(await loadAccountCookies(t.db, account.id)).toMatchObject([{ name: "sid", value: SECRETS.cookie }]);
+    expect(await loadAccountProxy(t.db, account.id)).toMatchObject({ password: SECRETS.proxyPassword });
+
+    if (t.kind === "sqlite") {
+      const file = sqlitePath(t.url);
+      const bytes = Buffer.concat([fs.readFileSync(file), fs.readFileSync(`${file}-wal`)]);
+      // The WAL holds this test's writes (not yet checkpointed): what is searched is what was written.
+      expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(0);
+      expect(bytes.includes(Buffer.from(`考试-${tag}`))).toBe(true); // the topic's name: not a secret, so found
+      for (const [what, plaintext] of Object.entries(SECRETS)) expect(bytes.includes(Buffer.from(plaintext)), what).toBe(false);
+    } else {
+      // PostgreSQL's files are the server's: every text column of both tables, as the server returns them.
+      const rows = JSON.stringify([await t.db.topic.findMany(), await t.db.account.findMany()]);
+      expect(rows).toContain(`考试-${tag}`);
+      for (const [what, plaintext] of Object.entries(SECRETS)) expect(rows.includes(plaintext), what).toBe(false);
+    }
+  });
+
+  it("a sealed value copied into another row, or another column, does not open", async () => {
+    const t = await openDb();
+    const { account, other } = await writeEverything(t);
+    const row = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
+    await t.db.account.update({ where: { id: other.id }, data: { cookies: row.cookies, proxy: row.proxy } });
+    const errors: string[] = [];
+    expect(await loadAccountCookies(t.db, other.id, (m) => errors.push(m))).toEqual([]);
+    expect(errors[0]).toMatch(/cannot be used \(.*belongs to another row.*\): set them again/);
+    await expect(loadAccountProxy(t.db, other.id)).rejects.toBeInstanceOf(FatalError);
+    // The proxy's sealed URL in the cookies column of its own row: another purpose, another key.
+    await t.db.account.update({ where: { id: account.id }, data: { cookies: row.proxy } });
+    expect(await loadAccountCookies(t.db, account.id)).toEqual([]);
+    // The originals still open where they belong.
+    expect(await loadAccountProxy(t.db, account.id)).toMatchObject({ password: SECRETS.proxyPassword });
+  });
+
+  it("re-sealing under a new secret: everything opens under the new secret and nothing under the old; a rerun changes nothing", async () => {
+    const t = await openDb();
+    await writeEverything(t);
+    const old = sessionSecret();
+    const next = new TextEncoder().encode(crypto.randomBytes(32).toString("hex"));
+    const before = await sealedValues(t);
+    const plain = before.map((s) => unseal(s.value, s.column, s.id, old));
+
+    const counts = await resealAll(t.db, old, next);
+    expect(counts.reduce((n, c) => n + c.resealed, 0)).toBe(before.length);
+    const after = await sealedValues(t);
+    expect(after.map((s) => unseal(s.value, s.column, s.id, next))).toEqual(plain);
+    for (const s of after) {
+      expect(isCurrentSeal(s.value)).toBe(true);
+      expect(() => unseal(s.value, s.column, s.id, old)).toThrow(SealError);
+    }
+    // Finishing an interrupted rotation: values already under the new secret are left alone.
+    const again = await resealAll(t.db, old, next);
+    expect(again.reduce((n, c) => n + c.resealed, 0)).toBe(0);
+    expect(again.reduce((n, c) => n + c.unchanged, 0)).toBe(before.length);
+    expect(await sealedValues(t)).toEqual(after);
+  });
+
+  it("a value that opens under neither secret stops its table's rotation, names the row, and changes nothing in that table", async () => {
+    const t = await openDb();
+    const { account, other } = await writeEverything(t);
+    const lost = new TextEncoder().encode("l".repeat(40));
+    await t.db.account.update({ where: { id: other.id }, data: { cookies: seal("[]", ACCOUNT_COOKIES, other.id, lost) } });
+    const before = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
+    const err = await resealAll(t.db, sessionSecret(), new TextEncoder().encode("n".repeat(40))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResealError);
+    expect((err as Error).message).toMatch(new RegExp(`^Account ${other.id}: its cookies cannot be opened`));
+    // The Account table's transaction was rolled back (tables are taken in the list's order, Account first).
+    expect(await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ cookies: before.cookies, proxy: before.proxy });
+  });
+
+  it("db migrate's pass seals plaintext secrets and v1 values left by older versions, and skips what it cannot open", async () => {
+    const t = await openDb();
+    const topic = await t.db.topic.create({
+      data: { name: `旧-${tag}`, dingtalkWebhook: "http://127.0.0.1:9/robot/send?access_token=a", dingtalkSecret: SECRETS.dingtalk },
+    });
+    const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
+    const broken = await createAccount(t.db, { url: "http://127.0.0.1:9/b.atom", platform: "blog", fetchMode: "http" });
+    // A v1 value as the previous version sealed it (HKDF purpose, AES-256-GCM, no associated data).
+    const key = crypto.hkdfSync("sha256", sessionSecret(), Buffer.alloc(0), "campuswatch:account-proxy", 32);
+    const iv = crypto.randomBytes(12);
+    const cipher = crypto.createCipheriv("aes-256-gcm", Buffer.from(key), iv);
+    const body = Buffer.concat([cipher.update(`http://ops:${SECRETS.proxyPassword}@127.0.0.1:3128`), cipher.final()]);
+    const v1 = "v1." + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+    await t.db.account.update({ where: { id: account.id }, data: { proxy: v1 } });
+    await t.db.account.update({ where: { id: broken.id }, data: { cookies: "v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } });
+
+    const done = await sealAtRest(t.db, sessionSecret);
+    expect(done).toEqual([
+      { table: "Account", column: "cookies", resealed: 0, unchanged: 0, unreadable: 1 },
+      { table: "Account", column: "proxy", resealed: 1, unchanged: 0, unreadable: 0 },
+      { table: "Topic", column: "dingtalkSecret", resealed: 1, unchanged: 0, unreadable: 0 },
+    ]);
+    const row = await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
+    expect(row.dingtalkSecret).toMatch(/^v2\./);
+    expect(unseal(row.dingtalkSecret!, TOPIC_DINGTALK_SECRET, topic.id)).toBe(SECRETS.dingtalk);
+    expect((await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).proxy).toMatch(/^v2\./);
+    expect(await loadAccountProxy(t.db, account.id)).toMatchObject({ password: SECRETS.proxyPassword });
+    // Idempotent: the unreadable value is reported again, nothing else is touched.
+    expect(await sealAtRest(t.db, sessionSecret)).toEqual([{ table: "Account", column: "cookies", resealed: 0, unchanged: 0, unreadable: 1 }]);
+  });
+});
