@@ -14,13 +14,7 @@
  *
  * Re-exported here so that the crawler keeps importing it from its fetch module.
  */
-export {
-  AddressRefusedError,
-  createAddressPolicy,
-  createGuardedAgent,
-  parseTrustedEntry,
-  pinnedLookup,
-  REBOUND_REASON,
-  systemResolver,
-} from "../../lib/net/address";
-export type { AddressPolicy, AddressPolicyOptions, GuardedAgentOptions, ResolvedAddress, Resolver } from "../../lib/net/address";
+export { AddressRefusedError, createAddressPolicy, parseTrustedEntry, REBOUND_REASON, systemResolver } from "../../lib/net/address";
+export type { AddressPolicy, AddressPolicyOptions, ResolvedAddress, Resolver } from "../../lib/net/address";
+export { createGuardedAgent, pinnedLookup } from "../../lib/net/guarded-agent";
+export type { GuardedAgentOptions } from "../../lib/net/guarded-agent";
