@@ -43,7 +43,8 @@ export default defineConfig({
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: "pipe",
-      env: { E2E_PORT: String(port), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test" },
+      // CAMPUSWATCH_TEST_DNS: names resolve from a fixed table, never through the network (lib/net/address.ts).
+      env: { E2E_PORT: String(port), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test", CAMPUSWATCH_TEST_DNS: "{}" },
     },
     {
       // `campuswatch serve` on a database with no user: the first-admin setup spec.
@@ -52,7 +53,7 @@ export default defineConfig({
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: "pipe",
-      env: { E2E_FRESH_PORT: String(freshPort), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test" },
+      env: { E2E_FRESH_PORT: String(freshPort), NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test", CAMPUSWATCH_TEST_DNS: "{}" },
     },
   ],
 });

@@ -11,6 +11,8 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { BCRYPT_COST: "4", TZ: "UTC" },
+    // CAMPUSWATCH_TEST_DNS: host names resolve from a fixed table (here: only localhost), never
+    // through the network — for the tests and every CLI process they start (lib/net/address.ts).
+    env: { BCRYPT_COST: "4", TZ: "UTC", CAMPUSWATCH_TEST_DNS: "{}" },
   },
 });

@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import type { Db } from "../lib/db";
-import { crawlerConfig, dataDir, proxyFromEnv, trustedHostsFromEnv } from "../lib/config";
+import { allowInternalFromEnv, crawlerConfig, dataDir, proxyFromEnv, trustedHostsFromEnv } from "../lib/config";
+import { addressClassOf, addressesOf, systemResolver, type AddressClass } from "../lib/net/address";
 import { createAddressPolicy, createFetcher, HostScheduler, type AddressPolicy, type Resolver, type RobotsPolicy } from "./fetch";
 import type { HostGate } from "./fetch/politeness";
 import type { ProxyConfig } from "./fetch/proxy-url";
@@ -58,7 +59,26 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   const trusted = [...trustedHostsFromEnv(), ...(opts.trustedHosts ?? [])];
   // Likewise CAMPUSWATCH_PROXY: an unknown scheme stops the process at start, not a crawl later.
   const globalProxy = opts.proxy === undefined ? proxyFromEnv() : opts.proxy;
-  const policyFor = (entryUrl: string) => createAddressPolicy({ trustedHosts: [entryUrl, ...trusted], resolve: opts.resolve });
+  const allowInternal = allowInternalFromEnv();
+  // A host registered on a public address is not trusted on an internal one: resolving inside now
+  // is DNS rebinding or a taken-over domain, refused with that reason (lib/net/address.ts).
+  const policyFor = (entryUrl: string, addressClass: AddressClass) =>
+    createAddressPolicy({
+      trustedHosts: addressClass === "public" ? trusted : [entryUrl, ...trusted],
+      registeredPublic: addressClass === "public" ? [entryUrl] : [],
+      allowInternal,
+      resolve: opts.resolve,
+    });
+  /** The account's policy: its class as given, else read, else found now (classified at its first crawl). */
+  const accountPolicy = async (account: { id: number; entryUrl?: string; addressClass?: string | null }): Promise<AddressPolicy> => {
+    let { entryUrl, addressClass } = account;
+    if (entryUrl === undefined || addressClass === undefined) {
+      const row = await opts.db.account.findUniqueOrThrow({ where: { id: account.id }, select: { entryUrl: true, addressClass: true } });
+      ({ entryUrl, addressClass } = row);
+    }
+    if (addressClass === "public" || addressClass === "internal") return policyFor(entryUrl, addressClass);
+    return policyFor(entryUrl, await classifyAtFirstCrawl(opts.db, account.id, entryUrl, opts.resolve ?? systemResolver, opts.onProgress));
+  };
   const deliveries = new Set<Promise<unknown>>();
   // CAMPUSWATCH_JIEBA_THREAD=1: the classifier's jieba runs beside the crawl (process-wide; see segment-thread.ts).
   if (opts.classify !== false && cfg.jiebaThread) enableSegmentThread();
@@ -76,12 +96,12 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
     db: opts.db,
     // The account's entry URL is the host its administrator registered: trusted wherever it is.
     // The worker may pass it; otherwise it is read from the database before the first request.
-    createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy }, onRequest) =>
+    createFetcher: (account: { id: number; fetchMode: FetchMode; entryUrl?: string; addressClass?: string | null; robotsPolicy?: RobotsPolicy }, onRequest) =>
       createFetcher({
         addressPolicy:
-          account.entryUrl !== undefined
-            ? policyFor(account.entryUrl)
-            : deferredPolicy(opts.db.account.findUniqueOrThrow({ where: { id: account.id }, select: { entryUrl: true } }).then((a) => policyFor(a.entryUrl))),
+          account.entryUrl !== undefined && (account.addressClass === "public" || account.addressClass === "internal")
+            ? policyFor(account.entryUrl, account.addressClass)
+            : deferredPolicy(accountPolicy(account)),
         mode: account.fetchMode,
         scheduler,
         hostDelayMs: opts.hostDelayMs ?? cfg.hostDelayMs,
@@ -117,6 +137,27 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
 export async function pruneArchiveNow(): Promise<number> {
   const cfg = crawlerConfig();
   return pruneArchive(path.join(dataDir(), "archive"), { maxAgeDays: cfg.archiveMaxDays, maxBytes: cfg.archiveMaxMb * 1024 * 1024 });
+}
+
+/**
+ * The address class of an account registered before classes were recorded (or whose host did not
+ * resolve at registration), found at its first crawl and stored: a host resolving to public
+ * addresses only is `public` from now on, anything else `internal` (as it would have been trusted
+ * before). When the host does not resolve now either, nothing is stored and the account is
+ * trusted as before for this run; the crawl itself then fails on the same DNS error.
+ */
+async function classifyAtFirstCrawl(db: Db, id: number, entryUrl: string, resolve: Resolver, log?: (message: string) => void): Promise<AddressClass> {
+  const host = new URL(entryUrl).hostname;
+  let addressClass: AddressClass;
+  try {
+    addressClass = addressClassOf(await addressesOf(host, resolve));
+  } catch {
+    return "internal";
+  }
+  // Only a row still without a class: a registration racing this keeps its own answer.
+  await db.account.updateMany({ where: { id, addressClass: null }, data: { addressClass } });
+  log?.(`account ${id}: ${host} recorded as registered on ${addressClass === "public" ? "a public" : "an internal"} address`);
+  return addressClass;
 }
 
 /**

@@ -34,7 +34,14 @@ export interface WorkerServices {
   db: Db;
   /** Creates the fetcher for one account (one browser context per account). */
   createFetcher: (
-    account: { id: number; fetchMode: FetchMode; entryUrl?: string; robotsPolicy?: RobotsPolicy },
+    account: {
+      id: number;
+      fetchMode: FetchMode;
+      entryUrl?: string;
+      /** Where the entry host resolved when registered (Account.addressClass; null: not yet known). */
+      addressClass?: string | null;
+      robotsPolicy?: RobotsPolicy;
+    },
     onRequest: (r: RequestInfo) => void,
   ) => PoliteFetcher;
   /**
@@ -120,14 +127,18 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     notes: [],
     durationMs: 0,
   };
-  // The entry URL's host is the one host this account's fetcher trusts on an internal address.
-  const fetcher = services.createFetcher({ id: account.id, fetchMode: account.fetchMode as FetchMode, entryUrl: account.entryUrl, robotsPolicy }, (r) => {
-    if (r.kind === "list") s.pagesList++;
-    else if (r.kind === "item") s.pagesItem++;
-    else s.pagesOther++;
-    if (r.viaBrowser) s.browserPages++;
-    s.bytes += r.bytes;
-  });
+  // The entry URL's host is the one host this account's fetcher may trust on an internal address
+  // (when it was registered there: addressClass).
+  const fetcher = services.createFetcher(
+    { id: account.id, fetchMode: account.fetchMode as FetchMode, entryUrl: account.entryUrl, addressClass: account.addressClass, robotsPolicy },
+    (r) => {
+      if (r.kind === "list") s.pagesList++;
+      else if (r.kind === "item") s.pagesItem++;
+      else s.pagesOther++;
+      if (r.viaBrowser) s.browserPages++;
+      s.bytes += r.bytes;
+    },
+  );
   if (profiling) {
     const get = fetcher.get.bind(fetcher);
     fetcher.get = (url, options) => timed("fetch", () => get(url, options));

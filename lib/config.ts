@@ -218,8 +218,16 @@ export function redactUrl(url: string): string {
  * @throws Error naming the variable and the entry when an entry is malformed.
  */
 export function trustedHostsFromEnv(): string[] {
-  const raw = process.env.CAMPUSWATCH_TRUSTED_HOSTS ?? "";
-  const entries = raw
+  return hostListFromEnv("CAMPUSWATCH_TRUSTED_HOSTS");
+}
+
+/**
+ * A comma-separated list of hosts and CIDR ranges from the environment variable `name`, each
+ * entry checked by lib/net/address.ts parseTrustedEntry.
+ * @throws Error naming the variable and the entry when an entry is malformed.
+ */
+function hostListFromEnv(name: string): string[] {
+  const entries = (process.env[name] ?? "")
     .split(",")
     .map((e) => e.trim())
     .filter(Boolean);
@@ -227,10 +235,27 @@ export function trustedHostsFromEnv(): string[] {
     try {
       parseTrustedEntry(entry);
     } catch (err) {
-      throw new Error(`CAMPUSWATCH_TRUSTED_HOSTS: ${(err as Error).message}`);
+      throw new Error(`${name}: ${(err as Error).message}`);
     }
   }
   return entries;
+}
+
+let allowInternalCache: { raw: string; entries: string[] } | undefined;
+
+/**
+ * `CAMPUSWATCH_ALLOW_INTERNAL`: comma-separated hosts (`relay.campus.edu`, `10.1.2.3:8080`,
+ * `[fd00::25]`) and CIDR ranges (`10.20.0.0/16`) that every outgoing request may reach on an
+ * internal address: an in-house SMTP relay or webhook receiver, an intranet image host. A host
+ * without a port is allowed on any port (lib/net/address.ts). Everything else internal is refused
+ * by the address policy, notifications included. Parsed once per value; the crawler and
+ * `campuswatch serve` read it at start, so a malformed entry stops them there.
+ * @throws Error naming the variable and the entry when an entry is malformed.
+ */
+export function allowInternalFromEnv(): string[] {
+  const raw = process.env.CAMPUSWATCH_ALLOW_INTERNAL ?? "";
+  if (allowInternalCache?.raw !== raw) allowInternalCache = { raw, entries: hostListFromEnv("CAMPUSWATCH_ALLOW_INTERNAL") };
+  return allowInternalCache.entries;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CronExpressionParser } from "cron-parser";
 import { TIME_ZONE } from "./time";
+import { addressClassOf, addressesOf, isMetadataAddress, isMetadataName, stripBrackets, type AddressClass, type Resolver } from "./net/address";
 
 /** Time zone for cron schedules and year-less platform dates (lib/time.ts): all of China is UTC+8. */
 export { TIME_ZONE };
@@ -77,6 +78,80 @@ export function urlProblemCode(value: string): Problem | null {
 /** Why a URL is refused, or null when it is an absolute http(s) URL. */
 export function urlProblem(value: string): string | null {
   return urlProblemCode(value)?.message ?? null;
+}
+
+/** The longest entry URL (account or seed) accepted: longer is a paste gone wrong, or an attack on logs and indexes. */
+export const MAX_ENTRY_URL_LENGTH = 2048;
+
+/**
+ * Why a URL cannot be registered as a host to crawl (an account's entry URL), as a
+ * {@link Problem}, or null. On top of {@link urlProblemCode}: at most
+ * {@link MAX_ENTRY_URL_LENGTH} characters; no `user:password@` (it would be sent to every page
+ * and kept in logs; login cookies are the way to sign in); not a link-local or cloud metadata
+ * address or name (lib/net/address.ts), which nobody needs to crawl and an attacker would love to.
+ * What the host *resolves* to is checked by {@link checkRegisteredHost}.
+ */
+export function entryUrlProblemCode(value: string): Problem | null {
+  const base = urlProblemCode(value);
+  if (base) return base;
+  const raw = value.trim();
+  const url = new URL(raw);
+  const length = Math.max(raw.length, url.href.length);
+  if (length > MAX_ENTRY_URL_LENGTH)
+    return {
+      code: "urlTooLong",
+      values: { length, max: MAX_ENTRY_URL_LENGTH },
+      message: `the URL is ${length} characters long; at most ${MAX_ENTRY_URL_LENGTH} are accepted`,
+    };
+  if (url.username || url.password)
+    return {
+      code: "urlCredentials",
+      values: {},
+      message: "a user name or password in the URL (user:password@) is not accepted: set the account's login cookies instead",
+    };
+  const host = stripBrackets(url.hostname);
+  if (isMetadataName(host)) return { code: "urlMetadataName", values: { host }, message: `${host} is a cloud metadata service: it is never crawled` };
+  if (isMetadataAddress(host))
+    return { code: "urlMetadataAddress", values: { address: host }, message: `${host} is a link-local or cloud metadata address: it is never crawled` };
+  return null;
+}
+
+/**
+ * Throw the {@link entryUrlProblemCode} refusal of a URL, if any.
+ * @throws ValidationError on the `url` field, with the code the dashboard translates
+ */
+export function refuseEntryUrl(value: string): void {
+  const problem = entryUrlProblemCode(value);
+  if (problem) throw new ValidationError(`url: ${problem.message}`, { url: [problem.message] }, { code: problem.code, values: problem.values });
+}
+
+/**
+ * Check an entry URL for registration and find its host's address class: the checks of
+ * {@link entryUrlProblemCode}, then the host is resolved and refused when any address is
+ * link-local or cloud metadata. Resolves to `public` when every address is public, `internal`
+ * otherwise (an intranet board, the demo on loopback: allowed, and trusted there later), or null
+ * when the name does not resolve now (the class is then found at the first crawl).
+ * @throws ValidationError on the `url` field, with the code the dashboard translates
+ */
+export async function checkRegisteredHost(value: string, resolve?: Resolver): Promise<AddressClass | null> {
+  refuseEntryUrl(value);
+  const host = new URL(value.trim()).hostname;
+  let addresses;
+  try {
+    addresses = await addressesOf(host, resolve);
+  } catch {
+    return null;
+  }
+  const metadata = addresses.find((a) => isMetadataAddress(a.address));
+  if (metadata) {
+    const message = `${stripBrackets(host)} resolves to ${metadata.address}, a link-local or cloud metadata address: it is never crawled`;
+    throw new ValidationError(
+      `url: ${message}`,
+      { url: [message] },
+      { code: "urlMetadataResolves", values: { host: stripBrackets(host), address: metadata.address } },
+    );
+  }
+  return addresses.length > 0 ? addressClassOf(addresses) : null;
 }
 
 /** zod schema of an absolute http(s) URL. */

@@ -43,6 +43,8 @@ export function registerServeCommand(program: Command) {
     .option("--host <host>", HOST_OPTION_HELP)
     .action(
       action(async (o: { port: number; host?: string }) => {
+        // A malformed CAMPUSWATCH_ALLOW_INTERNAL stops here, not at the first image or notification.
+        (await import("../../lib/config")).allowInternalFromEnv();
         await printSetupLinkIfNeeded(o.port);
         const child = startDashboard(o.port, o.host);
         const stop = () => child.kill("SIGTERM");

@@ -4,7 +4,7 @@
  * strategy and filters, and a fetcher under the run's address policy).
  */
 import type { Db } from "../../lib/db";
-import { crawlerConfig, trustedHostsFromEnv } from "../../lib/config";
+import { allowInternalFromEnv, crawlerConfig, trustedHostsFromEnv } from "../../lib/config";
 import { WordMatcher } from "../classify";
 import { createAddressPolicy, createFetcher, defaultHostScheduler, type AddressPolicy, type HostScheduler, type PoliteFetcher } from "../fetch";
 import type { Fetcher } from "../types";
@@ -174,7 +174,7 @@ export async function openSession(
  * addresses unless the run or CAMPUSWATCH_TRUSTED_HOSTS trusts them.
  */
 function runPolicy(options: DiscoveryOptions): AddressPolicy {
-  return createAddressPolicy({ trustedHosts: [...options.seeds, ...options.trustedHosts, ...trustedHostsFromEnv()] });
+  return createAddressPolicy({ trustedHosts: [...options.seeds, ...options.trustedHosts, ...trustedHostsFromEnv()], allowInternal: allowInternalFromEnv() });
 }
 
 function defaultFetcher(hostDelayMs: number, scheduler: HostScheduler, addressPolicy: AddressPolicy, log: (m: string) => void): PoliteFetcher {

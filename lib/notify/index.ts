@@ -23,6 +23,10 @@ import { anyJson, parseJsonColumn } from "../json-column";
 import { maskUrlsIn } from "../mask";
 import { SealError, unseal } from "../secret-box";
 import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET, type SealedColumn } from "../sealed-columns";
+import { fetch as undiciFetch } from "undici";
+import { allowInternalFromEnv } from "../config";
+import { createAddressPolicy } from "../net/address";
+import { createGuardedAgent } from "../net/guarded-agent";
 import { sendDingtalk } from "./channels/dingtalk";
 import { sendEmail, smtpConfig } from "./channels/email";
 import { sendFeishu } from "./channels/feishu";
@@ -238,16 +242,40 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   const stored = parseJsonColumn(n.payload, anyJson, undefined);
   if (stored === undefined) return fail("the stored message is not valid JSON");
   const payload = stored as AnyNotificationPayload;
-  const ctx: SendContext = {
-    target,
-    secret,
-    raw: n.payload,
-    payload,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    fetch: options.fetch ?? fetch,
-    now: options.now ?? Date.now,
-    smtp: options.smtp === undefined ? smtpConfig() : options.smtp,
-  };
+  // Where the message goes is checked like any outgoing request: an internal address only when allowed.
+  const policy = createAddressPolicy({
+    trustedHosts: [],
+    allowInternal: options.allowInternal ?? allowInternalFromEnv(),
+    resolve: options.resolve,
+    refusalReason: NOTIFY_REFUSAL,
+  });
+  const dispatcher = options.fetch ? undefined : createGuardedAgent(policy);
+  try {
+    return await deliver(db, { id, attempts: n.attempts, channel: n.channel }, options, {
+      target,
+      secret,
+      raw: n.payload,
+      payload,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      // undici's own fetch: the guarded dispatcher is an undici Agent of the same version.
+      fetch: options.fetch ?? (undiciFetch as unknown as typeof fetch),
+      now: options.now ?? Date.now,
+      smtp: options.smtp === undefined ? smtpConfig() : options.smtp,
+      policy,
+      dispatcher,
+    });
+  } finally {
+    await dispatcher?.close();
+  }
+}
+
+/** Why a channel may not reach an internal address, in its refusal. */
+const NOTIFY_REFUSAL = "internal addresses are refused for notifications; list an in-house receiver or relay in CAMPUSWATCH_ALLOW_INTERNAL";
+
+/** The attempts of one delivery (see {@link deliverNotification}). */
+async function deliver(db: Db, n: { id: number; attempts: number; channel: Channel }, options: NotifyOptions, ctx: SendContext): Promise<"sent" | "failed"> {
+  const { id } = n;
+  const { target, secret } = ctx;
   const attempts = Math.max(1, options.attempts ?? 3);
   const backoff = options.backoffMs ?? ((retry: number) => 1000 * 4 ** (retry - 1));
   const secrets = secretsOf(target, secret);

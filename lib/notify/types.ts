@@ -1,4 +1,6 @@
 /** Types shared by the notification service and its channels. */
+import type { Dispatcher } from "undici";
+import type { AddressPolicy, Resolver } from "../net/address";
 
 /** Where a notification goes. Stored in `Notification.channel`. */
 export type Channel = "webhook" | "email" | "dingtalk" | "wecom" | "feishu";
@@ -20,6 +22,13 @@ export interface NotifyOptions {
   smtp?: SmtpSettings | null;
   /** The clock that timestamps signatures (tests send stale ones). @default Date.now */
   now?: () => number;
+  /**
+   * Hosts and CIDR ranges a channel may reach on an internal address (lib/net/address.ts).
+   * @default CAMPUSWATCH_ALLOW_INTERNAL
+   */
+  allowInternal?: readonly string[];
+  /** Host name resolver of the address policy. @default the system resolver */
+  resolve?: Resolver;
 }
 
 /** How to reach the SMTP server that sends e-mail notifications. */
@@ -106,6 +115,10 @@ export interface SendContext {
   fetch: typeof fetch;
   now: () => number;
   smtp: SmtpSettings | null;
+  /** The address policy every channel's connection obeys (internal addresses only when allowed). */
+  policy: AddressPolicy;
+  /** The HTTP channels' connections: resolved and checked by {@link policy} when they open (absent with a caller's own `fetch`). */
+  dispatcher?: Dispatcher;
 }
 
 /** How the dashboard names each channel (English for now, with the platforms' own names). */

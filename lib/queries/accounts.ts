@@ -2,7 +2,8 @@
 import { z } from "zod";
 import type { Db } from "../db";
 import { Prisma } from "@/generated/prisma/client";
-import { cronExpression, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
+import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
+import type { Resolver } from "../net/address";
 import {
   DISCUZ_BOARD_FORMS,
   discuzBoardFromUrl,
@@ -54,11 +55,24 @@ export function normaliseEntryUrl(url: string): string {
   return u.toString();
 }
 
-/** Validate and register an account. Throws ValidationError with field errors (url, cron, platform…). */
-export async function createAccount(db: Db, input: AccountInput) {
+/** Options of {@link createAccount} and {@link updateAccount}. */
+export interface RegisterOptions {
+  /** Resolves the entry host for its address class (lib/net/address.ts). @default the system resolver */
+  resolve?: Resolver;
+}
+
+/**
+ * Validate and register an account. Throws ValidationError with field errors (url, cron,
+ * platform…). The entry host is resolved and its address class stored (lib/validation.ts
+ * checkRegisteredHost): a host registered on a public address is never trusted inside later.
+ */
+export async function createAccount(db: Db, input: AccountInput, options: RegisterOptions = {}) {
   const data = parseInput(accountInputSchema, input);
+  // As typed (a Tieba form is rewritten below): too long, credentials, a metadata host.
+  refuseEntryUrl(data.url);
   const entryUrl = normaliseEntryUrl(data.url);
   refuseBadSearch(entryUrl);
+  const addressClass = await checkRegisteredHost(entryUrl, options.resolve);
   const platform = data.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform) {
     throw new ValidationError(
@@ -81,6 +95,7 @@ export async function createAccount(db: Db, input: AccountInput) {
         backfillPages: data.backfillPages ?? null,
         recheckDays: data.recheckDays ?? 0,
         ocr: data.ocr ?? false,
+        addressClass,
       },
     });
   } catch (e) {
@@ -273,15 +288,25 @@ export async function getAccountStatus(db: Db, id: number) {
   return all.find((a) => a.id === id) ?? null;
 }
 
-/** Change an account's name, platform or interval. Throws ValidationError (url on a clash). */
-export async function updateAccount(db: Db, id: number, form: AccountForm) {
+/**
+ * Change an account's URL, name, platform or interval. Throws ValidationError (url on a clash, or
+ * refused as at registration). A changed entry URL is registered again: its address class is
+ * found anew; an unchanged one keeps the class it had.
+ */
+export async function updateAccount(db: Db, id: number, form: AccountForm, options: RegisterOptions = {}) {
   const entryUrl = normaliseEntryUrl(form.url);
   refuseBadSearch(entryUrl);
+  const before = await db.account.findUnique({ where: { id }, select: { entryUrl: true } });
+  const moved = before?.entryUrl !== entryUrl;
+  const addressClass = moved ? await checkRegisteredHost(entryUrl, options.resolve) : undefined;
   const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform)
     throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
   try {
-    return await db.account.update({ where: { id }, data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}) } });
+    return await db.account.update({
+      where: { id },
+      data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}), ...(moved ? { addressClass } : {}) },
+    });
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
       throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["another account already has this URL"] }, { code: "urlTaken" });

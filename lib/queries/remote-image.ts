@@ -6,13 +6,22 @@
  * and time cap; raster image types only (an SVG served from this origin could run script if
  * opened directly).
  */
-import dns from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import * as cheerio from "cheerio";
 import type { Db } from "../db";
-import { addressRange, isPublicAddress, stripBrackets, type ResolvedAddress } from "../net/address";
+import {
+  AddressRefusedError,
+  addressRange,
+  createAddressPolicy,
+  stripBrackets,
+  systemResolver,
+  type AddressPolicy,
+  type ResolvedAddress,
+  type Resolver,
+} from "../net/address";
+import { allowInternalFromEnv } from "../config";
 import { safeHttpUrl } from "../sanitize";
 
 const MAX_BYTES = 5 * 1024 * 1024;
@@ -34,10 +43,15 @@ export type { ResolvedAddress } from "../net/address";
 
 /** Options of {@link fetchRemoteImage}; the defaults are what the dashboard uses. */
 export interface ImageFetchOptions {
-  /** Resolve a host name to its addresses. @default dns.lookup (all addresses) */
-  resolve?: (host: string) => Promise<ResolvedAddress[]>;
-  /** Whether an address may be contacted. @default {@link isPublicAddress} (lib/net/address.ts) */
+  /** Resolve a host name to its addresses. @default lib/net/address.ts systemResolver (dns.lookup, all addresses) */
+  resolve?: Resolver;
+  /**
+   * Whether an address may be contacted. @default the address policy of lib/net/address.ts: public
+   * addresses, and internal ones of {@link allowInternal}
+   */
   allowAddress?: (ip: string) => boolean;
+  /** Hosts and CIDR ranges allowed on internal addresses. @default CAMPUSWATCH_ALLOW_INTERNAL */
+  allowInternal?: readonly string[];
   /** Largest image accepted. @default 5 MiB */
   maxBytes?: number;
   /** Time allowed for the whole fetch, redirects included. @default 10000 */
@@ -71,10 +85,41 @@ function requestPinned(u: URL, address: ResolvedAddress, signal: AbortSignal): P
   });
 }
 
+/** A refusal of the image host, naming the address and its range. */
+const refusal = (address: string, range: string) => new ImageFetchError(`the image host is a private or local address (${address}: ${range})`);
+
+/** The image host's addresses when the address policy allows them all. */
+async function checkedByPolicy(policy: AddressPolicy, u: URL): Promise<ResolvedAddress[]> {
+  try {
+    return await policy.check(u);
+  } catch (e) {
+    if (e instanceof AddressRefusedError) throw refusal(e.address, e.range);
+    if (e instanceof Error && / resolves to no address$/.test(e.message)) throw new ImageFetchError("the image host has no address");
+    throw e;
+  }
+}
+
+/** The image host's addresses when `allowed` admits every one (a test's own rule). */
+async function checkedBy(allowed: (ip: string) => boolean, host: string, resolve: Resolver): Promise<ResolvedAddress[]> {
+  const addresses: ResolvedAddress[] = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await resolve(host);
+  if (addresses.length === 0) throw new ImageFetchError("the image host has no address");
+  // Every address must be allowed, not just the first: which one a client would use is not ours to pick.
+  const refused = addresses.find((a) => !allowed(a.address));
+  if (refused) throw refusal(refused.address, addressRange(refused.address));
+  return addresses;
+}
+
 /** Fetch an image with the checks described at the top of this module. */
 export async function fetchRemoteImage(url: string, options: ImageFetchOptions = {}): Promise<{ body: Uint8Array; contentType: string }> {
-  const resolveHost = options.resolve ?? (async (host: string) => dns.lookup(host, { all: true }));
-  const allowed = options.allowAddress ?? isPublicAddress;
+  const resolveHost = options.resolve ?? systemResolver;
+  // The one address policy (what every outgoing request obeys), unless a test decides per address.
+  const policy = createAddressPolicy({
+    trustedHosts: [],
+    allowInternal: options.allowInternal ?? allowInternalFromEnv(),
+    resolve: resolveHost,
+    refusalReason: "not in CAMPUSWATCH_ALLOW_INTERNAL",
+  });
+  const allowed = options.allowAddress;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const signal = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS);
   let current = url;
@@ -83,13 +128,7 @@ export async function fetchRemoteImage(url: string, options: ImageFetchOptions =
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new ImageFetchError("not an http(s) URL");
     // The WHATWG parser already turned 2130706433, 0177.0.0.1 and 0x7f.1 into 127.0.0.1.
     const host = stripBrackets(u.hostname);
-    const addresses: ResolvedAddress[] = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await resolveHost(host);
-    if (addresses.length === 0) throw new ImageFetchError("the image host has no address");
-    // Every address must be allowed, not just the first: which one a client would use is not ours to pick.
-    const refused = addresses.find((a) => !allowed(a.address));
-    if (refused) {
-      throw new ImageFetchError(`the image host is a private or local address (${refused.address}: ${addressRange(refused.address)})`);
-    }
+    const addresses = allowed ? await checkedBy(allowed, host, resolveHost) : await checkedByPolicy(policy, u);
     const res = await requestPinned(u, addresses[0]!, signal);
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
       res.body.resume();

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../db";
-import { urlProblem, ValidationError } from "../validation";
+import { entryUrlProblemCode, ValidationError } from "../validation";
 
 export interface SeedLine {
   line: number;
@@ -25,7 +25,8 @@ export function parseSeedList(text: string): { urls: string[]; invalid: SeedLine
     .forEach((raw, i) => {
       const line = raw.trim();
       if (!line || line.startsWith("#")) return;
-      const problem = urlProblem(line);
+      // Seeds are registered hosts like account entry URLs: the same limits (length, no credentials, no metadata host).
+      const problem = entryUrlProblemCode(line)?.message;
       if (problem) {
         invalid.push({ line: i + 1, text: line.slice(0, 200), reason: problem });
         return;

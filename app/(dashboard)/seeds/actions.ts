@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { urlProblemCode, ValidationError } from "@/lib/validation";
+import { entryUrlProblemCode, ValidationError } from "@/lib/validation";
 import { fileTooLarge, formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
 import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema } from "@/lib/queries/seeds";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
@@ -13,14 +13,21 @@ import { formValues, guard, localizedFailure, localizedInvalid, type FormState }
 type SeedsDone = Awaited<ReturnType<typeof getTranslations<"seeds.done">>>;
 type UrlProblems = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
 
+type EntryProblems = Awaited<ReturnType<typeof getTranslations<"validation">>>;
+
 const URL_PROBLEMS = ["urlInvalid", "urlProtocol", "urlNoHost"] as const;
+/** The registration limits of lib/validation.ts entryUrlProblemCode, said by the `validation` messages. */
+const ENTRY_PROBLEMS = ["urlTooLong", "urlCredentials", "urlMetadataName", "urlMetadataAddress"] as const;
 
 /** Why a line is not a URL, in the reader's language (lib/ reports it in English). */
-function lineReason(tu: UrlProblems, text: string, reason: string): string {
-  const problem = urlProblemCode(text);
-  const code = URL_PROBLEMS.find((c) => c === problem?.code);
+function lineReason(tu: UrlProblems, tv: EntryProblems, text: string, reason: string): string {
+  const problem = entryUrlProblemCode(text);
   // Only when it is the same problem lib/ found (the reported text is cut at 200 characters).
-  return problem && code && problem.message === reason ? tu(code, problem.values) : reason;
+  if (!problem || problem.message !== reason) return reason;
+  const code = URL_PROBLEMS.find((c) => c === problem.code);
+  if (code) return tu(code, problem.values);
+  const entry = ENTRY_PROBLEMS.find((c) => c === problem.code);
+  return entry ? tv(entry, problem.values) : reason;
 }
 
 /** The text of the import: the uploaded file, else the pasted lines. */
@@ -37,8 +44,8 @@ async function importText(formData: FormData): Promise<string> {
   return typeof urls === "string" ? urls : "";
 }
 
-function report(t: SeedsDone, tu: UrlProblems, r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {
-  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, i.text, i.reason) }));
+function report(t: SeedsDone, tu: UrlProblems, tv: EntryProblems, r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {
+  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, tv, i.text, i.reason) }));
   if (r.invalid.length > 100) details.push(t("more", { count: r.invalid.length - 100 }));
   return {
     ok: true,
@@ -66,13 +73,13 @@ export async function createSeedSetAction(_prev: FormState, formData: FormData):
   if (!parsed.success) return nameInvalid(parsed.error, values);
   const { state } = await guard("manage-seeds");
   if (state) return { ...state, values };
-  const [t, tu] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation")]);
+  const [t, tu, tv] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation"), getTranslations("validation")]);
   let id: number;
   let result: FormState;
   try {
     const text = await importText(formData);
     id = (await createSeedSet(db, parsed.data.name)).id;
-    result = report(t, tu, await importSeedUrls(db, id, text));
+    result = report(t, tu, tv, await importSeedUrls(db, id, text));
   } catch (e) {
     if (e instanceof ValidationError) return localizedFailure(e, values);
     throw e;
@@ -92,11 +99,11 @@ export async function importSeedsAction(_prev: FormState, formData: FormData): P
   if (!parsed.success) return localizedInvalid(parsed.error, values);
   const { state } = await guard("manage-seeds");
   if (state) return { ...state, values };
-  const [t, tu] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation")]);
+  const [t, tu, tv] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation"), getTranslations("validation")]);
   try {
     const text = await importText(formData);
     if (!text.trim()) return { errors: { urls: [t("pasteOrChoose")] }, message: t("nothing"), values };
-    const r = report(t, tu, await importSeedUrls(db, parsed.data.id, text));
+    const r = report(t, tu, tv, await importSeedUrls(db, parsed.data.id, text));
     revalidatePath(`/seeds/${parsed.data.id}`);
     return r;
   } catch (e) {

@@ -9,6 +9,7 @@
 import { messageTitle, PLATFORM_ZH, reasonsZh, shanghaiTime } from "../message";
 import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "../types";
 import { isLoginExpired, loginEmail } from "../login";
+import { AddressRefusedError, isIpLiteral } from "../../net/address";
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
 export function smtpConfig(env = process.env): SmtpSettings | null {
@@ -54,6 +55,11 @@ export function emailMessage(payload: NotificationPayload): { subject: string; t
   return { subject, text: lines.join("\n") };
 }
 
+/** An SMTP_HOST as a URL host: a bare IPv6 address in brackets. */
+function smtpHostForUrl(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
 /** Send one notification by e-mail. */
 export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   const { smtp, timeoutMs } = ctx;
@@ -61,10 +67,21 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   if (!Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535)
     return { ok: false, retry: false, error: `failed: SMTP_PORT must be a port number (got ${smtp.port})` };
   if (!smtp.from) return { ok: false, retry: false, error: "failed: set SMTP_FROM (or SMTP_USER) for the From address" };
+  // The SMTP host passes the address policy like any outgoing request; nodemailer then connects to
+  // the checked address (no second DNS answer), with the host's name for TLS (servername).
+  let address: string;
+  try {
+    address = (await ctx.policy.check(`smtp://${smtpHostForUrl(smtp.host)}:${smtp.port}`))[0]!.address;
+  } catch (e) {
+    if (e instanceof AddressRefusedError) return { ok: false, retry: false, error: e.message };
+    const err = e as Error & { code?: string };
+    return { ok: false, retry: true, error: `network error: ${err.code ? `${err.code} ` : ""}${err.message.slice(0, 300)}` };
+  }
   // Loaded when a mail is sent, not with the crawler: nodemailer takes ~40 ms to load (issue 17).
   const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
-    host: smtp.host,
+    host: address,
+    servername: isIpLiteral(smtp.host) ? undefined : smtp.host,
     port: smtp.port,
     secure: smtp.port === 465,
     auth: smtp.user ? { user: smtp.user, pass: smtp.pass } : undefined,

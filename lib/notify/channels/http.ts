@@ -1,28 +1,42 @@
 /** The HTTP part every webhook-like channel shares: one POST with a timeout, and what it means. */
+import type { Dispatcher } from "undici";
+import { AddressRefusedError, type AddressPolicy } from "../../net/address";
 import type { Outcome } from "../types";
 
-/** What came back from one POST: the status and the body, or why nothing came back. */
-export type HttpAnswer = { ok: true; status: number; statusText: string; body: string } | { ok: false; error: string };
+/**
+ * What came back from one POST: the status and the body, or why nothing came back (`refused`:
+ * the address policy refused the URL, which no retry changes).
+ */
+export type HttpAnswer = { ok: true; status: number; statusText: string; body: string } | { ok: false; error: string; refused?: true };
 
-/** POST a JSON body. Never throws; redirects are refused (a webhook that redirects is misconfigured). */
+/**
+ * POST a JSON body. Never throws; redirects are refused (a webhook that redirects is
+ * misconfigured). The URL passes the address policy first (an early refusal naming it), and the
+ * connection again through `dispatcher` (the policy's guarded agent: no DNS rebinding past the check).
+ */
 export async function postJson(
   url: string,
   body: string,
-  opts: { timeoutMs: number; fetch: typeof fetch; headers?: Record<string, string> },
+  opts: { timeoutMs: number; fetch: typeof fetch; policy: AddressPolicy; dispatcher?: Dispatcher; headers?: Record<string, string> },
 ): Promise<HttpAnswer> {
   try {
-    const res = await opts.fetch(url, {
+    await opts.policy.check(url);
+    const init = {
       method: "POST",
       headers: { "content-type": "application/json; charset=utf-8", "user-agent": "CampusWatch/0.1 (notifications)", ...opts.headers },
       body,
       signal: AbortSignal.timeout(opts.timeoutMs),
-      redirect: "error",
-    });
+      redirect: "error" as const,
+      ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+    };
+    const res = await opts.fetch(url, init);
     // Read the body: the chat platforms answer errors in it (with HTTP 200), and reading it lets
     // the connection be reused. Capped: a webhook has no reason to answer more.
     const text = (await res.text().catch(() => "")).slice(0, 4000);
     return { ok: true, status: res.status, statusText: res.statusText, body: text };
   } catch (e) {
+    const refused = e instanceof AddressRefusedError ? e : (e as { cause?: unknown }).cause;
+    if (refused instanceof AddressRefusedError) return { ok: false, refused: true, error: refused.message };
     const err = e as Error & { cause?: { code?: string; message?: string } };
     const why = err.name === "TimeoutError" ? `timed out after ${opts.timeoutMs} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
     return { ok: false, error: `network error: ${why}` };
@@ -60,7 +74,7 @@ export function platformOutcome(
   answer: HttpAnswer,
   opts: { name: string; codeField: string; code: number | null; message: string; retryCodes: (code: number, message: string) => boolean },
 ): Outcome {
-  if (!answer.ok) return { ok: false, retry: true, error: answer.error };
+  if (!answer.ok) return { ok: false, retry: !answer.refused, error: answer.error };
   if (opts.code !== null) {
     if (opts.code === 0) return { ok: true };
     const message = opts.message.replace(/\s+/g, " ").trim().slice(0, 300);

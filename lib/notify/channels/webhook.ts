@@ -29,6 +29,6 @@ export async function sendWebhook(ctx: SendContext): Promise<Outcome> {
     headers["x-campuswatch-signature"] = webhookSignature(timestamp, ctx.raw, ctx.secret);
   }
   const answer = await postJson(ctx.target, ctx.raw, { ...ctx, headers });
-  if (!answer.ok) return { ok: false, retry: true, error: answer.error };
+  if (!answer.ok) return { ok: false, retry: !answer.refused, error: answer.error };
   return statusOutcome(answer.status, answer.statusText);
 }

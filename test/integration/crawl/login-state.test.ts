@@ -57,7 +57,7 @@ async function loginFixture(platform: Platform) {
     });
   const deliveries: Promise<unknown>[] = [];
   f.services.notify = (db, runId) => {
-    const p = notifyNewFlags(db, runId, { attempts: 1, baseUrl: "https://cw.example.edu.cn" });
+    const p = notifyNewFlags(db, runId, { attempts: 1, baseUrl: "https://cw.example.edu.cn", allowInternal: ["127.0.0.1"] });
     deliveries.push(p);
     return p;
   };

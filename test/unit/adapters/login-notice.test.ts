@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { isLoginExpired, loginEmail, loginFeishuPost, loginMarkdown } from "../../../lib/notify/login";
 import { sendDingtalk } from "../../../lib/notify/channels/dingtalk";
 import type { LoginExpiredPayload, SendContext } from "../../../lib/notify/types";
+import { createAddressPolicy } from "../../../lib/net/address";
 
 const payload: LoginExpiredPayload = {
   event: "campuswatch.login-expired",
@@ -70,6 +71,8 @@ describe("login-expired notice", () => {
       },
       now: () => Date.parse("2026-11-30T02:00:06Z"),
       smtp: null,
+      // The robot's host checked as public (a fixed answer: no DNS in tests); the stub fetch connects nowhere.
+      policy: createAddressPolicy({ trustedHosts: [], resolve: async () => [{ address: "93.184.216.34", family: 4 }] }),
     };
     expect(await sendDingtalk(ctx)).toEqual({ ok: true });
     const body = JSON.parse(sent[0]!) as { msgtype: string; markdown: { title: string; text: string } };

@@ -27,7 +27,8 @@ async function track<M>(s: Promise<RobotServer<M>>): Promise<RobotServer<M>> {
   return server;
 }
 
-const fast: NotifyOptions = { backoffMs: () => 5, timeoutMs: 2000, baseUrl: "https://cw.example.edu.cn" };
+// The robots run on loopback: allowed as an in-house receiver would be (CAMPUSWATCH_ALLOW_INTERNAL).
+const fast: NotifyOptions = { backoffMs: () => 5, timeoutMs: 2000, baseUrl: "https://cw.example.edu.cn", allowInternal: ["127.0.0.0/8"] };
 const HOSTILE = `[点我](http://evil.example) **粗** <at user_id="all">所有人</at>`;
 
 type TopicChannels = {

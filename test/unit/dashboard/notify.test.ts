@@ -32,7 +32,8 @@ afterEach(async () => {
   await t.cleanup();
 });
 
-const fast = { backoffMs: () => 5, timeoutMs: 2000 };
+// The test servers run on loopback: allowed as an in-house receiver or relay would be (CAMPUSWATCH_ALLOW_INTERNAL).
+const fast = { backoffMs: () => 5, timeoutMs: 2000, allowInternal: ["127.0.0.0/8"] };
 
 async function runWithFlags(opts: { webhook?: string; email?: string } = {}) {
   const { db } = t;
