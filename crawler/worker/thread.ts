@@ -137,10 +137,14 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
     }
     // The error names the URL it requested (the page or API), not the thread it belongs to.
     c.record(e, thread.url);
-    // Keep at least the list entry of a new thread, so a post is never lost; the next run
-    // reopens the thread (its mark did not move) and stores the full head as a new version.
-    if (!headSeen && thread.incomplete && read.length === 0 && plan.since === null) {
-      await commit(c, [prepareItem(thread, { replyCount: thread.replyCount ?? null })]);
+    // Keep at least the list entry of a new thread whose head only its first page carries (the
+    // walk stored nothing for it), so a post is never lost. The entry is an excerpt: stored
+    // marked incomplete, it never replaces a text already stored whole (another account's, or
+    // one completed earlier; crawler/store/prepared.ts changeOf), and the next run reopens the
+    // thread (its mark did not move) and completes it in place. Adapters whose post comes from
+    // the list (Weibo: completed by `complete()` before its comments are read) stored it already.
+    if (adapter.repliesIncludeHead && !headSeen && thread.incomplete && read.length === 0 && plan.since === null) {
+      await commit(c, [prepareItem({ ...thread, textIncomplete: true }, { replyCount: thread.replyCount ?? null })]);
     }
     // Pages already stored stay stored, but neither the mark nor the resume point moves: an
     // adapter may fail after yielding a page it could not read whole (Tieba's 楼中楼 requests
