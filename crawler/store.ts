@@ -17,4 +17,14 @@ export { prepareItem, changeOf, type PreparedItem, type Change, type StoredState
 export { storePage, type StoreOutcome, type StoredPost, type PageExtras } from "./store/page";
 export { knownPosts, itemsToStore, type KnownPost } from "./store/known";
 export { markDeleted } from "./store/deleted";
-export { readMarks, readResumes, setResume, advanceMark, finishThreadMark, createThreadMarks, type NewThreadMark, type ThreadResume } from "./store/marks";
+export {
+  readMarks,
+  readResumes,
+  setResume,
+  clearResume,
+  advanceMark,
+  finishThreadMark,
+  createThreadMarks,
+  type NewThreadMark,
+  type ThreadResume,
+} from "./store/marks";

@@ -121,6 +121,12 @@ export interface ThreadPage {
   page?: number;
   /** Forums: the thread's page count as this page shows it. */
   pageCount?: number;
+  /**
+   * Some replies this page announces could not be read (a failed child-comment, 楼中楼 or 点评
+   * request, already warned about with its URL): what came with the page is kept, and the worker
+   * reads the thread again on the next run instead of marking it read.
+   */
+  missed?: boolean;
 }
 
 /** How far `replies()` may read in this run, and where to start (forums read by page number). */

@@ -47,6 +47,17 @@ export function collapse(text: string | undefined): string {
   return (text ?? "").replace(/[\s\u00a0\u3000]+/g, " ").trim();
 }
 
+/**
+ * A label some themes print before the name, in or beside its link ("作者：张三", "楼主: 张三",
+ * "Author: x"): part of the page, not of the name.
+ */
+const NAME_LABEL = /^(?:作者|楼主|发帖人|发表者|发布者|author|poster)\s*[:：]\s*/i;
+
+/** An author's name as printed, whitespace-collapsed, without a theme's label before it. */
+export function authorName(text: string | undefined): string {
+  return collapse(collapse(text).replace(NAME_LABEL, ""));
+}
+
 /** The board of a page when the caller did not say: its directory, and 7.x for `*.php` scripts of 7.x. */
 function boardOfPage(pageUrl: string): DiscuzBoard {
   const u = new URL(pageUrl);
@@ -101,7 +112,7 @@ export function parseDiscuzList(html: string, pageUrl: string, now: Date, option
     const authorCell = by.length > 0 ? by.eq(0) : findFirst(tbody, "td.author");
     const lastCell = by.length > 0 ? by.eq(1) : findFirst(tbody, "td.lastpost");
     const authorLink = findFirst(authorCell, "cite a");
-    const author = collapse(authorLink.text()) || collapse(find(authorCell, "cite").text());
+    const author = authorName(authorLink.text()) || authorName(find(authorCell, "cite").text());
     const lastActivity = lastCell.length > 0 ? dateOf(findFirst(lastCell, "em"), now) : null;
     let publishedAt = dateOf(findFirst(authorCell, "em"), now);
     if (!publishedAt) {
@@ -195,7 +206,7 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
     previous = publishedAt;
 
     const nameLink = findFirst(div, ".authi a.xw1, .postauthor .postinfo a[href*='uid'], .authi a[href*='uid']");
-    let author = collapse(nameLink.text()) || collapse(findFirst(div, ".authi").text());
+    let author = authorName(nameLink.text()) || authorName(findFirst(div, ".authi").text());
     if (!author) {
       author = isHead ? collapse(options.thread?.author) : "";
       warn({
@@ -292,7 +303,7 @@ function parseComments(
     const text = findFirst(row, ".psti");
     if (text.length === 0) return; // the "N 条点评" total line
     const nameLink = find(row, ".psta a.xw1, .psta a.xi2").last();
-    const author = collapse(nameLink.text()) || collapse(find(row, ".psta").text());
+    const author = authorName(nameLink.text()) || authorName(find(row, ".psta").text());
     const authorId = uidOf(nameLink.attr("href"));
     const xg1 = find(text, "span.xg1").last();
     const stamp = xg1.length > 0 ? xg1 : text.children("span").last();

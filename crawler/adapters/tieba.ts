@@ -30,9 +30,9 @@ import { NonRetryableError } from "../errors";
 import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
 import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, walkThreadPages } from "./shared";
-import { find, findFirst } from "./find";
+import { findFirst } from "./find";
 import { withComments, type ReadPages } from "./tieba/lzl";
-import { collapse, shownName, stableId } from "./tieba/names";
+import { collapse, printedName, shownName, stableId } from "./tieba/names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
 import { isTiebaHost, tiebaBarFromUrl } from "./tieba/urls";
 import { checkTiebaLogin } from "./tieba/login";
@@ -153,18 +153,14 @@ function truthy(v: unknown): boolean {
 }
 
 /**
- * The thread author a list row shows: the link's text, or (cut "白茗咸鱼..." or drawn with a
- * nickname emoji) the full name from the row's JSON or the "主题作者: …" tooltip.
+ * The thread author a list row shows: the link's text, or (cut "白茗咸鱼..." or drawn with
+ * nickname emoji anywhere in it, "<img>5x70<img>") the full name from the row's JSON or the
+ * "主题作者: …" tooltip that reads as the link does — with the emoji, as thread pages give it.
  */
 function listAuthor(li: ReturnType<cheerio.CheerioAPI>, field: Record<string, unknown> | undefined): string {
   const link = findFirst(li, ".tb_icon_author .frs-author-name, .frs-author-name");
   const tooltip = /^主题作者[:：]\s*(.*)$/.exec(collapse(findFirst(li, ".tb_icon_author").attr("title")))?.[1];
-  return shownName(link.text(), find(link, "img").length > 0, [
-    str(field?.["author_nickname"]),
-    str(field?.["show_nickname"]),
-    tooltip,
-    str(field?.["author_name"]),
-  ]);
+  return shownName(printedName(link), false, [str(field?.["author_nickname"]), str(field?.["show_nickname"]), tooltip, str(field?.["author_name"])]);
 }
 
 /** How a thread's pages are read for this list item: warnings to the run, the list's values as fallbacks. */

@@ -12,11 +12,14 @@
  *
  * Child comments are stored as replies whose parent is the comment they answer. They are read
  * from the preview when it holds all of them, else from hotFlowChild, one thread page per child
- * page, so the worker's page budget counts them and their parent is always stored first.
+ * page, so the worker's page budget counts them and their parent is always stored first. A
+ * failed hotFlowChild request keeps the preview's children and is a warning on the run (see
+ * `childrenOf`); a failed hotflow page ends the post's comments (its cursor is lost).
  */
 import type { AdapterContext, CrawlItem, ListItem, ThreadPage } from "../types";
 import { apiUrl, userOf, weiboDateOr, weiboGone, weiboGoneNotice } from "./weibo-api";
 import { arr, dig, getJson, imagesIn, num, rec, str, type Json } from "./shared";
+import { missedRequest } from "./missed";
 
 /** The post a comment belongs to, as the comment readers need it. */
 interface PostRef {
@@ -93,8 +96,9 @@ export async function* weiboComments(ctx: AdapterContext, thread: ListItem): Asy
     if (gone) throw weiboGone(gone, res.url);
     // ok:0 with no data is how hotflow says "no (more) comments".
     const replies: CrawlItem[] = [];
-    // Comments whose preview is cut: their children are read from hotFlowChild after this page.
-    const needs: CrawlItem[] = [];
+    // Comments whose preview is cut: their children are read from hotFlowChild after this page,
+    // and the preview is what is kept of them should that fail.
+    const needs: { comment: CrawlItem; preview: CrawlItem[] }[] = [];
     for (const entry of arr(dig(data, "data.data"))) {
       const c = rec(entry);
       if (!c) continue;
@@ -106,21 +110,16 @@ export async function* weiboComments(ctx: AdapterContext, thread: ListItem): Asy
         .filter((x): x is Json => x !== undefined);
       const total = num(c["total_number"]) ?? preview.length;
       if (total <= 0 && preview.length === 0) continue;
-      if (preview.length >= total && !rec(c["more_info"])) {
-        for (const child of preview) {
-          const r = commentToReply(ctx, child, post, comment, source);
-          if (r) replies.push(r);
-        }
-      } else {
-        needs.push(comment);
-      }
+      const children = preview.map((child) => commentToReply(ctx, child, post, comment, source)).filter((r): r is CrawlItem => r !== null);
+      if (preview.length >= total && !rec(c["more_info"])) replies.push(...children);
+      else needs.push({ comment, preview: children });
     }
     if (replies.length === 0) return;
     yield { url: res.url, replies };
-    for (const comment of needs) {
+    for (const { comment, preview } of needs) {
       if (childrenRead.has(comment.platformId)) continue;
       childrenRead.add(comment.platformId);
-      yield* childPages(ctx, post, comment);
+      yield* childrenOf(ctx, post, comment, preview, source.url);
     }
     const maxId = str(dig(data, "data.max_id"));
     const maxIdType = str(dig(data, "data.max_id_type")) ?? "0";
@@ -133,6 +132,31 @@ export async function* weiboComments(ctx: AdapterContext, thread: ListItem): Asy
 }
 
 /**
+ * A comment's children: its hotFlowChild pages. A failed page ends them without ending the
+ * post's comments: the children of the preview not read yet are kept (yielded as a page marked
+ * `missed`), the failure is a warning naming the hotFlowChild URL, and the flow goes on with the
+ * next comment and the next hotflow page.
+ * @param hotflowUrl the hotflow page the preview came with
+ */
+async function* childrenOf(ctx: AdapterContext, post: PostRef, comment: CrawlItem, preview: CrawlItem[], hotflowUrl: string): AsyncGenerator<ThreadPage> {
+  const got = new Set<string>();
+  try {
+    for await (const page of childPages(ctx, post, comment)) {
+      for (const r of page.replies) got.add(r.platformId);
+      yield page;
+    }
+  } catch (e) {
+    const kept = preview.filter((r) => !got.has(r.platformId));
+    missedRequest(ctx, e, childUrl(ctx, comment.platformId, "0", "0"), `the ${kept.length} child comments shown with comment ${comment.platformId}`);
+    yield { url: hotflowUrl, replies: kept, missed: true };
+  }
+}
+
+function childUrl(ctx: AdapterContext, cid: string, maxId: string, maxIdType: string): string {
+  return apiUrl(ctx, `/comments/hotFlowChild?cid=${cid}&max_id=${maxId}&max_id_type=${maxIdType}`);
+}
+
+/**
  * The hotFlowChild pages of one comment, one thread page each. An `ok: 0` answer ends them (the
  * comment has no more children, or was removed since hotflow listed it).
  */
@@ -141,7 +165,7 @@ async function* childPages(ctx: AdapterContext, post: PostRef, comment: CrawlIte
   let maxIdType = "0";
   const seen = new Set<string>();
   for (;;) {
-    const url = apiUrl(ctx, `/comments/hotFlowChild?cid=${comment.platformId}&max_id=${maxId}&max_id_type=${maxIdType}`);
+    const url = childUrl(ctx, comment.platformId, maxId, maxIdType);
     const { res, data } = await getJson(ctx, url, { kind: "item" });
     const source = { url: res.url, body: res.body };
     // The children sit in the top-level `data`; some answers nest them like hotflow's.

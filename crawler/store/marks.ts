@@ -78,6 +78,14 @@ export async function setResume(db: Db, accountId: number, scope: string, resume
 }
 
 /**
+ * Forget where a thread's reading stands: a flow without page numbers (Weibo comments) that was
+ * left to be read again (`{"page": 1}`) has now been read whole.
+ */
+export async function clearResume(db: Db, accountId: number, scope: string): Promise<void> {
+  await db.historyMark.updateMany({ where: { accountId, scope, resume: { not: null } }, data: { resume: null } });
+}
+
+/**
  * Move a history mark forward (never back). Call only after the pages that prove it are committed:
  * a crash before this call repeats pages on the next run instead of skipping them.
  */

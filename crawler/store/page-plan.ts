@@ -239,7 +239,10 @@ export function* planPage(accountId: number, siteKey: string, items: PreparedIte
     };
     // Unchanged content, or a partial text that would replace a complete one (changeOf).
     if (changeOf(prev, p) === "unchanged") {
-      yield { op: "update", id: prev.id, change: bookkeeping };
+      // A text stored as partial and now read whole is the same text (a feed that carried it all):
+      // it is complete now, and no later run needs to read it again.
+      const completed = prev.incomplete && !item.textIncomplete && prev.deletedAt === null;
+      yield { op: "update", id: prev.id, change: completed ? { ...bookkeeping, incomplete: false } : bookkeeping };
       outcome.unchanged++;
       continue;
     }

@@ -9,7 +9,17 @@
  * run says where it stopped.
  */
 import { LoginExpiredError } from "../errors";
-import { advanceMark, finishThreadMark, prepareItem, setResume, type KnownPost, type PageExtras, type PreparedItem, type ThreadResume } from "../store";
+import {
+  advanceMark,
+  clearResume,
+  finishThreadMark,
+  prepareItem,
+  setResume,
+  type KnownPost,
+  type PageExtras,
+  type PreparedItem,
+  type ThreadResume,
+} from "../store";
 import { contentSha1, htmlToText } from "../text";
 import type { ListItem } from "../types";
 import { commit } from "./commit";
@@ -71,6 +81,8 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   let headSeen = false;
   let flowPages = 0;
   let bounded = false;
+  // The first page some of whose replies could not be read (1 for a flow without page numbers).
+  let missedPage: number | null = null;
   /** Pages stored (committed). */
   const read: ReadPage[] = [];
   const shown = new Set<string>();
@@ -95,6 +107,7 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
       }
       // The thread goes on: the page before this one is not its last.
       await flush();
+      if (tp.missed && missedPage === null) missedPage = tp.page ?? 1;
       const batch: PreparedItem[] = [];
       if (tp.head) {
         headSeen = true;
@@ -137,10 +150,14 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
     }
     // The error names the URL it requested (the page or API), not the thread it belongs to.
     c.record(e, thread.url);
-    // Keep at least the list entry of a new thread, so a post is never lost; the next run
-    // reopens the thread (its mark did not move) and stores the full head as a new version.
-    if (!headSeen && thread.incomplete && read.length === 0 && plan.since === null) {
-      await commit(c, [prepareItem(thread, { replyCount: thread.replyCount ?? null })]);
+    // Keep at least the list entry of a new thread whose head only its first page carries (the
+    // walk stored nothing for it), so a post is never lost. The entry is an excerpt: stored
+    // marked incomplete, it never replaces a text already stored whole (another account's, or
+    // one completed earlier; crawler/store/prepared.ts changeOf), and the next run reopens the
+    // thread (its mark did not move) and completes it in place. Adapters whose post comes from
+    // the list (Weibo: completed by `complete()` before its comments are read) stored it already.
+    if (adapter.repliesIncludeHead && !headSeen && thread.incomplete && read.length === 0 && plan.since === null) {
+      await commit(c, [prepareItem({ ...thread, textIncomplete: true }, { replyCount: thread.replyCount ?? null })]);
     }
     // Pages already stored stay stored, but neither the mark nor the resume point moves: an
     // adapter may fail after yielding a page it could not read whole (Tieba's 楼中楼 requests
@@ -149,6 +166,10 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   }
 
   if (!plan.fresh) await markMissingReplies(c, thread.platformId, read, shown);
+  if (missedPage !== null) {
+    await missed(c, thread, missedPage);
+    return "unfinished";
+  }
   if (isUnfinished) {
     await unfinished(c, thread, read, storedNewest);
     return "unfinished";
@@ -157,6 +178,8 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
   // Mark the thread only after all its pages are committed.
   const activity = maxDate(newest, thread.lastActivityAt ?? null) ?? thread.publishedAt;
   const resume = last ? { last: last.pageCount } : null;
+  // A flow read again because comments were missed (see missed()) is whole now.
+  if (!last && plan.resume?.page !== undefined) await clearResume(services.db, c.accountId, thread.platformId);
   // A thread's first mark waits for its list page's other threads: one insert for them all.
   if (plan.unmarked) c.newMarks.push({ scope: thread.platformId, newestAt: activity, resume });
   else await finishThreadMark(services.db, c.accountId, thread.platformId, activity, resume);
@@ -177,6 +200,17 @@ async function unfinished(c: Crawl, thread: ListItem, read: ReadPage[], storedNe
     c,
     `thread ${thread.platformId} unfinished: read pages ${pages[0]}–${lastPage} of ${pageCount} (budget ${c.pageBudget} pages per run); the next run resumes at page ${next} (${thread.url})`,
   );
+}
+
+/**
+ * Record a thread some of whose replies could not be read (a failed child-comment or 楼中楼
+ * request, warned about by the adapter): its pages are stored, but its mark does not move and
+ * the next run reads it again from the first page that missed some (page 1 of a flow).
+ */
+async function missed(c: Crawl, thread: ListItem, page: number): Promise<void> {
+  await setResume(c.services.db, c.accountId, thread.platformId, { page }, thread.publishedAt);
+  c.s.unfinishedThreads++;
+  note(c, `thread ${thread.platformId}: some comments could not be read (see the warnings); the next run reads it again from page ${page} (${thread.url})`);
 }
 
 function maxDate(a: Date | null, b: Date | null): Date | null {

@@ -25,7 +25,7 @@
  * Items are identified by the path of their URL (guid only when there is no link), so the same
  * post has the same platformId whichever source it came from.
  */
-import { GoneError, NonRetryableError } from "../../errors";
+import { BlockedError, GoneError, NonRetryableError, RetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
 import { rebase } from "../shared";
@@ -186,7 +186,19 @@ export function createBlogAdapter(): Adapter {
           }
           throw new GoneError(`HTTP ${err.status}: the article is gone`, err.url ?? url, err.status);
         }
-        throw err;
+        // Unreadable for now (5xx, a timeout, a block): the post is kept with the feed's or list's
+        // excerpt, marked incomplete and warned about, and the next crawl reads the article again
+        // (the store never lets an excerpt replace a text it has whole). A refusal (a redirect
+        // loop, an address the policy forbids, a page too large) stays an error on the run.
+        if (!(err instanceof RetryableError || err instanceof BlockedError)) throw err;
+        ctx.warn({
+          url: (err as { url?: string }).url ?? url,
+          field: "body",
+          raw: `${err.name}: ${err.message}`,
+          reason: "stored the listing's excerpt, marked incomplete: a later crawl reads the article",
+        });
+        const { incomplete: _i, pinned: _p, hasReplies: _h, lastActivityAt: _l, replyCount: _r, ...post } = item;
+        return { ...post, textIncomplete: true };
       }
       const article = await offThread("blogArticle", readBlogArticle, res.body, url, ctx.now, item, {
         warn: ctx.warn,

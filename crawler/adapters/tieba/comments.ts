@@ -18,7 +18,7 @@ import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../../dates";
 import type { CrawlItem, FieldWarning } from "../../types";
 import { arr, dig, imagesIn, rec, str, type Json } from "../shared";
-import { collapse, shownName, stableId } from "./names";
+import { collapse, printedName, shownName, stableId } from "./names";
 
 /** A cheerio selection of elements (spelled via cheerio's API so domhandler need not be imported). */
 export type Sel = ReturnType<ReturnType<cheerio.CheerioAPI["root"]>["find"]>;
@@ -119,12 +119,7 @@ export function parseLzlElements(
     if (!spid || !ref) return; // the pager and the editor share the list's markup
     const card = li.find(".lzl_cnt a.j_user_card").first();
     const login = str(field?.["user_name"]) ?? card.attr("username");
-    const author = shownName(card.text(), card.find("img.nicknameEmoji").length > 0, [
-      str(field?.["showname"]),
-      str(field?.["show_nickname"]),
-      str(field?.["user_nickname"]),
-      login,
-    ]);
+    const author = shownName(printedName(card), false, [str(field?.["showname"]), str(field?.["show_nickname"]), str(field?.["user_nickname"]), login]);
     const timeText = collapse(li.find(".lzl_time").first().text());
     const content = li.find(".lzl_content_main").first();
     const html = (content.html() ?? "").trim();

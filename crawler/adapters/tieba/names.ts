@@ -10,6 +10,8 @@
  * Names change; the portrait id (`tb.1.xxxxxxxx.yyyy`, without its `?t=` cache stamp) does not,
  * so it is the `authorId`, then the numeric user id, then the login.
  */
+import type { Cheerio } from "cheerio";
+import type { AnyNode } from "domhandler";
 
 /** Whitespace collapsed and trimmed (names and titles are stored this way). */
 export function collapse(text: string | null | undefined): string {
@@ -25,19 +27,50 @@ export function portraitId(portrait: string | null | undefined): string | undefi
 const CUT = /(\.\.\.|…)$/;
 
 /**
- * The name a page shows for a user.
- * @param visible the printed name's text (empty when the page prints none)
- * @param pictured true when part of the printed name is an image (a nickname emoji)
+ * Where a printed name shows a nickname emoji as an image: {@link printedName} puts this
+ * character (U+FFFC, OBJECT REPLACEMENT CHARACTER) in its place, and {@link shownName} reads it
+ * as "some emoji here". The emoji may sit anywhere ("✨5x70✨", "长白ლ初暖"), not only at the end.
+ */
+export const EMOJI_MARK = "\uFFFC";
+
+/** The text of a printed name with each image in it (a nickname emoji) marked {@link EMOJI_MARK}. */
+export function printedName(link: Cheerio<AnyNode>): string {
+  const copy = link.clone();
+  copy.find("img").replaceWith(EMOJI_MARK);
+  return copy.text();
+}
+
+/**
+ * The name a page shows for a user: the printed name, or, when the page cut it ("白茗咸鱼...") or
+ * drew part of it as images (nickname emoji), the known name it shows — so a list row, a floor and a
+ * 楼中楼 give one author one name, with the emoji a person sees.
+ * @param visible the printed name's text (empty when the page prints none), images marked
+ *   {@link EMOJI_MARK} ({@link printedName})
+ * @param pictured true when part of the printed name is an image (also implied by a mark)
  * @param known names from the page's JSON, most displayable first
  */
 export function shownName(visible: string, pictured: boolean, known: readonly (string | null | undefined)[]): string {
   const names = known.map(collapse).filter((n) => n !== "");
-  const v = collapse(visible);
+  const marked = collapse(visible);
+  const v = collapse(marked.replaceAll(EMOJI_MARK, ""));
   if (v === "") return names[0] ?? "";
   const cut = CUT.test(v);
-  if (!cut && !pictured) return v;
-  const prefix = v.replace(CUT, "");
-  return names.find((n) => n.startsWith(prefix)) ?? (cut ? (names[0] ?? v) : v);
+  if (!cut && !pictured && !marked.includes(EMOJI_MARK)) return v;
+  const shape = marked.replace(CUT, "");
+  const pattern = shape.split(EMOJI_MARK).map(escapeRegExp).join(ONE_EMOJI);
+  const matches = new RegExp(`^${pattern}${cut || !marked.includes(EMOJI_MARK) ? "" : "$"}`, "su");
+  return names.find((n) => matches.test(n)) ?? (cut ? (names[0] ?? v) : v);
+}
+
+/**
+ * One emoji as text: a character with its marks (variation selectors) and skin-tone modifiers,
+ * joined to more by zero-width joiners (👨‍👩‍👧), or a flag's two regional indicators. One image
+ * draws one of these; a symbol-like letter (ლ, º) counts too.
+ */
+const ONE_EMOJI = String.raw`(?:\p{Regional_Indicator}{2}|\P{M}[\p{M}\u{1F3FB}-\u{1F3FF}]*(?:\u200d\P{M}[\p{M}\u{1F3FB}-\u{1F3FF}]*)*)`;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The stable id of a user: portrait, else numeric user id, else login. */

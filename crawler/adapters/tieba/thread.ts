@@ -19,7 +19,7 @@ import { tryParsePlatformDate } from "../../dates";
 import type { CrawlItem, FieldWarning } from "../../types";
 import { dig, imagesIn, jsonAttr, num, str, type ParsedThreadPage } from "../shared";
 import { parseLzlElements, type FloorRef, type Sel } from "./comments";
-import { collapse, shownName, stableId } from "./names";
+import { collapse, printedName, shownName, stableId } from "./names";
 import { find, findFirst } from "../find";
 
 /** A parsed thread page with what reading its 楼中楼 needs. */
@@ -109,7 +109,7 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
 
     const card = findFirst(post, "a.p_author_name");
     const login = str(dig(field, "author.user_name")) ?? jsonAttr(card.attr("data-field"))?.["un"];
-    let author = shownName(card.text(), find(card, "img.nicknameEmoji").length > 0, [
+    let author = shownName(printedName(card), false, [
       str(dig(field, "author.show_nickname")),
       str(dig(field, "author.user_nickname")),
       typeof login === "string" ? login : undefined,

@@ -151,3 +151,41 @@ describe("WordPress comments are replies under what they answer", () => {
     closed.clear();
   });
 });
+
+describe("issue 30 item 7: an article page that cannot be fetched", () => {
+  let g: CrawlFixture | undefined;
+  afterAll(async () => g?.close());
+
+  it.each([
+    ["HTTP 500", { type: "status" as const, status: 500 }],
+    ["HTTP 503 (a block)", { type: "status" as const, status: 503 }],
+  ])("%s: the listing's excerpt is stored as the text, marked incomplete and warned; the next crawl completes it", async (_name, fault) => {
+    await g?.close();
+    g = await crawlFixture({ seed: 36, accounts: { weibo: 0, tieba: 0, discuz: 0, blog: 1 }, postsPerAccount: 3 });
+    const key = "blog-1";
+    const post = g.site.account(key).posts[1]!;
+    const pid = g.site.platformIdOf(post);
+    const articlePath = new URL(pid, g.site.origin).pathname;
+    const failing = g.site.fault((u) => u.pathname === articlePath, fault);
+
+    const r1 = await g.crawl(key);
+    expect(failing.hits).toBeGreaterThan(0);
+    expect(r1.errors).toEqual([]);
+    // One warning each time the run met the post (its feed entry and its listing row).
+    expect(r1.warnings.length).toBeGreaterThan(0);
+    for (const w of r1.warnings) expect(w).toMatchObject({ url: new URL(articlePath, g.site.origin).href, field: "body" });
+    const cut = await g.t.db.post.findFirstOrThrow({ where: { accountId: g.ids.get(key)!, platformId: pid } });
+    expect(cut).toMatchObject({ incomplete: true, version: 1 });
+    // The excerpt the listing shows: text, not an empty body.
+    expect(cut.text.length).toBeGreaterThan(0);
+    expect(htmlToText(post.html).startsWith(cut.text.replace(/…$|\.\.\.$/, "").slice(0, 10))).toBe(true);
+
+    failing.clear();
+    g.site.clock.advance(60_000);
+    const r2 = await g.crawl(key);
+    expect(r2.errors).toEqual([]);
+    const whole = await g.t.db.post.findFirstOrThrow({ where: { id: cut.id } });
+    expect(whole).toMatchObject({ incomplete: false, version: 1, text: htmlToText(post.html) });
+    expect(await g.t.db.postVersion.count({ where: { postId: cut.id } })).toBe(0);
+  });
+});

@@ -117,30 +117,6 @@ describe("tieba in the field", () => {
     expect([again.newPosts, again.changedPosts]).toEqual([0, 0]);
   });
 
-  test("a failed totalComment is an error naming its URL; the floors are kept and the comments come next run", async () => {
-    const site = f.site;
-    site.clock.advance(MINUTE);
-    const reply = site.addReply(thread.id, { text: "新的一楼", author: "晚来的人" });
-    site.clock.advance(MINUTE);
-    const lzl = addTiebaLzl(site.model, reply.id, { text: "新楼的楼中楼" });
-    const lzl2 = addTiebaLzl(site.model, reply.id, { text: "第二条" });
-    const lzl3 = addTiebaLzl(site.model, reply.id, { text: "第三条，不在页面里" });
-    site.clock.advance(MINUTE);
-    const fault = site.fault("/p/totalComment", { type: "status", status: 500 });
-    const run = await f.crawl(KEY);
-    fault.clear();
-    expect(run.status).not.toBe("ok");
-    expect(run.errors.map((e) => e.url)).toContain(`${site.origin}/p/totalComment?tid=${thread.id}&fid=${tiebaForumId(site.model, KEY)}&pn=2`);
-    const stored = await f.stored(KEY);
-    expect(stored.get(reply.id)).toMatchObject({ parentPlatformId: thread.id });
-    // The two shown inline are kept; the third needs totalComment.
-    expect([stored.has(lzl.id), stored.has(lzl2.id), stored.has(lzl3.id)]).toEqual([true, true, false]);
-
-    const next = await f.crawl(KEY);
-    expect(next.errors).toEqual([]);
-    expect((await f.stored(KEY)).get(lzl3.id)).toMatchObject({ parentPlatformId: reply.id, version: 1 });
-  });
-
   test("an unreadable floor date is a warning with the page URL and raw text; the floor is stored with the previous floor's date", async () => {
     const site = f.site;
     site.clock.advance(MINUTE);
@@ -160,5 +136,75 @@ describe("tieba in the field", () => {
     const row = await f.t.db.crawlRun.findUnique({ where: { id: run.runId } });
     expect(row?.warningCount).toBe(1);
     expect(row?.warnings).toContain("某天下午");
+  });
+
+  /** A new floor with three 楼中楼: the page shows two, the third needs totalComment or /p/comment. */
+  function floorWithThreeLzl(text: string) {
+    const site = f.site;
+    site.clock.advance(MINUTE);
+    const reply = site.addReply(thread.id, { text, author: "晚来的人" });
+    site.clock.advance(MINUTE);
+    const lzl = addTiebaLzl(site.model, reply.id, { text: `${text}的楼中楼` });
+    const lzl2 = addTiebaLzl(site.model, reply.id, { text: "第二条" });
+    const lzl3 = addTiebaLzl(site.model, reply.id, { text: "第三条，不在页面里" });
+    site.clock.advance(MINUTE);
+    return { reply, lzl, lzl2, lzl3 };
+  }
+
+  test("issue 30 item 2: a failed totalComment is a warning naming its URL; the floors and inline 楼中楼 are kept, /p/comment fills in", async () => {
+    const site = f.site;
+    const { reply, lzl, lzl2, lzl3 } = floorWithThreeLzl("新的一楼");
+    const fault = site.fault("/p/totalComment", { type: "status", status: 500 });
+    const run = await f.crawl(KEY);
+    fault.clear();
+    expect(fault.hits).toBeGreaterThan(0);
+    expect(run.errors).toEqual([]);
+    // (The floor garbled by the test before still warns about its date.)
+    const missed = run.warnings.filter((w) => w.field === "comments");
+    expect(missed.length).toBeGreaterThan(0);
+    for (const w of missed)
+      expect(w.url).toMatch(new RegExp(`^${site.origin}/p/totalComment\\?tid=${thread.id}&fid=${tiebaForumId(site.model, KEY)}&pn=\\d+$`));
+    const stored = await f.stored(KEY);
+    expect(stored.get(reply.id)).toMatchObject({ parentPlatformId: thread.id });
+    // The two shown inline are kept; the third came from the floor's /p/comment page.
+    expect([stored.has(lzl.id), stored.has(lzl2.id), stored.has(lzl3.id)]).toEqual([true, true, true]);
+    expect(stored.get(lzl3.id)).toMatchObject({ parentPlatformId: reply.id });
+  });
+
+  test("issue 30 item 2: totalComment and /p/comment both failing keep the floors and inline 楼中楼, warn, and the next run reads the rest", async () => {
+    const site = f.site;
+    const { reply, lzl, lzl2, lzl3 } = floorWithThreeLzl("又一楼");
+    const total = site.fault("/p/totalComment", { type: "status", status: 404 });
+    const pages = site.fault("/p/comment", { type: "status", status: 500 });
+    const run = await f.crawl(KEY);
+    total.clear();
+    pages.clear();
+    expect(run.errors).toEqual([]);
+    expect(run.status).toBe("partial");
+    // totalComment, then the /p/comment pages of each floor with more 楼中楼 than the page shows.
+    const paths = run.warnings.filter((w) => w.field === "comments").map((w) => new URL(w.url).pathname);
+    expect(paths).toContain("/p/totalComment");
+    expect(paths).toContain("/p/comment");
+    expect(new Set(paths)).toEqual(new Set(["/p/totalComment", "/p/comment"]));
+    const stored = await f.stored(KEY);
+    expect(stored.get(reply.id)).toMatchObject({ parentPlatformId: thread.id });
+    expect([stored.has(lzl.id), stored.has(lzl2.id), stored.has(lzl3.id)]).toEqual([true, true, false]);
+
+    site.clock.advance(MINUTE);
+    const next = await f.crawl(KEY);
+    expect(next.errors).toEqual([]);
+    expect(next.warnings.filter((w) => w.field === "comments")).toEqual([]);
+    expect(next.status).toBe("ok");
+    expect((await f.stored(KEY)).get(lzl3.id)).toMatchObject({ parentPlatformId: reply.id, version: 1 });
+
+    // Read whole now: once the list's reply count is stored with the head (the crawl after a
+    // thread read from a later page reads it whole once, as without any failure), the thread is
+    // not read again without new activity.
+    site.clock.advance(MINUTE);
+    await f.crawl(KEY);
+    const mark = site.lastSeq();
+    site.clock.advance(MINUTE);
+    await f.crawl(KEY);
+    expect(site.requests({ afterSeq: mark }).filter((r) => r.path.startsWith("/p/"))).toEqual([]);
   });
 });

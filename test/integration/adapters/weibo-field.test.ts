@@ -4,10 +4,17 @@
  * warnings name the API URL that failed (item 5), child comments are stored once under their
  * comment (item 8), authors are the screen name with the uid beside it (item 3), and Weibo's
  * deletion notice is told apart from a failure (item 9, detection).
+ *
+ * Issue 30 item 1: the full text read from `statuses/extend` survives any later failure of the
+ * same run (its comments failing with 404, 429 or a timeout): no cut `…全文` excerpt replaces it
+ * and no version is added. An excerpt is stored only when nothing better exists (extend failed),
+ * marked incomplete, and the next run completes it in place — a completion, not an edit by the
+ * author, so no version either.
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { weiboAdapter } from "../../../crawler/adapters/weibo";
 import { GoneError, RetryableError } from "../../../crawler/errors";
+import { createFetcher, HostScheduler } from "../../../crawler/fetch";
 import { htmlToText } from "../../../crawler/text";
 import type { ListItem } from "../../../crawler/types";
 import { addWeiboChildComment } from "../../support/platforms/weibo";
@@ -238,5 +245,187 @@ describe("items 5 and 9: what failed is named by its API URL; a deletion is told
     } finally {
       await fetch.close();
     }
+  });
+});
+
+/** A fetcher that gives up at once and times out after 300 ms (the slow fault waits 1.5 s). */
+const impatient = {
+  createFetcher: (_account: unknown, onRequest: NonNullable<Parameters<typeof createFetcher>[0]>["onRequest"]) =>
+    createFetcher({
+      mode: "http",
+      scheduler: new HostScheduler(),
+      hostDelayMs: 0,
+      retries: 0,
+      backoffBaseMs: 1,
+      requestTimeoutMs: 300,
+      onRequest,
+      log: () => undefined,
+    }),
+};
+
+/** The text the full post reads as once stored (extend's paragraphs become line breaks). */
+function fullText(html: string): string {
+  return htmlToText(html.replace(/<\/p><p>/g, "<br />"));
+}
+
+describe("issue 30 item 1: the full text survives a failed comments request", () => {
+  const failures: [string, Fault][] = [
+    ["404", { type: "status", status: 404 }],
+    ["429", { type: "status", status: 429 }],
+    ["timeout", { type: "slow", delayMs: 1500 }],
+  ];
+  test.each(failures)("comments answer %s: the full text is stored, no version is added", async (_name, fault) => {
+    f = await crawlFixture({ seed: 31, ...weiboOnly, postsPerAccount: 3, repliesPerPost: [0, 0] }, impatient);
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const post = site.addPost("weibo-1", { long: true });
+    site.clock.advance(MINUTE);
+    site.addReply(post.id, { text: "说得对" });
+    site.clock.advance(MINUTE);
+    const comments = site.fault(`/comments/hotflow?id=${post.id}`, fault);
+
+    const r1 = await f.crawl("weibo-1");
+    expect(comments.hits).toBeGreaterThan(0);
+    // The comment request's failure is on the run, naming the hotflow URL.
+    expect(r1.errors.map((e) => e.url)).toEqual([expect.stringContaining(`/comments/hotflow?id=${post.id}`)]);
+    const row = await postRow(f, post.id);
+    expect(row).toMatchObject({ incomplete: false, version: 1, text: fullText(post.html) });
+    expect(row.text).not.toContain("全文");
+    expect(await f.t.db.postVersion.count({ where: { postId: row.id } })).toBe(0);
+
+    // The comments work again: they are read, and the post's full text is still untouched.
+    comments.clear();
+    site.clock.advance(MINUTE);
+    const r2 = await f.crawl("weibo-1");
+    expect(r2.errors).toEqual([]);
+    expect(r2.changedPosts).toBe(0);
+    const again = await postRow(f, post.id);
+    expect(again).toMatchObject({ incomplete: false, version: 1, text: fullText(post.html) });
+    expect(await f.t.db.postVersion.count({ where: { postId: row.id } })).toBe(0);
+    expect(await f.t.db.post.count({ where: { accountId: f.ids.get("weibo-1")!, kind: "reply" } })).toBe(1);
+  });
+});
+
+describe("issue 30 item 1: an excerpt only when nothing better exists, completed by the next run", () => {
+  test("extend fails (and the comments too): the excerpt is stored incomplete; the next run completes it in place", async () => {
+    f = await crawlFixture({ seed: 32, ...weiboOnly, postsPerAccount: 3, repliesPerPost: [0, 0] });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const post = site.addPost("weibo-1", { long: true });
+    site.clock.advance(MINUTE);
+    site.addReply(post.id, { text: "转发了" });
+    site.clock.advance(MINUTE);
+    const extend = site.fault(`/statuses/extend?id=${post.id}`, { type: "status", status: 500 });
+    const comments = site.fault(`/comments/hotflow?id=${post.id}`, { type: "status", status: 404 });
+
+    await f.crawl("weibo-1");
+    const cut = await postRow(f, post.id);
+    expect(cut).toMatchObject({ incomplete: true, version: 1 });
+    expect(cut.text).toContain("全文");
+
+    extend.clear();
+    comments.clear();
+    site.clock.advance(MINUTE);
+    const r2 = await f.crawl("weibo-1");
+    expect(r2.errors).toEqual([]);
+    const whole = await postRow(f, post.id);
+    // Completing a text the crawler knew to be cut is not an edit by its author: no version.
+    expect(whole).toMatchObject({ incomplete: false, version: 1, text: fullText(post.html) });
+    expect(await f.t.db.postVersion.count({ where: { postId: whole.id } })).toBe(0);
+  });
+});
+
+describe("issue 30 item 2: Weibo comment flows degrade gracefully", () => {
+  const failures: [string, Fault][] = [
+    ["HTTP 500", { type: "status", status: 500 }],
+    ["HTTP 429", { type: "status", status: 429 }],
+  ];
+  test.each(failures)(
+    "a child-comment request failing (%s) keeps the preview, warns with its URL, and the rest of the run's comments are read",
+    async (_name, fault) => {
+      f = await crawlFixture({ seed: 34, ...weiboOnly, postsPerAccount: 2, repliesPerPost: [0, 0], pageSizes: { weiboComments: 2 } });
+      const { site } = f;
+      site.clock.advance(MINUTE);
+      const first = site.addPost("weibo-1", { text: "周六运动会改到体育馆" });
+      site.clock.advance(MINUTE);
+      const second = site.addPost("weibo-1", { text: "选课系统今晚维护" });
+      site.clock.advance(MINUTE);
+      // `a` has 5 children (a preview of 2 comes with it), `b` 3: both need hotFlowChild.
+      const a = site.addReply(first.id, { text: "下雨吗" });
+      const b = site.addReply(first.id, { text: "几点开始" });
+      const c = site.addReply(first.id, { text: "第三条评论在第二页" });
+      const d = site.addReply(second.id, { text: "几点结束" });
+      const kids = new Map<string, string[]>();
+      for (const [parent, n] of [
+        [a, 5],
+        [b, 3],
+        [c, 3],
+        [d, 3],
+      ] as const) {
+        const ids: string[] = [];
+        for (let k = 1; k <= n; k++) {
+          site.clock.advance(MINUTE);
+          ids.push(addWeiboChildComment(site.model, parent.id, { text: `回复${parent.id.slice(-3)}-${k}` }).id);
+        }
+        kids.set(parent.id, ids);
+      }
+      site.clock.advance(MINUTE);
+      const failing = site.fault((u) => u.pathname === "/comments/hotFlowChild" && u.searchParams.get("cid") === a.id, fault);
+
+      const r1 = await f.crawl("weibo-1");
+      expect(failing.hits).toBeGreaterThan(0);
+      expect(r1.errors).toEqual([]);
+      expect(r1.status).toBe("partial");
+      expect(r1.warnings).toEqual([
+        expect.objectContaining({ field: "comments", url: `${site.origin}/comments/hotFlowChild?cid=${a.id}&max_id=0&max_id_type=0` }),
+      ]);
+      const stored = await f.stored("weibo-1");
+      // The preview that came with `a` is kept; the rest of its children are not read.
+      const [a1, a2, ...aRest] = kids.get(a.id)!;
+      expect(stored.get(a1!)).toMatchObject({ parentPlatformId: a.id });
+      expect(stored.get(a2!)).toMatchObject({ parentPlatformId: a.id });
+      for (const id of aRest) expect(stored.has(id)).toBe(false);
+      // Everything else of the run's comment work went on: `b`, the next hotflow page (`c`) and the other post.
+      for (const parent of [b, c, d]) for (const id of kids.get(parent.id)!) expect(stored.get(id)).toMatchObject({ parentPlatformId: parent.id });
+      expect(stored.get(c.id)).toMatchObject({ parentPlatformId: first.id });
+
+      // The next run reads the post's comments again, though nothing changed on its list entry.
+      failing.clear();
+      site.clock.advance(MINUTE);
+      const r2 = await f.crawl("weibo-1");
+      expect(r2.errors).toEqual([]);
+      expect(r2.warnings).toEqual([]);
+      expect(r2.status).toBe("ok");
+      expect(r2.newPosts).toBe(aRest.length);
+      const after = await f.stored("weibo-1");
+      for (const id of aRest) expect(after.get(id)).toMatchObject({ parentPlatformId: a.id, version: 1 });
+
+      // Whole now: an unchanged site costs no comment request.
+      const mark = site.lastSeq();
+      site.clock.advance(MINUTE);
+      const r3 = await f.crawl("weibo-1");
+      expect(r3).toMatchObject({ newPosts: 0, changedPosts: 0 });
+      expect(site.requests({ afterSeq: mark }).filter((r) => r.path.startsWith("/comments/"))).toEqual([]);
+    },
+  );
+
+  test("one post's failed comments do not end the run's comment work for the other posts", async () => {
+    f = await crawlFixture({ seed: 35, ...weiboOnly, postsPerAccount: 2, repliesPerPost: [0, 0] });
+    const { site } = f;
+    site.clock.advance(MINUTE);
+    const older = site.addPost("weibo-1", { text: "图书馆闭馆通知" });
+    site.clock.advance(MINUTE);
+    const newer = site.addPost("weibo-1", { text: "食堂三楼装修" });
+    site.clock.advance(MINUTE);
+    const onOlder = site.addReply(older.id, { text: "知道了" });
+    const onNewer = site.addReply(newer.id, { text: "那去哪吃" });
+    site.clock.advance(MINUTE);
+    // The newer post is listed (and its comments read) first.
+    site.fault(`/comments/hotflow?id=${newer.id}`, { type: "status", status: 404 });
+    const run = await f.crawl("weibo-1");
+    expect(run.errors.map((e) => e.url)).toEqual([expect.stringContaining(`/comments/hotflow?id=${newer.id}`)]);
+    const stored = await f.stored("weibo-1");
+    expect(stored.get(site.platformIdOf(onOlder))).toMatchObject({ parentPlatformId: older.id });
+    expect(stored.has(site.platformIdOf(onNewer))).toBe(false);
   });
 });

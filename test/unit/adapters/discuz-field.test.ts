@@ -228,3 +228,41 @@ describe("URL forms", () => {
     expect(platformProblem("https://tieba.baidu.com/p/123", undefined)).toMatch(/f\?kw=北江大学, .*mo\/q\/m\?kw=北江大学/);
   });
 });
+
+describe("issue 30 item 7: a theme's 作者： label is not part of the name", () => {
+  // A forumdisplay row of a theme that prints the label inside the author cell, with and without
+  // the profile link (written after the X3 forumdisplay_list row, labels as themes add them).
+  const row = (tid: number, cite: string) => `<tbody id="normalthread_${tid}"><tr>
+<th class="common"><a href="forum.php?mod=viewthread&amp;tid=${tid}" class="s xst">帖子${tid}</a></th>
+<td class="by"><cite>${cite}</cite><em><span>2024-5-9 10:00</span></em></td>
+<td class="num"><a href="#" class="xi2">1</a><em>9</em></td>
+<td class="by"><cite><a href="#">路人</a></cite><em><a href="#">2024-5-9 11:00</a></em></td></tr></tbody>`;
+  const list = `<html><body><div id="threadlist"><table id="threadlisttableid">
+${row(501, `作者：<a href="home.php?mod=space&amp;uid=5">张三</a>`)}
+${row(502, `作者： 李四`)}
+${row(503, `<a href="space-uid-7.html">楼主:王五</a>`)}
+${row(504, `<a href="space-uid-8.html">写作者：赵六</a>`)}
+</table></div></body></html>`;
+
+  test("list rows: the name alone, with or without a link; a name that merely contains 作者 is kept", () => {
+    const { items } = parseDiscuzList(list, "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2", NOW);
+    expect(items.map((i) => [i.platformId, i.author, i.authorId])).toEqual([
+      ["t501", "张三", "5"],
+      ["t502", "李四", undefined],
+      ["t503", "王五", "7"],
+      ["t504", "写作者：赵六", "8"],
+    ]);
+  });
+
+  test("thread floors and 点评: the label before the name is dropped", () => {
+    const labelled = (pid: number, name: string, num: string, comments = "") =>
+      floor(pid, { date: "发表于 2024-5-9 10:00", num, comments }).replace('<div class="authi"></div>', `<div class="authi">${name}</div>`);
+    const html = `<html><body><span id="thread_subject">标题</span><div id="postlist">
+${labelled(91, `作者：<a href="home.php?mod=space&amp;uid=5">张三</a>`, "楼主")}
+${labelled(92, "作者： 李四", "2#", comment({ author: "作者：王五", uid: 7, text: "同意", date: "2024-5-9 12:00" }))}
+</div></body></html>`;
+    const page = parseDiscuzThread(html, "https://bbs.example.edu.cn/forum.php?mod=viewthread&tid=77", "77", 1, NOW);
+    expect(page.head?.author).toBe("张三");
+    expect(page.replies.map((r) => r.author)).toEqual(["李四", "王五"]);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { parseTiebaList, parseTiebaThread } from "../../../crawler/adapters";
-import { shownName } from "../../../crawler/adapters/tieba/names";
+import { EMOJI_MARK, shownName } from "../../../crawler/adapters/tieba/names";
 import type { FieldWarning } from "../../../crawler/types";
 import { readReal, realAvailable } from "./helpers";
 
@@ -21,6 +21,10 @@ describe.skipIf(!realAvailable)("names as the real pages print them", () => {
     // The list cuts long names: "白茗咸鱼..." is 白茗咸鱼一条◆, "贴吧用户_..." is 贴吧用户_79AAM8A (empty login).
     expect(byId.get("9116131787")?.author).toBe("白茗咸鱼一条◆");
     expect(byId.get("9121416885")).toMatchObject({ author: "贴吧用户_79AAM8A", authorId: "tb.1.4cedaa8e.LRBI1QXp3DeJJjzUgL0KcQ" });
+    // Issue 30 item 7: emoji drawn anywhere in the name, not only at its end, are kept as the reader sees them.
+    expect(byId.get("9112665546")?.author).toBe("✨5x70✨");
+    expect(byId.get("9005330391")?.author).toBe("😈盖塔😇");
+    expect(byId.get("9081875540")?.author).toBe("😈盖塔😇");
     // A printed name that is none of the JSON ones is still what the reader saw.
     expect(byId.get("9121294238")?.author).toBe("君身三重雪_");
     expect(items.every((i) => i.author === i.author.replace(/\s+/g, " ").trim() && i.author.length > 0)).toBe(true);
@@ -57,6 +61,43 @@ describe("shownName", () => {
     expect(shownName("白茗咸鱼...", false, ["别人", "白茗咸鱼一条◆"])).toBe("白茗咸鱼一条◆");
     expect(shownName("张海楼", true, ["张海楼🍀", "海楼ot"])).toBe("张海楼🍀");
     expect(shownName("张海楼", true, ["别的"])).toBe("张海楼");
+  });
+
+  test("issue 30 item 7: a nickname emoji anywhere in the printed name (marked) is matched in place", () => {
+    const m = EMOJI_MARK;
+    expect(shownName(`${m}5x70${m}`, false, ["闻提晓", "✨5x70✨"])).toBe("✨5x70✨");
+    expect(shownName(`长白${m}初暖`, false, ["长白ლ初暖"])).toBe("长白ლ初暖");
+    // A ZWJ sequence is one emoji drawn as one image.
+    expect(shownName(`${m}阿强`, false, ["👨‍👩‍👧阿强"])).toBe("👨‍👩‍👧阿强");
+    // The mark says where the emoji is: a name with text after the printed end does not match.
+    expect(shownName(`盖塔${m}`, false, ["盖塔😇们", "x"])).toBe("盖塔");
+    // Cut after an emoji: a prefix match.
+    expect(shownName(`入${m}夜微...`, false, ["入-夜微凉ლ"])).toBe("入-夜微凉ლ");
+    // Regular-expression characters in a name are only characters.
+    expect(shownName(`a.b${m}`, false, ["axb😀", "a.b😀"])).toBe("a.b😀");
+  });
+});
+
+describe("issue 30 item 7: one author, one name on list and thread pages", () => {
+  // Written after the real markup: the name "<img>5x70<img>" on a list row (tooltip and JSON
+  // nickname carry the emoji) and on the thread's first floor (show_nickname carries them).
+  const img = `<img src="//tb1.bdstatic.com/tb/cms/nickemoji/3-27.png" class="nicknameEmoji" style="width:13px;height:13px"/>`;
+  const list = `<html><body><code class="pagelet_html" id="pagelet_html_frs-list/pagelet/thread_list"><!--
+<ul id="thread_list"><li class=" j_thread_list clearfix thread_item_box" data-field='{"id":777,"author_name":"\u95fb\u63d0\u6653","author_nickname":"\u27285x70\u2728","author_portrait":"tb.1.3ad0ec8d.HJT3","first_post_id":1,"reply_num":1}'>
+<div class="threadlist_title"><a href="/p/777" title="标题" class="j_th_tit ">标题</a></div>
+<span class="tb_icon_author " title="主题作者: ✨5x70✨"><span class="frs-author-name-wrap"><a class="frs-author-name j_user_card " href="#">${img}5x70${img}</a></span></span>
+<span class="pull-right is_show_create_time">8-5</span><div class="threadlist_abs">摘要</div></li></ul>--></code></body></html>`;
+  const thread = `<html><body><h3 class="core_title_txt" title="标题">标题</h3>
+<div class="l_post j_l_post" data-field='{"author":{"user_id":233672503,"user_name":"\u95fb\u63d0\u6653","show_nickname":"\u27285x70\u2728","portrait":"tb.1.3ad0ec8d.HJT3?t=1"},"content":{"post_id":1,"post_no":1,"comment_num":0}}'>
+<div class="d_author"><a class="p_author_name j_user_card" href="#">${img}5x70${img}</a></div>
+<div id="post_content_1" class="d_post_content">正文</div><span class="tail-info">1楼</span><span class="tail-info">2024-08-05 10:00</span></div></body></html>`;
+
+  test("the list row and the thread's floor give the same name, with its emoji", () => {
+    const [row] = parseTiebaList(list, "https://tieba.baidu.com/f?kw=x", NOW);
+    const page = parseTiebaThread(thread, "https://tieba.baidu.com/p/777", "777", NOW);
+    expect(row?.author).toBe("✨5x70✨");
+    expect(page.head?.author).toBe("✨5x70✨");
+    expect(row?.authorId).toBe(page.head?.authorId);
   });
 });
 

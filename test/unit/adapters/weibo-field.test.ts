@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { timeFromWeiboId, weiboAdapter, weiboGoneNotice } from "../../../crawler/adapters/weibo";
-import { GoneError, NonRetryableError } from "../../../crawler/errors";
+import { GoneError } from "../../../crawler/errors";
 import type { AdapterContext, FieldWarning, ListItem, ThreadPage } from "../../../crawler/types";
 import { collect, readReal, realAvailable, stubFetcher } from "./helpers";
 
@@ -206,16 +206,36 @@ describe("comments and child comments", () => {
     expect(ctx.warnings).toEqual([expect.objectContaining({ url: HOTFLOW, field: "date", raw: "坏日期" })]);
   });
 
-  test("a failing child page throws with the hotFlowChild URL, after the comments were yielded", async () => {
+  test("a failing child page is a warning with the hotFlowChild URL; the children read stay, the flow is marked missed (issue 30 item 2)", async () => {
     const { [CHILD2]: _gone, ...partial } = routes;
     const fetch = stubFetcher(partial);
-    const seen: string[] = [];
-    const err = await (async () => {
-      for await (const p of weiboAdapter.replies!(warnContext(fetch), thread, null)) seen.push(p.url);
-    })().catch((e: unknown) => e);
-    expect(seen).toEqual([HOTFLOW, CHILD1]);
-    expect(err).toBeInstanceOf(NonRetryableError);
-    expect((err as NonRetryableError).url).toBe(CHILD2);
+    const ctx = warnContext(fetch);
+    const pages = await collect(weiboAdapter.replies!(ctx, thread, null));
+    expect(pages.map((p) => [p.url, p.missed ?? false])).toEqual([
+      [HOTFLOW, false],
+      [CHILD1, false],
+      // The preview's children were read on CHILD1 already: nothing more to keep, but the page says so.
+      [HOTFLOW, true],
+    ]);
+    expect(pages[2]!.replies).toEqual([]);
+    expect(ctx.warnings).toEqual([
+      expect.objectContaining({ url: HOTFLOW, field: "date" }),
+      expect.objectContaining({ url: CHILD2, field: "comments", raw: expect.stringContaining("NonRetryableError") }),
+    ]);
+  });
+
+  test("a child request failing at once keeps the preview's children under their comment", async () => {
+    const { [CHILD1]: _gone, ...partial } = routes;
+    const fetch = stubFetcher(partial);
+    const ctx = warnContext(fetch);
+    const pages = await collect(weiboAdapter.replies!(ctx, thread, null));
+    expect(pages.map((p) => p.url)).toEqual([HOTFLOW, HOTFLOW]);
+    expect(pages[1]).toMatchObject({ missed: true });
+    expect(pages[1]!.replies.map((r) => [r.platformId, r.parentPlatformId])).toEqual([
+      ["4383190000000101", "4383190000000001"],
+      ["4383190000000102", "4383190000000001"],
+    ]);
+    expect(ctx.warnings.at(-1)).toMatchObject({ url: CHILD1, field: "comments" });
   });
 
   test("hotflow saying the post was deleted is a GoneError naming the hotflow URL", async () => {
