@@ -5,7 +5,8 @@
  * - Entry: a board URL in any form — `forum.php?mod=forumdisplay&fid={fid}`, rewritten
  *   `forum-{fid}-{n}.html`, 7.x `forumdisplay.php?fid={fid}`, archiver `archiver/?fid-{fid}.html`.
  *   Boards often live in a sub-directory (`/bbs/`, `/2b/`): requests are built from the entry's
- *   origin plus that directory. Thread URLs are recognised as Discuz! but refused as entries.
+ *   origin plus that directory. A board may be named by its key (`forum-the_end-1.html`). Thread
+ *   and category (`forum.php?gid=`) URLs are recognised as Discuz! but refused as entries.
  * - List (7.x: `forumdisplay.php?fid=&page=`): `forum.php?mod=forumdisplay&fid={fid}&page={n}`, ordered by last reply (Discuz!'s
  *   default), so `orderedByActivity` and each item's `lastActivityAt` are set. Rows are
  *   `table#threadlisttableid > tbody[id^=normalthread_]`, pinned ones `stickthread_`; title
@@ -26,7 +27,15 @@ import { NonRetryableError } from "../errors";
 import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
 import { getThreadPage, walkThreadPages } from "./shared";
-import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, threadPageUrl, type DiscuzBoard } from "./discuz-urls";
+import {
+  boardListUrl,
+  DISCUZ_BOARD_FORMS,
+  discuzBoardFromUrl,
+  discuzCategoryFromUrl,
+  discuzThreadFromUrl,
+  threadPageUrl,
+  type DiscuzBoard,
+} from "./discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./discuz-pages";
 import { checkDiscuzLogin } from "./discuz-login";
 
@@ -101,9 +110,9 @@ export const discuzAdapter: Adapter = {
   platform: "discuz",
   repliesIncludeHead: true,
 
-  /** Boards and threads in every form (a thread URL is then refused as an entry, with the board forms). */
+  /** Boards, threads and category pages in every form (a thread or category URL is then refused as an entry, with the board forms). */
   recognise(url: URL): boolean {
-    return discuzBoardFromUrl(url) !== null || discuzThreadFromUrl(url) !== null;
+    return discuzBoardFromUrl(url) !== null || discuzThreadFromUrl(url) !== null || discuzCategoryFromUrl(url) !== null;
   },
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
