@@ -25,7 +25,7 @@ import type { CheerioAPI } from "cheerio";
 import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
 import type { CrawlItem, FieldWarning, ListItem } from "../types";
-import { imagesIn, num, type ParsedThreadPage } from "./shared";
+import { imagesIn, num, structureWarning, type ParsedThreadPage } from "./shared";
 import { find, findFirst } from "./find";
 import { floorUrl, threadUrl, type DiscuzBoard } from "./discuz-urls";
 
@@ -190,6 +190,7 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
   if (posts.length === 0 && $("div#postlist").length === 0) {
     throw new NonRetryableError("not a Discuz! thread page: no div#postlist", pageUrl);
   }
+  if (posts.length === 0) warn(structureWarning(pageUrl, "posts (div[id^=post_] in div#postlist)", html));
   const title = titleOf($, options);
   const source = { url: pageUrl, body: html };
   const replies: CrawlItem[] = [];

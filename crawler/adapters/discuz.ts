@@ -26,7 +26,7 @@
 import { NonRetryableError } from "../errors";
 import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { getThreadPage, walkThreadPages } from "./shared";
+import { getThreadPage, structureWarning, walkThreadPages } from "./shared";
 import {
   boardListUrl,
   DISCUZ_BOARD_FORMS,
@@ -69,6 +69,9 @@ function parseOptions(ctx: AdapterContext, thread?: ListItem): DiscuzParseOption
   }
   return options;
 }
+
+/** Discuz!'s notice of a board without threads (X and 6/7), in the list's place. */
+const EMPTY_BOARD = /尚无主题|暂无主题|没有主题|no threads/i;
 
 /** Discuz!'s notices for a deleted (or hidden) thread, shown instead of the post list. */
 const DISCUZ_GONE = /抱歉，指定的主题不存在或已被删除|该帖已被删除|指定的主题不存在/;
@@ -122,7 +125,16 @@ export const discuzAdapter: Adapter = {
       // A logged-out page or a "login required" notice is not an empty board (./discuz-login.ts).
       checkDiscuzLogin(ctx, res);
       const { items, nextUrl } = await offThread("discuzList", parseDiscuzList, res.body, res.url, ctx.now, parseOptions(ctx));
-      if (items.length === 0) return;
+      if (items.length === 0) {
+        // An empty board says so ("本版块或指定的范围内尚无主题"); a first page without rows or that
+        // notice is markup we do not know (a theme, a login wall): never silently empty.
+        if (page === 1 && !EMPTY_BOARD.test(res.body)) {
+          ctx.warn(
+            structureWarning(res.url, "thread rows (tbody[id^=normalthread_] with a thread link) in table#threadlisttableid or table#forum_{fid}", res.body),
+          );
+        }
+        return;
+      }
       yield { url: res.url, items, orderedByActivity: true };
       if (!nextUrl) return;
     }
