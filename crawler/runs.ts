@@ -9,6 +9,7 @@
  */
 import { rawSqlite, type Db } from "../lib/db";
 import { prepared, sqlValue } from "../lib/sqlite-statements";
+import { STRUCTURE_FIELD } from "./types";
 
 /** What started a crawl (CrawlRun.trigger). */
 export type RunTrigger = "schedule" | "manual" | "cli";
@@ -137,6 +138,47 @@ export async function startRun(db: Db, start: RunStart): Promise<number> {
   return run.id;
 }
 
+/** How many of a run's warnings its row keeps. */
+const KEPT_WARNINGS = 200;
+
+/**
+ * The warnings a run's row keeps: the first 200, except that an unrecognised page
+ * ({@link STRUCTURE_FIELD}) is always among them — the next run looks for it (see
+ * {@link unrecognisedTwice}) and the account page names its URL.
+ */
+function keptWarnings(all: readonly RunWarning[]): RunWarning[] {
+  const first = all.slice(0, KEPT_WARNINGS);
+  const later = all
+    .slice(KEPT_WARNINGS)
+    .filter((w) => w.field === STRUCTURE_FIELD)
+    .slice(0, 10);
+  return later.length ? [...first.slice(0, KEPT_WARNINGS - later.length), ...later] : first;
+}
+
+/**
+ * The first unrecognised page of this run ({@link STRUCTURE_FIELD} warning) when the account's
+ * run before it had one too: two runs in a row read nothing from a page they recognised, so the
+ * account is marked "unrecognised" (页面结构无法识别). One such run alone is not enough: a page
+ * served half-written once, or a maintenance page, is not a changed template. Reads the earlier
+ * run only when this one has such a warning (the usual run costs no query).
+ */
+export async function unrecognisedTwice(db: Db, s: RunSummary, accountId: number): Promise<RunWarning | null> {
+  const now = s.warnings.find((w) => w.field === STRUCTURE_FIELD);
+  if (!now) return null;
+  const before = await db.crawlRun.findFirst({
+    where: { accountId, id: { lt: s.runId }, status: { not: "skipped" } },
+    orderBy: { id: "desc" },
+    select: { warnings: true },
+  });
+  let earlier: unknown;
+  try {
+    earlier = JSON.parse(before?.warnings ?? "[]");
+  } catch {
+    return null;
+  }
+  return Array.isArray(earlier) && earlier.some((w) => (w as Partial<RunWarning> | null)?.field === STRUCTURE_FIELD) ? now : null;
+}
+
 /** Record how a run ended: its status and counters, the first 200 errors and warnings, and its note. */
 export async function finishRun(db: Db, s: RunSummary, finishedAt: Date): Promise<void> {
   const data = {
@@ -154,7 +196,7 @@ export async function finishRun(db: Db, s: RunSummary, finishedAt: Date): Promis
     errorCount: s.errors.length,
     errors: JSON.stringify(s.errors.slice(0, 200)),
     warningCount: s.warnings.length,
-    warnings: JSON.stringify(s.warnings.slice(0, 200)),
+    warnings: JSON.stringify(keptWarnings(s.warnings)),
     note: runNote(s),
   };
   const raw = await rawSqlite(db);

@@ -168,6 +168,15 @@ export interface AdapterContext {
   warn: (warning: FieldWarning) => void;
 }
 
+/**
+ * The {@link FieldWarning} field of a page an adapter recognised as its platform's (a bar's list,
+ * a board's thread table, a thread page) from which it read nothing: old markup, a changed
+ * template, a login wall the adapter does not know. Never silently empty: the run records it with
+ * the URL and what was expected (crawler/adapters/shared.ts `structureWarning`), and after two
+ * such runs in a row the account is marked "unrecognised" (页面结构无法识别, crawler/runs.ts).
+ */
+export const STRUCTURE_FIELD = "structure";
+
 /** One unreadable field, as {@link AdapterContext.warn} records it on the crawl run. */
 export interface FieldWarning {
   /** The page (or API) URL the field was read from. */

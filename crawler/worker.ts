@@ -18,10 +18,22 @@ import type { AdapterContext, FetchMode, Platform } from "./types";
 import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
 import type { Ocr } from "./ocr";
 import { classifyPending } from "./classify/pending";
-import { appendRunError, closeDeadRuns, finishRun, setAccountState, startRun, type RunError, type RunSummary, type RunTrigger, type RunWarning } from "./runs";
+import {
+  appendRunError,
+  closeDeadRuns,
+  finishRun,
+  setAccountState,
+  startRun,
+  unrecognisedTwice,
+  type RunError,
+  type RunSummary,
+  type RunTrigger,
+  type RunWarning,
+} from "./runs";
 import { holdSiteKey, type StoredPost } from "./store";
 import { siteKeyOf } from "./site-key";
-import { DEFAULT_THREAD_PAGE_BUDGET } from "./adapters/shared";
+import { DEFAULT_THREAD_PAGE_BUDGET, STRUCTURE_REASON } from "./adapters/shared";
+import { UNRECOGNISED, unrecognisedError } from "../lib/account-problems";
 import type { Crawl } from "./worker/context";
 import { classifyStored } from "./worker/commit";
 import { walk } from "./worker/walk";
@@ -234,12 +246,19 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     : s.errors.length || s.unfinishedThreads
       ? "partial"
       : "ok";
+  // A page recognised but read as nothing, in this run and the one before: 页面结构无法识别.
+  const unrecognised = await unrecognisedTwice(db, s, accountId);
+  if (unrecognised) s.notes.push(`page structure not recognised in two runs in a row: ${unrecognised.url} (${unrecognised.reason})`);
   await finishRun(db, s, finished);
   const lastError = s.errors.at(-1);
   await setAccountState(db, accountId, {
-    status: loginExpired ? "relogin" : s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : "idle",
+    status: loginExpired ? "relogin" : s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : unrecognised ? UNRECOGNISED : "idle",
     lastRunAt: wallStart,
-    lastError: lastError ? `${lastError.kind}: ${lastError.reason}` : null,
+    lastError: lastError
+      ? `${lastError.kind}: ${lastError.reason}`
+      : unrecognised
+        ? unrecognisedError(unrecognised.url, unrecognised.reason.replace(STRUCTURE_REASON, ""))
+        : null,
   });
   // Not awaited (a slow webhook must not hold up crawling), so a failure is caught here and written on the run.
   const notify = services.notify;

@@ -3,14 +3,19 @@
  *
  * Boards (accepted as entry URLs):
  * - Discuz! X: `forum.php?mod=forumdisplay&fid={fid}` (`mod` may be missing), rewritten
- *   `forum-{fid}-{page}.html`, and the archiver `archiver/?fid-{fid}.html` (also `archiver/fid-{fid}.html`);
+ *   `forum-{fid}-{page}.html`, and the archiver `archiver/?fid-{fid}.html` (also `archiver/fid-{fid}.html`).
+ *   X also names a board by its key (版块简称, "the_end") instead of its number wherever `fid`
+ *   goes: `forum-the_end-1.html`, `forum.php?mod=forumdisplay&fid=the_end` (forum.php looks the key
+ *   up itself), so `fid` is a number or a key of letters, digits and `_`;
  * - Discuz! 6/7: `forumdisplay.php?fid={fid}`.
  * Boards often live in a sub-directory (`/bbs/`, `/2b/`): the board's `base` is that directory.
  *
  * Threads (`forum.php?mod=viewthread&tid=`, `viewthread.php?tid=`, `thread-{tid}-{page}-{n}.html`,
  * `archiver/?tid-{tid}.html`) are recognised as Discuz! but refused as entry URLs: a thread URL does
  * not name its board (the board is only in the page's breadcrumb, which registration cannot fetch),
- * so the account form asks for the board's URL and lists the forms above.
+ * so the account form asks for the board's URL and lists the forms above. A Discuz! X category
+ * page (`forum.php?gid={gid}`) is recognised and refused the same way: it lists boards, not
+ * threads. (6/7's `index.php?gid=` is not taken: too many other sites have an `index.php?gid=`.)
  *
  * Requests: a Discuz! X board (every form but `forumdisplay.php`) is read through `forum.php`,
  * which X serves whether or not URL rewriting is on; a 7.x board through `forumdisplay.php` and
@@ -44,15 +49,17 @@ export const DISCUZ_BOARD_FORMS: readonly string[] = [
 ];
 
 const ID = /^\d+$/;
+/** A board's number or its key (版块简称). */
+const FID = /^\w+$/;
 
 /** Board directory, forum id and dialect of a board URL, or null when it is not a Discuz! board URL. */
 export function discuzBoardFromUrl(url: URL): DiscuzBoard | null {
   const path = url.pathname;
-  const rewritten = /^(.*\/)forum-(\d+)-\d+\.html$/.exec(path);
+  const rewritten = /^(.*\/)forum-(\w+)-\d+\.html$/.exec(path);
   if (rewritten?.[1] && rewritten[2]) return { base: url.origin + rewritten[1], fid: rewritten[2], dialect: "x" };
   const fid = url.searchParams.get("fid");
   const php = /^(.*\/)forum\.php$/.exec(path);
-  if (php?.[1] && fid && ID.test(fid) && (url.searchParams.get("mod") ?? "forumdisplay") === "forumdisplay") {
+  if (php?.[1] && fid && FID.test(fid) && (url.searchParams.get("mod") ?? "forumdisplay") === "forumdisplay") {
     return { base: url.origin + php[1], fid, dialect: "x" };
   }
   const old = /^(.*\/)forumdisplay\.php$/.exec(path);
@@ -75,6 +82,15 @@ export function discuzThreadFromUrl(url: URL): { base: string; tid: string; dial
   const archived = archiverTarget(url);
   if (archived?.kind === "tid") return { base: archived.base, tid: archived.id, dialect: "x" };
   return null;
+}
+
+/** A Discuz! X category page (`forum.php?gid=1`): its directory and group id, or null. */
+export function discuzCategoryFromUrl(url: URL): { base: string; gid: string } | null {
+  const gid = url.searchParams.get("gid");
+  const dir = /^(.*\/)forum\.php$/.exec(url.pathname);
+  if (!dir?.[1] || !gid || !ID.test(gid)) return null;
+  const mod = url.searchParams.get("mod");
+  return mod === null || mod === "index" ? { base: url.origin + dir[1], gid } : null;
 }
 
 /** `archiver/?fid-2.html`, `archiver/?tid-9.html` (also without `?`, and with `-page-N`). */

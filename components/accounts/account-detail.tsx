@@ -19,12 +19,19 @@ import { cookieSummaryOf } from "@/lib/queries/account-access";
 import { AccountCookies } from "./account-cookies";
 import { AccountProxy } from "./account-proxy";
 import { RobotsPolicyPanel } from "./robots-policy";
+import { structureNotice } from "@/app/(dashboard)/accounts/_lib/problems";
 
 /** One account: status figures, the edit form and its recent crawl runs. */
 export async function AccountDetail({ id, admin, saved }: { id: number; admin: boolean; saved?: boolean }) {
   const a = await getAccountStatus(db, id);
   if (!a) notFound();
-  const [t, ta, tr] = await Promise.all([getTranslations("accounts.detail"), getTranslations("accounts"), getTranslations("accounts.presets")]);
+  const [t, ta, tr, ts] = await Promise.all([
+    getTranslations("accounts.detail"),
+    getTranslations("accounts"),
+    getTranslations("accounts.presets"),
+    getTranslations("accounts.structure"),
+  ]);
+  const structure = structureNotice(ts, a);
   return (
     <>
       <p className="crumbs">
@@ -89,7 +96,8 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
         </div>
       </div>
       {a.status === "relogin" && <Notice kind="error">{ta("login.expired")}</Notice>}
-      {a.lastError && <Notice kind="error">{t("lastError", { error: a.lastError })}</Notice>}
+      {structure && <Notice kind="error">{structure}</Notice>}
+      {a.lastError && !structure && <Notice kind="error">{t("lastError", { error: a.lastError })}</Notice>}
       {admin && (
         <section className="panel" aria-labelledby="edit-h">
           <h2 id="edit-h">{t("edit")}</h2>

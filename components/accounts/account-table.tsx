@@ -8,6 +8,7 @@ import { readableUrl } from "../readable-url";
 import { Num, RelativeTime, Time } from "../time";
 import { RunStatus } from "../runs/run-status";
 import { AccountActions } from "./account-actions";
+import { UNRECOGNISED } from "@/lib/account-problems";
 
 /** A cron expression in words when it is a preset (`t`: a translator of `accounts.presets`). */
 export function describeCron(cron: string, t: (key: (typeof CRON_PRESETS)[number]["key"]) => string): string {
@@ -31,6 +32,13 @@ async function StatusBadge({ a }: { a: AccountStatus }) {
     return (
       <span className="badge warn" title={t("login.badgeTitle")}>
         {t("status", { status: "relogin" })}
+      </span>
+    );
+  // 页面结构无法识别: two runs in a row read nothing from a page they recognised.
+  if (a.status === UNRECOGNISED)
+    return (
+      <span className="badge warn" title={t("structure.badgeTitle")}>
+        {t("status", { status: UNRECOGNISED })}
       </span>
     );
   if (a.status === "blocked")

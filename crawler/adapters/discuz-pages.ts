@@ -7,7 +7,7 @@
  *   `a.s.xst`; author `td.by cite a`; dates `td.by em span` (the `title` attribute holds the full
  *   date when the text is relative, "3 天前"); the second `td.by` is the last reply; `td.num` has
  *   replies (a) and views (em); `div.pg a.nxt` links the next page.
- * - 7.x list: the same `tbody` ids in `table#forum_{fid}`; title `th.subject a`; author and date
+ * - 7.x list: the same `tbody` ids in `table#forum_{fid}`; title `span#thread_{tid} a` (never the page links in `span.threadpages` after it); author and date
  *   `td.author cite a` / `td.author em`; replies `td.nums strong`; last reply `td.lastpost em`;
  *   paging `div.pages a.next`.
  * - Thread (both): posts `div#postlist > div[id^=post_]`; date `em[id^=authorposton]`
@@ -25,7 +25,7 @@ import type { CheerioAPI } from "cheerio";
 import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
 import type { CrawlItem, FieldWarning, ListItem } from "../types";
-import { imagesIn, num, type ParsedThreadPage } from "./shared";
+import { imagesIn, num, structureWarning, type ParsedThreadPage } from "./shared";
 import { find, findFirst } from "./find";
 import { floorUrl, threadUrl, type DiscuzBoard } from "./discuz-urls";
 
@@ -87,6 +87,27 @@ function dateOf(cell: Sel, now: Date): Date | null {
   return fromTitle ?? fromText ?? (titled.length > 0 ? tryParsePlatformDate(collapse(cell.text()), now, "discuz") : null);
 }
 
+/** Where 6/7 (`span.threadpages`) and X (`span.tps`) put a multi-page thread's page links, after its title. */
+const PAGE_LINKS = ".threadpages, .tps, .pages, .pg";
+
+/**
+ * A 6/7 row's subject link. The template wraps it in `span#thread_{tid}`; a multi-page thread's
+ * `th` also holds links to its pages ("1 2 3 … 12") after the title, which must never be taken for
+ * it. Themes that drop the span: the thread links of the `th` outside the page-link span and not
+ * naming a page.
+ */
+function subjectLink($: CheerioAPI, tbody: Sel, tid: string): Sel {
+  const own = findFirst(tbody, `span#thread_${tid} a`);
+  if (own.length > 0) return own;
+  return find(tbody, "th a[href*='viewthread'], th a[href*='thread-']")
+    .filter((_i, a) => {
+      const el = $(a);
+      const href = el.attr("href") ?? "";
+      return el.closest(PAGE_LINKS).length === 0 && !/[?&]page=\d+/.test(href) && !/thread-\d+-(?:[2-9]|\d{2,})-\d+\.html/.test(href);
+    })
+    .last();
+}
+
 /** The items of a forumdisplay page (X or 7.x). Exported for unit tests. */
 export function parseDiscuzList(html: string, pageUrl: string, now: Date, options: DiscuzParseOptions = {}): { items: ListItem[]; nextUrl: string | null } {
   const $ = cheerio.load(html);
@@ -106,7 +127,7 @@ export function parseDiscuzList(html: string, pageUrl: string, now: Date, option
     const tid = /_(\d+)$/.exec(id)?.[1];
     if (!tid) return;
     const link = findFirst(tbody, "a.s.xst, a.xst");
-    const titleLink = link.length > 0 ? link : find(tbody, "th a[href*='viewthread'], th a[href*='thread-']").last();
+    const titleLink = link.length > 0 ? link : subjectLink($, tbody, tid);
     // X: two td.by (author, last reply); 7.x: td.author and td.lastpost.
     const by = find(tbody, "td.by");
     const authorCell = by.length > 0 ? by.eq(0) : findFirst(tbody, "td.author");
@@ -180,6 +201,7 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
   if (posts.length === 0 && $("div#postlist").length === 0) {
     throw new NonRetryableError("not a Discuz! thread page: no div#postlist", pageUrl);
   }
+  if (posts.length === 0) warn(structureWarning(pageUrl, "posts (div[id^=post_] in div#postlist)", html));
   const title = titleOf($, options);
   const source = { url: pageUrl, body: html };
   const replies: CrawlItem[] = [];

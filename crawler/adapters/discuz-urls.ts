@@ -7,6 +7,7 @@ export {
   boardListUrl,
   DISCUZ_BOARD_FORMS,
   discuzBoardFromUrl,
+  discuzCategoryFromUrl,
   discuzThreadFromUrl,
   floorUrl,
   threadPageUrl,

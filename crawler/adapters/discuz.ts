@@ -5,7 +5,8 @@
  * - Entry: a board URL in any form — `forum.php?mod=forumdisplay&fid={fid}`, rewritten
  *   `forum-{fid}-{n}.html`, 7.x `forumdisplay.php?fid={fid}`, archiver `archiver/?fid-{fid}.html`.
  *   Boards often live in a sub-directory (`/bbs/`, `/2b/`): requests are built from the entry's
- *   origin plus that directory. Thread URLs are recognised as Discuz! but refused as entries.
+ *   origin plus that directory. A board may be named by its key (`forum-the_end-1.html`). Thread
+ *   and category (`forum.php?gid=`) URLs are recognised as Discuz! but refused as entries.
  * - List (7.x: `forumdisplay.php?fid=&page=`): `forum.php?mod=forumdisplay&fid={fid}&page={n}`, ordered by last reply (Discuz!'s
  *   default), so `orderedByActivity` and each item's `lastActivityAt` are set. Rows are
  *   `table#threadlisttableid > tbody[id^=normalthread_]`, pinned ones `stickthread_`; title
@@ -25,8 +26,16 @@
 import { NonRetryableError } from "../errors";
 import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { getThreadPage, walkThreadPages } from "./shared";
-import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, threadPageUrl, type DiscuzBoard } from "./discuz-urls";
+import { getThreadPage, structureWarning, walkThreadPages } from "./shared";
+import {
+  boardListUrl,
+  DISCUZ_BOARD_FORMS,
+  discuzBoardFromUrl,
+  discuzCategoryFromUrl,
+  discuzThreadFromUrl,
+  threadPageUrl,
+  type DiscuzBoard,
+} from "./discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./discuz-pages";
 import { checkDiscuzLogin } from "./discuz-login";
 
@@ -60,6 +69,9 @@ function parseOptions(ctx: AdapterContext, thread?: ListItem): DiscuzParseOption
   }
   return options;
 }
+
+/** Discuz!'s notice of a board without threads (X and 6/7), in the list's place. */
+const EMPTY_BOARD = /尚无主题|暂无主题|没有主题|no threads/i;
 
 /** Discuz!'s notices for a deleted (or hidden) thread, shown instead of the post list. */
 const DISCUZ_GONE = /抱歉，指定的主题不存在或已被删除|该帖已被删除|指定的主题不存在/;
@@ -101,9 +113,9 @@ export const discuzAdapter: Adapter = {
   platform: "discuz",
   repliesIncludeHead: true,
 
-  /** Boards and threads in every form (a thread URL is then refused as an entry, with the board forms). */
+  /** Boards, threads and category pages in every form (a thread or category URL is then refused as an entry, with the board forms). */
   recognise(url: URL): boolean {
-    return discuzBoardFromUrl(url) !== null || discuzThreadFromUrl(url) !== null;
+    return discuzBoardFromUrl(url) !== null || discuzThreadFromUrl(url) !== null || discuzCategoryFromUrl(url) !== null;
   },
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
@@ -113,7 +125,16 @@ export const discuzAdapter: Adapter = {
       // A logged-out page or a "login required" notice is not an empty board (./discuz-login.ts).
       checkDiscuzLogin(ctx, res);
       const { items, nextUrl } = await offThread("discuzList", parseDiscuzList, res.body, res.url, ctx.now, parseOptions(ctx));
-      if (items.length === 0) return;
+      if (items.length === 0) {
+        // An empty board says so ("本版块或指定的范围内尚无主题"); a first page without rows or that
+        // notice is markup we do not know (a theme, a login wall): never silently empty.
+        if (page === 1 && !EMPTY_BOARD.test(res.body)) {
+          ctx.warn(
+            structureWarning(res.url, "thread rows (tbody[id^=normalthread_] with a thread link) in table#threadlisttableid or table#forum_{fid}", res.body),
+          );
+        }
+        return;
+      }
       yield { url: res.url, items, orderedByActivity: true };
       if (!nextUrl) return;
     }

@@ -4,7 +4,16 @@
  */
 import * as cheerio from "cheerio";
 import { GoneError, NonRetryableError } from "../errors";
-import type { AdapterContext, CrawlItem, FetchOptions, FetchResult, ThreadPage, ThreadReadOptions } from "../types";
+import {
+  STRUCTURE_FIELD,
+  type AdapterContext,
+  type CrawlItem,
+  type FetchOptions,
+  type FetchResult,
+  type FieldWarning,
+  type ThreadPage,
+  type ThreadReadOptions,
+} from "../types";
 
 /**
  * The account's origin ("https://m.weibo.cn", "http://127.0.0.1:41234"). Every request URL is
@@ -151,6 +160,22 @@ export interface ParsedThreadPage extends ThreadPage {
 
 /** Pages a thread may cost per run when the caller sets no budget. */
 export const DEFAULT_THREAD_PAGE_BUDGET = 50;
+
+/** The reason text of a {@link STRUCTURE_FIELD} warning; `expected` says what the adapter looked for. */
+export const STRUCTURE_REASON = "page structure not recognised: expected ";
+
+/**
+ * A {@link STRUCTURE_FIELD} warning for `url`: `raw` is the page's `<title>` (what the page
+ * says it is: "百度安全验证", "登录", the board's name), or its first text when it has none.
+ */
+export function structureWarning(url: string, expected: string, page: string): FieldWarning {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1];
+  const text = (title ?? page.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " "))
+    .replace(/&nbsp;/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return { url, field: STRUCTURE_FIELD, raw: text.slice(0, 200), reason: STRUCTURE_REASON + expected };
+}
 
 /**
  * Yields a forum thread's pages oldest first, reading only what is newer than `since`, within a

@@ -28,9 +28,9 @@ import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../dates";
 import { NonRetryableError } from "../errors";
 import { offThread } from "../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, walkThreadPages } from "./shared";
-import { findFirst } from "./find";
+import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
+import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "./shared";
+import { find, findFirst } from "./find";
 import { withComments, type ReadPages } from "./tieba/lzl";
 import { collapse, printedName, shownName, stableId } from "./tieba/names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
@@ -88,7 +88,13 @@ export function parseTiebaList(html: string, pageUrl: string, now: Date, source 
 }
 
 /** Items of a list page and the `pn` of the next page (from the pager's "下一页" link), if any. Exported for the parse threads (../parse/parsers.ts). */
-export function parseListPage(html: string, pageUrl: string, now: Date, source: boolean): { items: ListItem[]; hasNext: boolean; nextPn: number | null } {
+export function parseListPage(
+  html: string,
+  pageUrl: string,
+  now: Date,
+  source: boolean,
+  warn?: (w: FieldWarning) => void,
+): { items: ListItem[]; hasNext: boolean; nextPn: number | null } {
   const listHtml = extractTiebaThreadList(html);
   if (listHtml === null) throw new NonRetryableError("not a Tieba list page: no thread_list container", pageUrl);
   const $ = cheerio.load(listHtml);
@@ -103,8 +109,23 @@ export function parseListPage(html: string, pageUrl: string, now: Date, source: 
     const title = collapse(link.attr("title") ?? link.text());
     const created = tryParsePlatformDate(findFirst(li, ".is_show_create_time").text().trim(), now, "tieba");
     const replied = tryParsePlatformDate(findFirst(li, ".threadlist_reply_date").text().trim(), now, "tieba");
-    const publishedAt = created ?? replied;
-    if (!publishedAt) return; // A row without any date is an ad block in disguise.
+    const author = listAuthor(li, field);
+    let publishedAt = created ?? replied;
+    if (!publishedAt) {
+      // An ad block in disguise has no date, and no thread link or no author either. A thread row
+      // with both is a thread whose list shows no date (older list markup): kept, with the date of
+      // the row above it (the list is newest activity first, so an upper bound that never stops
+      // the walk early) and a warning; its thread page gives the real date.
+      if (!/\/p\/\d+/.test(link.attr("href") ?? "") || !author) return;
+      const above = items.filter((i) => !i.pinned).at(-1)?.lastActivityAt;
+      publishedAt = above ?? now;
+      warn?.({
+        url: pageUrl,
+        field: "date",
+        raw: collapse(findFirst(li, ".is_show_create_time, .threadlist_reply_date").text()),
+        reason: `thread ${tid}: no date in its row; used ${above ? "the date of the row above it" : "the crawl time"}`,
+      });
+    }
     const replyNum = num(field?.["reply_num"]) ?? num(findFirst(li, ".threadlist_rep_num").text().trim()) ?? 0;
     const abstract = findFirst(li, ".threadlist_abs");
     const abstractHtml = (abstract.html() ?? "").trim();
@@ -114,7 +135,7 @@ export function parseListPage(html: string, pageUrl: string, now: Date, source: 
       kind: "post",
       url: new URL(new URL(href, pageUrl).pathname, origin).href,
       title,
-      author: listAuthor(li, field),
+      author,
       publishedAt,
       html: abstractHtml,
       images: li
@@ -201,8 +222,12 @@ export const tiebaAdapter: Adapter = {
     for (let pn = 0; ;) {
       const res = await ctx.fetch.get(onOrigin(ctx, `/f?kw=${kw}&ie=utf-8&pn=${pn}`), { kind: "list" });
       checkTiebaLogin(ctx, res);
-      const { items, hasNext, nextPn } = await offThread("tiebaList", parseListPage, res.body, rebase(ctx, res.url, res.url), ctx.now, true);
-      if (items.length === 0) return;
+      const { items, hasNext, nextPn } = await offThread("tiebaList", parseListPage, res.body, rebase(ctx, res.url, res.url), ctx.now, true, ctx.warn);
+      if (items.length === 0) {
+        // A bar's first page always lists threads: nothing read from it is markup we do not know.
+        if (pn === 0) ctx.warn(structureWarning(res.url, "thread rows (li.j_thread_list[data-field] with a.j_th_tit) in the thread list", res.body));
+        return;
+      }
       yield { url: res.url, items, orderedByActivity: true };
       // The pager's "下一页" link says whether there is more; a short page without it is the end.
       if (!hasNext && items.filter((i) => !i.pinned).length < TIEBA_PAGE_SIZE) return;

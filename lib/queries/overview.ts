@@ -2,6 +2,7 @@
 import type { Db } from "../db";
 import { shanghaiDay, shanghaiDayStart } from "../time";
 import { toNumber, type SqlNumber } from "./sql";
+import { UNRECOGNISED } from "../account-problems";
 
 /** The Asia/Shanghai calendar day of an instant, "2026-11-30" (lib/time.ts; importers of this module keep their path). */
 export { shanghaiDay };
@@ -28,7 +29,7 @@ export async function headlineCounts(db: Db, now = new Date()) {
   for (const g of accounts) {
     accountsTotal += g._count._all;
     if (g.enabled) accountsEnabled += g._count._all;
-    if (g.enabled && (g.status === "error" || g.status === "blocked" || g.status === "relogin")) accountsFailing += g._count._all;
+    if (g.enabled && (g.status === "error" || g.status === "blocked" || g.status === "relogin" || g.status === UNRECOGNISED)) accountsFailing += g._count._all;
   }
   return {
     posts: toNumber(posts[0]?.n),

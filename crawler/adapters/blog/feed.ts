@@ -32,11 +32,13 @@ function atomText(el: Cheerio<AnyNode>): string {
  * feed's html is the whole post (content:encoded, Atom content) or an excerpt.
  * An item whose date cannot be read is kept with the feed's own date (or the crawl's time) and
  * recorded through `warn`: the article page's date replaces it when the page is read.
- * @param feedUrl absolute URL the feed was read from; item links are moved onto its origin
+ * @param feedUrl absolute URL the feed was read from
+ * @param linkOrigin where item links are moved (the blog's origin: a feed on another host lists
+ *   the blog's posts); by default the feed's own origin
  */
-export function readFeed(xml: string, feedUrl: string, now: Date, warn?: Warn): ReadFeed {
+export function readFeed(xml: string, feedUrl: string, now: Date, warn?: Warn, linkOrigin?: string): ReadFeed {
   const $ = cheerio.load(xml, { xml: true });
-  const origin = new URL(feedUrl).origin;
+  const origin = linkOrigin ?? new URL(feedUrl).origin;
   const onOrigin = (href: string): string => {
     const u = new URL(href, feedUrl);
     return new URL(u.pathname + u.search, origin).href;
@@ -130,9 +132,16 @@ export function parseFeed(xml: string, feedUrl: string, now: Date, warn?: Warn):
   return readFeed(xml, feedUrl, now, warn).items;
 }
 
-/** {@link advertisedFeeds} of a page's HTML (run on a parse thread by the adapter). */
-export function advertisedFeedsIn(html: string): string[] {
-  return advertisedFeeds(cheerio.load(html));
+/**
+ * {@link advertisedFeeds} of a page's HTML (run on a parse thread by the adapter), with the URLs
+ * the page gives for itself (`<link rel="canonical">`, `og:url`): a feed on the host the page
+ * calls its own belongs to the blog, one on any other host (feed.cnblogs.com, FeedBurner, a CDN)
+ * is another site's.
+ */
+export function advertisedFeedsIn(html: string): { feeds: string[]; selfUrls: string[] } {
+  const $ = cheerio.load(html);
+  const selfUrls = [$('link[rel~="canonical"]').attr("href"), $('meta[property="og:url"]').attr("content")].filter((u): u is string => Boolean(u?.trim()));
+  return { feeds: advertisedFeeds($), selfUrls };
 }
 
 /** `<link rel="alternate">` feeds advertised by a page, in page order. */

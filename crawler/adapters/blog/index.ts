@@ -28,7 +28,7 @@
 import { BlockedError, GoneError, NonRetryableError, RetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
-import { rebase } from "../shared";
+import { originOf, rebase } from "../shared";
 import type { WpPostInfo } from "./common";
 import { wordpressComments, type CommentMethod } from "./comments";
 import { advertisedFeedsIn, looksLikeFeed, readFeed } from "./feed";
@@ -43,15 +43,57 @@ export const FEED_CACHE_MS = 24 * 3_600_000;
 /** Posts whose WordPress facts are remembered per adapter (the worker asks for replies in the same run). */
 const MAX_REMEMBERED_POSTS = 20_000;
 
-/** Feed candidates for an entry page, in the order to try them (deduplicated). */
+/**
+ * Feed candidates for an entry page, in the order to try them (deduplicated).
+ *
+ * An advertised feed on the blog's own host (the entry's, or the one the page names as its own
+ * with `rel=canonical`/`og:url`: a local copy of a real page still names the real host) is moved
+ * onto the account's origin like every link. A feed on any other host (`feed.cnblogs.com`,
+ * FeedBurner, a CDN) is fetched where it is: the fetcher's address policy decides, as for every
+ * URL that came from crawled content (public addresses only, unless the host is registered).
+ * CSDN does not advertise its feed: it is `/<user>/rss/list` (see {@link csdnFeed}).
+ */
 async function feedCandidates(ctx: AdapterContext, entry: FetchResult | null): Promise<string[]> {
   const entryUrl = ctx.account.entryUrl;
   const out: string[] = [];
-  if (entry) for (const href of await offThread("blogFeedLinks", advertisedFeedsIn, entry.body)) out.push(rebase(ctx, href, entry.url));
+  if (entry) {
+    const { feeds, selfUrls } = await offThread("blogFeedLinks", advertisedFeedsIn, entry.body);
+    const own = new Set([new URL(entryUrl).host, new URL(entry.url).host]);
+    for (const u of selfUrls) {
+      try {
+        own.add(new URL(u, entry.url).host);
+      } catch {
+        // an unparseable canonical link names no host
+      }
+    }
+    for (const href of feeds) {
+      let u: URL;
+      try {
+        u = new URL(href, entry.url);
+      } catch {
+        continue;
+      }
+      if (u.protocol !== "http:" && u.protocol !== "https:") continue;
+      out.push(own.has(u.host) ? rebase(ctx, href, entry.url) : u.href);
+    }
+    const csdn = csdnFeed(entryUrl, entry.body);
+    if (csdn) out.push(csdn);
+  }
   const dir = new URL(".", entryUrl).href;
   const root = new URL("/", entryUrl).href;
   for (const base of [dir, root]) for (const name of ["feed/", "atom.xml", "rss.xml"]) out.push(new URL(name, base).href);
   return [...new Set(out)];
+}
+
+/**
+ * A CSDN blog's feed, `/<user>/rss/list` on the blog's origin, when the entry is a CSDN blog: on
+ * blog.csdn.net, or a page that loads CSDN's own assets (csdnimg.cn: a copy served elsewhere).
+ */
+export function csdnFeed(entryUrl: string, html: string): string | null {
+  const u = new URL(entryUrl);
+  if (!/(^|\.)csdn\.net$/.test(u.hostname) && !/\/\/(?:[\w-]+\.)*csdnimg\.cn\//.test(html)) return null;
+  const user = /^\/([\w.-]+)(?:\/|$)/.exec(u.pathname)?.[1];
+  return user ? new URL(`/${user}/rss/list`, u.origin).href : null;
 }
 
 /** Blogs: feed first, listing pages as the fallback and beyond the feed's window. */
@@ -76,13 +118,22 @@ export function createBlogAdapter(): Adapter {
     if (wpPosts.size > MAX_REMEMBERED_POSTS) wpPosts.delete(wpPosts.keys().next().value as string);
   };
 
-  /** GET a feed candidate; null when it is missing or not a feed (soft 404 pages are HTML). */
+  /**
+   * GET a feed candidate; null when it is missing or not a feed (soft 404 pages are HTML). A feed
+   * the address policy refuses (another host on an internal address, not registered) is a
+   * warning on the run, and the blog is read without it.
+   */
   async function tryFeed(ctx: AdapterContext, url: string): Promise<FetchResult | null> {
     try {
       const res = await ctx.fetch.get(url, { kind: "list" });
       return looksLikeFeed(res.body) ? res : null;
     } catch (err) {
-      if (err instanceof NonRetryableError) return null;
+      if (err instanceof NonRetryableError) {
+        // AddressRefusedError (crawler/fetch/address-policy.ts), told by name: adapters do not import the fetcher.
+        if (err.name === "AddressRefused")
+          ctx.warn({ url, field: "feed", raw: err.message, reason: "the advertised feed was refused: the blog is read without it" });
+        return null;
+      }
       throw err;
     }
   }
@@ -122,8 +173,8 @@ export function createBlogAdapter(): Adapter {
       // The feed's entries of this run, by platformId: a listing entry of the same post is replaced by it.
       const fromFeed = new Map<string, ListItem>();
       if (feed) {
-        const feedUrl = rebase(ctx, feed.url, feed.url);
-        const read = await offThread("blogFeed", readFeed, feed.body, feedUrl, ctx.now, ctx.warn);
+        // The feed's items are the blog's posts, wherever the feed is served: links go to the blog.
+        const read = await offThread("blogFeed", readFeed, feed.body, feed.url, ctx.now, ctx.warn, originOf(ctx));
         const onlyFeed = feed === entry; // the entry URL is the feed: there are no pages to prefer
         for (const item of read.items) {
           const info = read.wp.get(item.platformId);

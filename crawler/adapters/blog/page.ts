@@ -1,12 +1,14 @@
 /**
- * Blog HTML pages: listings (Hexo/NexT, WordPress, any `<time datetime>` beside a link) and
+ * Blog HTML pages: listings (Hexo/NexT, cnblogs, WordPress, any `<time datetime>` beside a link,
+ * else any list of repeated blocks with a title link and a date, such as CSDN's) and
  * article pages. Titles and authors are read as the page shows them, never the site's name:
  * many themes put the site name in an `<h1>` of the header (Hexo/NexT `h1.site-title`,
  * WordPress `h1.site-title` on every page of some themes), before the article's own heading.
  */
 import * as cheerio from "cheerio";
 import type { Cheerio, CheerioAPI } from "cheerio";
-import type { AnyNode } from "domhandler";
+import type { AnyNode, Element } from "domhandler";
+import { isTag, isText } from "domutils";
 import { GoneError } from "../../errors";
 import type { CrawlItem, ListItem } from "../../types";
 import { imagesIn } from "../shared";
@@ -159,6 +161,22 @@ export function parseBlogListing(html: string, pageUrl: string, now: Date, optio
       sticky(box),
     );
   });
+  // cnblogs (博客园): `article.post-item`, title `a.post-item-title`, the date in the footer's
+  // `span.post-meta-item`, the author `a.post-item-author`.
+  if (items.length === 0) {
+    $("article.post-item").each((_i, el) => {
+      const box = $(el);
+      const a = box.find("a.post-item-title").first();
+      const meta = box
+        .find(".post-item-foot .post-meta-item, .post-meta-item")
+        .map((_j, m) => $(m).text())
+        .get();
+      const before = items.length;
+      add(box, a.attr("href"), a.text(), meta, box.find(".post-item-summary").first().html() ?? "", sticky(box));
+      const who = collapse(box.find("a.post-item-author").first().text());
+      if (who && items.length > before) items.at(-1)!.author = who;
+    });
+  }
   // WordPress themes that keep the stock markup
   if (items.length === 0) {
     $("article").each((_i, el) => {
@@ -187,7 +205,83 @@ export function parseBlogListing(html: string, pageUrl: string, now: Date, optio
     });
   }
 
+  // No engine we know and no <time>: repeated blocks with a title link and a date (CSDN's
+  // article list, school news lists, custom themes).
+  if (items.length === 0) {
+    for (const block of repeatedDatedBlocks($)) add(block.box, block.href, block.title, [block.date], block.excerpt);
+  }
+
   return { items, nextUrl: nextListingUrl($, pageUrl), wp, siteNames };
+}
+
+/** A date as listings print it: 2024-05-09, 2024/5/9, 2024.05.09, 2024年5月9日 (a time may follow). */
+const DATE_TEXT = /(?:19|20)\d{2}\s*(?:[-/.]|年)\s*\d{1,2}\s*(?:[-/.]|月)\s*\d{1,2}日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?)?/;
+
+/** Link texts that are never a post's title. */
+const NOT_A_TITLE = /^(?:阅读全文|阅读更多|查看全文|更多|继续阅读|read more|more|continue reading|»|›|\d+)$/i;
+
+interface DatedBlock {
+  box: Cheerio<AnyNode>;
+  href: string;
+  title: string;
+  date: string;
+  excerpt: string;
+}
+
+/** Subtrees that never hold a listing's items (or whose dates are not items' dates). */
+const NOT_IN_LISTING = new Set(["script", "style", "noscript", "a", "time", "nav", "header", "footer", "aside", "select", "textarea"]);
+
+/**
+ * The generic article-list reader: elements that print a date (in their own text), each grown to
+ * the largest ancestor that holds no other date — one list item — when that holds a link with a
+ * title's text; the blocks are kept when at least two share one shape (tag and classes): a list
+ * repeats its item, a sidebar's lone date does not. The shape with the most blocks wins; a block's
+ * title is its heading's link, else its first link that is not a date, a number or "阅读全文".
+ * One walk over the tree and one walk up per date: a 500 KB page costs tens of milliseconds.
+ */
+function repeatedDatedBlocks($: CheerioAPI): DatedBlock[] {
+  const root = $("body").get(0);
+  if (!root) return [];
+  const dated: { el: Element; date: string }[] = [];
+  const visit = (parent: Element): void => {
+    for (const child of parent.children) {
+      if (!isTag(child) || NOT_IN_LISTING.has(child.name) || /sidebar/i.test(`${child.attribs.id ?? ""} ${child.attribs.class ?? ""}`)) continue;
+      const own = child.children.map((c) => (isText(c) ? c.data : "")).join("");
+      const date = own ? DATE_TEXT.exec(own)?.[0] : undefined;
+      if (date) dated.push({ el: child, date });
+      visit(child);
+    }
+  };
+  visit(root);
+  // How many dates each element holds.
+  const dates = new Map<Element, number>();
+  for (const { el } of dated) for (let p = el.parent; p && p !== root && isTag(p); p = p.parent) dates.set(p, (dates.get(p) ?? 0) + 1);
+  const byShape = new Map<string, DatedBlock[]>();
+  const seen = new Set<Element>();
+  for (const { el, date } of dated) {
+    let item: Element | null = null;
+    for (let p = el.parent; p && p !== root && isTag(p) && dates.get(p) === 1; p = p.parent) item = p;
+    if (!item || seen.has(item)) continue;
+    seen.add(item);
+    const box = $(item);
+    const links = box.find("a[href]").filter((_j, a) => {
+      const text = collapse($(a).text());
+      return text.length >= 2 && !NOT_A_TITLE.test(text) && !DATE_TEXT.test(text);
+    });
+    if (links.length === 0) continue;
+    const heading = box.find("h1 a[href], h2 a[href], h3 a[href], h4 a[href], h5 a[href]").first();
+    const a = heading.length > 0 ? heading : links.first();
+    const title = a.clone();
+    // CSDN puts a "原创"/"转载" badge inside the title link.
+    title.find(".article-type, span.tag").remove();
+    const shape = `${item.name}.${(item.attribs.class ?? "").trim().split(/\s+/).sort().join(".")}`;
+    const paragraphs = box.find("p").filter((_j, p) => $(p).find("a[href]").length === 0 || $(p).text().trim() === $(p).find("a").text().trim());
+    const list = byShape.get(shape) ?? [];
+    list.push({ box, href: a.attr("href") ?? "", title: title.text(), date, excerpt: paragraphs.first().html() ?? "" });
+    byShape.set(shape, list);
+  }
+  const best = [...byShape.values()].filter((l) => l.length >= 2).sort((x, y) => y.length - x.length)[0];
+  return best ?? [];
 }
 
 function nextListingUrl($: CheerioAPI, pageUrl: string): string | null {
@@ -208,7 +302,16 @@ function nextListingUrl($: CheerioAPI, pageUrl: string): string | null {
   return guess ? new URL(guess, pageUrl).href : null;
 }
 
-const ARTICLE_BODY = [".post-body", ".entry-content", "[itemprop='articleBody']", "article .content", "article", "main"];
+const ARTICLE_BODY = [
+  ".post-body",
+  "#cnblogs_post_body",
+  "#content_views",
+  ".entry-content",
+  "[itemprop='articleBody']",
+  "article .content",
+  "article",
+  "main",
+];
 
 /**
  * Parts of an article body that belong to the theme or its plugins, not to the post: sharing

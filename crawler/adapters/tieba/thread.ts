@@ -12,12 +12,15 @@
  * One unreadable field never loses a floor: a floor without a readable date takes the previous
  * floor's (floors are in time order) or the list's date, one without a name the list's author
  * (head) or its login, one without a body container the JSON copy of its content; each such
- * field is reported through `warn`.
+ * field is reported through `warn`. Older pages (before ~2014) name the same facts
+ * `content.{id, floor, date}` and `author.{id, name}`, and print the date in `ul.p_tail`: read
+ * too. A page with floor containers from which no floor can be read is reported as a "structure"
+ * warning (crawler/types.ts STRUCTURE_FIELD), never returned as a silently empty page.
  */
 import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../../dates";
 import type { CrawlItem, FieldWarning } from "../../types";
-import { dig, imagesIn, jsonAttr, num, str, type ParsedThreadPage } from "../shared";
+import { dig, imagesIn, jsonAttr, num, str, structureWarning, type ParsedThreadPage } from "../shared";
 import { parseLzlElements, type FloorRef, type Sel } from "./comments";
 import { collapse, printedName, shownName, stableId } from "./names";
 import { find, findFirst } from "../find";
@@ -83,14 +86,19 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
   $("div.l_post[data-field]").each((_i, el) => {
     const post = $(el);
     const field = jsonAttr(post.attr("data-field"));
-    const pid = str(dig(field, "content.post_id")) ?? post.attr("data-pid");
+    // Older pages (before ~2014) say `content.id`, `content.floor` and `author.{id, name}`.
+    const pid =
+      str(dig(field, "content.post_id")) ??
+      str(dig(field, "content.id")) ??
+      post.attr("data-pid") ??
+      /^post_content_(\d+)$/.exec(findFirst(post, "[id^=post_content_]").attr("id") ?? "")?.[1];
     if (!pid) return; // ads and placeholders carry data-field="{}"
     forumId ??= str(dig(field, "content.forum_id")) ?? null;
     const tails = post
       .find(".tail-info")
       .map((_j, t) => collapse($(t).text()))
       .get();
-    const floor = num(dig(field, "content.post_no")) ?? num(tails.map((t) => /^(\d+)楼$/.exec(t)?.[1]).find(Boolean));
+    const floor = num(dig(field, "content.post_no")) ?? num(dig(field, "content.floor")) ?? num(tails.map((t) => /^(\d+)楼$/.exec(t)?.[1]).find(Boolean));
     const isHead = floor === 1;
     const where = `${pageUrl} (floor ${floor ?? "?"}, post ${pid})`;
 
@@ -108,7 +116,7 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     previous = publishedAt;
 
     const card = findFirst(post, "a.p_author_name");
-    const login = str(dig(field, "author.user_name")) ?? jsonAttr(card.attr("data-field"))?.["un"];
+    const login = str(dig(field, "author.user_name")) ?? str(dig(field, "author.name")) ?? jsonAttr(card.attr("data-field"))?.["un"];
     let author = shownName(printedName(card), false, [
       str(dig(field, "author.show_nickname")),
       str(dig(field, "author.user_nickname")),
@@ -150,7 +158,7 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
       images: imagesIn(body, pageUrl),
       source,
     };
-    const authorId = stableId(dig(field, "author.portrait"), dig(field, "author.user_id"), login);
+    const authorId = stableId(dig(field, "author.portrait"), dig(field, "author.user_id") ?? dig(field, "author.id"), login);
     if (authorId) item.authorId = authorId;
     if (floor !== undefined) item.floor = floor;
     if (isHead) head = { ...item, platformId: tid, parentPlatformId: null, kind: "post", title, url: `${origin}/p/${tid}` };
@@ -163,6 +171,10 @@ export function parseTiebaThread(html: string, pageUrl: string, tid: string, now
     lzlElements.push(find(post, "li.lzl_single_post"));
   });
 
+  // A thread page (floor containers are there) from which no floor could be read: say so.
+  if (head === undefined && replies.length === 0 && $(".l_post, #j_p_postlist").length > 0) {
+    warn(structureWarning(pageUrl, "floors (div.l_post[data-field] with content.post_id or content.id, and #post_content_{pid})", html));
+  }
   forumId ??= /"forum_id"\s*:\s*(\d+)/.exec(html)?.[1] ?? /\bfid\s*:\s*'(\d+)'/.exec(html)?.[1] ?? null;
   const floorOf = (pid: string | undefined) => (pid ? (floors.get(pid) ?? null) : null);
   const inlineComments = lzlElements.flatMap((els) =>

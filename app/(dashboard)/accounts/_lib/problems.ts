@@ -6,10 +6,12 @@
 import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
 import { cronProblemCode, urlProblemCode } from "@/lib/validation";
+import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
 import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
 
 type T = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
 type TW = Awaited<ReturnType<typeof getTranslations<"accounts.watch">>>;
+type TS = Awaited<ReturnType<typeof getTranslations<"accounts.structure">>>;
 
 const NO_WORD = /^a search URL with no word: add the word to search for, like (.+)$/;
 const PAGES_PARAM = /^cw_pages must be a whole number of result pages from 1 to (\d+)$/;
@@ -122,4 +124,15 @@ export async function accountIssues(issues: readonly z.core.$ZodIssue[], values:
     (errors[field] ??= []).push(text);
   }
   return errors;
+}
+
+/**
+ * The "页面结构无法识别" notice of an account (lib/account-problems.ts): which page two runs in a
+ * row recognised and read nothing from, and what the adapter expected on it; null in any other
+ * state. The expectation names selectors, so it stays as the crawler wrote it.
+ */
+export function structureNotice(t: TS, account: { status: string; lastError: string | null }): string | null {
+  if (account.status !== UNRECOGNISED) return null;
+  const found = parseUnrecognisedError(account.lastError);
+  return t("notice", { url: found?.url ?? "—", expected: found?.expected ?? "—" });
 }
