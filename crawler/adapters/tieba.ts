@@ -30,7 +30,7 @@ import { NonRetryableError } from "../errors";
 import { offThread } from "../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
 import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "./shared";
-import { find, findFirst } from "./find";
+import { findFirst } from "./find";
 import { withComments, type ReadPages } from "./tieba/lzl";
 import { collapse, printedName, shownName, stableId } from "./tieba/names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
