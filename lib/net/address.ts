@@ -116,6 +116,9 @@ export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: Resolver = async (host) => {
   const table = testDnsTable();
   if (!table) return dns.lookup(host, { all: true });
+  // An IP literal is its own answer, as dns.lookup gives it without asking anyone.
+  const bare = stripBrackets(host);
+  if (isIpLiteral(bare)) return [{ address: bare, family: bare.includes(":") ? 6 : 4 }];
   const name = host.toLowerCase().replace(/\.$/, "");
   const answer = name === "localhost" || name.endsWith(".localhost") ? ["127.0.0.1", "::1"] : table[name];
   if (!answer) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (CAMPUSWATCH_TEST_DNS)`), { code: "ENOTFOUND", hostname: host });
