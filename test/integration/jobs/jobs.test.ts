@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createJobRunner, reapDeadJobs, requestJob, type JobSpec } from "../../../crawler/jobs";
 import { createCrawlQueue } from "../../../crawler/queue/crawl-jobs";
 import { Scheduler } from "../../../crawler/scheduler";
@@ -60,6 +60,18 @@ async function examTopic(db: Db) {
   }
   return topic;
 }
+
+// The webhook receiver is on loopback: notifications reach internal addresses only when the
+// operator lists them (lib/net/address.ts), here as an in-house receiver would be. Child processes
+// the tests start inherit it.
+const allowInternalBefore = process.env.CAMPUSWATCH_ALLOW_INTERNAL;
+beforeAll(() => {
+  process.env.CAMPUSWATCH_ALLOW_INTERNAL = "127.0.0.0/8";
+});
+afterAll(() => {
+  if (allowInternalBefore === undefined) delete process.env.CAMPUSWATCH_ALLOW_INTERNAL;
+  else process.env.CAMPUSWATCH_ALLOW_INTERNAL = allowInternalBefore;
+});
 
 /** A webhook receiver on loopback, and a notification waiting to go to it. */
 async function pendingNotification(db: Db, topicId: number) {
