@@ -10,13 +10,13 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier/flat";
 
 // Layers point one way (README "Architecture"): entry points (app/, components/, the CLI, bin/,
-// scripts/, bench/) → lib/queries/ → crawler/ modules, through each module's index → the lower
+// scripts/, bench/) → server/ → crawler/ modules, through each module's index → the lower
 // lib/ (db, config, validation, auth, net, notify, …). A reach the other way is an error here, so
 // `npm run lint` (and `npm test`, which runs it first) fails on it; test/unit/lint-layers.test.ts
 // checks that each rule still fires. Paths resolve through eslint-config-next's TypeScript
 // resolver, so `@/…`, relative and `import type` imports are all caught.
 const root = import.meta.dirname;
-const lowerLib = ["./lib/*.{ts,tsx}", "./lib/!(queries)/**"];
+const lowerLib = ["./lib/**"];
 const layers = [
   {
     files: ["**/*.{ts,tsx,mts,cts}"],
@@ -29,17 +29,17 @@ const layers = [
             {
               // a. The lower lib is what the crawler stands on: it cannot stand on the crawler.
               target: lowerLib,
-              from: ["./crawler", "./lib/queries"],
+              from: ["./crawler", "./server"],
               message:
-                "lib/ outside lib/queries/ sits below the crawler and the dashboard's queries: move the pure code or type it needs down into lib/ (re-exporting it from the old crawler path), or move this code up into lib/queries/.",
+                "lib/ sits below the crawler and the dashboard's queries: move the pure code or type it needs down into lib/ (re-exporting it from the old crawler path), or move this code up into server/.",
             },
             {
               // b. The crawler never reaches up into the dashboard's queries or UI. Its entry points
               // (cli.ts, commands/, and demo.ts, the data `campuswatch demo` seeds) may.
               target: ["./crawler/!(cli|demo).ts", "./crawler/!(commands)/**"],
-              from: ["./lib/queries", "./app", "./components"],
+              from: ["./server", "./app", "./components"],
               message:
-                "crawler/ modules do not import lib/queries/, app/ or components/: move what is needed down into lib/ or into the crawler, or do this in an entry point (crawler/cli.ts, crawler/commands/).",
+                "crawler/ modules do not import server/, app/ or components/: move what is needed down into lib/ or into the crawler, or do this in an entry point (crawler/cli.ts, crawler/commands/).",
             },
             {
               // c. The dashboard sees a crawler module only through its public index.
@@ -56,7 +56,7 @@ const layers = [
   },
   {
     // d. Pages, route handlers, server actions and components reach the database only through
-    // named functions in lib/queries/, where a query can be found, reused and tested.
+    // named functions in server/, where a query can be found, reused and tested.
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-syntax": [
@@ -64,15 +64,15 @@ const layers = [
         {
           selector:
             "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.object.object.type='Identifier'][callee.object.object.name='db']",
-          message: "No Prisma calls in app/ or components/: put this query in a named function in lib/queries/ (taking `db`) and call that.",
+          message: "No Prisma calls in app/ or components/: put this query in a named function in server/ (taking `db`) and call that.",
         },
         {
           selector: "CallExpression[callee.type='MemberExpression'][callee.object.type='Identifier'][callee.object.name='db'][callee.property.name=/^\\$/]",
-          message: "No Prisma transactions or raw SQL in app/ or components/: put this in a named function in lib/queries/ (taking `db`) and call that.",
+          message: "No Prisma transactions or raw SQL in app/ or components/: put this in a named function in server/ (taking `db`) and call that.",
         },
         {
           selector: "TaggedTemplateExpression[tag.type='MemberExpression'][tag.object.type='Identifier'][tag.object.name='db'][tag.property.name=/^\\$/]",
-          message: "No raw SQL in app/ or components/: put this query in a named function in lib/queries/ (taking `db`) and call that.",
+          message: "No raw SQL in app/ or components/: put this query in a named function in server/ (taking `db`) and call that.",
         },
       ],
     },

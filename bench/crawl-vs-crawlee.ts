@@ -33,7 +33,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { migrateDatabase } from "../lib/migrate";
 import { createDb } from "../lib/db";
-import { createAccount } from "../lib/queries/accounts";
+import { createAccount } from "../server/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 import { CAMPUS_SAMPLES } from "../test/unit/classify/fixtures";
 import { trainTopic } from "../crawler/classify";

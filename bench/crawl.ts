@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDatabase } from "../lib/migrate";
 import { createDb } from "../lib/db";
-import { createAccount } from "../lib/queries/accounts";
+import { createAccount } from "../server/accounts";
 import { createFetcher, HostScheduler } from "../crawler/fetch";
 import { crawlAccount, type WorkerServices } from "../crawler/worker";
 import { classifyPosts } from "../crawler/classify";

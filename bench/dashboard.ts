@@ -27,7 +27,7 @@ import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { databaseKind, redactUrl, sqlitePath } from "../lib/config";
 import { createDb } from "../lib/db";
-import { toNumber, type SqlNumber } from "../lib/queries/sql";
+import { toNumber, type SqlNumber } from "../server/sql";
 import { browserLoadTimes } from "./dashboard-browser";
 
 const { values: args } = parseArgs({

@@ -21,7 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDatabase } from "../lib/migrate";
 import { createDb, type Db } from "../lib/db";
-import { createAccount } from "../lib/queries/accounts";
+import { createAccount } from "../server/accounts";
 import { createPgBossQueue, startBoss } from "../crawler/queue/pg-boss";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 import { pgAdmin } from "../test/support/pg";

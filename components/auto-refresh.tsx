@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { useFormatter, useTranslations } from "next-intl";
 import { DISPLAY_TIME_ZONE } from "@/i18n/config";
-import type { LiveStatus } from "@/lib/queries/runs";
+import type { LiveStatus } from "@/server/runs";
 
 /**
  * Polls the live crawl status and re-renders the page (server components included) when a crawl

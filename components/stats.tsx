@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { headlineCounts } from "@/lib/queries/overview";
+import { headlineCounts } from "@/server/overview";
 
 const b = (chunks: React.ReactNode) => <b>{chunks}</b>;
 

@@ -1,8 +1,8 @@
 /**
  * What a crawl reads of how its account reaches the platform: the operator's login cookies and
  * the account's own proxy, unsealed (lib/secret-box.ts). The dashboard and the CLI store them
- * (lib/queries/account-access.ts, lib/queries/account-proxy.ts, which re-export these loaders);
- * the crawler reads them here, so that it never imports lib/queries/.
+ * (server/account-access.ts, server/account-proxy.ts, which re-export these loaders);
+ * the crawler reads them here, so that it never imports server/.
  */
 import { rawSqlite, type Db } from "../lib/db";
 import { prepared } from "../lib/sqlite-statements";

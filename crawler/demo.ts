@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import type { Db } from "../lib/db";
 import { DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import { createUser } from "../lib/users";
-import { createAccount } from "../lib/queries/accounts";
+import { createAccount } from "../server/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 
 /**

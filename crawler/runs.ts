@@ -5,7 +5,7 @@
  * Failures around a crawl rather than inside it (the worker records those itself) are written here
  * too: a crawl that threw something unexpected, a job that could not even be queued, a
  * notification service that rejected after the run — so the dashboard shows why, not only the
- * process log. The dashboard's reads stay in lib/queries/runs.ts.
+ * process log. The dashboard's reads stay in server/runs.ts.
  */
 import { rawSqlite, type Db } from "../lib/db";
 import { prepared, sqlValue } from "../lib/sqlite-statements";

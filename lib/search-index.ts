@@ -8,7 +8,7 @@
  * one INSERT … SELECT over a few thousand queued posts costs a few milliseconds.
  *
  * Who flushes: the crawler at the end of each account's run, and every search before it reads the
- * index (lib/queries/search.ts), so searches see every stored post. PostgreSQL keeps its own index
+ * index (server/search.ts), so searches see every stored post. PostgreSQL keeps its own index
  * and has no queue: there it does nothing.
  */
 import type BetterSqlite3 from "better-sqlite3";

@@ -4,7 +4,7 @@ import { LocaleSwitch } from "@/components/locale-switch";
 import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
 import { db } from "@/lib/db";
-import { openFlagCount } from "@/lib/queries/counts";
+import { openFlagCount } from "@/server/counts";
 import { signOut } from "@/app/(auth)/sign-in/actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { deletionImpacts, listAccountStatus, type AccountStatus } from "@/lib/queries/accounts";
+import { deletionImpacts, listAccountStatus, type AccountStatus } from "@/server/accounts";
 import { CRON_PRESETS } from "@/lib/validation";
 import { PlatformBadge } from "../platform-badge";
 import { readableUrl } from "../readable-url";

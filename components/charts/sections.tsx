@@ -12,7 +12,7 @@ import {
   topTermCounts,
 } from "@/lib/charts/series";
 import { downsampleLine, mergeBuckets } from "@/lib/downsample";
-import { activityPerAccount, deletionsPerDay, flagsByTopic, flagsPerDay, harvestRuns, postsPerDay, runsPerDay, weekFlagTerms } from "@/lib/queries/charts";
+import { activityPerAccount, deletionsPerDay, flagsByTopic, flagsPerDay, harvestRuns, postsPerDay, runsPerDay, weekFlagTerms } from "@/server/charts";
 import { PlatformDailyChart } from "./daily-chart";
 import { TopicRateChart } from "./topic-rate-chart";
 import { TermsChart } from "./terms-chart";

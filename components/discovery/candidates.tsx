@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { listCandidates } from "@/lib/queries/discovery";
+import { listCandidates } from "@/server/discovery";
 import { PlatformBadge } from "@/components/platform-badge";
 import { AdoptButton } from "./adopt-button";
 

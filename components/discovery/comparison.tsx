@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { comparisonGroups, harvestCurves } from "@/lib/queries/discovery";
+import { comparisonGroups, harvestCurves } from "@/server/discovery";
 import { toHarvestChart } from "@/crawler/discover";
 import { DiscoveryHarvestChart } from "./harvest-chart";
 

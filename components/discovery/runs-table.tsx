@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { isStale, listDiscoveryRuns } from "@/lib/queries/discovery";
+import { isStale, listDiscoveryRuns } from "@/server/discovery";
 import { Time } from "@/components/time";
 import { HarvestPercent, StatusBadge } from "./status";
 import { WatchRun } from "./watch";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { discoveryStartChoices } from "@/lib/queries/choices";
+import { discoveryStartChoices } from "@/server/choices";
 import { StartDiscoveryForm } from "./start-form";
 
 /** The start form with the topics and seed sets to choose from. */

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { filterOptions } from "@/lib/queries/overview";
-import type { PostFilter } from "@/lib/queries/posts";
+import { filterOptions } from "@/server/overview";
+import type { PostFilter } from "@/server/posts";
 import { FilterSelect } from "../filter-select";
 
 const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { jsonList } from "@/lib/format";
-import type { PostDetail } from "@/lib/queries/posts";
-import { queryWords } from "@/lib/queries/search";
+import type { PostDetail } from "@/server/posts";
+import { queryWords } from "@/server/search";
 import { highlightHtml, sanitizePostHtml, safeHttpUrl } from "@/lib/sanitize";
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";

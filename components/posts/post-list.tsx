@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { can } from "@/lib/permissions";
 import type { Role } from "@/lib/auth/session";
-import { filterToParams, listPostsPage, type Cursor, type PostFilter, type PostRow } from "@/lib/queries/posts";
+import { filterToParams, listPostsPage, type Cursor, type PostFilter, type PostRow } from "@/server/posts";
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";
 import { BulkReviewForm } from "./bulk-review-form";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import type { PostDetail } from "@/lib/queries/posts";
-import type { ReplyNode } from "@/lib/queries/posts-replies";
+import type { PostDetail } from "@/server/posts";
+import type { ReplyNode } from "@/server/posts-replies";
 import { sanitizePostHtml } from "@/lib/sanitize";
 import { Time } from "../time";
 import { AuthorName, DeletedMark, IncompleteMark } from "./post-marks";

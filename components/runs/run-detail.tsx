@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { DISPLAY_TIME_ZONE } from "@/i18n/config";
 import { db } from "@/lib/db";
-import { getRun } from "@/lib/queries/runs";
+import { getRun } from "@/server/runs";
 import { PageHeader } from "../page-header";
 import { PlatformBadge } from "../platform-badge";
 import { RunStatus } from "./run-status";

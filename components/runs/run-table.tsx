@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { listRunsPage, type RunFilter } from "@/lib/queries/runs";
+import { listRunsPage, type RunFilter } from "@/server/runs";
 import { PlatformBadge } from "../platform-badge";
 import { Duration, Time } from "../time";
 import { RunStatus } from "./run-status";

@@ -1,5 +1,5 @@
 import { getTranslations } from "next-intl/server";
-import type { RunDetail } from "@/lib/queries/runs";
+import type { RunDetail } from "@/server/runs";
 import { Time } from "../time";
 
 /**

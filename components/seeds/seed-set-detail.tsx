@@ -2,7 +2,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db";
-import { getSeedSet } from "@/lib/queries/seeds";
+import { getSeedSet } from "@/server/seeds";
 import { PageHeader, Notice } from "../page-header";
 import { DeleteSeedSet, ImportSeedsForm, RemoveSeedUrl } from "./seed-forms";
 import { Time } from "../time";

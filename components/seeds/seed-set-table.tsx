@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { listSeedSets } from "@/lib/queries/seeds";
+import { listSeedSets } from "@/server/seeds";
 import { Num, Time } from "../time";
 import { readableUrl } from "../readable-url";
 

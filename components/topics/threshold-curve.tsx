@@ -1,6 +1,6 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { topicThreshold } from "@/lib/queries/topic-learning";
+import { topicThreshold } from "@/server/topic-learning";
 import { ThresholdChart } from "./threshold-chart";
 
 /**

@@ -5,7 +5,7 @@ import { useActionState, useEffect, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { topicJobAction } from "@/app/(dashboard)/topics/actions";
-import type { TopicJob } from "@/lib/queries/jobs";
+import type { TopicJob } from "@/server/jobs";
 
 /** Train and re-score buttons with the running job's progress, polled while it runs. */
 export function TopicJobPanel({ topicId, canManage, initialJob }: { topicId: number; canManage: boolean; initialJob: TopicJob | null }) {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { db } from "@/lib/db";
 import { jsonList } from "@/lib/format";
-import { listTopics } from "@/lib/queries/topics";
+import { listTopics } from "@/server/topics";
 import { getTranslations } from "next-intl/server";
 import { Num, Time } from "../time";
 

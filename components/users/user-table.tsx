@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
-import { listUsers } from "@/lib/queries/users";
+import { listUsers } from "@/server/users";
 import { UserRowActions } from "./user-forms";
 import { Num, Time } from "../time";
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { BrowserSandboxNote } from "@/lib/browser-sandbox";
-import type { WorkerOverview } from "@/lib/queries/workers";
+import type { WorkerOverview } from "@/server/workers";
 import { RelativeTime, Time } from "../time";
 
 const STATUS_CLASS: Record<string, string> = { running: "ok", stale: "warn", dead: "danger", stopped: "" };

@@ -3,7 +3,7 @@
  * the model stored on the topic row; plus the progress reports of long topic operations.
  *
  * Review decisions reach training only as stored TopicSample rows of source "review" (written by
- * lib/queries/reviews.ts when a flag is reviewed): the one source of review samples. Reviews made
+ * server/reviews.ts when a flag is reviewed): the one source of review samples. Reviews made
  * before those rows existed are turned into rows once, the first time the topic is trained or
  * learns ({@link backfillReviewSamples}), so every review counts exactly once.
  */
@@ -93,7 +93,7 @@ export function reviewLabel(decision: string, relevantLabels: string): string {
 
 /**
  * Store a review sample for every reviewed flag of the topic that has none (reviews made before
- * decisions were stored as samples, or written past lib/queries/reviews.ts): the latest decision
+ * decisions were stored as samples, or written past server/reviews.ts): the latest decision
  * per flag, its post's title, text and OCR text. Not yet learned (`learnedAt` null). Returns how
  * many were added. Reviews by users disabled since count like any other.
  */
@@ -171,7 +171,7 @@ export async function trainTopic(db: Db, topicId: number, samples?: readonly Sam
   const weight = reviewWeight(uploaded.length);
   const weightOf = (i: number) => (i < uploaded.length ? 1 : weight);
   const trainOptions: TrainOptions = {
-    // The kind the topic chose (lib/queries/topic-admin.ts validates it; an unknown one, written past it, trains the default).
+    // The kind the topic chose (server/topic-admin.ts validates it; an unknown one, written past it, trains the default).
     classifier: isClassifierKind(topic.classifier) ? topic.classifier : DEFAULT_CLASSIFIER,
     ...(options.model ?? {}),
     relevantLabels,

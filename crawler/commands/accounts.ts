@@ -7,9 +7,9 @@ import { action, intOption, loadDb, UserInputError } from "./util";
 async function load() {
   const [db, accounts, access, proxy, proxyUrl] = await Promise.all([
     loadDb(),
-    import("../../lib/queries/accounts"),
-    import("../../lib/queries/account-access"),
-    import("../../lib/queries/account-proxy"),
+    import("../../server/accounts"),
+    import("../../server/account-access"),
+    import("../../server/account-proxy"),
     import("../fetch/proxy-url"),
   ]);
   return { db, ...accounts, ...access, ...proxy, ...proxyUrl };

@@ -14,7 +14,7 @@ export function registerPostCommands(program: Command) {
     .action(
       action(async (o: { format: string; flagged?: boolean; account?: number; deleted?: boolean }) => {
         if (o.format !== "jsonl" && o.format !== "csv") throw new UserInputError(`--format must be jsonl or csv (got ${o.format})`);
-        const [db, { exportPosts }] = await Promise.all([loadDb(), import("../../lib/queries/export")]);
+        const [db, { exportPosts }] = await Promise.all([loadDb(), import("../../server/export")]);
         for await (const chunk of exportPosts(db, { format: o.format, flagged: o.flagged, accountId: o.account, deleted: o.deleted })) {
           if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once("drain", r));
         }

@@ -104,7 +104,7 @@ export interface TopicOptions {
   calibrate?: boolean;
 }
 
-/** The options as the settings form's fields (lib/queries/topic-admin.ts); undefined: not given. */
+/** The options as the settings form's fields (server/topic-admin.ts); undefined: not given. */
 export function topicInput(o: TopicOptions) {
   return {
     keywords: o.keywords,

@@ -3,7 +3,7 @@
  * Results go to stdout, progress to stderr; bad input exits 1 with a one-line reason (bad sample
  * files: one line per bad record, `FILE:LINE: reason`, then the refusal).
  *
- * Settings are written by lib/queries/topic-admin.ts, the same functions as the dashboard's form,
+ * Settings are written by server/topic-admin.ts, the same functions as the dashboard's form,
  * so a topic made here and one made there are the same rows.
  */
 import type { Command } from "commander";
@@ -16,7 +16,7 @@ import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics
 export type { TopicCommandIo, TopicCommandOptions } from "./topics-support";
 
 /**
- * lib/queries/topic-admin.ts's DEFAULT_RELEVANT_LABELS as the options' help says it. Spelled out
+ * server/topic-admin.ts's DEFAULT_RELEVANT_LABELS as the options' help says it. Spelled out
  * here so that declaring the options does not load the settings schema (zod, the jobs layer) at
  * every start of the CLI; test/unit/cli-startup.test.ts checks that the two agree.
  */
@@ -28,7 +28,7 @@ export const DEFAULT_RELEVANT_HELP = "on-topic";
  */
 async function load() {
   const [admin, classify, support, json] = await Promise.all([
-    import("../../lib/queries/topic-admin"),
+    import("../../server/topic-admin"),
     import("../classify"),
     import("./topics-support"),
     import("../../lib/json-column"),

@@ -24,11 +24,7 @@ export function registerUserCommands(program: Command) {
     .requiredOption("--password <password>", "the new password (8 characters to 72 bytes)")
     .action(
       action(async (username: string, opts: { password: string }) => {
-        const [db, { newPasswordSchema }, { resetPassword }] = await Promise.all([
-          loadDb(),
-          import("../../lib/auth/password"),
-          import("../../lib/queries/users"),
-        ]);
+        const [db, { newPasswordSchema }, { resetPassword }] = await Promise.all([loadDb(), import("../../lib/auth/password"), import("../../server/users")]);
         const checked = newPasswordSchema.safeParse(opts.password);
         if (!checked.success) throw new UserInputError(checked.error.issues.map((i) => i.message).join("; "));
         const u = await db.user.findUnique({ where: { username } });
@@ -57,11 +53,7 @@ export function registerUserCommands(program: Command) {
       .argument("<username>", "the user's sign-in name")
       .action(
         action(async (username: string) => {
-          const [db, { setUserDisabled }, { ValidationError }] = await Promise.all([
-            loadDb(),
-            import("../../lib/queries/users"),
-            import("../../lib/validation"),
-          ]);
+          const [db, { setUserDisabled }, { ValidationError }] = await Promise.all([loadDb(), import("../../server/users"), import("../../lib/validation")]);
           const u = await db.user.findUnique({ where: { username } });
           if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
           // Actor 0: the command line is nobody's session, so the only rule left is the last admin.

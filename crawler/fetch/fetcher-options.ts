@@ -91,7 +91,7 @@ export interface FetcherOptions {
    */
   addressPolicy?: AddressPolicy;
   /**
-   * Cookies the jar starts with: an account's login cookies (lib/queries/account-access.ts), or a
+   * Cookies the jar starts with: an account's login cookies (server/account-access.ts), or a
    * loader for them, awaited before the first request. The jar sends each only to the hosts it
    * belongs to, over plain HTTP and in Chromium alike.
    */

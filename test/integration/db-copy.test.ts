@@ -17,7 +17,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../lib/db";
 import { copySqliteToPostgres } from "../../lib/db-copy";
-import { findPostIds } from "../../lib/queries/posts";
+import { findPostIds } from "../../server/posts";
 import { createTestDb, type TestDb } from "../support/db";
 import { testDbKind } from "../support/pg";
 

@@ -5,7 +5,7 @@
  * nothing queued. PostgreSQL keeps its own index, so only the search results are checked there.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { findPostIds, parsePostFilter } from "@/lib/queries/posts";
+import { findPostIds, parsePostFilter } from "@/server/posts";
 import { flushSearchIndex } from "@/lib/search-index";
 import { createTestDb, type TestDb } from "../support/db";
 import { crawlFixture, type CrawlFixture } from "./crawl/support";

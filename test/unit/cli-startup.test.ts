@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli, cliBuildEntry } from "../../scripts/build-cli.mjs";
-import { DEFAULT_RELEVANT_LABELS } from "../../lib/queries/topic-admin";
+import { DEFAULT_RELEVANT_LABELS } from "../../server/topic-admin";
 import { DEFAULT_RELEVANT_HELP } from "../../crawler/commands/topics";
 
 /** Packages only some commands need; none may load before a command asks for them. */

@@ -30,17 +30,17 @@ async function problems(file: string, code: string): Promise<{ ruleId: string | 
 }
 
 describe("layers point one way (eslint.config.mjs)", () => {
-  it("a. the lower lib imports neither the crawler nor lib/queries", async () => {
+  it("a. the lower lib imports neither the crawler nor server", async () => {
     const crawler = await problems("lib/layer-probe.ts", `import { siteKeyOf } from "@/crawler/site-key";\nexport const f = siteKeyOf;\n`);
     expect(crawler).toEqual([expect.objectContaining({ ruleId: "import/no-restricted-paths", message: expect.stringContaining("below the crawler") })]);
-    const queries = await problems("lib/notify/layer-probe.ts", `import { listAccounts } from "../queries/accounts";\nexport const f = listAccounts;\n`);
+    const queries = await problems("lib/notify/layer-probe.ts", `import { listAccounts } from "../../server/accounts";\nexport const f = listAccounts;\n`);
     expect(queries).toEqual([expect.objectContaining({ ruleId: "import/no-restricted-paths" })]);
   });
 
-  it("b. crawler modules import nothing from lib/queries, app or components; its entry points may", async () => {
-    const code = `import { createAccount } from "@/lib/queries/accounts";\nexport const f = createAccount;\n`;
+  it("b. crawler modules import nothing from server, app or components; its entry points may", async () => {
+    const code = `import { createAccount } from "@/server/accounts";\nexport const f = createAccount;\n`;
     expect(await problems("crawler/fetch/layer-probe.ts", code)).toEqual([
-      expect.objectContaining({ ruleId: "import/no-restricted-paths", message: expect.stringContaining("crawler/ modules do not import lib/queries/") }),
+      expect.objectContaining({ ruleId: "import/no-restricted-paths", message: expect.stringContaining("crawler/ modules do not import server/") }),
     ]);
     expect(await problems("crawler/layer-probe.ts", code)).toHaveLength(1);
     expect(await problems("crawler/commands/layer-probe.ts", code)).toEqual([]);
@@ -62,7 +62,7 @@ describe("layers point one way (eslint.config.mjs)", () => {
   it("d. app and components make no Prisma calls", async () => {
     const file = "app/(dashboard)/layer-probe/page.tsx";
     const model = await problems(file, `import { db } from "@/lib/db";\nexport const f = () => db.topic.count({ where: {} });\n`);
-    expect(model).toEqual([expect.objectContaining({ ruleId: "no-restricted-syntax", message: expect.stringContaining("lib/queries/") })]);
+    expect(model).toEqual([expect.objectContaining({ ruleId: "no-restricted-syntax", message: expect.stringContaining("server/") })]);
     const raw = await problems(file, 'import { db } from "@/lib/db";\nexport const f = () => db.$queryRaw`SELECT 1`;\n');
     expect(raw).toEqual([expect.objectContaining({ ruleId: "no-restricted-syntax" })]);
     const tx = await problems("components/layer-probe.tsx", `import { db } from "@/lib/db";\nexport const f = () => db.$transaction([]);\n`);
@@ -72,7 +72,7 @@ describe("layers point one way (eslint.config.mjs)", () => {
   it("a page that keeps to the layers passes", async () => {
     const code = [
       `import { db } from "@/lib/db";`,
-      `import { listAccounts } from "@/lib/queries/accounts";`,
+      `import { listAccounts } from "@/server/accounts";`,
       `import { toHarvestChart } from "@/crawler/discover";`,
       `import { maskProxyUrl } from "@/lib/net/proxy-url";`,
       `export async function f() {`,
@@ -81,10 +81,8 @@ describe("layers point one way (eslint.config.mjs)", () => {
       ``,
     ].join("\n");
     expect(await problems("app/(dashboard)/layer-probe/page.tsx", code)).toEqual([]);
-    // lib/queries may use the crawler's public indexes, and the crawler the lower lib.
-    expect(await problems("lib/queries/layer-probe.ts", `import { toHarvestChart } from "@/crawler/discover";\nexport const f = toHarvestChart;\n`)).toEqual(
-      [],
-    );
+    // server may use the crawler's public indexes, and the crawler the lower lib.
+    expect(await problems("server/layer-probe.ts", `import { toHarvestChart } from "@/crawler/discover";\nexport const f = toHarvestChart;\n`)).toEqual([]);
     expect(
       await problems("crawler/fetch/layer-probe.ts", `import { parseProxyUrl } from "../../lib/net/proxy-url";\nexport const f = parseProxyUrl;\n`),
     ).toEqual([]);

@@ -8,8 +8,8 @@ import { db } from "@/lib/db";
 import { SESSION_COOKIE, secureCookie, sessionCookieOptions, signSession } from "@/lib/auth/session";
 import { clientAddressOf, throttleNotice } from "@/lib/auth/throttle";
 import { getCurrentUser } from "@/lib/auth/current-user";
-import { attemptSignIn, markSignedIn } from "@/lib/queries/sign-in";
-import { revokeSessions } from "@/lib/queries/users";
+import { attemptSignIn, markSignedIn } from "@/server/sign-in";
+import { revokeSessions } from "@/server/users";
 import { safeLocalPath } from "@/lib/safe-path";
 
 export interface SignInState {
@@ -19,7 +19,7 @@ export interface SignInState {
 }
 
 /**
- * Sign in: parse → decide (lib/queries/sign-in.ts: throttle counted before the password is looked at,
+ * Sign in: parse → decide (server/sign-in.ts: throttle counted before the password is looked at,
  * the password verified at the same cost whether or not the user exists) → set the cookie, carrying
  * the user's session version → go to `next` if it is a path on this site. Every message is in the
  * reader's language (the schema is built per request for that reason).

@@ -6,7 +6,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/lib/queries/accounts";
+import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/server/accounts";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 import { accountIssues, watchFromForm } from "./_lib/problems";
 
@@ -16,7 +16,7 @@ async function invalidAccount(error: z.ZodError, values: Record<string, string>)
   return { errors, message: tc("correctFields"), values };
 }
 
-/** A refusal from lib/queries/accounts.ts as translated form state; anything else is a real error. */
+/** A refusal from server/accounts.ts as translated form state; anything else is a real error. */
 async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
   if (!(e instanceof ValidationError)) throw e;
   if (e.detail.issues) return invalidAccount(new z.ZodError([...e.detail.issues]), values);

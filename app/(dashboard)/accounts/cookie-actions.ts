@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { MAX_COOKIE_INPUT_BYTES } from "@/lib/cookies/import";
-import { clearAccountCookies, CookieRefusal, setAccountCookies } from "@/lib/queries/account-access";
+import { clearAccountCookies, CookieRefusal, setAccountCookies } from "@/server/account-access";
 import { formValues, guard, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { clearAccountProxy, ProxyRefusal, setAccountProxy } from "@/lib/queries/account-proxy";
+import { clearAccountProxy, ProxyRefusal, setAccountProxy } from "@/server/account-proxy";
 import { formValues, guard, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });

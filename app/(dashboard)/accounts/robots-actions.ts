@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { setRobotsPolicy } from "@/lib/queries/account-access";
+import { setRobotsPolicy } from "@/server/account-access";
 import { formValues, guard, localizedInvalid, type FormState } from "../_lib/form";
 
 const schema = z.object({ id: z.coerce.number().int().positive(), policy: z.enum(["obey", "ignore"]) });

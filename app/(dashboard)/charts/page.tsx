@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Suspense } from "react";
 import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
-import { CHART_RANGES, rangeDays } from "@/lib/queries/charts";
+import { CHART_RANGES, rangeDays } from "@/server/charts";
 import { PageHeader } from "@/components/page-header";
 import { PanelSkeleton } from "@/components/skeletons";
 import {

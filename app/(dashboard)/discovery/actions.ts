@@ -7,14 +7,14 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { createDiscoveryRun } from "@/crawler/discover";
-import { adoptCandidate, requestDiscoveryRun, requestPause, startDiscoverySchema } from "@/lib/queries/discovery";
+import { adoptCandidate, requestDiscoveryRun, requestPause, startDiscoverySchema } from "@/server/discovery";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /**
  * The start form's field errors in the reader's language. startDiscoverySchema
- * (lib/queries/discovery.ts) words them in English; each of its messages maps to a key here, so
+ * (server/discovery.ts) words them in English; each of its messages maps to a key here, so
  * the English form reads as before.
  */
 async function startInvalid(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
@@ -115,7 +115,7 @@ export async function adoptCandidateAction(_prev: FormState, formData: FormData)
     revalidatePath("/accounts");
     return { ok: true, message: r.created ? t("added", { id: r.accountId }) : t("alreadyMonitored", { id: r.accountId }) };
   } catch (e) {
-    // lib/queries/discovery.ts refuses only an unknown candidate; anything else as lib/ words it.
+    // server/discovery.ts refuses only an unknown candidate; anything else as lib/ words it.
     if (e instanceof ValidationError) return { message: e.fieldErrors.candidate ? t("candidateGone") : e.message };
     throw e;
   }

@@ -5,13 +5,13 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
 import { db } from "@/lib/db";
-import { reviewFlags, reviewInputSchema } from "@/lib/queries/reviews";
+import { reviewFlags, reviewInputSchema } from "@/server/reviews";
 import { formValues, guard, type FormState } from "../_lib/form";
 import { safeLocalPath } from "@/lib/safe-path";
 
 type ActionTranslate = Awaited<ReturnType<typeof getTranslations<"posts.action">>>;
 
-/** One issue of reviewInputSchema (lib/queries/reviews.ts) in the reader's language. */
+/** One issue of reviewInputSchema (server/reviews.ts) in the reader's language. */
 function issueText(issue: z.core.$ZodIssue, t: ActionTranslate): string {
   const field = String(issue.path[0] ?? "");
   if (field === "flagIds") {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
-import type { SearchParams } from "@/lib/queries/posts";
+import type { SearchParams } from "@/server/posts";
 import { PostView } from "@/components/posts/post-view";
 
 export async function generateMetadata(): Promise<Metadata> {

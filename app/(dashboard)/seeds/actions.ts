@@ -7,7 +7,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { entryUrlProblemCode, ValidationError } from "@/lib/validation";
 import { fileTooLarge, formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
-import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema } from "@/lib/queries/seeds";
+import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema } from "@/server/seeds";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 type SeedsDone = Awaited<ReturnType<typeof getTranslations<"seeds.done">>>;
@@ -54,7 +54,7 @@ function report(t: SeedsDone, tu: UrlProblems, tv: EntryProblems, r: Awaited<Ret
   };
 }
 
-/** The seed set's name, checked with its English messages kept (lib/queries/seeds.ts). */
+/** The seed set's name, checked with its English messages kept (server/seeds.ts). */
 async function nameInvalid(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
   const state = await localizedInvalid(error, values);
   const t = await getTranslations("seeds.done");

@@ -8,8 +8,8 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { sampleFormatOf } from "@/crawler/classify";
-import { clearUploadedSamples, createTopic, deleteTopic, topicFormSchema, updateTopic, uploadSamples } from "@/lib/queries/topics";
-import { requestNotificationSend, requestTopicJob } from "@/lib/queries/jobs";
+import { clearUploadedSamples, createTopic, deleteTopic, topicFormSchema, updateTopic, uploadSamples } from "@/server/topics";
+import { requestNotificationSend, requestTopicJob } from "@/server/jobs";
 import { formValues, guard, type FormState } from "../_lib/form";
 import type { Messages } from "@/i18n/messages";
 import { genericIssueMessage } from "@/i18n/validation";
@@ -20,7 +20,7 @@ type TopicValidationKey = keyof Messages["topics"]["validation"];
 type ActionKey = keyof Messages["topics"]["actions"];
 
 /**
- * The English messages of the topic schemas (lib/queries/topics.ts, topic-channels.ts — lib keeps
+ * The English messages of the topic schemas (server/topics.ts, topic-channels.ts — lib keeps
  * English for the CLI) and their keys in `topics.validation`.
  */
 const TOPIC_MESSAGES: [RegExp, TopicValidationKey, string?][] = [

@@ -6,12 +6,12 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema, setUserDisabled } from "@/lib/queries/users";
+import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema, setUserDisabled } from "@/server/users";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
-/** A refusal from lib/queries/users.ts as translated form state; anything else is a real error. */
+/** A refusal from server/users.ts as translated form state; anything else is a real error. */
 async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
   if (e instanceof ValidationError) return localizedFailure(e, values);
   throw e;

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
 import { db } from "@/lib/db";
-import { getWorkerOverview } from "@/lib/queries/workers";
+import { getWorkerOverview } from "@/server/workers";
 import { PageHeader } from "@/components/page-header";
 import { PeriodicRefresh } from "@/components/workers/refresh";
 import { WorkerOverviewView } from "@/components/workers/worker-overview";

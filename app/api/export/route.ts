@@ -2,9 +2,9 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
-import { exportFilteredPosts } from "@/lib/queries/export";
-import { parsePostFilter } from "@/lib/queries/posts";
-import { shanghaiDay } from "@/lib/queries/overview";
+import { exportFilteredPosts } from "@/server/export";
+import { parsePostFilter } from "@/server/posts";
+import { shanghaiDay } from "@/server/overview";
 
 const querySchema = z.object({
   format: z.enum(["csv", "jsonl"], { error: "format must be csv or jsonl" }),

@@ -6,7 +6,7 @@
 -- Full-text search over title + text + OCR text of every post and reply.
 -- Trigram tokenizer: Chinese has no spaces, so words are matched as substrings. Queries of three
 -- or more characters use the index directly; two-character words (most Chinese words) are
--- expanded through post_fts_vocab to the trigrams that start with them (lib/queries/search.ts).
+-- expanded through post_fts_vocab to the trigrams that start with them (server/search.ts).
 -- A trailing newline makes every two-character occurrence the start of some trigram.
 -- Contentless with contentless_delete: the text lives once, in "Post".
 CREATE VIRTUAL TABLE "post_fts" USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);

@@ -4,8 +4,8 @@
  * fields recorded as run warnings while the page is stored, and unchanged re-crawls.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { exportFilteredPosts } from "../../../lib/queries/export";
-import { listPostsPage } from "../../../lib/queries/posts";
+import { exportFilteredPosts } from "../../../server/export";
+import { listPostsPage } from "../../../server/posts";
 import { addDiscuzComment } from "../../support/platforms/discuz";
 import { crawlFixture, type CrawlFixture } from "../crawl/support";
 

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildSearchUrl } from "../../../crawler/adapters";
 import { createFetcher, HostScheduler } from "../../../crawler/fetch";
 import { crawlAccount } from "../../../crawler/worker";
-import { createAccount } from "../../../lib/queries/accounts";
-import { loadAccountCookies, setAccountCookies } from "../../../lib/queries/account-access";
+import { createAccount } from "../../../server/accounts";
+import { loadAccountCookies, setAccountCookies } from "../../../server/account-access";
 import { ValidationError } from "../../../lib/validation";
 import { crawlFixture, type CrawlFixture } from "../crawl/support";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../support/cli";
 import { createTestDb, type TestDb } from "../../support/db";
-import { uploadSamples } from "@/lib/queries/topics";
+import { uploadSamples } from "@/server/topics";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
 
 let dir = "";
@@ -55,7 +55,7 @@ describe("campuswatch topics feedback (the real CLI)", () => {
   }, 180_000);
 });
 
-describe("the dashboard's sample upload (lib/queries/topics uploadSamples, real database)", () => {
+describe("the dashboard's sample upload (server/topics uploadSamples, real database)", () => {
   let t: TestDb;
   beforeAll(async () => {
     t = await createTestDb();

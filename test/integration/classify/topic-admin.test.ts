@@ -1,11 +1,11 @@
 /**
- * One owner of topic settings (lib/queries/topic-admin.ts): a topic created, changed and deleted
+ * One owner of topic settings (server/topic-admin.ts): a topic created, changed and deleted
  * through the CLI (a real `campuswatch` process) gives the same rows as the same topic made with
  * the functions the dashboard's form calls, with the same defaults, word-list normalisation,
  * refusals and cascade on delete.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeTopic, createTopic, deleteTopic, getTopic, topicFormSchema, topicToForm, updateTopic } from "@/lib/queries/topics";
+import { changeTopic, createTopic, deleteTopic, getTopic, topicFormSchema, topicToForm, updateTopic } from "@/server/topics";
 import { ValidationError } from "@/lib/validation";
 import { runCli } from "../../support/cli";
 import { createTestDb, type TestDb } from "../../support/db";

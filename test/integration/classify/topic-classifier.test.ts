@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyPosts, TopicModel, trainTopic, type FlagReason } from "../../../crawler/classify";
-import { changeTopic, createTopic, topicFormSchema } from "../../../lib/queries/topic-admin";
+import { changeTopic, createTopic, topicFormSchema } from "../../../server/topic-admin";
 import { ValidationError } from "../../../lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
 import { runTopicsCli, seedCampusPosts } from "../../support/topics";

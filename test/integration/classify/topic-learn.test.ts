@@ -6,8 +6,8 @@ import { createJobRunner, jobHandlers, requestJob } from "../../../crawler/jobs"
 import { createInProcessQueue } from "../../../crawler/queue/in-process";
 import { Scheduler } from "../../../crawler/scheduler";
 import type { Db } from "../../../lib/db";
-import { reviewFlagsReport } from "../../../lib/queries/reviews";
-import { topicLearning } from "../../../lib/queries/topic-learning";
+import { reviewFlagsReport } from "../../../server/reviews";
+import { topicLearning } from "../../../server/topic-learning";
 import { createTestDb, type TestDb } from "../../support/db";
 import { seedCampusPosts } from "../../support/topics";
 import { CAMPUS_SAMPLES, CANTEEN, EXAM } from "../../unit/classify/fixtures";
@@ -189,7 +189,7 @@ describe("reviews train the topic", () => {
     t = await createTestDb();
     const { db } = t;
     const { topic, reviewer, flagIds } = await setup(db, ["期末考试延期一周", "食堂新开了窗口"]);
-    // Written past lib/queries/reviews.ts, as every review was before samples were stored.
+    // Written past server/reviews.ts, as every review was before samples were stored.
     await db.review.create({ data: { flagId: flagIds[0] as number, reviewerId: reviewer.id, decision: "confirm" } });
     await db.review.create({ data: { flagId: flagIds[1] as number, reviewerId: reviewer.id, decision: "dismiss" } });
     // A model trained by that older code: it says nothing of what it holds.

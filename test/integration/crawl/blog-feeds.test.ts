@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../../../crawler/runtime";
 import { crawlAccount } from "../../../crawler/worker";
-import { createAccount } from "../../../lib/queries/accounts";
+import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 
 interface Served {

@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createServices } from "../../../crawler/runtime";
 import { crawlAccount } from "../../../crawler/worker";
 import { closeSharedBrowser, createFetcher, HostScheduler } from "../../../crawler/fetch";
-import { createAccount } from "../../../lib/queries/accounts";
-import { clearAccountCookies, loadAccountCookies, setAccountCookies } from "../../../lib/queries/account-access";
+import { createAccount } from "../../../server/accounts";
+import { clearAccountCookies, loadAccountCookies, setAccountCookies } from "../../../server/account-access";
 import { createTestDb, type TestDb } from "../../support/db";
 import { redirect, startScriptedServer, type RequestRecord, type ScriptedServer } from "../../support/scripted-server";
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFetcher, HostScheduler } from "../../../crawler/fetch";
 import type { Platform } from "../../../crawler/types";
-import { loadAccountCookies, setAccountCookies } from "../../../lib/queries/account-access";
+import { loadAccountCookies, setAccountCookies } from "../../../server/account-access";
 import { notifyNewFlags } from "../../../lib/notify";
 import type { LoginExpiredPayload } from "../../../lib/notify";
 import { crawlFixture, type CrawlFixture } from "./support";

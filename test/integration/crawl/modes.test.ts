@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeSharedBrowser, createFetcher, HostScheduler } from "../../../crawler/fetch";
 import { crawlAccount } from "../../../crawler/worker";
-import { createAccount } from "../../../lib/queries/accounts";
+import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 import { crawlFixture, type CrawlFixture } from "./support";
 

@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createServices } from "../../../crawler/runtime";
 import { crawlAccount } from "../../../crawler/worker";
-import { createAccount } from "../../../lib/queries/accounts";
-import { parseRobotsPolicy, setRobotsPolicy } from "../../../lib/queries/account-access";
+import { createAccount } from "../../../server/accounts";
+import { parseRobotsPolicy, setRobotsPolicy } from "../../../server/account-access";
 import { ValidationError } from "../../../lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
 import { startScriptedServer, type ScriptedServer } from "../../support/scripted-server";

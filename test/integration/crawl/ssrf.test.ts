@@ -16,7 +16,7 @@ import { createServices } from "../../../crawler/runtime";
 import { crawlAccount, type RunError } from "../../../crawler/worker";
 import { createDiscoveryRun, runDiscovery } from "../../../crawler/discover";
 import type { Ocr } from "../../../crawler/ocr";
-import { createAccount } from "../../../lib/queries/accounts";
+import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 import { htmlPage, startScriptedServer } from "../../support/scripted-server";
 import { createTestTopic } from "../discover/support";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { createFetcher, HostScheduler } from "../../../crawler/fetch";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../../../crawler/worker";
-import { createAccount } from "../../../lib/queries/accounts";
+import { createAccount } from "../../../server/accounts";
 import { htmlToText } from "../../../crawler/text";
 import { createTestDb, type TestDb } from "../../support/db";
 import { startLocalPlatforms, type LocalPlatforms, type LocalPlatformsOptions } from "../../support/platforms";

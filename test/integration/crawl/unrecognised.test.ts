@@ -16,7 +16,7 @@ import { createServices } from "../../../crawler/runtime";
 import { crawlAccount } from "../../../crawler/worker";
 import { STRUCTURE_FIELD } from "../../../crawler/types";
 import type { RunWarning } from "../../../crawler/runs";
-import { createAccount } from "../../../lib/queries/accounts";
+import { createAccount } from "../../../server/accounts";
 import { messagesFor } from "../../../i18n/messages";
 import { structureNotice } from "../../../app/(dashboard)/accounts/_lib/problems";
 import { createTestDb, type TestDb } from "../../support/db";

@@ -5,8 +5,8 @@
  * column stays a number.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { exportFilteredPosts, exportPosts, EXPORT_FIELDS } from "@/lib/queries/export";
-import { parsePostFilter } from "@/lib/queries/posts";
+import { exportFilteredPosts, exportPosts, EXPORT_FIELDS } from "@/server/export";
+import { parsePostFilter } from "@/server/posts";
 import { createTestDb, type TestDb } from "../../support/db";
 
 let t: TestDb;

@@ -5,11 +5,11 @@
  * and a run's unreadable-field warnings.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getPostDetail, listPostsPage, parsePostFilter } from "@/lib/queries/posts";
-import { loadReplyTree } from "@/lib/queries/posts-replies";
-import { exportFilteredPosts, exportPosts } from "@/lib/queries/export";
-import { deletionsPerDay } from "@/lib/queries/charts";
-import { getRun, listRunsPage, runWarnings } from "@/lib/queries/runs";
+import { getPostDetail, listPostsPage, parsePostFilter } from "@/server/posts";
+import { loadReplyTree } from "@/server/posts-replies";
+import { exportFilteredPosts, exportPosts } from "@/server/export";
+import { deletionsPerDay } from "@/server/charts";
+import { getRun, listRunsPage, runWarnings } from "@/server/runs";
 import { createTestDb, type TestDb } from "../../support/db";
 
 let t: TestDb;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { trainTopic } from "../../../crawler/classify";
 import { createJobRunner } from "../../../crawler/jobs";
 import type { Db } from "../../../lib/db";
-import { answerQueue, QUEUE_POOL, reviewQueue, reviewQueueSize } from "../../../lib/queries/review-queue";
+import { answerQueue, QUEUE_POOL, reviewQueue, reviewQueueSize } from "../../../server/review-queue";
 import { createTestDb, type TestDb } from "../../support/db";
 import { seedCampusPosts } from "../../support/topics";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";

@@ -1,6 +1,6 @@
 /**
  * The sign-in throttle under parallel requests (issue 29), on a real database — SQLite here,
- * PostgreSQL in the suite's second pass. Attempts go through the real decision (lib/queries/sign-in.ts)
+ * PostgreSQL in the suite's second pass. Attempts go through the real decision (server/sign-in.ts)
  * with the real bcrypt check; the check is only wrapped, to count its calls and to hold them until
  * every attempt has been counted, so the right password is sure to arrive while the wrong ones are
  * still in flight. Attempts are spread over three clients of the same database, as three dashboard
@@ -8,10 +8,10 @@
  */
 import { expect, test } from "vitest";
 import { createDb, type Db } from "@/lib/db";
-import { attemptSignIn, type SignInOutcome } from "@/lib/queries/sign-in";
+import { attemptSignIn, type SignInOutcome } from "@/server/sign-in";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { SIGN_IN_LIMITS } from "@/lib/auth/throttle";
-import { addUser } from "@/lib/queries/users";
+import { addUser } from "@/server/users";
 import { testDbs } from "../../support/db";
 
 const openDb = testDbs();

@@ -17,7 +17,7 @@ import {
   recentPages,
   requestDiscoveryRun,
   requestPause,
-} from "../../../lib/queries/discovery";
+} from "../../../server/discovery";
 import { createTestDb, type TestDb } from "../../support/db";
 import type { SyntheticWeb } from "../../support/synthetic-web";
 import { createTestTopic, startTestWeb } from "./support";

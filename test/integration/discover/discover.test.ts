@@ -17,7 +17,7 @@ import {
 import { createFetcher, HostScheduler, type PoliteFetcher } from "../../../crawler/fetch";
 import type { Fetcher } from "../../../crawler/types";
 import type { Db } from "../../../lib/db";
-import { adoptCandidate } from "../../../lib/queries/discovery";
+import { adoptCandidate } from "../../../server/discovery";
 import { createTestDb, type TestDb } from "../../support/db";
 import type { SyntheticWeb } from "../../support/synthetic-web";
 import { createTestTopic, KEYWORDS, startTestWeb, TARGET } from "./support";

@@ -15,7 +15,7 @@ import { crawlAccount } from "../../../crawler/worker";
 import { allowInternalFromEnv } from "../../../lib/config";
 import type { Resolver } from "../../../lib/net/address";
 import { deliverNotification } from "../../../lib/notify";
-import { createAccount } from "../../../lib/queries/accounts";
+import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 import { htmlPage, startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
 

@@ -19,7 +19,7 @@ import { Scheduler } from "../../../crawler/scheduler";
 import { crawlFixture, type CrawlFixture } from "../crawl/support";
 import { testDbKind } from "../../support/pg";
 import { createTestDb } from "../../support/db";
-import { getWorkerOverview } from "../../../lib/queries/workers";
+import { getWorkerOverview } from "../../../server/workers";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const DELAY_MS = 40;

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzList, parseDiscuzThread, recognisePlatform } from "../../../crawler/adapters";
 import type { FieldWarning } from "../../../crawler/types";
-import { platformProblem } from "../../../lib/queries/accounts";
+import { platformProblem } from "../../../server/accounts";
 
 const NOW = new Date("2024-05-10T04:00:00Z"); // 2024-05-10 12:00 Shanghai
 const sh = (wall: string): string => new Date(`${wall}+08:00`).toISOString();

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { recognisePlatform, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "../../../crawler/adapters";
 import { tiebaAdapter } from "../../../crawler/adapters/tieba";
-import { normaliseEntryUrl, platformProblem } from "../../../lib/queries/accounts";
+import { normaliseEntryUrl, platformProblem } from "../../../server/accounts";
 import { collect, stubContext, stubFetcher } from "./helpers";
 
 const DESKTOP = "https://tieba.baidu.com/f?kw=%E5%8C%97%E6%B1%9F%E5%A4%A7%E5%AD%A6&ie=utf-8";

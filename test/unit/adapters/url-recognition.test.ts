@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { discuzBoardFromUrl, recognisePlatform } from "../../../crawler/adapters";
 import { boardListUrl } from "../../../crawler/adapters/discuz-urls";
 import type { Platform } from "../../../crawler/types";
-import { normaliseEntryUrl, platformProblem } from "../../../lib/queries/accounts";
+import { normaliseEntryUrl, platformProblem } from "../../../server/accounts";
 
 /** A refused entry: the platform is recognised, registration names the forms it wants. */
 const REFUSED = "refused";

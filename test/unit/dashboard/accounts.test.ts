@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { accountFormSchema, createAccount, deletionImpact, deletionImpacts, listAccountStatus, platformProblem } from "@/lib/queries/accounts";
+import { accountFormSchema, createAccount, deletionImpact, deletionImpacts, listAccountStatus, platformProblem } from "@/server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 
 describe("platformProblem", () => {

@@ -4,7 +4,7 @@
  * limit, the last-admin rule under concurrent changes, and the small path/URL helpers.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { addUser, changeRole, resetPassword, revokeSessions, setUserDisabled } from "@/lib/queries/users";
+import { addUser, changeRole, resetPassword, revokeSessions, setUserDisabled } from "@/server/users";
 import { settleSignInAttempt, takeSignInAttempt, SIGN_IN_LIMITS, throttleMessage, clientAddressOf, type ThrottleRefusal } from "@/lib/auth/throttle";
 import { completeSetup, createSetupToken, setupLinkState, setupLinkMessage, SETUP_LINK_TTL_MS } from "@/lib/auth/setup";
 import { newPasswordSchema, verifyPassword } from "@/lib/auth/password";

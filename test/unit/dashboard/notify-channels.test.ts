@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { deliverNotification, notifyNewFlags, type NotifyOptions } from "@/lib/notify";
 import { linkUrl, markdownText, plainText, reasonsZh, shanghaiTime } from "@/lib/notify/message";
 import { createTestDb, type TestDb } from "../../support/db";
-import { sealChannelSecrets } from "@/lib/queries/topic-channels";
+import { sealChannelSecrets } from "@/server/topic-channels";
 import { startDingtalk, startFeishu, startSignedWebhook, startWecom, type RobotServer } from "../../support/chat-robots";
 
 let t: TestDb;

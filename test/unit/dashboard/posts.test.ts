@@ -4,7 +4,7 @@
  * both directions must give exactly the rows a full scan would, in order.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { findPostIds, listPostsPage, parsePostFilter, type PostFilter } from "@/lib/queries/posts";
+import { findPostIds, listPostsPage, parsePostFilter, type PostFilter } from "@/server/posts";
 import { createTestDb, type TestDb } from "../../support/db";
 
 let t: TestDb;

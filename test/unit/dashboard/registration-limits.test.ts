@@ -5,8 +5,8 @@
  * refusal has a code the dashboard says in both languages; nothing is stored.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAccount, updateAccount } from "@/lib/queries/accounts";
-import { parseSeedList } from "@/lib/queries/seeds";
+import { createAccount, updateAccount } from "@/server/accounts";
+import { parseSeedList } from "@/server/seeds";
 import { ValidationError } from "@/lib/validation";
 import type { Resolver } from "@/lib/net/address";
 import en from "@/messages/en.json";

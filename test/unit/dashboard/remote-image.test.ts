@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { fetchRemoteImage, ImageFetchError } from "@/lib/queries/remote-image";
+import { fetchRemoteImage, ImageFetchError } from "@/server/remote-image";
 import { addressRange, isPublicAddress } from "@/lib/net/address";
 
 describe("isPublicAddress (lib/net/address.ts, ipaddr.js ranges)", () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createSeedSet, importSeedUrls, parseSeedList } from "@/lib/queries/seeds";
+import { createSeedSet, importSeedUrls, parseSeedList } from "@/server/seeds";
 import { ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
 

@@ -1,11 +1,11 @@
 /**
- * A topic's notification channels in the settings form (lib/queries/topics.ts): validation of each
+ * A topic's notification channels in the settings form (server/topics.ts): validation of each
  * platform's URL and secret, secrets that are write-only (an empty field keeps the stored one, the
  * checkbox removes it, removing the channel removes it), and nothing that reaches a page — the
  * topic as loaded for the page, the form's values, the channel list — carrying a secret.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createTopic, getTopic, listTopics, notificationChannels, topicFormSchema, topicToForm, updateTopic } from "@/lib/queries/topics";
+import { createTopic, getTopic, listTopics, notificationChannels, topicFormSchema, topicToForm, updateTopic } from "@/server/topics";
 import { createTestDb, type TestDb } from "../../support/db";
 import { unseal } from "@/lib/secret-box";
 import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET, type SealedColumn } from "@/lib/sealed-columns";

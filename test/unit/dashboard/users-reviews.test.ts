@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { addUser, changeRole, deleteUser, setUserDisabled } from "@/lib/queries/users";
-import { reviewFlags, sampleLabel } from "@/lib/queries/reviews";
+import { addUser, changeRole, deleteUser, setUserDisabled } from "@/server/users";
+import { reviewFlags, sampleLabel } from "@/server/reviews";
 import { ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
 

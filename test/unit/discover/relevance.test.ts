@@ -19,7 +19,7 @@ import {
   type LinkVerdict,
 } from "../../../crawler/discover";
 import { WordMatcher } from "../../../crawler/classify";
-import { reasonGroup } from "../../../lib/queries/discovery";
+import { reasonGroup } from "../../../server/discovery";
 import { ARTICLE } from "./pages";
 
 describe("weighted relevance R = w1·body + w2·anchor + w3·url", () => {

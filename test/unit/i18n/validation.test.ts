@@ -1,6 +1,6 @@
 /**
  * lib/ refuses in English (the CLI prints it); the dashboard says the same in the reader's
- * language (i18n/validation.ts). Every refusal of the user schemas and of lib/queries/users.ts
+ * language (i18n/validation.ts). Every refusal of the user schemas and of server/users.ts
  * must map to its own message — never the generic "invalid value" — and the English catalogue
  * must say exactly what the CLI says.
  */
@@ -11,7 +11,7 @@ import type { Locale } from "@/i18n/config";
 import { messagesFor } from "@/i18n/messages";
 import { genericIssueMessage, issueMessage, localizeIssues, localizeValidationError, type ValidationTranslate } from "@/i18n/validation";
 import { newUserSchema } from "@/lib/users";
-import { passwordSchema, addUser, changeRole, deleteUser, setUserDisabled } from "@/lib/queries/users";
+import { passwordSchema, addUser, changeRole, deleteUser, setUserDisabled } from "@/server/users";
 import { completeSetup, createSetupToken } from "@/lib/auth/setup";
 import { parseInput, ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
@@ -65,7 +65,7 @@ describe("zod issues of the user schemas", () => {
   });
 });
 
-describe("refusals of lib/queries/users.ts and the setup link", () => {
+describe("refusals of server/users.ts and the setup link", () => {
   let t: TestDb;
   beforeEach(async () => {
     t = await createTestDb();

@@ -27,7 +27,7 @@ const SHAPE_PLATFORM: Record<string, string> = {
   blog: "blog",
 };
 
-/** A problem of the account URL (from lib/validation.ts or lib/queries/accounts.ts platformProblem), translated. */
+/** A problem of the account URL (from lib/validation.ts or server/accounts.ts platformProblem), translated. */
 export function urlMessage(t: T, url: string, english: string): string {
   const p = urlProblemCode(url);
   if (p && p.message === english) return t(p.code as "urlInvalid", p.values);
@@ -44,7 +44,7 @@ export function urlMessage(t: T, url: string, english: string): string {
   return english;
 }
 
-/** A keyword watch's refusal of a search URL (lib/queries/accounts.ts via searchUrlProblem), translated, or null. */
+/** A keyword watch's refusal of a search URL (server/accounts.ts via searchUrlProblem), translated, or null. */
 function watchUrlMessage(tw: TW, english: string): string | null {
   const noWord = NO_WORD.exec(english);
   if (noWord) return tw("errors.noWord", { example: noWord[1]! });

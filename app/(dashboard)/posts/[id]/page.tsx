@@ -6,7 +6,7 @@ import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
 import { db } from "@/lib/db";
-import { getPostDetail } from "@/lib/queries/posts";
+import { getPostDetail } from "@/server/posts";
 import { PageHeader, Notice } from "@/components/page-header";
 import { InReplyTo, PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
 import { PanelSkeleton } from "@/components/skeletons";

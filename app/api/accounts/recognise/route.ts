@@ -4,7 +4,7 @@ import { z } from "zod";
 import { withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
 import { recognisePlatform } from "@/crawler/adapters";
-import { platformProblem } from "@/lib/queries/accounts";
+import { platformProblem } from "@/server/accounts";
 import { urlMessage } from "@/app/(dashboard)/accounts/_lib/problems";
 
 const querySchema = z.object({ url: z.string().max(2000) });

@@ -3,7 +3,7 @@
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { answerQueue } from "@/lib/queries/review-queue";
+import { answerQueue } from "@/server/review-queue";
 import { guard } from "../../../_lib/form";
 
 const answerSchema = z.object({

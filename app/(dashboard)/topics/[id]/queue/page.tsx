@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { requirePermission } from "@/lib/auth/current-user";
 import { db } from "@/lib/db";
-import { reviewQueue } from "@/lib/queries/review-queue";
+import { reviewQueue } from "@/server/review-queue";
 import { getDateTools } from "@/i18n/server";
 import { dateText, dateTitle } from "@/i18n/format";
 import { PageHeader } from "@/components/page-header";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
 import { db } from "@/lib/db";
-import { latestTopicJob } from "@/lib/queries/jobs";
+import { latestTopicJob } from "@/server/jobs";
 
 const paramsSchema = z.object({ id: z.coerce.number().int().positive() });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { jsonError, withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
-import { fetchRemoteImage, ImageFetchError, postImageUrl } from "@/lib/queries/remote-image";
+import { fetchRemoteImage, ImageFetchError, postImageUrl } from "@/server/remote-image";
 
 const paramsSchema = z.object({ id: z.coerce.number().int().positive(), n: z.coerce.number().int().min(0).max(500) });
 

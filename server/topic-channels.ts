@@ -9,11 +9,11 @@
  * topic's row (lib/secret-box.ts): {@link sealChannelSecrets}; only the sender opens them.
  */
 import { z } from "zod";
-import { maskUrl } from "../mask";
-import { CHANNEL_LABELS, type Channel } from "../notify/types";
-import { WECOM_SEND_URL } from "../notify/channels/wecom";
-import { seal } from "../secret-box";
-import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET } from "../sealed-columns";
+import { maskUrl } from "../lib/mask";
+import { CHANNEL_LABELS, type Channel } from "../lib/notify/types";
+import { WECOM_SEND_URL } from "../lib/notify/channels/wecom";
+import { seal } from "../lib/secret-box";
+import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET } from "../lib/sealed-columns";
 
 const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
 const checkbox = z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false);
@@ -86,7 +86,7 @@ function wecomUrl(s: string): string {
   return /^[A-Za-z0-9-]{8,100}$/.test(s) ? `${WECOM_SEND_URL}?key=${s}` : s;
 }
 
-/** The channel fields of the topic form (spread into lib/queries/topics.ts topicFormSchema). */
+/** The channel fields of the topic form (spread into server/topics.ts topicFormSchema). */
 export const channelFormFields = {
   webhookUrl: webhookField(),
   webhookSecret: secretField(/^\S{16,}$/, "at least 16 characters without spaces (e.g. the output of openssl rand -hex 32)"),
@@ -143,7 +143,7 @@ export function channelData(f: ChannelForm, update: boolean) {
 /**
  * The channel columns with each typed secret sealed for topic `topicId` (bound to that row): what
  * is written. A topic's id is known only after its insert, so a new topic is created without
- * secrets and they are written, sealed, in the same transaction (lib/queries/topic-admin.ts);
+ * secrets and they are written, sealed, in the same transaction (server/topic-admin.ts);
  * binding to the name instead would break on a rename.
  */
 export function sealChannelSecrets<T extends { webhookSecret?: string | null; dingtalkSecret?: string | null; feishuSecret?: string | null }>(

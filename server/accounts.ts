@@ -1,9 +1,9 @@
 /** Monitored accounts: validation and data access shared by the CLI, the dashboard and the scheduler. */
 import { z } from "zod";
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 import { Prisma } from "@/generated/prisma/client";
-import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../validation";
-import type { Resolver } from "../net/address";
+import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../lib/validation";
+import type { Resolver } from "../lib/net/address";
 import {
   DISCUZ_BOARD_FORMS,
   discuzBoardFromUrl,
@@ -17,7 +17,7 @@ import {
 } from "@/crawler/adapters";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
-import { shanghaiDay } from "../time";
+import { shanghaiDay } from "../lib/time";
 
 /** Default crawl interval per platform: fast-moving platforms are polled more often. */
 export const DEFAULT_CRON: Record<Platform, string> = {

@@ -19,8 +19,8 @@
  * would hand back every row), slow at a million posts where SQLite reads its vocabulary.
  */
 import { Prisma } from "@/generated/prisma/client";
-import { dialectOf, type Db, type Dialect } from "../db";
-import { flushSearchIndex } from "../search-index";
+import { dialectOf, type Db, type Dialect } from "../lib/db";
+import { flushSearchIndex } from "../lib/search-index";
 
 /** The words of a query: whitespace-separated, deduplicated, at most 8. */
 export function queryWords(q: string): string[] {

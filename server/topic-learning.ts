@@ -5,7 +5,7 @@
  * the precision/recall curve of the latest calibration ({@link topicThreshold}).
  */
 import { MIN_CALIBRATION_SAMPLES, parseCalibration, type Calibration, type CalibrationMethod } from "@/crawler/classify";
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 
 /** One full retrain's figures on held-out review samples (null where undefined). */
 export interface TopicEvaluationPoint {

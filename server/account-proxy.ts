@@ -3,11 +3,11 @@
  * and all) is sealed at rest like the login cookies (lib/secret-box.ts, purpose "account-proxy");
  * only `proxyDisplay`, the URL with its password masked, is ever shown back.
  */
-import type { Db } from "../db";
-import { seal } from "../secret-box";
-import { ValidationError } from "../validation";
-import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "../net/proxy-url";
-import { ACCOUNT_PROXY } from "../sealed-columns";
+import type { Db } from "../lib/db";
+import { seal } from "../lib/secret-box";
+import { ValidationError } from "../lib/validation";
+import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "../lib/net/proxy-url";
+import { ACCOUNT_PROXY } from "../lib/sealed-columns";
 
 // The crawler reads the proxy it is given (decrypted) itself; kept here too for the CLI and tests.
 export { loadAccountProxy } from "@/crawler/account-access";

@@ -7,7 +7,7 @@
  * with their account, flags and classifications.
  */
 import { Prisma } from "@/generated/prisma/client";
-import { dialectOf, type Db } from "../db";
+import { dialectOf, type Db } from "../lib/db";
 import { encodeCursor, shanghaiDayStart, type Cursor, type PostFilter, type ReviewState } from "./posts-filter";
 import { planSearch, queryWords, searchCondition, wordProbe } from "./search";
 import { indexedBy, toBoolean } from "./sql";

@@ -3,15 +3,15 @@
  * back: only their domains and expiry), and later its proxy and robots.txt policy. The crawler
  * reads the cookies through {@link loadAccountCookies} when a crawl's fetcher starts.
  */
-import type { Db } from "../db";
-import { jsonArray, parseJsonColumn } from "../json-column";
-import { seal } from "../secret-box";
-import { ValidationError } from "../validation";
-import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../cookies/import";
-import type { Platform } from "../platform";
-import { ACCOUNT_COOKIES } from "../sealed-columns";
+import type { Db } from "../lib/db";
+import { jsonArray, parseJsonColumn } from "../lib/json-column";
+import { seal } from "../lib/secret-box";
+import { ValidationError } from "../lib/validation";
+import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../lib/cookies/import";
+import type { Platform } from "../lib/platform";
+import { ACCOUNT_COOKIES } from "../lib/sealed-columns";
 
-// The crawler reads the cookies (decrypted) itself, so that it never imports lib/queries/; kept
+// The crawler reads the cookies (decrypted) itself, so that it never imports server/; kept
 // here too for the CLI and the tests.
 export { loadAccountCookies } from "@/crawler/account-access";
 

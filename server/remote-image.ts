@@ -10,7 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import * as cheerio from "cheerio";
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 import {
   AddressRefusedError,
   addressRange,
@@ -20,9 +20,9 @@ import {
   type AddressPolicy,
   type ResolvedAddress,
   type Resolver,
-} from "../net/address";
-import { allowInternalFromEnv } from "../config";
-import { safeHttpUrl } from "../sanitize";
+} from "../lib/net/address";
+import { allowInternalFromEnv } from "../lib/config";
+import { safeHttpUrl } from "../lib/sanitize";
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
@@ -39,7 +39,7 @@ export async function postImageUrl(db: Db, postId: number, n: number): Promise<s
 
 export class ImageFetchError extends Error {}
 
-export type { ResolvedAddress } from "../net/address";
+export type { ResolvedAddress } from "../lib/net/address";
 
 /** Options of {@link fetchRemoteImage}; the defaults are what the dashboard uses. */
 export interface ImageFetchOptions {

@@ -3,10 +3,10 @@
  * disables or demotes themselves, and there is always at least one enabled admin left.
  */
 import { z } from "zod";
-import { dialectOf, type Db } from "../db";
-import { hashPassword, newPasswordSchema } from "../auth/password";
-import { createUser, DuplicateUserError, newUserSchema } from "../users";
-import { ValidationError } from "../validation";
+import { dialectOf, type Db } from "../lib/db";
+import { hashPassword, newPasswordSchema } from "../lib/auth/password";
+import { createUser, DuplicateUserError, newUserSchema } from "../lib/users";
+import { ValidationError } from "../lib/validation";
 
 export { newUserSchema };
 export const passwordSchema = z.object({ password: newPasswordSchema });

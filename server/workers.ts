@@ -5,10 +5,10 @@
  * crawler's Chromium on this machine is confined (sandboxed or not), as the crawling process
  * recorded it in the data dir.
  */
-import type { Db } from "../db";
-import { dialectOf } from "../db";
-import { scaleOutConfig } from "../config";
-import { readBrowserSandboxNote, type BrowserSandboxNote } from "../browser-sandbox";
+import type { Db } from "../lib/db";
+import { dialectOf } from "../lib/db";
+import { scaleOutConfig } from "../lib/config";
+import { readBrowserSandboxNote, type BrowserSandboxNote } from "../lib/browser-sandbox";
 import { toNumber, type SqlNumber } from "./sql";
 
 /** A worker as the dashboard shows it. `stale`: still registered as running but silent too long. */

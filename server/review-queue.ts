@@ -7,7 +7,7 @@
  * near-duplicate filter). An answer becomes a review sample exactly like a flag review
  * ({@link storeReviewSample}) and asks the topic to learn (a `learn` job, crawler/jobs).
  */
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 import { postText, reviewLabel, selectScored } from "@/crawler/classify";
 import { requestJob } from "@/crawler/jobs";
 import { reviewFlagsReport, storeReviewSample } from "./reviews";

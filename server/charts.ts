@@ -2,9 +2,9 @@
  * Rows for the charts, read from the daily roll-ups of the post_search migration (a year is a few
  * thousand rows whatever the number of posts). Turning rows into series is lib/charts/series.ts.
  */
-import type { Db } from "../db";
-import { shanghaiDay, shanghaiDayStart } from "../time";
-import { addDays, dayList } from "../charts/series";
+import type { Db } from "../lib/db";
+import { shanghaiDay, shanghaiDayStart } from "../lib/time";
+import { addDays, dayList } from "../lib/charts/series";
 import { toNumber, type SqlNumber } from "./sql";
 
 export const CHART_RANGES = [7, 30, 90, 365] as const;

@@ -4,8 +4,8 @@
  * crawler/discover; this module only reads and writes rows.
  */
 import { z } from "zod";
-import type { Db } from "../db";
-import { ValidationError } from "../validation";
+import type { Db } from "../lib/db";
+import { ValidationError } from "../lib/validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
 import { STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
 import { activeJob, cancelQueuedJob, requestJob } from "@/crawler/jobs";

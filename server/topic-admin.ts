@@ -7,7 +7,7 @@
  * Defaults of a new topic:
  * - `relevantLabels` is `["on-topic"]` when none are given. That is the label review decisions
  *   give a confirmed post when the topic names none (a dismissed one becomes `off-topic`,
- *   crawler/classify/topic-train.ts and lib/queries/reviews.ts), so a topic trained on its
+ *   crawler/classify/topic-train.ts and server/reviews.ts), so a topic trained on its
  *   reviewers' decisions, or on a file labelled `on-topic` / `off-topic`, trains without any
  *   setting; with an empty list training refuses ("say which labels are on-topic"). A topic whose
  *   samples use other labels (体育, 食堂…) names them: `--relevant 体育` or the form's field.
@@ -20,11 +20,11 @@
  *   the column's default); the form sends "off" in a hidden field before its checkbox.
  */
 import { z } from "zod";
-import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../classifiers";
-import type { Db } from "../db";
+import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../lib/classifiers";
+import type { Db } from "../lib/db";
 import { cancelQueuedJob } from "@/crawler/jobs";
-import { jsonList } from "../format";
-import { parseInput, ValidationError } from "../validation";
+import { jsonList } from "../lib/format";
+import { parseInput, ValidationError } from "../lib/validation";
 import { channelData, channelFormFields, checkChannelSecrets, sealChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
 
 /** The relevant labels of a topic that names none (see the module comment for why). */

@@ -1,8 +1,8 @@
 /** Read-only queries for the dashboard's headline figures and filter options. */
-import type { Db } from "../db";
-import { shanghaiDay, shanghaiDayStart } from "../time";
+import type { Db } from "../lib/db";
+import { shanghaiDay, shanghaiDayStart } from "../lib/time";
 import { toNumber, type SqlNumber } from "./sql";
-import { UNRECOGNISED } from "../account-problems";
+import { UNRECOGNISED } from "../lib/account-problems";
 
 /** The Asia/Shanghai calendar day of an instant, "2026-11-30" (lib/time.ts; importers of this module keep their path). */
 export { shanghaiDay };

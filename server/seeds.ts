@@ -1,8 +1,8 @@
 /** Seed URL sets for topic discovery: named lists imported from plain text, one URL per line. */
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import type { Db } from "../db";
-import { entryUrlProblemCode, ValidationError } from "../validation";
+import type { Db } from "../lib/db";
+import { entryUrlProblemCode, ValidationError } from "../lib/validation";
 
 export interface SeedLine {
   line: number;

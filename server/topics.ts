@@ -4,8 +4,8 @@
  * (crawler/jobs/, asked for and read through ./jobs.ts): they run in the scheduler's process or a
  * PostgreSQL worker, never in the web server.
  */
-import type { Db } from "../db";
-import { anyJson, parseJsonColumn } from "../json-column";
+import type { Db } from "../lib/db";
+import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { SECRET_COLUMNS, type SecretsSet } from "./topic-channels";
 import { parseSamples, parseStringList, topicLabelRule, type Sample, type SampleError, type SampleFormat } from "@/crawler/classify";
 import { toNumber, type SqlNumber } from "./sql";

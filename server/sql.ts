@@ -7,7 +7,7 @@
  * dates are bound as JS Dates (UTC on both). The few differences are here.
  */
 import { Prisma } from "@/generated/prisma/client";
-import type { Dialect } from "../db";
+import type { Dialect } from "../lib/db";
 
 /**
  * A number as a raw query returns it. SQLite gives a number or a bigint; PostgreSQL gives count(*)

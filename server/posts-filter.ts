@@ -3,7 +3,7 @@
  * it is read from a query string and written back, and the keyset cursor of the list pages.
  */
 import { z } from "zod";
-import { shanghaiDayStart } from "../time";
+import { shanghaiDayStart } from "../lib/time";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 
 export const REVIEW_STATES = ["open", "reviewed", "confirmed", "dismissed"] as const;

@@ -3,9 +3,9 @@
  * record per post, however many accounts reached it: `accountUrl` is the account that stored it
  * first, `sources` every account that reached it (a keyword watch, another board of the site).
  */
-import { csvRow } from "../csv";
-import type { Db } from "../db";
-import { anyJson, parseJsonColumn } from "../json-column";
+import { csvRow } from "../lib/csv";
+import type { Db } from "../lib/db";
+import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
 
 export type ExportFormat = "jsonl" | "csv";

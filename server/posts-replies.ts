@@ -6,7 +6,7 @@
  * replies it has in all, so the page can link to the part that was left out.
  */
 import { Prisma } from "@/generated/prisma/client";
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 
 /** How much of a thread one detail page shows. */
 export interface ReplyTreeLimits {

@@ -1,5 +1,5 @@
 /** Which discovery runs a run's harvest curve is drawn beside. */
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 
 /**
  * The run itself, then the latest run of each other strategy on the same topic that crawled

@@ -3,10 +3,10 @@
  * app/(auth)/sign-in/actions.ts does those): the decision of an attempt — throttle, password, role
  * and state — the user looked up by name, and the time of their last sign-in.
  */
-import type { Db } from "../db";
-import { DUMMY_HASH, verifyPassword } from "../auth/password";
-import type { Role } from "../auth/session";
-import { settleSignInAttempt, takeSignInAttempt, type ThrottleRefusal } from "../auth/throttle";
+import type { Db } from "../lib/db";
+import { DUMMY_HASH, verifyPassword } from "../lib/auth/password";
+import type { Role } from "../lib/auth/session";
+import { settleSignInAttempt, takeSignInAttempt, type ThrottleRefusal } from "../lib/auth/throttle";
 
 /**
  * The user with this name, with what the sign-in checks (password hash, role, disabled, session

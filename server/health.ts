@@ -1,5 +1,5 @@
 /** What `GET /api/health` answers: the database is reachable, how many crawls run, the last run. */
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 
 /** Crawls running now and the latest run (any status), for the health route. */
 export async function healthReport(db: Db) {

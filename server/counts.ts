@@ -1,5 +1,5 @@
 /** Single counts the dashboard shows outside any list: the sidebar's open flags, the "no topics yet" hint. */
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 
 /** Flags waiting for review (the sidebar's badge). */
 export async function openFlagCount(db: Db): Promise<number> {

@@ -1,5 +1,5 @@
 /** The options of the dashboard's filters and forms, by name. */
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 
 /** Every account's id and name, by name (the runs page's account filter). */
 export async function accountChoices(db: Db) {

@@ -1,7 +1,7 @@
 /** Crawl runs: the list, one run's detail, and the live status the dashboard polls. */
 import { z } from "zod";
-import type { Db } from "../db";
-import { jsonList } from "../format";
+import type { Db } from "../lib/db";
+import { jsonList } from "../lib/format";
 
 export const RUN_STATUSES = ["running", "ok", "partial", "failed", "skipped"] as const;
 

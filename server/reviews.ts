@@ -7,7 +7,7 @@
  * scheduler runs it within seconds, folding the new samples into the model.
  */
 import { z } from "zod";
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 import { postText, reviewLabel } from "@/crawler/classify";
 import { requestJob } from "@/crawler/jobs";
 

@@ -3,7 +3,7 @@
  * discovery and notifications, and reading their progress from the Job rows. Asking answers at
  * once; the scheduler's process (or a PostgreSQL worker) does the work.
  */
-import type { Db } from "../db";
+import type { Db } from "../lib/db";
 import { latestJob, requestJob, type JobView, type RequestResult } from "@/crawler/jobs";
 
 /** A topic's training or re-scoring job as the topic page shows it. */
