@@ -13,12 +13,15 @@ status=0
 
 bash scripts/ensure-system-deps.sh
 
-echo "== type check"
-npx tsc --noEmit -p . || status=1
+# CW_FAST_STAGE_DONE=1 (set by .ci/run, which has just run the type check, lint and unit tests as its
+# fast first stage) skips repeating them here; a person running `npm test` gets everything.
+if [ "${CW_FAST_STAGE_DONE:-0}" != 1 ]; then
+  echo "== type check"
+  npx tsc --noEmit -p . || status=1
+  echo "== lint"
+  npm run lint || status=1
+fi
 node scripts/gen-pg-schema.mjs --check || status=1
-
-echo "== lint"
-npm run lint || status=1
 
 echo "== build for browser tests"
 built=1
@@ -29,22 +32,30 @@ if ! NEXT_DIST_DIR=.next-test npx next build > test-results/next-build.log 2>&1;
   status=1
 fi
 
-# run_suite NAME: Vitest then Playwright, reports in test-results/{vitest,playwright}NAME.json.
+# run_suite NAME [VITEST PATHS...]: Vitest then Playwright, reports in
+# test-results/{vitest,playwright}NAME.json. Without paths Vitest runs everything.
 run_suite() {
-  echo "== vitest$1"
-  npx vitest run --reporter=default --reporter=json --outputFile.json="test-results/vitest$1.json" || status=1
+  local name=$1
+  shift
+  echo "== vitest$name $*"
+  npx vitest run "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest$name.json" || status=1
   if [ "$built" = 1 ]; then
-    echo "== playwright$1 (Chromium: ${CHROMIUM_PATH:-/usr/bin/chromium})"
-    CW_PLAYWRIGHT_JSON="test-results/playwright$1.json" npx playwright test || status=1
+    echo "== playwright$name (Chromium: ${CHROMIUM_PATH:-/usr/bin/chromium})"
+    CW_PLAYWRIGHT_JSON="test-results/playwright$name.json" npx playwright test || status=1
   fi
 }
 
 echo "==== on SQLite"
-run_suite ""
+if [ "${CW_FAST_STAGE_DONE:-0}" = 1 ]; then
+  run_suite "" test/integration
+else
+  run_suite ""
+fi
 
 echo "==== on PostgreSQL"
 if pg_url=$(bash scripts/pg-local.sh start); then
-  CAMPUSWATCH_TEST_DB=postgresql CAMPUSWATCH_TEST_PG_URL="$pg_url" run_suite "-pg"
+  # Unit tests touch no database: the PostgreSQL run is the integration and browser tests.
+  CAMPUSWATCH_TEST_DB=postgresql CAMPUSWATCH_TEST_PG_URL="$pg_url" run_suite "-pg" test/integration
   bash scripts/pg-local.sh stop
 else
   echo "PostgreSQL is not available here (see above): the PostgreSQL run was not done" >&2
