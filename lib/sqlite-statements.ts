@@ -42,3 +42,17 @@ export function dateOf(v: unknown): Date {
   const s = String(v);
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(" ", "T")}Z`);
 }
+
+/**
+ * `UPDATE "table" SET "c1" = ?, … WHERE "id" = ?` for these columns: the one way the prepared-statement
+ * drivers change a row by id (values: the columns' in order, then the id).
+ */
+export function updateByIdSql(table: string, columns: readonly string[]): string {
+  return `UPDATE "${table}" SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`;
+}
+
+/** Run {@link updateByIdSql} for `data`'s defined keys on `db`; how many rows changed (0: no such row). */
+export function updateById(db: Database, table: string, id: number, data: Readonly<Record<string, unknown>>): number {
+  const columns = Object.keys(data).filter((c) => data[c] !== undefined);
+  return prepared(db, updateByIdSql(table, columns)).run(...columns.map((c) => sqlValue(data[c])), id).changes;
+}

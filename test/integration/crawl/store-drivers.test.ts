@@ -13,10 +13,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { knownPosts, markDeleted, prepareItem, storePage, type PreparedItem } from "../../../crawler/store";
 import { planPage, type PageExtras, type StoreOutcome } from "../../../crawler/store/page-plan";
-import { storeWithPrisma } from "../../../crawler/store/page-prisma";
-import { storeWithSqlite } from "../../../crawler/store/page-sqlite";
+import { PAGE_STORE } from "../../../crawler/store/page";
 import type { CrawlItem } from "../../../crawler/types";
 import { rawSqlite, type Db } from "../../../lib/db";
+import { prismaStores, sqliteStores } from "../../../lib/store";
 import { siteKeyOf } from "../../../lib/site-key";
 import { createTestDb, prismaOnly, type TestDb } from "../../support/db";
 
@@ -103,10 +103,7 @@ async function store(db: Db, driver: Driver, accountId: number, items: PreparedI
   if (items.length === 0) return storePage(db, accountId, items, now, extras);
   // Both accounts are boards of one forum: one site (lib/site-key.ts), as knownPosts computes it.
   const plan = () => planPage(accountId, siteKeyOf("discuz", "http://127.0.0.1:1/forum/a"), items, now, extras);
-  if (driver === "prisma") return storeWithPrisma(db, plan);
-  const raw = await rawSqlite(db);
-  if (!raw) throw new Error("no raw SQLite connection");
-  return storeWithSqlite(raw, plan);
+  return (driver === "prisma" ? prismaStores(db) : sqliteStores(db)).run(plan, PAGE_STORE);
 }
 
 async function runScript(driver: Driver) {
