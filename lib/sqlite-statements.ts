@@ -44,15 +44,18 @@ export function dateOf(v: unknown): Date {
 }
 
 /**
- * `UPDATE "table" SET "c1" = ?, … WHERE "id" = ?` for these columns: the one way the prepared-statement
- * drivers change a row by id (values: the columns' in order, then the id).
+ * Change rows as the prepared-statement drivers do it, in one place: `UPDATE "table" SET "c" = ?, …
+ * WHERE "k" = ? AND …` for `data`'s defined keys and the keys of `where` (each statement prepared
+ * once per connection). Returns how many rows changed (0: no such row).
  */
-export function updateByIdSql(table: string, columns: readonly string[]): string {
-  return `UPDATE "${table}" SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`;
+export function updateRows(db: Database, table: string, data: object, where: Readonly<Record<string, unknown>>): number {
+  const set = Object.entries(data).filter(([, v]) => v !== undefined);
+  const keys = Object.entries(where);
+  const sql = `UPDATE "${table}" SET ${set.map(([c]) => `"${c}" = ?`).join(", ")} WHERE ${keys.map(([k]) => `"${k}" = ?`).join(" AND ")}`;
+  return prepared(db, sql).run(...[...set, ...keys].map(([, v]) => sqlValue(v))).changes;
 }
 
-/** Run {@link updateByIdSql} for `data`'s defined keys on `db`; how many rows changed (0: no such row). */
-export function updateById(db: Database, table: string, id: number, data: Readonly<Record<string, unknown>>): number {
-  const columns = Object.keys(data).filter((c) => data[c] !== undefined);
-  return prepared(db, updateByIdSql(table, columns)).run(...columns.map((c) => sqlValue(data[c])), id).changes;
+/** {@link updateRows} of the row with this id. */
+export function updateById(db: Database, table: string, id: number, data: object): number {
+  return updateRows(db, table, data, { id });
 }

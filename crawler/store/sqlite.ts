@@ -5,7 +5,7 @@
  * so rows look the same whichever implementation wrote them.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { dateOf, prepared, sqlValue, updateById } from "../../lib/sqlite-statements";
+import { dateOf, prepared, sqlValue, updateById, updateRows } from "../../lib/sqlite-statements";
 import type { Account, CrawlOp, KnownRow, StoredMark, StoredTopicRow } from "./ops";
 import { INSERT_SOURCE_SQL, onSiteSql } from "./site";
 
@@ -47,7 +47,7 @@ export function runCrawlOpSqlite(db: Database, op: CrawlOp): unknown {
     case "accountAccess":
       return (prepared(db, `SELECT "${op.column}" AS "v" FROM "Account" WHERE "id" = ?`).get(op.id) as { v: string | null } | undefined)?.v;
     case "updateAccount":
-      return updateById(db, "Account", op.id, op.data as unknown as Record<string, unknown>);
+      return updateById(db, "Account", op.id, op.data);
     case "closeRuns":
       return prepared(db, `UPDATE "CrawlRun" SET "status" = 'failed', "finishedAt" = ?, "note" = ? WHERE "accountId" = ? AND "status" = 'running'`).run(
         sqlValue(op.finishedAt),
@@ -65,7 +65,7 @@ export function runCrawlOpSqlite(db: Database, op: CrawlOp): unknown {
       );
     }
     case "updateRun":
-      return updateById(db, "CrawlRun", op.id, op.data as unknown as Record<string, unknown>);
+      return updateById(db, "CrawlRun", op.id, op.data);
     case "marks":
       return markRows(prepared(db, `SELECT "scope", "newestAt", "resume" FROM "HistoryMark" WHERE "accountId" = ?`).all(op.accountId));
     case "marksOf": {
@@ -78,16 +78,9 @@ export function runCrawlOpSqlite(db: Database, op: CrawlOp): unknown {
       for (const m of op.marks) insert.run(op.accountId, m.scope, sqlValue(m.newestAt), m.resume, at);
       return undefined;
     }
-    case "updateMark": {
-      const data: Record<string, unknown> = { ...op.change, updatedAt: op.at };
-      const columns = Object.keys(data).filter((c) => data[c] !== undefined);
-      prepared(db, `UPDATE "HistoryMark" SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE "accountId" = ? AND "scope" = ?`).run(
-        ...columns.map((c) => sqlValue(data[c])),
-        op.accountId,
-        op.scope,
-      );
+    case "updateMark":
+      updateRows(db, "HistoryMark", { ...op.change, updatedAt: op.at }, { accountId: op.accountId, scope: op.scope });
       return undefined;
-    }
     case "knownRows": {
       // The site's posts, or the account's own rows (./site.ts onSite).
       const on = onSiteSql(op.accountId, op.siteKey, op.platformIds);

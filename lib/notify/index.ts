@@ -113,7 +113,7 @@ const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).i
  */
 const CHANNEL_PROBE: PlanDriver<"mayHaveChannels"> = {
   sqlite: (sql) => prepared(sql, `SELECT 1 FROM "Topic" WHERE ${CHANNEL_TARGETS.map((c) => `"${c}" IS NOT NULL`).join(" OR ")} LIMIT 1`).get() !== undefined,
-  prisma: async () => true,
+  prisma: () => Promise.resolve(true),
 };
 
 /** False when no topic has a notification channel (see {@link CHANNEL_PROBE}). */

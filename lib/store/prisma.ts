@@ -17,8 +17,6 @@ export function prismaStores(db: Db): Stores {
         ...(options.maxWait !== undefined ? { maxWait: options.maxWait } : {}),
       });
     },
-    async stats() {
-      return null;
-    },
+    stats: () => Promise.resolve(null),
   };
 }
