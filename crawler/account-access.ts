@@ -4,23 +4,19 @@
  * (server/account-access.ts, server/account-proxy.ts, which re-export these loaders);
  * the crawler reads them here, so that it never imports server/.
  */
-import { rawSqlite, type Db } from "../lib/db";
-import { prepared } from "../lib/sqlite-statements";
+import type { Db } from "../lib/db";
+import { storesOf } from "../lib/store";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { SealError, unseal } from "../lib/secret-box";
 import { ACCOUNT_COOKIES, ACCOUNT_PROXY } from "../lib/sealed-columns";
 import { parseProxyUrl, type ProxyConfig } from "../lib/net/proxy-url";
 import type { Cookie } from "../lib/cookies/cookie";
 import { FatalError } from "./errors";
+import { CRAWL_STORE, one } from "./store/driver";
 
-/** One column of one account on SQLite (as ./account-rows.ts reads accounts), else through Prisma; undefined when there is no such account. */
-async function accountColumn(db: Db, id: number, column: "cookies" | "proxy"): Promise<string | null | undefined> {
-  const raw = await rawSqlite(db);
-  if (!raw) {
-    const row = await db.account.findUnique({ where: { id }, select: { cookies: true, proxy: true } });
-    return row ? row[column] : undefined;
-  }
-  return raw.transaction((sql) => (prepared(sql, `SELECT "${column}" AS "v" FROM "Account" WHERE "id" = ?`).get(id) as { v: string | null } | undefined)?.v);
+/** One sealed column of one account (read as ./account-rows.ts reads accounts); undefined when there is no such account. */
+function accountColumn(db: Db, id: number, column: "cookies" | "proxy"): Promise<string | null | undefined> {
+  return storesOf(db).run(() => one<string | null | undefined>({ op: "accountAccess", id, column }), CRAWL_STORE, { transaction: false });
 }
 
 /**

@@ -3,30 +3,17 @@
  * the accounts before it loads the crawler, and with none it loads nothing more (CLI start-up).
  */
 import type { Account } from "@/generated/prisma/client";
-import { rawSqlite, type Db } from "../lib/db";
-import { dateOf, prepared } from "../lib/sqlite-statements";
-
-/** Account columns Prisma reads as booleans (stored as 0/1) and as dates (stored as text). */
-const ACCOUNT_BOOLEANS = ["enabled", "ocr"] as const;
-const ACCOUNT_DATES = ["lastRunAt", "nextRunAt", "crawlRequestedAt", "cookiesSetAt", "robotsPolicySetAt", "createdAt", "updatedAt"] as const;
+import type { Db } from "../lib/db";
+import { storesOf } from "../lib/store";
+import { CRAWL_STORE, one } from "./store/driver";
 
 /**
  * Whole account rows, as Prisma's `db.account.findMany` returns them, in id order: one account
  * (`{ id }`), or every enabled one (`{ enabled: true }`). Every crawl reads its account here, and
- * its cookies and proxy in ./account-access.ts: on SQLite as prepared statements (lib/db.ts rawSqlite), so that a
+ * its cookies and proxy in ./account-access.ts: on SQLite as prepared statements (lib/store), so that a
  * `crawl once` sends Prisma no query at all when nothing is left to classify or notify (each costs
  * about 1.5 ms of the busy thread, the first ones more; issue 17). A test compares the rows.
  */
 export async function readAccounts(db: Db, which: { id: number } | { enabled: true }): Promise<Account[]> {
-  const raw = await rawSqlite(db);
-  if (!raw) return db.account.findMany({ where: which, orderBy: { id: "asc" } });
-  const where = "id" in which ? `"id" = ?` : `"enabled" = 1`;
-  const rows = await raw.transaction(
-    (sql) => prepared(sql, `SELECT * FROM "Account" WHERE ${where} ORDER BY "id"`).all(...("id" in which ? [which.id] : [])) as Record<string, unknown>[],
-  );
-  return rows.map((r) => {
-    for (const c of ACCOUNT_BOOLEANS) r[c] = r[c] !== 0;
-    for (const c of ACCOUNT_DATES) r[c] = r[c] === null ? null : dateOf(r[c]);
-    return r as unknown as Account;
-  });
+  return storesOf(db).run(() => one<Account[]>({ op: "accounts", which }), CRAWL_STORE, { transaction: false });
 }

@@ -7,9 +7,11 @@
  * notification service that rejected after the run — so the dashboard shows why, not only the
  * process log. The dashboard's reads stay in server/runs.ts.
  */
-import { rawSqlite, type Db } from "../lib/db";
-import { prepared, sqlValue } from "../lib/sqlite-statements";
+import type { Db } from "../lib/db";
+import { storesOf } from "../lib/store";
 import { STRUCTURE_FIELD } from "./types";
+import { CRAWL_STORE, one } from "./store/driver";
+import type { AccountChange, CrawlOp, RunChange } from "./store/ops";
 
 /** What started a crawl (CrawlRun.trigger). */
 export type RunTrigger = "schedule" | "manual" | "cli";
@@ -72,23 +74,17 @@ function runError(kind: string, e: unknown): RunError {
  */
 export async function closeDeadRuns(db: Db, accountId: number, at: Date): Promise<number> {
   // This, startRun, finishRun and setAccountState run for every account crawled: on SQLite as
-  // prepared statements (lib/db.ts rawSqlite), as the page store does, sparing Prisma's compile of
-  // each query (about 1.5 ms of the crawl's busy thread; issue 17).
-  const raw = await rawSqlite(db);
-  if (raw)
-    return raw.transaction(
-      (sql) =>
-        prepared(sql, `UPDATE "CrawlRun" SET "status" = 'failed', "finishedAt" = ?, "note" = ? WHERE "accountId" = ? AND "status" = 'running'`).run(
-          sqlValue(at),
-          DEAD_RUN_NOTE,
-          accountId,
-        ).changes,
-    );
-  const out = await db.crawlRun.updateMany({
-    where: { accountId, status: "running" },
-    data: { status: "failed", finishedAt: at, note: DEAD_RUN_NOTE },
-  });
-  return out.count;
+  // prepared statements (lib/store), as the page store does, sparing Prisma's compile of each
+  // query (about 1.5 ms of the crawl's busy thread; issue 17).
+  return storesOf(db).run(() => one<number>({ op: "closeRuns", accountId, finishedAt: at, note: DEAD_RUN_NOTE }), CRAWL_STORE, { transaction: false });
+}
+
+/**
+ * Change one row by id, as Prisma's update does: a row that is gone is an error (the store's
+ * update reports how many rows it changed; this rule is not written again in each implementation).
+ */
+function* updateExisting(op: Extract<CrawlOp, { op: "updateRun" | "updateAccount" }>, what: string): Generator<CrawlOp, void, unknown> {
+  if ((yield op) === 0) throw new Error(`no ${what} with id ${op.id}`);
 }
 
 const DEAD_RUN_NOTE = "interrupted: the crawling process ended mid-run";
@@ -108,34 +104,16 @@ export interface RunStart {
 export async function startRun(db: Db, start: RunStart): Promise<number> {
   const { accountId, trigger, startedAt, robotsPolicy } = start;
   const ignored = robotsPolicy === "ignore";
-  const raw = await rawSqlite(db);
-  if (raw)
-    return raw.transaction((sql) =>
-      Number(
-        prepared(
-          sql,
-          `INSERT INTO "CrawlRun" ("accountId", "trigger", "status", "startedAt", "robotsPolicy", "robotsPolicySetBy", "robotsPolicySetAt") VALUES (?, ?, 'running', ?, ?, ?, ?)`,
-        ).run(
-          accountId,
-          trigger,
-          sqlValue(startedAt),
-          robotsPolicy,
-          ignored ? sqlValue(start.robotsPolicySetBy) : null,
-          ignored ? sqlValue(start.robotsPolicySetAt) : null,
-        ).lastInsertRowid,
-      ),
-    );
-  const run = await db.crawlRun.create({
-    data: {
-      accountId,
-      trigger,
-      status: "running",
-      startedAt,
-      robotsPolicy,
-      ...(ignored ? { robotsPolicySetBy: start.robotsPolicySetBy, robotsPolicySetAt: start.robotsPolicySetAt } : {}),
-    },
-  });
-  return run.id;
+  const row = {
+    accountId,
+    trigger,
+    status: "running",
+    startedAt,
+    robotsPolicy,
+    robotsPolicySetBy: ignored ? (start.robotsPolicySetBy ?? null) : null,
+    robotsPolicySetAt: ignored ? (start.robotsPolicySetAt ?? null) : null,
+  };
+  return storesOf(db).run(() => one<number>({ op: "insertRun", row }), CRAWL_STORE, { transaction: false });
 }
 
 /** How many of a run's warnings its row keeps. */
@@ -181,7 +159,7 @@ export async function unrecognisedTwice(db: Db, s: RunSummary, accountId: number
 
 /** Record how a run ended: its status and counters, the first 200 errors and warnings, and its note. */
 export async function finishRun(db: Db, s: RunSummary, finishedAt: Date): Promise<void> {
-  const data = {
+  const data: RunChange = {
     status: s.status,
     finishedAt,
     pagesList: s.pagesList,
@@ -199,21 +177,7 @@ export async function finishRun(db: Db, s: RunSummary, finishedAt: Date): Promis
     warnings: JSON.stringify(keptWarnings(s.warnings)),
     note: runNote(s),
   };
-  const raw = await rawSqlite(db);
-  if (raw) {
-    const columns = Object.keys(data) as (keyof typeof data)[];
-    const changed = await raw.transaction(
-      (sql) =>
-        prepared(sql, `UPDATE "CrawlRun" SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`).run(
-          ...columns.map((c) => sqlValue(data[c])),
-          s.runId,
-        ).changes,
-    );
-    // As Prisma's update: a run that is gone is an error.
-    if (changed === 0) throw new Error(`no crawl run with id ${s.runId}`);
-    return;
-  }
-  await db.crawlRun.update({ where: { id: s.runId }, data });
+  await storesOf(db).run(() => updateExisting({ op: "updateRun", id: s.runId, data }, "crawl run"), CRAWL_STORE, { transaction: false });
 }
 
 /** What a run leaves on its account: the status, and when it ran and its last error once it ended. */
@@ -225,21 +189,9 @@ export interface AccountRunState {
 
 /** Write a run's {@link AccountRunState} on its account (the account must exist, as for Prisma's update). */
 export async function setAccountState(db: Db, accountId: number, state: AccountRunState): Promise<void> {
-  const raw = await rawSqlite(db);
-  if (!raw) {
-    await db.account.update({ where: { id: accountId }, data: state });
-    return;
-  }
-  const data: Record<string, unknown> = { ...state, updatedAt: new Date() };
-  const columns = Object.keys(data).filter((c) => data[c] !== undefined);
-  const changed = await raw.transaction(
-    (sql) =>
-      prepared(sql, `UPDATE "Account" SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`).run(
-        ...columns.map((c) => sqlValue(data[c])),
-        accountId,
-      ).changes,
-  );
-  if (changed === 0) throw new Error(`no account with id ${accountId}`);
+  // The account's @updatedAt, stamped here for both implementations (Prisma's own stamp is not relied on).
+  const data: AccountChange = { ...state, updatedAt: new Date() };
+  await storesOf(db).run(() => updateExisting({ op: "updateAccount", id: accountId, data }, "account"), CRAWL_STORE, { transaction: false });
 }
 
 /** CrawlRun.note: counts first, then the notes' lines (cut to keep the row small). */

@@ -106,6 +106,14 @@ export interface RawSqlite {
   readonly stats: { writes: number; commits: number };
 }
 
+/**
+ * Whether `client` writes on a SQLite connection of its own ({@link rawSqlite}): made by
+ * {@link createDb} on a SQLite file. lib/store picks a client's backend by this, once.
+ */
+export function hasRawSqlite(client: PrismaClient): boolean {
+  return (client as unknown as { cwSqlite?: WalSqlite }).cwSqlite !== undefined;
+}
+
 /** The raw SQLite connection of a client made by {@link createDb}, or null (PostgreSQL, or another client). */
 export async function rawSqlite(client: PrismaClient): Promise<RawSqlite | null> {
   const adapter = (client as unknown as { cwSqlite?: WalSqlite }).cwSqlite;

@@ -10,10 +10,14 @@
  * Who flushes: the crawler at the end of each account's run, and every search before it reads the
  * index (server/search.ts), so searches see every stored post. PostgreSQL keeps its own index
  * and has no queue: there it does nothing.
+ *
+ * The index's store ({@link SEARCH_INDEX_STORE}) has the two implementations of lib/store, which
+ * picks one per client.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { dialectOf, rawSqlite, type Db } from "./db";
+import { dialectOf, type Db } from "./db";
 import { prepared } from "./sqlite-statements";
+import { storesOf, type PlanDriver } from "./store";
 
 /** The indexed body of a post: the same text the post_search migration indexed. */
 const INDEX_PENDING = `INSERT INTO "post_fts"(rowid, body)
@@ -39,12 +43,27 @@ export function flushSearchIndexSync(db: BetterSqlite3.Database): number {
  * @returns how many posts were indexed.
  */
 export async function flushSearchIndex(db: Db): Promise<number> {
-  if (dialectOf(db) !== "sqlite") return 0;
-  const raw = await rawSqlite(db);
-  if (raw) return raw.transaction(flushSearchIndexSync);
-  // A client not made by createDb (no raw connection): the same statements through Prisma.
-  const pending = await db.$queryRawUnsafe<{ any: number | bigint }[]>(ANY_PENDING);
-  if (!Number(pending[0]?.any)) return 0;
-  const [n] = await db.$transaction([db.$executeRawUnsafe(INDEX_PENDING), db.$executeRawUnsafe(CLEAR_PENDING)]);
-  return n;
+  return storesOf(db).run(
+    function* () {
+      return (yield "flush") as number;
+    },
+    SEARCH_INDEX_STORE,
+    { transaction: false },
+  );
 }
+
+/**
+ * The index's store, one operation ("flush" → how many posts were indexed): on SQLite's own
+ * connection {@link flushSearchIndexSync}; through Prisma the same statements on a SQLite
+ * database (a client not made by createDb), nothing on PostgreSQL, which indexes as it writes.
+ */
+const SEARCH_INDEX_STORE: PlanDriver<"flush"> = {
+  sqlite: (sql) => flushSearchIndexSync(sql),
+  prisma: async (_tx, _op, db) => {
+    if (dialectOf(db) !== "sqlite") return 0;
+    const pending = await db.$queryRawUnsafe<{ any: number | bigint }[]>(ANY_PENDING);
+    if (!Number(pending[0]?.any)) return 0;
+    const [n] = await db.$transaction([db.$executeRawUnsafe(INDEX_PENDING), db.$executeRawUnsafe(CLEAR_PENDING)]);
+    return n;
+  },
+};

@@ -42,3 +42,20 @@ export function dateOf(v: unknown): Date {
   const s = String(v);
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(" ", "T")}Z`);
 }
+
+/**
+ * Change rows as the prepared-statement drivers do it, in one place: `UPDATE "table" SET "c" = ?, …
+ * WHERE "k" = ? AND …` for `data`'s defined keys and the keys of `where` (each statement prepared
+ * once per connection). Returns how many rows changed (0: no such row).
+ */
+export function updateRows(db: Database, table: string, data: object, where: Readonly<Record<string, unknown>>): number {
+  const set = Object.entries(data).filter(([, v]) => v !== undefined);
+  const keys = Object.entries(where);
+  const sql = `UPDATE "${table}" SET ${set.map(([c]) => `"${c}" = ?`).join(", ")} WHERE ${keys.map(([k]) => `"${k}" = ?`).join(" AND ")}`;
+  return prepared(db, sql).run(...[...set, ...keys].map(([, v]) => sqlValue(v))).changes;
+}
+
+/** {@link updateRows} of the row with this id. */
+export function updateById(db: Database, table: string, id: number, data: object): number {
+  return updateRows(db, table, data, { id });
+}

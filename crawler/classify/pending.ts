@@ -4,8 +4,9 @@
  * classifier failed) are classified here. The worker calls it for its account at the start of
  * every crawl; the scheduler and `campuswatch worker` call it once for everything at start.
  */
-import { rawSqlite, type Db } from "../../lib/db";
-import { prepared } from "../../lib/sqlite-statements";
+import type { Db } from "../../lib/db";
+import { storesOf } from "../../lib/store";
+import { CRAWL_STORE, one } from "../store/driver";
 import { classifyPosts } from "./topic-service";
 
 /** Options of {@link classifyPending}. */
@@ -43,7 +44,7 @@ export async function classifyPending(db: Db, options: PendingOptions = {}): Pro
   // Every crawl starts here, and there is usually nothing left: on SQLite a prepared statement
   // says so without a Prisma query (issue 17). It asks less than the query below (any post of the
   // account, whenever queued), so when it finds none, that query would find none either.
-  if (options.accountId !== undefined && !(await mayHavePending(db, options.accountId))) return 0;
+  if (options.accountId !== undefined && !(await anyPending(db, options.accountId))) return 0;
   const batch = Math.max(1, options.batch ?? 200);
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const classify = options.classify ?? ((d: Db, ids: number[]) => classifyPosts(d, ids));
@@ -72,15 +73,7 @@ export async function classifyPending(db: Db, options: PendingOptions = {}): Pro
   return done;
 }
 
-/** False when no post the account reached is queued for classification (SQLite only; elsewhere true). */
-async function mayHavePending(db: Db, accountId: number): Promise<boolean> {
-  const raw = await rawSqlite(db);
-  if (!raw) return true;
-  return raw.transaction(
-    (sql) =>
-      prepared(
-        sql,
-        `SELECT 1 FROM "UnclassifiedPost" u WHERE EXISTS (SELECT 1 FROM "PostSource" s WHERE s."postId" = u."postId" AND s."accountId" = ?) LIMIT 1`,
-      ).get(accountId) !== undefined,
-  );
+/** Whether any post the account reached is queued for classification. */
+function anyPending(db: Db, accountId: number): Promise<boolean> {
+  return storesOf(db).run(() => one<boolean>({ op: "anyPending", accountId }), CRAWL_STORE, { transaction: false });
 }

@@ -2,8 +2,10 @@
  * Topics as the classifier reads them from the database: the rows, their parsed models and word
  * matchers (cached, since this runs for every stored page), and the segmenter's user dictionary.
  */
-import { rawSqlite, type Db } from "../../lib/db";
-import { prepared } from "../../lib/sqlite-statements";
+import type { Db } from "../../lib/db";
+import { storesOf } from "../../lib/store";
+import { CRAWL_STORE, one } from "../store/driver";
+import type { StoredTopicRow } from "../store/ops";
 import { jsonArray, parseJsonColumn } from "../../lib/json-column";
 import { WordMatcher } from "./aho-corasick";
 import { TopicModel } from "./model";
@@ -19,28 +21,8 @@ export function parseStringList(json: string | null | undefined): string[] {
   return parseJsonColumn(json, jsonArray, []).filter((x): x is string => typeof x === "string" && x.trim() !== "");
 }
 
-const TOPIC_FIELDS = {
-  id: true,
-  name: true,
-  keywords: true,
-  sensitiveWords: true,
-  relevantLabels: true,
-  nbThreshold: true,
-  cosineThreshold: true,
-  modelVersion: true,
-} as const;
-
 /** The columns of a topic that judging a post needs. */
-export interface TopicRow {
-  id: number;
-  name: string;
-  keywords: string;
-  sensitiveWords: string;
-  relevantLabels: string;
-  nbThreshold: number;
-  cosineThreshold: number;
-  modelVersion: number;
-}
+export type TopicRow = Omit<StoredTopicRow, "enabled" | "userDict">;
 
 /** A topic ready to judge posts: its row, compiled model (null while untrained) and matchers. */
 export interface LoadedTopic {
@@ -117,21 +99,14 @@ export async function loadTopics(db: Db, ids?: readonly number[]): Promise<{ top
   return { topics, complete };
 }
 
-type TopicRowWithDict = TopicRow & { enabled: boolean; userDict: string };
-
-const TOPIC_ROWS_SQL = `SELECT ${[...Object.keys(TOPIC_FIELDS), "enabled", "userDict"].map((c) => `"${c}"`).join(", ")} FROM "Topic" ORDER BY "id"`;
-
 /**
  * Every topic's row as {@link loadTopics} needs it, in id order. On SQLite a prepared statement on
- * Prisma's own connection (lib/db.ts rawSqlite): this runs for every batch of classified posts,
- * four times per account in a crawl, and each Prisma query costs about 1.5 ms of the crawl's busy
- * thread to compile (issue 17). The columns are plain text and numbers; only `enabled` is stored as 0/1.
+ * Prisma's own connection (lib/store): this runs for every batch of classified posts, four times
+ * per account in a crawl, and each Prisma query costs about 1.5 ms of the crawl's busy thread to
+ * compile (issue 17).
  */
-async function topicRows(db: Db): Promise<TopicRowWithDict[]> {
-  const raw = await rawSqlite(db);
-  if (!raw) return db.topic.findMany({ select: { ...TOPIC_FIELDS, enabled: true, userDict: true }, orderBy: { id: "asc" } });
-  const rows = await raw.transaction((sql) => prepared(sql, TOPIC_ROWS_SQL).all() as (Omit<TopicRowWithDict, "enabled"> & { enabled: number })[]);
-  return rows.map((r) => ({ ...r, enabled: r.enabled !== 0 }));
+function topicRows(db: Db): Promise<StoredTopicRow[]> {
+  return storesOf(db).run(() => one<StoredTopicRow[]>({ op: "topicRows" }), CRAWL_STORE, { transaction: false });
 }
 
 /** The whole topic row; a missing topic is a {@link TopicNotFoundError}. */

@@ -3,7 +3,7 @@
  * and flags are written. The store (crawler/store.ts) adds the rows in the transaction that stores
  * the posts; ./pending.ts classifies what a killed or failed run left behind.
  */
-import { dialectOf, type Db, type Prisma } from "../../lib/db";
+import type { Db, Prisma } from "../../lib/db";
 
 /** A post as the classifier read it: its id and the `lastSeenAt` read with its text. */
 export interface JudgedPost {
@@ -34,17 +34,4 @@ export async function dequeueJudged(tx: Prisma.TransactionClient | Db, posts: re
   for (let i = 0; i < groups.length; i += GROUPS_PER_DELETE) {
     await tx.unclassifiedPost.deleteMany({ where: { OR: groups.slice(i, i + GROUPS_PER_DELETE) } });
   }
-}
-
-/**
- * PostgreSQL: lock the rows of the posts a classifying transaction is about to judge, in id order.
- * Why: two classifiers can now meet on one post (the start-up catch-up of ./pending.ts beside a
- * crawl, several processes starting at once). Without the lock both delete the post's old
- * Classification rows and both insert new ones, and the second fails on the unique key; with it
- * the second waits, then replaces what the first wrote. SQLite runs one write transaction at a
- * time, so it needs nothing.
- */
-export async function lockPosts(db: Db, tx: Prisma.TransactionClient, postIds: readonly number[]): Promise<void> {
-  if (dialectOf(db) !== "postgresql" || postIds.length === 0) return;
-  await tx.$queryRaw`SELECT "id" FROM "Post" WHERE "id" = ANY(${[...postIds]}::int[]) ORDER BY "id" FOR UPDATE`;
 }

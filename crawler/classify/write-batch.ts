@@ -1,15 +1,16 @@
 /**
  * Writing one batch of verdicts: the Classification rows replaced, each post's open Flag per topic
  * opened, updated or closed, and the judged posts taken off the UnclassifiedPost queue, in one
- * transaction. The decisions are made once, in {@link planBatch}; they are carried out through
- * Prisma (PostgreSQL) or as prepared statements on Prisma's own SQLite connection (lib/db.ts
- * rawSqlite), which spares Prisma's per-query compile on the crawler's hot path (issue 17).
+ * transaction. The decisions are made once, in {@link planBatch}; its store ({@link VERDICT_STORE})
+ * carries them out through Prisma (PostgreSQL) or as prepared statements on Prisma's own SQLite
+ * connection, which spares Prisma's per-query compile on the crawler's hot path (issue 17);
+ * lib/store picks which.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { rawSqlite, type Db, type Prisma } from "../../lib/db";
-import { runPlan, runPlanAsync } from "../../lib/plan";
+import { dialectOf, type Db } from "../../lib/db";
+import { storesOf, type PlanDriver, type Tx } from "../../lib/store";
 import { prepared, sqlValue } from "../../lib/sqlite-statements";
-import { dequeueJudged, lockPosts, type JudgedPost } from "./unclassified";
+import { dequeueJudged, type JudgedPost } from "./unclassified";
 import type { PostVerdict } from "./verdict";
 
 /** One post's verdict against one topic. */
@@ -52,7 +53,7 @@ type NewFlag = { postId: number; topicId: number; reasons: string; score: number
 
 /** A database operation of a batch, and (in the comment) what the driver passes back for it. */
 type BatchOp =
-  /** → nothing: PostgreSQL locks the posts' rows (./unclassified.ts lockPosts); SQLite has one writer. */
+  /** → nothing: PostgreSQL locks the posts' rows (see {@link runPrisma}); SQLite has one writer. */
   | { op: "lock"; postIds: number[] }
   /** → nothing: the posts' classifications for these topics replaced by `rows`. */
   | { op: "replace"; postIds: number[]; topicIds: number[]; rows: ClassificationRow[] }
@@ -123,16 +124,26 @@ function* planBatch(posts: readonly JudgedPost[], topicIds: number[], rows: read
  * @param dequeue the posts were judged against every enabled topic: take them off the queue
  */
 export async function writeBatch(db: Db, posts: readonly JudgedPost[], topicIds: number[], rows: readonly VerdictRow[], dequeue: boolean): Promise<BatchFlags> {
-  const plan = () => planBatch(posts, topicIds, rows, dequeue);
-  const raw = await rawSqlite(db);
-  if (raw) return raw.transaction((sql) => runPlan(plan(), (op) => runSqlite(sql, op)));
-  return db.$transaction((tx) => runPlanAsync(plan(), (op) => runPrisma(db, tx, op)), { timeout: 120_000, maxWait: 30_000 });
+  return storesOf(db).run(() => planBatch(posts, topicIds, rows, dequeue), VERDICT_STORE, { timeout: 120_000, maxWait: 30_000 });
 }
 
-async function runPrisma(db: Db, tx: Prisma.TransactionClient, op: BatchOp): Promise<unknown> {
+/** The verdict store: a batch's operations through Prisma and on SQLite. */
+const VERDICT_STORE: PlanDriver<BatchOp> = { sqlite: runSqlite, prisma: runPrisma };
+
+/**
+ * The Prisma implementation. Its "lock" on PostgreSQL: the rows of the posts a classifying
+ * transaction is about to judge, locked in id order. Why: two classifiers can meet on one post
+ * (the start-up catch-up of ./pending.ts beside a crawl, several processes starting at once).
+ * Without the lock both delete the post's old Classification rows and both insert new ones, and
+ * the second fails on the unique key; with it the second waits, then replaces what the first
+ * wrote. SQLite runs one write transaction at a time, so it needs nothing.
+ */
+async function runPrisma(tx: Tx, op: BatchOp, db: Db): Promise<unknown> {
   switch (op.op) {
     case "lock":
-      return lockPosts(db, tx, op.postIds);
+      if (dialectOf(db) === "postgresql" && op.postIds.length > 0)
+        await tx.$queryRaw`SELECT "id" FROM "Post" WHERE "id" = ANY(${[...op.postIds]}::int[]) ORDER BY "id" FOR UPDATE`;
+      return undefined;
     case "replace":
       await tx.classification.deleteMany({ where: { postId: { in: op.postIds }, topicId: { in: op.topicIds } } });
       await tx.classification.createMany({ data: op.rows });
@@ -158,7 +169,7 @@ async function runPrisma(db: Db, tx: Prisma.TransactionClient, op: BatchOp): Pro
 
 type Database = BetterSqlite3.Database;
 
-/** The same operations as statements prepared once (each pair or row by its unique key). */
+/** The SQLite implementation: the same operations as statements prepared once (each pair or row by its unique key). */
 function runSqlite(db: Database, op: BatchOp): unknown {
   switch (op.op) {
     case "lock":

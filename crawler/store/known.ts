@@ -2,25 +2,14 @@
  * Reads of what is stored, for decisions before a page is stored: which listed items are known
  * (and what their stored state says), and which items of a page storing would create or change.
  */
-import type BetterSqlite3 from "better-sqlite3";
-import { rawSqlite, type Db } from "../../lib/db";
-import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
-import { changeOf, type PreparedItem } from "./prepared";
-import { accountSiteKey, addSources, byPlatformId, INSERT_SOURCE_SQL, onSite, onSiteSql, withUniqueRetry } from "./site";
+import type { Db } from "../../lib/db";
+import { storesOf } from "../../lib/store";
+import { CRAWL_STORE } from "./driver";
+import type { CrawlOp, KnownPost, KnownRow } from "./ops";
 
-export interface KnownPost {
-  id: number;
-  platformId: string;
-  sha1: string;
-  listSha1: string | null;
-  replyCount: number | null;
-  lastReplyAt: Date | null;
-  publishedAt: Date;
-  /** The stored text is partial: read the full text again even when the excerpt is unchanged. */
-  incomplete: boolean;
-  /** Marked deleted by an earlier crawl: seeing it again restores it (as a new version). */
-  deletedAt: Date | null;
-}
+export type { KnownPost };
+import { changeOf, type PreparedItem } from "./prepared";
+import { accountSiteKey, byPlatformId, onSite, withUniqueRetry } from "./site";
 
 /**
  * The stored state of items an account has just listed, for decisions before fetching more
@@ -32,68 +21,17 @@ export interface KnownPost {
 export async function knownPosts(db: Db, accountId: number, platformIds: string[], now: Date = new Date()): Promise<Map<string, KnownPost>> {
   if (platformIds.length === 0) return new Map<string, KnownPost>();
   const siteKey = await accountSiteKey(db, accountId);
-  // Every listing page of every crawl reads here: on SQLite as prepared statements (lib/db.ts rawSqlite).
-  const raw = await rawSqlite(db);
-  if (raw) return raw.transaction((sql) => knownPostsSqlite(sql, accountId, siteKey, platformIds, now));
-  const rows = await db.post.findMany({
-    where: onSite(accountId, siteKey, platformIds),
-    select: {
-      id: true,
-      accountId: true,
-      platformId: true,
-      sha1: true,
-      listSha1: true,
-      replyCount: true,
-      lastReplyAt: true,
-      publishedAt: true,
-      incomplete: true,
-      deletedAt: true,
-    },
-  });
-  const known = byPlatformId(rows, accountId);
-  const foreign = [...known.values()].filter((r) => r.accountId !== accountId).map((r) => r.id);
-  if (foreign.length > 0) await withUniqueRetry(() => addSources(db, accountId, foreign, now));
-  return new Map([...known].map(([id, { accountId: _owner, ...r }]) => [id, r]));
+  // Every listing page of every crawl reads here: on SQLite as prepared statements (lib/store).
+  return withUniqueRetry(() => storesOf(db).run(() => planKnown(accountId, siteKey, platformIds, now), CRAWL_STORE));
 }
 
-const KNOWN_COLUMNS = `"id", "accountId", "platformId", "sha1", "listSha1", "replyCount", "lastReplyAt", "publishedAt", "incomplete", "deletedAt"`;
-type KnownRow = {
-  id: number;
-  accountId: number;
-  platformId: string;
-  sha1: string;
-  listSha1: string | null;
-  replyCount: number | null;
-  lastReplyAt: unknown;
-  publishedAt: unknown;
-  incomplete: number;
-  deletedAt: unknown;
-};
-
-/** {@link knownPosts} on SQLite, in one transaction: the same rows, and the same sources added. */
-function knownPostsSqlite(sql: BetterSqlite3.Database, accountId: number, siteKey: string, platformIds: string[], now: Date): Map<string, KnownPost> {
-  // The site's posts, or the account's own rows (./site.ts onSite).
-  const on = onSiteSql(accountId, siteKey, platformIds);
-  const rows = prepared(sql, `SELECT ${KNOWN_COLUMNS} FROM "Post" WHERE ${on.where}`).all(...on.values) as KnownRow[];
+/** {@link knownPosts}, in one transaction: the site's rows read, and the account added to the sources of those another account stored. */
+function* planKnown(accountId: number, siteKey: string, platformIds: string[], now: Date): Generator<CrawlOp, Map<string, KnownPost>, unknown> {
+  const rows = (yield { op: "knownRows", accountId, siteKey, platformIds }) as KnownRow[];
   const known = byPlatformId(rows, accountId);
-  const addSource = prepared(sql, INSERT_SOURCE_SQL);
-  const at = sqlValue(now);
-  const out = new Map<string, KnownPost>();
-  for (const [platformId, r] of known) {
-    if (r.accountId !== accountId) addSource.run(r.id, accountId, at);
-    out.set(platformId, {
-      id: r.id,
-      platformId: r.platformId,
-      sha1: r.sha1,
-      listSha1: r.listSha1,
-      replyCount: r.replyCount,
-      lastReplyAt: r.lastReplyAt === null ? null : dateOf(r.lastReplyAt),
-      publishedAt: dateOf(r.publishedAt),
-      incomplete: r.incomplete !== 0,
-      deletedAt: r.deletedAt === null ? null : dateOf(r.deletedAt),
-    });
-  }
-  return out;
+  const foreign = [...known.values()].filter((r) => r.accountId !== accountId).map((r) => r.id);
+  if (foreign.length > 0) yield { op: "addSources", accountId, postIds: foreign, now };
+  return new Map([...known].map(([id, { accountId: _owner, ...r }]) => [id, r]));
 }
 
 /**

@@ -2,26 +2,25 @@
  * The history time table (HistoryMark): the newest post time already crawled, per account ("")
  * or per thread, and where an unfinished or finished forum thread's reading stands.
  */
-import type BetterSqlite3 from "better-sqlite3";
-import { rawSqlite, type Db } from "../../lib/db";
-import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
+import type { Db } from "../../lib/db";
+import { storesOf } from "../../lib/store";
+import { CRAWL_STORE, one } from "./driver";
+import type { CrawlOp, StoredMark } from "./ops";
+import { withUniqueRetry } from "./site";
+
+/** Every mark of the account. */
+function allMarks(db: Db, accountId: number): Promise<StoredMark[]> {
+  return storesOf(db).run(() => one<StoredMark[]>({ op: "marks", accountId }), CRAWL_STORE, { transaction: false });
+}
 
 /**
  * The history time table: newest post time already crawled, per account ("") or per thread.
  * Read at the start of every account's crawl, like {@link readResumes}: on SQLite as a prepared
- * statement (lib/db.ts rawSqlite), since a forum account holds a mark per thread it has read, and
+ * statement (lib/store), since a forum account holds a mark per thread it has read, and
  * Prisma compiles each query and builds every row it returns.
  */
 export async function readMarks(db: Db, accountId: number): Promise<Map<string, Date>> {
-  const raw = await rawSqlite(db);
-  if (raw) {
-    const rows = await raw.transaction(
-      (sql) => prepared(sql, `SELECT "scope", "newestAt" FROM "HistoryMark" WHERE "accountId" = ?`).all(accountId) as { scope: string; newestAt: unknown }[],
-    );
-    return new Map(rows.map((r) => [r.scope, dateOf(r.newestAt)]));
-  }
-  const rows = await db.historyMark.findMany({ where: { accountId }, select: { scope: true, newestAt: true } });
-  return new Map(rows.map((r) => [r.scope, r.newestAt]));
+  return new Map((await allMarks(db, accountId)).map((r) => [r.scope, r.newestAt]));
 }
 
 /**
@@ -34,18 +33,8 @@ export type ThreadResume = { page: number; last?: undefined } | { last: number; 
 
 /** The threads' resume states by scope (platformId); threads without one are absent. */
 export async function readResumes(db: Db, accountId: number): Promise<Map<string, ThreadResume>> {
-  const raw = await rawSqlite(db);
-  const rows = raw
-    ? await raw.transaction(
-        (sql) =>
-          prepared(sql, `SELECT "scope", "resume" FROM "HistoryMark" WHERE "accountId" = ? AND "resume" IS NOT NULL`).all(accountId) as {
-            scope: string;
-            resume: string | null;
-          }[],
-      )
-    : await db.historyMark.findMany({ where: { accountId, resume: { not: null } }, select: { scope: true, resume: true } });
   const out = new Map<string, ThreadResume>();
-  for (const r of rows) {
+  for (const r of await allMarks(db, accountId)) {
     const parsed = parseResume(r.resume);
     if (parsed) out.set(r.scope, parsed);
   }
@@ -69,12 +58,7 @@ function parseResume(text: string | null): ThreadResume | null {
  * be. Unlike the time, this may move back (a thread that shrank, or an unfinished read).
  */
 export async function setResume(db: Db, accountId: number, scope: string, resume: ThreadResume, newestAt: Date): Promise<void> {
-  const json = JSON.stringify(resume);
-  await db.historyMark.upsert({
-    where: { accountId_scope: { accountId, scope } },
-    create: { accountId, scope, newestAt, resume: json },
-    update: { resume: json },
-  });
+  await writeMarks(db, accountId, [{ scope, newestAt, resume }], "resume");
 }
 
 /**
@@ -82,7 +66,11 @@ export async function setResume(db: Db, accountId: number, scope: string, resume
  * left to be read again (`{"page": 1}`) has now been read whole.
  */
 export async function clearResume(db: Db, accountId: number, scope: string): Promise<void> {
-  await db.historyMark.updateMany({ where: { accountId, scope, resume: { not: null } }, data: { resume: null } });
+  const at = new Date();
+  await storesOf(db).run(function* (): Generator<CrawlOp, void, unknown> {
+    const [stored] = (yield { op: "marksOf", accountId, scopes: [scope] }) as StoredMark[];
+    if (stored && stored.resume !== null) yield { op: "updateMark", accountId, scope, change: { resume: null }, at };
+  }, CRAWL_STORE);
 }
 
 /**
@@ -90,16 +78,7 @@ export async function clearResume(db: Db, accountId: number, scope: string): Pro
  * a crash before this call repeats pages on the next run instead of skipping them.
  */
 export async function advanceMark(db: Db, accountId: number, scope: string, newestAt: Date): Promise<void> {
-  // On SQLite one write, as a thread's first mark is written: created, or moved forward only.
-  const raw = await rawSqlite(db);
-  if (raw) return raw.transaction((sql) => createThreadMarksSqlite(sql, accountId, [{ scope, newestAt, resume: null }], new Date()));
-  const current = await db.historyMark.findUnique({ where: { accountId_scope: { accountId, scope } } });
-  if (current && current.newestAt >= newestAt) return;
-  await db.historyMark.upsert({
-    where: { accountId_scope: { accountId, scope } },
-    create: { accountId, scope, newestAt },
-    update: { newestAt },
-  });
+  await writeMarks(db, accountId, [{ scope, newestAt, resume: null }]);
 }
 
 /**
@@ -108,15 +87,7 @@ export async function advanceMark(db: Db, accountId: number, scope: string, newe
  * per thread.
  */
 export async function finishThreadMark(db: Db, accountId: number, scope: string, newestAt: Date, resume: ThreadResume | null): Promise<void> {
-  const current = await db.historyMark.findUnique({ where: { accountId_scope: { accountId, scope } }, select: { newestAt: true } });
-  const forward = !current || current.newestAt < newestAt;
-  const json = resume ? JSON.stringify(resume) : null;
-  if (!forward && json === null) return;
-  await db.historyMark.upsert({
-    where: { accountId_scope: { accountId, scope } },
-    create: { accountId, scope, newestAt, resume: json },
-    update: { ...(forward ? { newestAt } : {}), ...(json !== null ? { resume: json } : {}) },
-  });
+  await writeMarks(db, accountId, [{ scope, newestAt, resume }]);
 }
 
 /** A thread's first mark, as {@link finishThreadMark} would write it for a thread without one. */
@@ -127,46 +98,65 @@ export interface NewThreadMark {
 }
 
 /**
- * Write the first marks of threads read to their end, in one statement: the marks of a list page's
- * new threads, written once the page's threads are done (one insert, not one per thread). Should
- * one exist meanwhile after all, each is written as {@link finishThreadMark} does.
+ * Write the first marks of threads read to their end, in one transaction: the marks of a list
+ * page's new threads, written once the page's threads are done (one insert, not one per thread).
+ * Should one exist meanwhile after all, each is written as {@link finishThreadMark} does.
  */
 export async function createThreadMarks(db: Db, accountId: number, marks: readonly NewThreadMark[]): Promise<void> {
-  if (marks.length === 0) return;
-  // Once per listing page of every forum crawl: on SQLite as prepared statements (lib/db.ts rawSqlite).
-  const raw = await rawSqlite(db);
-  if (raw) return raw.transaction((sql) => createThreadMarksSqlite(sql, accountId, marks, new Date()));
-  try {
-    await db.historyMark.createMany({
-      data: marks.map((m) => ({ accountId, scope: m.scope, newestAt: m.newestAt, resume: m.resume ? JSON.stringify(m.resume) : null })),
-    });
-  } catch {
-    for (const m of marks) await finishThreadMark(db, accountId, m.scope, m.newestAt, m.resume);
-  }
+  // Once per listing page of every forum crawl: on SQLite as prepared statements (lib/store).
+  if (marks.length > 0) await writeMarks(db, accountId, marks);
 }
 
 /**
- * {@link createThreadMarks} on SQLite, in one transaction: each mark inserted, or, where one exists
- * meanwhile, written as {@link finishThreadMark} writes it (time only forward, resume when given).
+ * Write marks in one transaction (see {@link planMarks}); a mark created meanwhile by another
+ * writer is read and written again.
  */
-function createThreadMarksSqlite(sql: BetterSqlite3.Database, accountId: number, marks: readonly NewThreadMark[], now: Date): void {
-  const insert = prepared(
-    sql,
-    `INSERT INTO "HistoryMark" ("accountId", "scope", "newestAt", "resume", "updatedAt") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("accountId", "scope") DO NOTHING`,
-  );
-  // julianday: dates compared as instants, whatever text form an older row holds.
-  const finish = prepared(
-    sql,
-    `UPDATE "HistoryMark" SET
-       "newestAt" = CASE WHEN julianday("newestAt") < julianday(@newestAt) THEN @newestAt ELSE "newestAt" END,
-       "resume" = coalesce(@resume, "resume"),
-       "updatedAt" = @at
-     WHERE "accountId" = @accountId AND "scope" = @scope AND (julianday("newestAt") < julianday(@newestAt) OR @resume IS NOT NULL)`,
-  );
-  const at = sqlValue(now);
+function writeMarks(db: Db, accountId: number, marks: readonly NewThreadMark[], mode: MarkMode = "forward"): Promise<void> {
+  const at = new Date();
+  return withUniqueRetry(() => storesOf(db).run(() => planMarks(accountId, marks, mode, at), CRAWL_STORE));
+}
+
+/**
+ * How an existing mark is written: "forward" (the crawl's progress: its time only moves forward,
+ * a given resume state replaces the stored one) or "resume" (only the resume state is written,
+ * and may move back; the time is the new mark's alone).
+ */
+type MarkMode = "forward" | "resume";
+
+/**
+ * The rule of the history table, written once for both stores: a mark that does not exist is
+ * created; in "forward" mode one that exists moves its time forward only (never back) and takes
+ * the resume state when one is given (a null resume leaves the stored one); in "resume" mode only
+ * its resume state is written. Every write is stamped `at` (updatedAt).
+ */
+function* planMarks(accountId: number, marks: readonly NewThreadMark[], mode: MarkMode, at: Date): Generator<CrawlOp, void, unknown> {
+  // One write per scope, as writing the marks one after another would leave it: the latest time, the last resume given.
+  const wanted = new Map<string, { newestAt: Date; resume: string | null }>();
   for (const m of marks) {
-    const newestAt = sqlValue(m.newestAt);
+    const had = wanted.get(m.scope);
     const resume = m.resume ? JSON.stringify(m.resume) : null;
-    if (insert.run(accountId, m.scope, newestAt, resume, at).changes === 0) finish.run({ newestAt, resume, at, accountId, scope: m.scope });
+    wanted.set(m.scope, {
+      newestAt: had && had.newestAt.getTime() >= m.newestAt.getTime() ? had.newestAt : m.newestAt,
+      resume: resume ?? had?.resume ?? null,
+    });
   }
+  const current = new Map(((yield { op: "marksOf", accountId, scopes: [...wanted.keys()] }) as StoredMark[]).map((m) => [m.scope, m]));
+  const created: StoredMark[] = [];
+  for (const [scope, m] of wanted) {
+    const stored = current.get(scope);
+    if (!stored) {
+      created.push({ scope, newestAt: m.newestAt, resume: m.resume });
+      continue;
+    }
+    const forward = mode === "forward" && stored.newestAt.getTime() < m.newestAt.getTime();
+    if (!forward && m.resume === null) continue;
+    yield {
+      op: "updateMark",
+      accountId,
+      scope,
+      change: { ...(forward ? { newestAt: m.newestAt } : {}), ...(m.resume !== null ? { resume: m.resume } : {}) },
+      at,
+    };
+  }
+  if (created.length > 0) yield { op: "insertMarks", accountId, marks: created, at };
 }

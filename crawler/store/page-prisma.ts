@@ -1,11 +1,10 @@
 /**
- * The page plan (./page-plan.ts) carried out through Prisma, in an interactive transaction: how
- * pages are stored on PostgreSQL (and on a SQLite client without a raw connection).
+ * The page plan (./page-plan.ts) carried out through Prisma, in the plan's interactive transaction
+ * (lib/store): how pages are stored on PostgreSQL (and on a SQLite client without a raw connection).
  */
-import type { Db } from "../../lib/db";
-import { runPlanAsync } from "../../lib/plan";
-import type { ExistingPost, PageOp, PagePlan, StoreOutcome } from "./page-plan";
-import { addSources, onSite, type Tx } from "./site";
+import type { Tx } from "../../lib/store";
+import type { ExistingPost, PageOp } from "./page-plan";
+import { addSources, onSite } from "./site";
 
 /** The columns the plan reads of a stored post. */
 const existingSelect = {
@@ -26,20 +25,8 @@ const existingSelect = {
   authorId: true,
 } as const;
 
-/** Run a page's plan in one Prisma transaction. */
-export async function storeWithPrisma(db: Db, plan: () => PagePlan): Promise<StoreOutcome> {
-  return db.$transaction(
-    (tx) => runPlanAsync(plan(), (op) => runOp(tx, op)),
-    // Prisma's default limits (5 s, 2 s to get a connection) are too tight for a 50-item page on
-    // a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard
-    // started beside it. A page that runs out of time is still rolled back whole and re-read on
-    // the next run, but it costs the run.
-    { timeout: 60_000, maxWait: 30_000 },
-  );
-}
-
 /** One operation of the plan; see {@link PageOp} for what each returns. */
-async function runOp(tx: Tx, op: PageOp): Promise<unknown> {
+export async function runPageOpPrisma(tx: Tx, op: PageOp): Promise<unknown> {
   switch (op.op) {
     case "find":
       return (await tx.post.findMany({ where: onSite(op.accountId, op.siteKey, op.platformIds), select: existingSelect })) satisfies ExistingPost[];
@@ -58,16 +45,12 @@ async function runOp(tx: Tx, op: PageOp): Promise<unknown> {
       await tx.postVersion.create({ data: op.row, select: { id: true } });
       return undefined;
     case "threadLastReply":
-      await setThreadLastReply(tx, op.accountId, op.platformId, op.lastReplyAt);
+      // The thread's post as reached by this account (another account of the site may have stored it).
+      await tx.post.updateMany({ where: { platformId: op.platformId, sources: { some: { accountId: op.accountId } } }, data: { lastReplyAt: op.lastReplyAt } });
       return undefined;
     case "queue":
       if (op.changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: op.changed } } });
       await tx.unclassifiedPost.createMany({ data: [...op.created, ...op.changed].map((postId) => ({ postId, queuedAt: op.now })) });
       return undefined;
   }
-}
-
-/** The thread's last-reply time, on its post as reached by this account (another account of the site may have stored it). */
-export async function setThreadLastReply(db: Tx, accountId: number, platformId: string, lastReplyAt: Date | null): Promise<void> {
-  await db.post.updateMany({ where: { platformId, sources: { some: { accountId } } }, data: { lastReplyAt } });
 }

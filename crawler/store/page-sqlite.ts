@@ -1,16 +1,15 @@
 /**
  * The page plan (./page-plan.ts) carried out as prepared statements on Prisma's own SQLite
- * connection, in one synchronous transaction (lib/db.ts rawSqlite). Same rows as ./page-prisma.ts
+ * connection, in the plan's synchronous transaction (lib/store). Same rows as ./page-prisma.ts
  * — the same SQL types Prisma writes (dates as ISO 8601 text with "+00:00", booleans as 0/1) — at
  * a fraction of the CPU: Prisma compiles each query (about 1 ms of CPU), a prepared statement here
  * is reused for the life of the connection.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import type { RawSqlite } from "../../lib/db";
-import { runPlan } from "../../lib/plan";
-import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
-import type { ExistingPost, NewPost, PageOp, PagePlan, PostChange, StoreOutcome } from "./page-plan";
-import { INSERT_SOURCE_SQL, onSiteSql } from "./site";
+import { dateOf, prepared, sqlValue, updateById } from "../../lib/sqlite-statements";
+import type { ExistingPost, NewPost, PageOp } from "./page-plan";
+import { onSiteSql } from "./site";
+import { addSourcesSync } from "./sqlite";
 
 type Database = BetterSqlite3.Database;
 
@@ -44,13 +43,8 @@ const EXISTING_COLUMNS = `"id", "accountId", "platformId", "parentId", "sha1", "
 
 type ExistingRow = Omit<ExistingPost, "incomplete" | "deletedAt" | "firstSeenAt"> & { incomplete: number; deletedAt: unknown; firstSeenAt: unknown };
 
-/** Run a page's plan in one synchronous SQLite transaction. */
-export function storeWithSqlite(raw: RawSqlite, plan: () => PagePlan): Promise<StoreOutcome> {
-  return raw.transaction((db) => runPlan(plan(), (op) => runOp(db, op)));
-}
-
 /** One operation of the plan; see {@link PageOp} for what each returns. */
-function runOp(db: Database, op: PageOp): unknown {
+export function runPageOpSqlite(db: Database, op: PageOp): unknown {
   switch (op.op) {
     case "find": {
       // The site's posts, or the account's own rows (./site.ts onSite).
@@ -63,21 +57,15 @@ function runOp(db: Database, op: PageOp): unknown {
         firstSeenAt: dateOf(r.firstSeenAt),
       }));
     }
-    case "addSources": {
-      const insert = prepared(db, INSERT_SOURCE_SQL);
-      const now = sqlValue(op.now);
-      return [...new Set(op.postIds)].filter((postId) => insert.run(postId, op.accountId, now).changes > 0);
-    }
+    case "addSources":
+      return addSourcesSync(db, op.accountId, op.postIds, op.now);
     case "insert": {
       const insert = prepared(db, INSERT_POST);
       return op.rows.map((row) => Number(insert.run(...NEW_POST_COLUMNS.map((c) => sqlValue(row[c]))).lastInsertRowid));
     }
-    case "update": {
-      const keys = Object.keys(op.change) as (keyof PostChange)[];
-      const sql = `UPDATE "Post" SET ${keys.map((k) => `"${k}" = ?`).join(", ")} WHERE "id" = ?`;
-      prepared(db, sql).run(...keys.map((k) => sqlValue(op.change[k])), op.id);
+    case "update":
+      updateById(db, "Post", op.id, op.change);
       return undefined;
-    }
     case "version": {
       const r = op.row;
       prepared(
@@ -87,7 +75,10 @@ function runOp(db: Database, op: PageOp): unknown {
       return undefined;
     }
     case "threadLastReply":
-      setThreadLastReplySync(db, op.accountId, op.platformId, op.lastReplyAt);
+      prepared(
+        db,
+        `UPDATE "Post" SET "lastReplyAt" = ? WHERE "platformId" = ? AND EXISTS (SELECT 1 FROM "PostSource" s WHERE s."postId" = "Post"."id" AND s."accountId" = ?)`,
+      ).run(sqlValue(op.lastReplyAt), op.platformId, op.accountId);
       return undefined;
     case "queue": {
       const remove = prepared(db, `DELETE FROM "UnclassifiedPost" WHERE "postId" = ?`);
@@ -98,12 +89,4 @@ function runOp(db: Database, op: PageOp): unknown {
       return undefined;
     }
   }
-}
-
-/** ./page-prisma.ts setThreadLastReply, as one statement. */
-export function setThreadLastReplySync(db: Database, accountId: number, platformId: string, lastReplyAt: Date | null): void {
-  prepared(
-    db,
-    `UPDATE "Post" SET "lastReplyAt" = ? WHERE "platformId" = ? AND EXISTS (SELECT 1 FROM "PostSource" s WHERE s."postId" = "Post"."id" AND s."accountId" = ?)`,
-  ).run(sqlValue(lastReplyAt), platformId, accountId);
 }

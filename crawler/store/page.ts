@@ -4,19 +4,31 @@
  * page, the thread's last-reply time; what was created or changed is queued for the classifier.
  *
  * What a page does is decided once, in ./page-plan.ts; it is written through Prisma on PostgreSQL
- * (./page-prisma.ts) and as prepared statements on SQLite (./page-sqlite.ts).
+ * (./page-prisma.ts) and as prepared statements on SQLite (./page-sqlite.ts); lib/store picks which.
  */
-import { rawSqlite, type Db } from "../../lib/db";
+import type { Db } from "../../lib/db";
+import { storesOf, type PlanDriver } from "../../lib/store";
 import { profileFigure } from "../profile";
-import { planPage, type PageExtras, type StoreOutcome } from "./page-plan";
-import { setThreadLastReply, storeWithPrisma } from "./page-prisma";
-import { setThreadLastReplySync, storeWithSqlite } from "./page-sqlite";
+import { planPage, type PageExtras, type PageOp, type StoreOutcome } from "./page-plan";
+import { runPageOpPrisma } from "./page-prisma";
+import { runPageOpSqlite } from "./page-sqlite";
 import type { PreparedItem } from "./prepared";
 import { accountSiteKey, withUniqueRetry } from "./site";
 
 export type { StoredPost, StoreOutcome, PageExtras } from "./page-plan";
 
 const empty = (): StoreOutcome => ({ created: [], changed: [], restored: [], unchanged: 0, linked: [], stored: [] });
+
+/** The page store: the plan's operations on SQLite and through Prisma. */
+export const PAGE_STORE: PlanDriver<PageOp> = { sqlite: runPageOpSqlite, prisma: runPageOpPrisma };
+
+/**
+ * Prisma's default transaction limits (5 s, 2 s to get a connection) are too tight for a 50-item
+ * page on a loaded machine or a remote PostgreSQL: seen failing a demo crawl while the dashboard
+ * started beside it. A page that runs out of time is still rolled back whole and re-read on the
+ * next run, but it costs the run.
+ */
+const PAGE_LIMITS = { timeout: 60_000, maxWait: 30_000 };
 
 /**
  * Write one page of items in one transaction. New items are created; an item whose SHA-1 changed
@@ -34,17 +46,18 @@ const empty = (): StoreOutcome => ({ created: [], changed: [], restored: [], unc
  * other's row.
  */
 export async function storePage(db: Db, accountId: number, items: PreparedItem[], now: Date, extras: PageExtras = {}): Promise<StoreOutcome> {
-  const raw = await rawSqlite(db);
-  if (raw) profileFigure("sqlite", () => raw.stats);
+  const stores = storesOf(db);
+  const stats = await stores.stats();
+  if (stats) profileFigure("sqlite", () => stats);
   if (items.length === 0) {
     const thread = extras.thread;
-    if (thread) {
-      if (raw) await raw.transaction((sql) => setThreadLastReplySync(sql, accountId, thread.platformId, thread.lastReplyAt));
-      else await setThreadLastReply(db, accountId, thread.platformId, thread.lastReplyAt);
-    }
+    if (thread)
+      await stores.run(function* (): Generator<PageOp, void, unknown> {
+        yield { op: "threadLastReply", accountId, platformId: thread.platformId, lastReplyAt: thread.lastReplyAt };
+      }, PAGE_STORE);
     return empty();
   }
   const siteKey = await accountSiteKey(db, accountId);
   const plan = () => planPage(accountId, siteKey, items, now, extras);
-  return withUniqueRetry(() => (raw ? storeWithSqlite(raw, plan) : storeWithPrisma(db, plan)));
+  return withUniqueRetry(() => stores.run(plan, PAGE_STORE, PAGE_LIMITS));
 }

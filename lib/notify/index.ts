@@ -17,8 +17,9 @@
  * time, so fixing a topic's settings and pressing Retry uses the fixed ones, and they never reach
  * `lastError`: recorded errors have their URLs masked and any secret or token removed.
  */
-import { rawSqlite, type Db } from "../db";
+import type { Db } from "../db";
 import { prepared } from "../sqlite-statements";
+import { storesOf, type PlanDriver } from "../store";
 import { anyJson, parseJsonColumn } from "../json-column";
 import { maskUrlsIn } from "../mask";
 import { SealError, unseal } from "../secret-box";
@@ -105,12 +106,25 @@ const SENDERS: Record<Channel, (ctx: SendContext) => Promise<Outcome>> = {
 
 const isChannel = (c: string): c is Channel => (CHANNELS as readonly string[]).includes(c);
 
-/** False when no topic has a notification channel (SQLite only; elsewhere true: the query below finds out). */
-async function mayHaveChannels(db: Db): Promise<boolean> {
-  const raw = await rawSqlite(db);
-  if (!raw) return true;
-  const any = CHANNEL_TARGETS.map((c) => `"${c}" IS NOT NULL`).join(" OR ");
-  return raw.transaction((sql) => prepared(sql, `SELECT 1 FROM "Topic" WHERE ${any} LIMIT 1`).get() !== undefined);
+/**
+ * The probe's store, one operation → boolean, false when surely no topic has a notification
+ * channel: on SQLite a prepared statement; through Prisma it does not ask (true), since the query
+ * that follows it in {@link notifyNewFlags} finds out in one round trip anyway.
+ */
+const CHANNEL_PROBE: PlanDriver<"mayHaveChannels"> = {
+  sqlite: (sql) => prepared(sql, `SELECT 1 FROM "Topic" WHERE ${CHANNEL_TARGETS.map((c) => `"${c}" IS NOT NULL`).join(" OR ")} LIMIT 1`).get() !== undefined,
+  prisma: () => Promise.resolve(true),
+};
+
+/** False when no topic has a notification channel (see {@link CHANNEL_PROBE}). */
+function mayHaveChannels(db: Db): Promise<boolean> {
+  return storesOf(db).run(
+    function* () {
+      return (yield "mayHaveChannels") as boolean;
+    },
+    CHANNEL_PROBE,
+    { transaction: false },
+  );
 }
 
 /**

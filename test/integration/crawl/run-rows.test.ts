@@ -90,10 +90,12 @@ describe("a run's records", () => {
     expect(ignoring).toMatchObject({ status: "running", trigger: "manual", robotsPolicy: "ignore", robotsPolicySetBy: "管理员", robotsPolicySetAt: at(-30) });
   });
 
-  it("refuse a run or an account that is gone, as Prisma's update does", async () => {
+  it("refuse a run or an account that is gone, as Prisma's update does, on either store", async () => {
     const t = await openDb();
     const s = { runId: 999_999, errors: [], warnings: [], notes: [] } as unknown as RunSummary;
-    await expect(finishRun(t.db, s, at(1))).rejects.toThrow();
-    await expect(setAccountState(t.db, 999_999, { status: "idle" })).rejects.toThrow();
+    for (const db of [t.db, prismaOnly(t.db)]) {
+      await expect(finishRun(db, s, at(1))).rejects.toThrow("no crawl run with id 999999");
+      await expect(setAccountState(db, 999_999, { status: "idle" })).rejects.toThrow("no account with id 999999");
+    }
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * The Prisma backend of lib/store: how rows are written on PostgreSQL (and on a SQLite client
+ * without its own connection). A plan runs in one interactive transaction unless it asks for none.
+ */
+import type { Db } from "../db";
+import { runPlanAsync } from "../plan";
+import type { PlanDriver, RunOptions, Stores } from "./types";
+
+/** Stores that write through Prisma's queries on `db`. */
+export function prismaStores(db: Db): Stores {
+  return {
+    backend: "prisma",
+    run<Op, R>(plan: () => Generator<Op, R, unknown>, driver: PlanDriver<Op>, options: RunOptions = {}): Promise<R> {
+      if (options.transaction === false) return runPlanAsync(plan(), (op) => driver.prisma(db, op, db));
+      return db.$transaction((tx) => runPlanAsync(plan(), (op) => driver.prisma(tx, op, db)), {
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        ...(options.maxWait !== undefined ? { maxWait: options.maxWait } : {}),
+      });
+    },
+    stats: () => Promise.resolve(null),
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The SQLite backend of lib/store: a plan runs in one synchronous transaction on Prisma's own
+ * connection (lib/db.ts rawSqlite), each operation carried out by the driver's `sqlite` half.
+ */
+import { rawSqlite, type Db } from "../db";
+import { runPlan } from "../plan";
+import type { PlanDriver, RunOptions, Stores } from "./types";
+
+/** Stores that write through `db`'s own SQLite connection (the client must come from lib/db.ts createDb on a SQLite file). */
+export function sqliteStores(db: Db): Stores {
+  const connection = async () => {
+    const raw = await rawSqlite(db);
+    if (!raw) throw new Error("this client has no SQLite connection of its own (not made by lib/db.ts createDb on a SQLite file)");
+    return raw;
+  };
+  return {
+    backend: "sqlite",
+    async run<Op, R>(plan: () => Generator<Op, R, unknown>, driver: PlanDriver<Op>, _options?: RunOptions): Promise<R> {
+      const raw = await connection();
+      return raw.transaction((sql) => runPlan(plan(), (op) => driver.sqlite(sql, op)));
+    },
+    async stats() {
+      return (await connection()).stats;
+    },
+  };
+}
