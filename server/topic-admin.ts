@@ -23,6 +23,7 @@ import { z } from "zod";
 import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import type { Db } from "../lib/db";
 import { cancelQueuedJob } from "@/crawler/jobs";
+import { DEFAULT_THRESHOLDS } from "@/crawler/classify";
 import { jsonList } from "../lib/format";
 import { parseInput, ValidationError } from "../lib/validation";
 import { channelData, channelFormFields, checkChannelSecrets, sealChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
@@ -72,8 +73,8 @@ export const topicFormSchema = z
     userDict: words(2000),
     sensitiveWords: words(500),
     relevantLabels: words(20),
-    nbThreshold: threshold("the classifier threshold").default(0.5),
-    cosineThreshold: threshold("the relevance threshold").default(0.35),
+    nbThreshold: threshold("the classifier threshold").default(DEFAULT_THRESHOLDS.nbThreshold),
+    cosineThreshold: threshold("the relevance threshold").default(DEFAULT_THRESHOLDS.cosineThreshold),
     // A string in (the form's select, the CLI's --model), one of the kinds out.
     classifier: z
       .string()

@@ -11,6 +11,8 @@ import { parseSamples, parseStringList, topicLabelRule, type Sample, type Sample
 import { toNumber, type SqlNumber } from "./sql";
 
 export { notificationChannels, type SecretsSet } from "./topic-channels";
+/** A new topic's thresholds, for the new-topic form's initial values. */
+export { DEFAULT_THRESHOLDS } from "@/crawler/classify";
 
 // Creating, changing and deleting a topic (and the settings form's schema) live in ./topic-admin.ts,
 // the one writer of topic settings for the dashboard and the CLI; re-exported for the pages.

@@ -46,6 +46,7 @@ export {
 export { foldSamples, FoldError, foldRefusal } from "./model-fold";
 export { postText } from "./verdict";
 export { parseSamples, sampleFormatOf, topicLabelRule, type LabelRule, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
+export { relevanceDecision, DEFAULT_THRESHOLDS, type RelevanceThresholds, type RelevanceScores, type RelevanceDecision } from "./relevance-rule";
 export { evaluateTopicModel, type TopicEvaluation, type EvaluateOptions } from "./evaluate";
 export { binaryMetrics, multiClassMetrics, type BinaryMetrics, type MultiClassMetrics } from "./metrics";
 export {

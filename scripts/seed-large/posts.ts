@@ -9,6 +9,7 @@
 import crypto from "node:crypto";
 import { ACCOUNTS, AUTHORS, PLAIN_SENTENCES, PLAIN_TITLES, REPLIES, TOPICS, type AccountSeed, type TopicSeed } from "./campus";
 import { iso, type SeedContext } from "./context";
+import { DEFAULT_THRESHOLDS, relevanceDecision } from "../../crawler/classify/relevance-rule";
 
 /** Rows written by {@link writePosts}. */
 export interface PostCounts {
@@ -200,7 +201,8 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const cosine = about ? between(0.35, 0.8) : between(0, 0.3);
       const terms = about ? t.terms.filter((w) => text.includes(w)) : [];
       const topTerms = JSON.stringify(terms.slice(0, 5).map((term, i) => ({ term, weight: Number((0.5 - i * 0.07).toFixed(3)) })));
-      const relevant = score >= 0.5;
+      // The thresholds of the seed's topics (../seed-large.ts writes the defaults) and the monitor's rule.
+      const { relevant, byClassifier, byCosine } = relevanceDecision({ score, cosine, hasVector: true }, DEFAULT_THRESHOLDS);
       insClass.run(
         postId,
         topicIds[ti],
@@ -214,8 +216,8 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       );
       if (!relevant && hits.length === 0) continue;
       const reasons = [
-        ...(relevant ? [{ kind: "classifier", detail: `P(on-topic) = ${score.toFixed(2)}` }] : []),
-        ...(cosine >= 0.35 ? [{ kind: "cosine", detail: `r = ${cosine.toFixed(2)}` }] : []),
+        ...(byClassifier ? [{ kind: "classifier", detail: `P(on-topic) = ${score.toFixed(2)}` }] : []),
+        ...(byCosine ? [{ kind: "cosine", detail: `r = ${cosine.toFixed(2)}` }] : []),
         ...hits.map((w) => ({ kind: "sensitive", detail: w })),
       ];
       const ageDays = (now - at) / 86_400_000;
