@@ -6,9 +6,9 @@
  * Rows are written in the exact formats the Prisma driver adapter uses (see ../seed-large.ts), so
  * the triggers of the post_search migration (full-text index queue, daily roll-up) run as for crawled posts.
  */
-import crypto from "node:crypto";
 import { ACCOUNTS, AUTHORS, PLAIN_SENTENCES, PLAIN_TITLES, REPLIES, TOPICS, type AccountSeed, type TopicSeed } from "./campus";
 import { iso, type SeedContext } from "./context";
+import { contentHash, htmlToText } from "../../crawler/text";
 import { DEFAULT_THRESHOLDS, relevanceDecision } from "../../crawler/classify/relevance-rule";
 
 /** Rows written by {@link writePosts}. */
@@ -20,7 +20,15 @@ export interface PostCounts {
   versions: number;
 }
 
-const sha1 = (s: string) => crypto.createHash("sha1").update(s).digest("hex");
+/**
+ * The stored text and content hash of an item's HTML, cleaned and hashed by the crawler's own
+ * functions (crawler/text.ts), so that seeded rows are what a crawl stores: a later crawl of the
+ * same content finds them unchanged, and a change of cleaning re-hashes them like crawled ones.
+ */
+function cleaned(title: string, html: string): { text: string; sha1: string } {
+  const text = htmlToText(html);
+  return { text, sha1: contentHash(title, text) };
+}
 
 /** Posting volume over the year: weekly rhythm, quiet summer and winter breaks, busy exam weeks. */
 function dayWeight(ms: number): number {
@@ -121,6 +129,7 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
         const parent = pool[Math.floor(rand() * pool.length)]!;
         const text = chance(0.15) ? `${pick(REPLIES)}${pick(PLAIN_SENTENCES)}` : pick(REPLIES);
         const html = `<p>${escapeHtml(text)}</p>`;
+        const c = cleaned("", html);
         const r = insPost.run(
           accountId,
           pid,
@@ -130,9 +139,9 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
           "",
           pick(AUTHORS),
           iso(at),
-          text,
+          c.text,
           html,
-          sha1(text),
+          c.sha1,
           1,
           null,
           iso(at + 300_000),
@@ -162,6 +171,7 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const image = chance(0.08) ? `<p><img src="https://img.example-cdn.cn/${pid}.jpg" alt="图片"></p>` : "";
       const html = sentences.map((s) => `<p>${escapeHtml(s)}</p>`).join("") + image;
       const edited = chance(0.005);
+      const c = cleaned(title, html);
       const r = insPost.run(
         accountId,
         pid,
@@ -171,9 +181,9 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
         title,
         pick(AUTHORS),
         iso(at),
-        text,
+        c.text,
         html,
-        sha1(title + "\n" + text),
+        c.sha1,
         edited ? 2 : 1,
         0,
         iso(at + 300_000),
@@ -182,7 +192,8 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const id = Number(r.lastInsertRowid);
       if (edited) {
         const oldText = sentences.slice(0, -1).join("\n") + "\n（原帖内容已修改）";
-        insVersion.run(id, 1, title, oldText, `<p>${escapeHtml(oldText)}</p>`, sha1(title + "\n" + oldText), iso(at + 300_000), iso(at + 7_200_000));
+        const old = cleaned(title, `<p>${escapeHtml(oldText)}</p>`);
+        insVersion.run(id, 1, title, old.text, `<p>${escapeHtml(oldText)}</p>`, old.sha1, iso(at + 300_000), iso(at + 7_200_000));
         counts.versions++;
       }
       pool.push({ id, platformId: pid, at, replies: 0 });
