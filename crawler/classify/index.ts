@@ -90,6 +90,17 @@ export {
 } from "./topic-service";
 export { classifyPending, type PendingOptions } from "./pending";
 export {
+  createTopicRow,
+  updateTopicRow,
+  deleteTopicRow,
+  addUploadedSamples,
+  clearUploadedSamples,
+  storeReviewSample,
+  storeFeedbackSamples,
+  FEEDBACK_SOURCE,
+  LEGACY_FEEDBACK_SOURCE,
+} from "./topic-rows";
+export {
   selectForReview,
   selectScored,
   REVIEW_STRATEGIES,
