@@ -6,6 +6,8 @@ import type { Db } from "../../lib/db";
 import { runPlanAsync } from "../../lib/plan";
 import type { ExistingPost, PageOp, PagePlan, StoreOutcome } from "./page-plan";
 import { addSources, onSite, type Tx } from "./site";
+// The queue's owner (docs/tables.md); its light file, not the classifier.
+import { queueStored } from "../classify/unclassified";
 
 /** The columns the plan reads of a stored post. */
 const existingSelect = {
@@ -61,8 +63,7 @@ async function runOp(tx: Tx, op: PageOp): Promise<unknown> {
       await setThreadLastReply(tx, op.accountId, op.platformId, op.lastReplyAt);
       return undefined;
     case "queue":
-      if (op.changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: op.changed } } });
-      await tx.unclassifiedPost.createMany({ data: [...op.created, ...op.changed].map((postId) => ({ postId, queuedAt: op.now })) });
+      await queueStored(tx, op.created, op.changed, op.now);
       return undefined;
   }
 }

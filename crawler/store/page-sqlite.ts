@@ -11,6 +11,8 @@ import { runPlan } from "../../lib/plan";
 import { dateOf, prepared, sqlValue } from "../../lib/sqlite-statements";
 import type { ExistingPost, NewPost, PageOp, PagePlan, PostChange, StoreOutcome } from "./page-plan";
 import { INSERT_SOURCE_SQL, onSiteSql } from "./site";
+// The queue's owner (docs/tables.md); its light file, not the classifier.
+import { queueStoredSync } from "../classify/unclassified";
 
 type Database = BetterSqlite3.Database;
 
@@ -89,14 +91,9 @@ function runOp(db: Database, op: PageOp): unknown {
     case "threadLastReply":
       setThreadLastReplySync(db, op.accountId, op.platformId, op.lastReplyAt);
       return undefined;
-    case "queue": {
-      const remove = prepared(db, `DELETE FROM "UnclassifiedPost" WHERE "postId" = ?`);
-      for (const id of op.changed) remove.run(id);
-      const insert = prepared(db, `INSERT INTO "UnclassifiedPost" ("postId", "queuedAt") VALUES (?, ?)`);
-      const at = sqlValue(op.now);
-      for (const id of [...op.created, ...op.changed]) insert.run(id, at);
+    case "queue":
+      queueStoredSync(db, op.created, op.changed, op.now);
       return undefined;
-    }
   }
 }
 
