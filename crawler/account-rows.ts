@@ -3,7 +3,7 @@
  * the accounts before it loads the crawler, and with none it loads nothing more (CLI start-up).
  */
 import type { Account } from "@/generated/prisma/client";
-import { rawSqlite, type Db } from "../lib/db";
+import { rawSqlite, type Db, type Prisma } from "../lib/db";
 import { dateOf, prepared } from "../lib/sqlite-statements";
 
 /** Account columns Prisma reads as booleans (stored as 0/1) and as dates (stored as text). */
@@ -29,4 +29,33 @@ export async function readAccounts(db: Db, which: { id: number } | { enabled: tr
     for (const c of ACCOUNT_DATES) r[c] = r[c] === null ? null : dateOf(r[c]);
     return r as unknown as Account;
   });
+}
+
+// ---- writes ------------------------------------------------------------------------------------
+// Account rows are written only through these (docs/tables.md): the dashboard's and the CLI's
+// settings (server/accounts.ts, account-access.ts, account-proxy.ts validate and seal them), the
+// scheduler's state (next run, manual requests, invalid cron) and the address class. They are
+// Prisma's own calls, kept here so that every write of the table can be found in one module.
+
+/** A client or a transaction. */
+type AccountWriter = Db | Prisma.TransactionClient;
+
+/** Insert an account (its settings, already validated). */
+export function createAccountRow<T extends Prisma.AccountCreateArgs>(db: AccountWriter, args: Prisma.SelectSubset<T, Prisma.AccountCreateArgs>) {
+  return db.account.create<T>(args);
+}
+
+/** Update one account (throws when it does not exist, as Prisma's update does). */
+export function updateAccountRow<T extends Prisma.AccountUpdateArgs>(db: AccountWriter, args: Prisma.SelectSubset<T, Prisma.AccountUpdateArgs>) {
+  return db.account.update<T>(args);
+}
+
+/** Update the accounts that match (none is not an error): a write conditional on the row's state. */
+export function updateAccountRows<T extends Prisma.AccountUpdateManyArgs>(db: AccountWriter, args: Prisma.SelectSubset<T, Prisma.AccountUpdateManyArgs>) {
+  return db.account.updateMany<T>(args);
+}
+
+/** Delete an account; the schema's cascades take its posts' sources, runs and marks. */
+export async function deleteAccountRow(db: AccountWriter, id: number): Promise<void> {
+  await db.account.delete({ where: { id }, select: { id: true } });
 }

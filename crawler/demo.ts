@@ -11,6 +11,7 @@ import { createUser } from "../lib/users";
 import { createTopicRow } from "./classify/topic-rows";
 import { createAccount } from "../server/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+import { updateAccountRow } from "./account-rows";
 
 /**
  * The demo admin's name. Its password is random, made when the demo creates it and printed once:
@@ -90,7 +91,7 @@ export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) =>
     const url = site.entryUrl(a.key);
     if (await db.account.findUnique({ where: { entryUrl: url } })) continue;
     const row = await createAccount(db, { url, name: `${a.name} (demo)`, cron: "*/5 * * * *", fetchMode: "http" });
-    await db.account.update({ where: { id: row.id }, data: { crawlRequestedAt: new Date() } });
+    await updateAccountRow(db, { where: { id: row.id }, data: { crawlRequestedAt: new Date() } });
     log(`demo: registered ${row.platform} account ${row.name} at ${url}`);
   }
 }
