@@ -57,6 +57,7 @@ import { NB_SVM_MIX } from "../crawler/classify/model-kinds";
 import { NbLogistic as LinearModel } from "../crawler/classify/nbsvm-model";
 import { trainLinearSvm } from "../crawler/classify/svm-train";
 import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
+import { DEFAULT_THRESHOLDS } from "../crawler/classify/relevance-rule";
 
 const { values } = parseArgs({
   options: {
@@ -65,8 +66,8 @@ const { values } = parseArgs({
     test: { type: "string" },
     validate: { type: "boolean", default: false },
     binary: { type: "string" },
-    threshold: { type: "string", default: "0.5" },
-    "cosine-threshold": { type: "string", default: "0.35" },
+    threshold: { type: "string", default: String(DEFAULT_THRESHOLDS.nbThreshold) },
+    "cosine-threshold": { type: "string", default: String(DEFAULT_THRESHOLDS.cosineThreshold) },
     "write-split": { type: "string" },
     seed: { type: "string", default: "20240601" },
     classifier: { type: "string", default: DEFAULT_CLASSIFIER },

@@ -44,6 +44,7 @@ import { MIN_SELF_TRAIN_POSTS, SELF_TRAIN_KINDS, selfTrainPostsFromEnv, selfTrai
 import { DEFAULT_CLASSIFIER, isClassifierKind, type ClassifierKind } from "../lib/classifiers";
 import { calibrateThreshold, MIN_CALIBRATION_SAMPLES } from "../crawler/classify/calibrate";
 import { calibrationInput, probeSplit, trainProbe } from "../crawler/classify/probe";
+import { DEFAULT_THRESHOLDS } from "../crawler/classify/relevance-rule";
 import { pct } from "./classify-support";
 
 const { values } = parseArgs({
@@ -58,7 +59,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     pool: { type: "string", default: "10000" },
     "test-size": { type: "string" },
-    threshold: { type: "string", default: "0.5" },
+    threshold: { type: "string", default: String(DEFAULT_THRESHOLDS.nbThreshold) },
     classifier: { type: "string", default: DEFAULT_CLASSIFIER },
     "review-weight": { type: "string" },
     "self-train": { type: "string" },

@@ -7,8 +7,11 @@ import crypto from "node:crypto";
 import type { Db } from "../lib/db";
 import { DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import { createUser } from "../lib/users";
+// Topic rows are written by their owner, crawler/classify (docs/tables.md); its light file, not the classifier.
+import { createTopicRow } from "./classify/topic-rows";
 import { createAccount } from "../server/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+import { updateAccountRow } from "./account-rows";
 
 /**
  * The demo admin's name. Its password is random, made when the demo creates it and printed once:
@@ -73,7 +76,7 @@ export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) =>
     );
   }
   if (!(await db.topic.findUnique({ where: { name: DEMO_TOPIC.name } }))) {
-    await db.topic.create({
+    await createTopicRow(db, {
       // The kind new topics get from the form and the CLI (the column's own default is older).
       data: {
         name: DEMO_TOPIC.name,
@@ -88,7 +91,7 @@ export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) =>
     const url = site.entryUrl(a.key);
     if (await db.account.findUnique({ where: { entryUrl: url } })) continue;
     const row = await createAccount(db, { url, name: `${a.name} (demo)`, cron: "*/5 * * * *", fetchMode: "http" });
-    await db.account.update({ where: { id: row.id }, data: { crawlRequestedAt: new Date() } });
+    await updateAccountRow(db, { where: { id: row.id }, data: { crawlRequestedAt: new Date() } });
     log(`demo: registered ${row.platform} account ${row.name} at ${url}`);
   }
 }

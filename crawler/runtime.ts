@@ -18,6 +18,7 @@ import { notifyNewFlags } from "../lib/notify";
 import { loadAccountCookies, loadAccountProxy } from "./account-access";
 import type { FetchMode } from "./types";
 import type { WorkerServices } from "./worker";
+import { updateAccountRows } from "./account-rows";
 
 /** Options of {@link createServices}; unset values come from the environment (lib/config.ts). */
 export interface RuntimeOptions {
@@ -155,7 +156,7 @@ async function classifyAtFirstCrawl(db: Db, id: number, entryUrl: string, resolv
     return "internal";
   }
   // Only a row still without a class: a registration racing this keeps its own answer.
-  await db.account.updateMany({ where: { id, addressClass: null }, data: { addressClass } });
+  await updateAccountRows(db, { where: { id, addressClass: null }, data: { addressClass } });
   log?.(`account ${id}: ${host} recorded as registered on ${addressClass === "public" ? "a public" : "an internal"} address`);
   return addressClass;
 }

@@ -15,6 +15,7 @@ import { scaleOutConfig } from "../lib/config";
 import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, requestDailyRetrains, type CrawlJob } from "./jobs";
 import type { JobQueue } from "./queue/in-process";
 import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
+import { updateAccountRow } from "./account-rows";
 
 export interface SchedulerOptions {
   db: Db;
@@ -123,7 +124,7 @@ export class Scheduler {
       await this.schedule(a.id, a.cron, a.name);
     }
     if (a.crawlRequestedAt) {
-      await this.opts.db.account.update({ where: { id: a.id }, data: { crawlRequestedAt: null } });
+      await updateAccountRow(this.opts.db, { where: { id: a.id }, data: { crawlRequestedAt: null } });
       await this.submitOrRecord({ accountId: a.id, trigger: "manual" });
     }
   }
@@ -135,7 +136,7 @@ export class Scheduler {
       this.invalid.set(accountId, expr);
       // A bad expression in the database must not take the scheduler down; it is shown on the account.
       this.log(`account ${accountId}: not scheduled: ${problem}`);
-      await this.opts.db.account.update({ where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${problem}` } });
+      await updateAccountRow(this.opts.db, { where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${problem}` } });
       return;
     }
     this.invalid.delete(accountId);
@@ -149,7 +150,7 @@ export class Scheduler {
       this.log(`scheduled account ${accountId} (${name}) at "${expr}"`);
     } catch (e) {
       this.log(`account ${accountId}: cannot schedule "${expr}": ${(e as Error).message}`);
-      await this.opts.db.account.update({ where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${(e as Error).message}` } });
+      await updateAccountRow(this.opts.db, { where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${(e as Error).message}` } });
     }
   }
 
@@ -204,7 +205,7 @@ export class Scheduler {
 
   private async updateNextRun(accountId: number, expr: string) {
     const [next] = nextRunTimes(expr, 1);
-    await this.opts.db.account.update({ where: { id: accountId }, data: { nextRunAt: next ?? null } });
+    await updateAccountRow(this.opts.db, { where: { id: accountId }, data: { nextRunAt: next ?? null } });
   }
 
   /** Stop scheduling; running crawls are left to the queue's close(). */

@@ -13,7 +13,7 @@
  * from here.
  */
 export { accountSiteKey, holdSiteKey } from "./store/site";
-export { prepareItem, changeOf, type PreparedItem, type Change, type StoredState } from "./store/prepared";
+export { prepareItem, listHash, changeOf, type PreparedItem, type Change, type StoredState } from "./store/prepared";
 export { storePage, type StoreOutcome, type StoredPost, type PageExtras } from "./store/page";
 export { knownPosts, itemsToStore, type KnownPost } from "./store/known";
 export { markDeleted } from "./store/deleted";

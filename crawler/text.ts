@@ -147,9 +147,75 @@ export function normaliseWhitespace(s: string): string {
 }
 
 /**
- * The SHA-1 that tells an unchanged post from an edited one: over the title and the cleaned text,
- * so that a changed title is an edit too, while markup-only changes (ads, tracking attributes) are not.
+ * The version of the text cleaning: what {@link htmlToText} makes of HTML and what
+ * {@link contentHash} reads of a title and text. Every content hash records the version that
+ * made it. Bump this with any change that can give stored HTML another text or hash: the store
+ * then cleans a stored post whose hash has an older version again before it decides whether the
+ * post changed, so the upgrade re-hashes posts without recording them as edited
+ * (crawler/store/prepared.ts `changeOf`).
  */
-export function contentSha1(title: string, text: string): string {
-  return crypto.createHash("sha1").update(title.trim()).update("\n").update(text).digest("hex");
+export const CLEANING_VERSION = 1;
+
+/** A text cleaning: its version and the text it reads from HTML. */
+export interface Cleaning {
+  readonly version: number;
+  text(html: string): string;
+}
+
+/** The cleaning of this build. */
+export const CLEANING: Cleaning = Object.freeze({ version: CLEANING_VERSION, text: htmlToText });
+
+let cleaningInForce: Cleaning = CLEANING;
+
+/** The cleaning that prepares crawled items: {@link CLEANING}, unless a test replaced it. */
+export function currentCleaning(): Cleaning {
+  return cleaningInForce;
+}
+
+/**
+ * Put another cleaning in force and return the function that puts the previous one back. Only
+ * for tests that act out a future change of cleaning (a new version with a different text); the
+ * crawler never calls it.
+ */
+export function replaceCleaning(cleaning: Cleaning): () => void {
+  const before = cleaningInForce;
+  cleaningInForce = cleaning;
+  return () => {
+    cleaningInForce = before;
+  };
+}
+
+/**
+ * The hash that tells an unchanged post from an edited one: the SHA-1 of the trimmed title and the
+ * cleaned text, so that a changed title is an edit too while markup-only changes (ads, tracking
+ * attributes) are not, written `v<cleaning version>:<hex>` so that it says which cleaning made
+ * the text. Posts, list excerpts, versions and the large seed all hash through this function.
+ */
+export function contentHash(title: string, text: string, version: number = cleaningInForce.version): string {
+  return `v${version}:${crypto.createHash("sha1").update(title.trim()).update("\n").update(text).digest("hex")}`;
+}
+
+const VERSIONED_HASH = /^v(\d+):(.*)$/s;
+
+/** The cleaning version of a stored hash. A bare hex hash, stored before hashes carried their version, is version 1. */
+export function hashVersion(hash: string): number {
+  const m = VERSIONED_HASH.exec(hash);
+  return m ? Number(m[1]) : 1;
+}
+
+/** The digest of a stored hash, without its version (what the export shows as `sha1`). */
+export function hashDigest(hash: string): string {
+  const m = VERSIONED_HASH.exec(hash);
+  return m ? m[2]! : hash;
+}
+
+/**
+ * Whether two hashes say the same content: the same cleaning version and the same digest (a bare
+ * hash is version 1, so it matches its `v1:` form). Hashes of different versions never match:
+ * the older side must be cleaned again first.
+ */
+export function sameHash(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (a == null || b == null) return false;
+  if (a === b) return true;
+  return hashVersion(a) === hashVersion(b) && hashDigest(a) === hashDigest(b);
 }

@@ -25,6 +25,7 @@ import path from "node:path";
 import { databaseKind, redactUrl, sqlitePath } from "../lib/config";
 import { copySqliteToPostgres } from "../lib/db-copy";
 import { hashPassword } from "../lib/auth/password";
+import { DEFAULT_THRESHOLDS } from "../crawler/classify/relevance-rule";
 import { writeCrawlRuns, writeNotificationsAndDiscovery } from "./seed-large/activity";
 import { ACCOUNTS, TOPICS } from "./seed-large/campus";
 import { createRandom, iso, type SeedContext } from "./seed-large/context";
@@ -91,7 +92,7 @@ const accountIds = ACCOUNTS.map((a) =>
 
 const insTopic = db.prepare(
   `INSERT INTO "Topic"(name, description, enabled, keywords, userDict, sensitiveWords, relevantLabels, nbThreshold, cosineThreshold, modelVersion, trainedAt, evaluation, webhookUrl, createdAt, updatedAt)
-   VALUES (?, ?, 1, ?, '[]', ?, '["on-topic"]', 0.5, 0.35, 1, ?, ?, ?, ?, ?)`,
+   VALUES (?, ?, 1, ?, '[]', ?, '["on-topic"]', ${DEFAULT_THRESHOLDS.nbThreshold}, ${DEFAULT_THRESHOLDS.cosineThreshold}, 1, ?, ?, ?, ?, ?)`,
 );
 const topicIds = TOPICS.map((t, i) =>
   Number(

@@ -10,6 +10,7 @@ import { ValidationError } from "../lib/validation";
 import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../lib/cookies/import";
 import type { Platform } from "../lib/platform";
 import { ACCOUNT_COOKIES } from "../lib/sealed-columns";
+import { updateAccountRow, updateAccountRows } from "@/crawler/account-rows";
 
 // The crawler reads the cookies (decrypted) itself, so that it never imports server/; kept
 // here too for the CLI and the tests.
@@ -54,7 +55,7 @@ export async function setAccountCookies(db: Db, id: number, text: string, now = 
     throw e;
   }
   const summary = summariseCookies(parsed.cookies);
-  await db.account.update({
+  await updateAccountRow(db, {
     where: { id },
     data: { cookies: seal(JSON.stringify(parsed.cookies), ACCOUNT_COOKIES, id), cookieSummary: JSON.stringify(summary), cookiesSetAt: now },
   });
@@ -65,7 +66,7 @@ export async function setAccountCookies(db: Db, id: number, text: string, now = 
 /** Forget an account's login cookies. */
 export async function clearAccountCookies(db: Db, id: number): Promise<void> {
   await accountOrThrow(db, id);
-  await db.account.update({ where: { id }, data: { cookies: null, cookieSummary: "[]", cookiesSetAt: null } });
+  await updateAccountRow(db, { where: { id }, data: { cookies: null, cookieSummary: "[]", cookiesSetAt: null } });
   await clearRelogin(db, id);
 }
 
@@ -75,7 +76,7 @@ export async function clearAccountCookies(db: Db, id: number): Promise<void> {
  * counts from `cookiesSetAt`).
  */
 async function clearRelogin(db: Db, id: number): Promise<void> {
-  await db.account.updateMany({ where: { id, status: "relogin" }, data: { status: "idle", lastError: null } });
+  await updateAccountRows(db, { where: { id, status: "relogin" }, data: { status: "idle", lastError: null } });
 }
 
 /** The stored cookies' domains, counts and expiry, for display. */
@@ -100,7 +101,7 @@ export function parseRobotsPolicy(value: string): RobotsPolicyValue {
  */
 export async function setRobotsPolicy(db: Db, id: number, policy: RobotsPolicyValue, by: string, now = new Date()): Promise<void> {
   await accountOrThrow(db, id);
-  await db.account.update({
+  await updateAccountRow(db, {
     where: { id },
     data:
       policy === "ignore"

@@ -8,6 +8,7 @@ import { seal } from "../lib/secret-box";
 import { ValidationError } from "../lib/validation";
 import { parseProxyUrl, ProxyUrlError, type ProxyConfig } from "../lib/net/proxy-url";
 import { ACCOUNT_PROXY } from "../lib/sealed-columns";
+import { updateAccountRow } from "@/crawler/account-rows";
 
 // The crawler reads the proxy it is given (decrypted) itself; kept here too for the CLI and tests.
 export { loadAccountProxy } from "@/crawler/account-access";
@@ -38,12 +39,12 @@ export async function setAccountProxy(db: Db, id: number, url: string): Promise<
     if (e instanceof ProxyUrlError) throw new ProxyRefusal(e);
     throw e;
   }
-  await db.account.update({ where: { id }, data: { proxy: seal(config.url, ACCOUNT_PROXY, id), proxyDisplay: config.display } });
+  await updateAccountRow(db, { where: { id }, data: { proxy: seal(config.url, ACCOUNT_PROXY, id), proxyDisplay: config.display } });
   return { display: config.display };
 }
 
 /** Remove an account's own proxy: its crawls use `CAMPUSWATCH_PROXY` again, or go direct. */
 export async function clearAccountProxy(db: Db, id: number): Promise<void> {
   await accountOrThrow(db, id);
-  await db.account.update({ where: { id }, data: { proxy: null, proxyDisplay: null } });
+  await updateAccountRow(db, { where: { id }, data: { proxy: null, proxyDisplay: null } });
 }

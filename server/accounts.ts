@@ -18,6 +18,7 @@ import {
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "../lib/time";
+import { createAccountRow, deleteAccountRow, updateAccountRow } from "@/crawler/account-rows";
 
 /** Default crawl interval per platform: fast-moving platforms are polled more often. */
 export const DEFAULT_CRON: Record<Platform, string> = {
@@ -83,7 +84,7 @@ export async function createAccount(db: Db, input: AccountInput, options: Regist
   }
   const name = data.name || defaultName(entryUrl);
   try {
-    return await db.account.create({
+    return await createAccountRow(db, {
       data: {
         platform,
         entryUrl,
@@ -150,7 +151,7 @@ export async function removeAccount(db: Db, id: number) {
   const account = await db.account.findUnique({ where: { id } });
   if (!account) throw new ValidationError(`no account with id ${id}`, { id: ["not found"] });
   const posts = await db.post.count({ where: { accountId: id, sources: { every: { accountId: id } } } });
-  await db.account.delete({ where: { id } });
+  await deleteAccountRow(db, id);
   return { account, posts };
 }
 
@@ -303,7 +304,7 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, optio
   if (!platform)
     throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
   try {
-    return await db.account.update({
+    return await updateAccountRow(db, {
       where: { id },
       data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}), ...(moved ? { addressClass } : {}) },
     });
@@ -317,11 +318,11 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, optio
 
 /** Ask the scheduler to crawl an account now (it polls for this flag). */
 export function requestCrawl(db: Db, id: number) {
-  return db.account.update({ where: { id }, data: { crawlRequestedAt: new Date() } });
+  return updateAccountRow(db, { where: { id }, data: { crawlRequestedAt: new Date() } });
 }
 
 export function setAccountEnabled(db: Db, id: number, enabled: boolean) {
-  return db.account.update({ where: { id }, data: { enabled } });
+  return updateAccountRow(db, { where: { id }, data: { enabled } });
 }
 
 /** What deleting an account removes: its posts, replies, flags (reviewed ones among them) and runs. */

@@ -7,6 +7,7 @@ import { csvRow } from "../lib/csv";
 import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
+import { hashDigest } from "@/crawler/text";
 
 export type ExportFormat = "jsonl" | "csv";
 
@@ -116,7 +117,8 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
     authorId: p.authorId,
     publishedAt: p.publishedAt.toISOString(),
     text: p.text,
-    sha1: p.sha1,
+    // The digest alone, as before hashes carried their cleaning version (crawler/text.ts contentHash).
+    sha1: hashDigest(p.sha1),
     version: p.version,
     firstSeenAt: p.firstSeenAt.toISOString(),
     lastSeenAt: p.lastSeenAt.toISOString(),

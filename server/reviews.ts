@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Db } from "../lib/db";
-import { postText, reviewLabel } from "@/crawler/classify";
+import { postText, reviewLabel, storeReviewSample } from "@/crawler/classify";
 import { requestJob } from "@/crawler/jobs";
 
 export const reviewInputSchema = z.object({
@@ -23,21 +23,8 @@ export function sampleLabel(decision: "confirm" | "dismiss", relevantLabels: str
   return reviewLabel(decision, relevantLabels);
 }
 
-type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
-
-/**
- * Store a post's review sample for a topic (call inside a transaction): the one way a flag review
- * and a 待复核 queue answer become training data. The post's earlier review sample, if any, is
- * replaced — never a second sample for one post — and, when the model already holds the old one,
- * the topic is marked to retrain in full (its counts cannot be taken back once the row is gone).
- */
-export async function storeReviewSample(tx: Tx, s: { topicId: number; postId: number; label: string; text: string; createdAt: Date }): Promise<void> {
-  const replaced = await tx.topicSample.deleteMany({ where: { topicId: s.topicId, postId: s.postId, source: "review", learnedAt: { not: null } } });
-  // Counts of a sample the model already holds cannot be taken back once its row is gone: retrain in full next.
-  if (replaced.count > 0) await tx.topic.update({ where: { id: s.topicId }, data: { retrainDue: true } });
-  await tx.topicSample.deleteMany({ where: { topicId: s.topicId, postId: s.postId, source: "review" } });
-  await tx.topicSample.create({ data: { topicId: s.topicId, postId: s.postId, source: "review", label: s.label, text: s.text, createdAt: s.createdAt } });
-}
+// Review samples are TopicSample rows, written by their owner (crawler/classify, docs/tables.md).
+export { storeReviewSample } from "@/crawler/classify";
 
 /** What {@link reviewFlagsReport} did. */
 export interface ReviewReport {

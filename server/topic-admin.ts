@@ -23,6 +23,8 @@ import { z } from "zod";
 import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import type { Db } from "../lib/db";
 import { cancelQueuedJob } from "@/crawler/jobs";
+// Validated here, written by the tables' owner (crawler/classify, docs/tables.md).
+import { createTopicRow, DEFAULT_THRESHOLDS, deleteTopicRow, updateTopicRow } from "@/crawler/classify";
 import { jsonList } from "../lib/format";
 import { parseInput, ValidationError } from "../lib/validation";
 import { channelData, channelFormFields, checkChannelSecrets, sealChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
@@ -72,8 +74,8 @@ export const topicFormSchema = z
     userDict: words(2000),
     sensitiveWords: words(500),
     relevantLabels: words(20),
-    nbThreshold: threshold("the classifier threshold").default(0.5),
-    cosineThreshold: threshold("the relevance threshold").default(0.35),
+    nbThreshold: threshold("the classifier threshold").default(DEFAULT_THRESHOLDS.nbThreshold),
+    cosineThreshold: threshold("the relevance threshold").default(DEFAULT_THRESHOLDS.cosineThreshold),
     // A string in (the form's select, the CLI's --model), one of the kinds out.
     classifier: z
       .string()
@@ -181,9 +183,9 @@ export async function createTopic(db: Db, input: TopicInput) {
   try {
     // The secrets are sealed bound to the row's id, known once it is inserted: see sealChannelSecrets.
     return await db.$transaction(async (tx) => {
-      const topic = await tx.topic.create({ data, omit: SECRET_COLUMNS });
+      const topic = await createTopicRow(tx, { data, omit: SECRET_COLUMNS });
       if (webhookSecret || dingtalkSecret || feishuSecret)
-        await tx.topic.update({
+        await updateTopicRow(tx, {
           where: { id: topic.id },
           data: sealChannelSecrets({ webhookSecret, dingtalkSecret, feishuSecret }, topic.id),
           select: { id: true },
@@ -202,7 +204,7 @@ export async function createTopic(db: Db, input: TopicInput) {
 export async function updateTopic(db: Db, id: number, input: TopicInput) {
   const f = parseInput(topicFormSchema, input);
   try {
-    return await db.topic.update({ where: { id }, data: sealChannelSecrets(toData(f, true), id), omit: SECRET_COLUMNS });
+    return await updateTopicRow(db, { where: { id }, data: sealChannelSecrets(toData(f, true), id), omit: SECRET_COLUMNS });
   } catch (e) {
     nameClash(e, f.name);
   }
@@ -255,7 +257,7 @@ export async function deleteTopic(db: Db, id: number): Promise<DeletedTopic> {
     });
     if (!topic) throw new ValidationError(`no topic with id ${id}`, { id: ["not found"] }, { code: "topicNotFound" });
     const reviews = await tx.review.count({ where: { flag: { topicId: id } } });
-    await tx.topic.delete({ where: { id } });
+    await deleteTopicRow(tx, id);
     const n = topic._count;
     return {
       id,

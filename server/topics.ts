@@ -7,10 +7,12 @@
 import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { SECRET_COLUMNS, type SecretsSet } from "./topic-channels";
-import { parseSamples, parseStringList, topicLabelRule, type Sample, type SampleError, type SampleFormat } from "@/crawler/classify";
+import { addUploadedSamples, parseSamples, parseStringList, topicLabelRule, type SampleError, type SampleFormat } from "@/crawler/classify";
 import { toNumber, type SqlNumber } from "./sql";
 
 export { notificationChannels, type SecretsSet } from "./topic-channels";
+/** A new topic's thresholds, for the new-topic form's initial values. */
+export { DEFAULT_THRESHOLDS } from "@/crawler/classify";
 
 // Creating, changing and deleting a topic (and the settings form's schema) live in ./topic-admin.ts,
 // the one writer of topic settings for the dashboard and the CLI; re-exported for the pages.
@@ -99,26 +101,17 @@ export async function getTopic(db: Db, id: number) {
 }
 export type TopicDetail = NonNullable<Awaited<ReturnType<typeof getTopic>>>;
 
-/** Keep uploaded samples (added to the earlier uploads). */
-export async function addSamples(db: Db, topicId: number, samples: readonly Sample[]) {
-  for (let i = 0; i < samples.length; i += 1000) {
-    await db.topicSample.createMany({ data: samples.slice(i, i + 1000).map((s) => ({ topicId, text: s.text, label: s.label, source: "upload" })) });
-  }
-  return samples.length;
-}
-
 /**
  * The dashboard's sample upload: read the file with the topic's label rule (corpus mode of
  * {@link topicLabelRule}: `on-topic`/`off-topic` understood literally, relevance look-alikes
- * refused with their line) and store the good records as uploads. Null when there is no such topic.
+ * refused with their line) and store the good records as uploads (crawler/classify writes them). Null when there is no such topic.
  */
 export async function uploadSamples(db: Db, topicId: number, text: string, format: SampleFormat): Promise<{ kept: number; errors: SampleError[] } | null> {
   const topic = await db.topic.findUnique({ where: { id: topicId }, select: { relevantLabels: true } });
   if (!topic) return null;
   const { samples, errors } = parseSamples(text, format, topicLabelRule(parseStringList(topic.relevantLabels), "corpus"));
-  return { kept: await addSamples(db, topicId, samples), errors };
+  return { kept: await addUploadedSamples(db, topicId, samples), errors };
 }
 
-export function clearUploadedSamples(db: Db, topicId: number) {
-  return db.topicSample.deleteMany({ where: { topicId, source: "upload" } });
-}
+/** Remove a topic's uploaded samples (review samples stay). */
+export { clearUploadedSamples } from "@/crawler/classify";

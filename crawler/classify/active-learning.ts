@@ -10,6 +10,7 @@
  * too similar to one already chosen is skipped (greedy, in margin order).
  */
 import type { TopicModel } from "./model";
+import { relevanceDecision } from "./relevance-rule";
 
 /** How the queue is ordered. */
 export type ReviewStrategy = "uncertain" | "flagged";
@@ -106,9 +107,9 @@ export function selectScored(candidates: readonly ScoredCandidate[], options: Re
   if (limit === 0 || candidates.length === 0) return [];
   const picks: ReviewPick[] = candidates.map((c, index) => ({ index, score: c.score, cosine: c.cosine, margin: Math.abs(c.score - options.threshold) }));
   if ((options.strategy ?? "uncertain") === "flagged") {
-    const cosineThreshold = options.cosineThreshold ?? Number.POSITIVE_INFINITY;
+    const thresholds = { nbThreshold: options.threshold, cosineThreshold: options.cosineThreshold ?? Number.POSITIVE_INFINITY };
     return picks
-      .filter((p) => p.score >= options.threshold || (options.hasVector === true && p.cosine >= cosineThreshold))
+      .filter((p) => relevanceDecision({ score: p.score, cosine: p.cosine, hasVector: options.hasVector === true }, thresholds).relevant)
       .sort((a, b) => a.score - b.score || a.index - b.index)
       .slice(0, limit);
   }

@@ -1,18 +1,15 @@
 /**
- * Evaluating a topic model's on-topic decision on labelled samples, with the decision rules the
- * topic service uses for flags.
+ * Evaluating a topic model's on-topic decision on labelled samples, with the relevance rule the
+ * topic service uses for flags (./relevance-rule).
  */
 import { binaryMetrics, type BinaryMetrics } from "./metrics";
 import type { Sample, TopicModel } from "./model";
+import { relevanceDecision, type RelevanceThresholds } from "./relevance-rule";
 
 /** Thresholds and labels of an evaluation. */
-export interface EvaluateOptions {
+export interface EvaluateOptions extends RelevanceThresholds {
   /** Labels of the samples that count as on-topic. */
   relevantLabels: readonly string[];
-  /** Classifier decision: P(on-topic) ≥ this. */
-  nbThreshold: number;
-  /** Vector decision: cosine ≥ this. */
-  cosineThreshold: number;
 }
 
 /** Figures of one evaluation. */
@@ -37,6 +34,7 @@ export function evaluateTopicModel(model: TopicModel, samples: readonly Sample[]
   const actual: boolean[] = [];
   const byClassifier: boolean[] = [];
   const byCosine: boolean[] = [];
+  const flagged: boolean[] = [];
   // Warm up (first use loads jieba's dictionary, about a second, and the JIT compiles the hot
   // path) so docs/second is the steady rate a crawler sees.
   for (const s of samples.slice(0, 200)) model.predict(s.text);
@@ -44,8 +42,10 @@ export function evaluateTopicModel(model: TopicModel, samples: readonly Sample[]
   for (const s of samples) {
     const p = model.predict(s.text);
     actual.push(relevant.has(s.label));
-    byClassifier.push(p.score >= options.nbThreshold);
-    byCosine.push(model.hasVector && p.cosine >= options.cosineThreshold);
+    const d = relevanceDecision({ score: p.score, cosine: p.cosine, hasVector: model.hasVector }, options);
+    byClassifier.push(d.byClassifier);
+    byCosine.push(d.byCosine);
+    flagged.push(d.relevant);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
@@ -55,10 +55,7 @@ export function evaluateTopicModel(model: TopicModel, samples: readonly Sample[]
     cosineThreshold: options.cosineThreshold,
     classifier: binaryMetrics(actual, byClassifier),
     cosine: model.hasVector ? binaryMetrics(actual, byCosine) : null,
-    flagged: binaryMetrics(
-      actual,
-      byClassifier.map((b, i) => b || (byCosine[i] as boolean)),
-    ),
+    flagged: binaryMetrics(actual, flagged),
     docsPerSecond: seconds > 0 ? samples.length / seconds : 0,
   };
 }

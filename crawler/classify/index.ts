@@ -46,6 +46,7 @@ export {
 export { foldSamples, FoldError, foldRefusal } from "./model-fold";
 export { postText } from "./verdict";
 export { parseSamples, sampleFormatOf, topicLabelRule, type LabelRule, type ParsedSamples, type SampleError, type SampleFormat } from "./samples";
+export { relevanceDecision, DEFAULT_THRESHOLDS, type RelevanceThresholds, type RelevanceScores, type RelevanceDecision } from "./relevance-rule";
 export { evaluateTopicModel, type TopicEvaluation, type EvaluateOptions } from "./evaluate";
 export { binaryMetrics, multiClassMetrics, type BinaryMetrics, type MultiClassMetrics } from "./metrics";
 export {
@@ -88,6 +89,17 @@ export {
   type RescoreOptions,
 } from "./topic-service";
 export { classifyPending, type PendingOptions } from "./pending";
+export {
+  createTopicRow,
+  updateTopicRow,
+  deleteTopicRow,
+  addUploadedSamples,
+  clearUploadedSamples,
+  storeReviewSample,
+  storeFeedbackSamples,
+  FEEDBACK_SOURCE,
+  LEGACY_FEEDBACK_SOURCE,
+} from "./topic-rows";
 export {
   selectForReview,
   selectScored,

@@ -1,9 +1,30 @@
 /**
- * The UnclassifiedPost queue as the classifier sees it: removing posts once their classifications
- * and flags are written. The store (crawler/store.ts) adds the rows in the transaction that stores
- * the posts; ./pending.ts classifies what a killed or failed run left behind.
+ * The UnclassifiedPost queue, written only here (docs/tables.md): queueing stored posts, which the
+ * store (crawler/store.ts) does through {@link queueStored} / {@link queueStoredSync} in the
+ * transaction that stores them, and removing posts once their classifications and flags are
+ * written; ./pending.ts classifies what a killed or failed run left behind.
  */
+import type BetterSqlite3 from "better-sqlite3";
 import type { Db, Prisma } from "../../lib/db";
+import { prepared, sqlValue } from "../../lib/sqlite-statements";
+
+/**
+ * Queue posts a page created or changed, with queuedAt = the store's `now` (the lastSeenAt it
+ * wrote): a changed post's earlier row is replaced, so its new text waits to be judged.
+ */
+export async function queueStored(tx: Prisma.TransactionClient, created: readonly number[], changed: readonly number[], now: Date): Promise<void> {
+  if (changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: [...changed] } } });
+  await tx.unclassifiedPost.createMany({ data: [...created, ...changed].map((postId) => ({ postId, queuedAt: now })) });
+}
+
+/** {@link queueStored} on SQLite's own connection, inside the page's synchronous transaction. */
+export function queueStoredSync(db: BetterSqlite3.Database, created: readonly number[], changed: readonly number[], now: Date): void {
+  const remove = prepared(db, `DELETE FROM "UnclassifiedPost" WHERE "postId" = ?`);
+  for (const id of changed) remove.run(id);
+  const insert = prepared(db, `INSERT INTO "UnclassifiedPost" ("postId", "queuedAt") VALUES (?, ?)`);
+  const at = sqlValue(now);
+  for (const id of [...created, ...changed]) insert.run(id, at);
+}
 
 /** A post as the classifier read it: its id and the `lastSeenAt` read with its text. */
 export interface JudgedPost {

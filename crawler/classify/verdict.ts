@@ -3,9 +3,10 @@
  * reasons to flag it.
  *
  * Flag rules (per post × enabled topic):
- * - "classifier": the topic has a model and P(on-topic) ≥ nbThreshold (the model's own kind decides
- *   how P is computed: naive Bayes, or naive Bayes averaged with NBSVM; both are posteriors in [0, 1]);
- * - "cosine": the topic has a topic vector and cosine ≥ cosineThreshold;
+ * - "classifier" and "cosine": the topic has a model and the relevance rule (./relevance-rule)
+ *   says so: P(on-topic) ≥ nbThreshold (the model's own kind decides how P is computed: naive
+ *   Bayes, or naive Bayes averaged with NBSVM; both are posteriors in [0, 1]), or the topic has a
+ *   topic vector and cosine ≥ cosineThreshold;
  * - "sensitive": any sensitive word occurs (whatever the scores);
  * - "keyword": keyword hits FLAG only while a topic is untrained (no model yet: keywords are then
  *   its only relevance signal). Once trained, keywords are broad words that would flood reviewers
@@ -14,6 +15,7 @@
 import type { ClassifierKind } from "../../lib/classifiers";
 import type { WordHit } from "./aho-corasick";
 import type { PreparedText } from "./features";
+import { relevanceDecision } from "./relevance-rule";
 import type { LoadedTopic } from "./topic-loader";
 
 /** Why a post was flagged. */
@@ -63,9 +65,9 @@ export function judge(topic: LoadedTopic, text: PreparedText): PostVerdict {
     score = p.score;
     cosine = p.cosine;
     topTerms = p.topTerms;
-    const byClassifier = score >= row.nbThreshold;
-    const byCosine = model.hasVector && cosine >= row.cosineThreshold;
-    relevant = byClassifier || byCosine;
+    const decision = relevanceDecision({ score, cosine, hasVector: model.hasVector }, row);
+    const { byClassifier, byCosine } = decision;
+    relevant = decision.relevant;
     label = p.label;
     if (byClassifier) {
       const terms = topTerms.map((t) => t.term).join(", ");

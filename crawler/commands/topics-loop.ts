@@ -28,19 +28,8 @@ export interface TopicLoopDeps {
   getDb: () => Promise<Db>;
 }
 
-/**
- * The `source` of TopicSample rows an earlier `topics feedback` stored (they were trained on as
- * extra uploads). Feedback is now stored as "review" samples; old rows are turned into those once.
- */
-export const LEGACY_FEEDBACK_SOURCE = "feedback";
-
-/** The `source` of the samples `topics feedback` stores: review samples like the dashboard's (postId null: no post). */
-export const FEEDBACK_SOURCE = "review";
-
 /** At most this many bad lines are printed one by one; the refusal gives the total. */
 const MAX_LISTED_ERRORS = 20;
-
-const INSERT_CHUNK = 1000;
 
 function readFile(file: string): string {
   try {
@@ -136,7 +125,18 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
     .option("--rescore", "re-score stored posts with the updated model")
     .action(
       action(async (nameOrId: string, o: { data: string; rescore?: boolean }) => {
-        const { findTopic, parseStringList, parseSamples, topicLabelRule, learnTopic, trainTopic, TopicModel, parseCalibration, rescoreTopic } = await load();
+        const {
+          findTopic,
+          parseStringList,
+          parseSamples,
+          topicLabelRule,
+          storeFeedbackSamples,
+          learnTopic,
+          trainTopic,
+          TopicModel,
+          parseCalibration,
+          rescoreTopic,
+        } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         const relevantLabels = parseStringList(topic.relevantLabels);
@@ -149,25 +149,7 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
         if (reviews.length === 0) throw new UserInputError(`${o.data}: no reviews`);
         const onLabel = relevantLabels[0] as string;
         const nRelevant = reviews.filter((s) => s.label === onLabel).length;
-        await db.$transaction(
-          async (tx) => {
-            // Rows of the earlier feedback path are in the model as uploads: as review samples they
-            // would be folded in a second time, so they wait (learnedAt null) for a full retrain, which counts each once.
-            const legacy = await tx.topicSample.updateMany({
-              where: { topicId: topic.id, source: LEGACY_FEEDBACK_SOURCE },
-              data: { source: FEEDBACK_SOURCE, learnedAt: null },
-            });
-            if (legacy.count > 0) await tx.topic.update({ where: { id: topic.id }, data: { retrainDue: true } });
-            for (let i = 0; i < reviews.length; i += INSERT_CHUNK) {
-              await tx.topicSample.createMany({
-                data: reviews
-                  .slice(i, i + INSERT_CHUNK)
-                  .map((s) => ({ topicId: topic.id, text: s.text, label: s.label, source: FEEDBACK_SOURCE, postId: null, learnedAt: null })),
-              });
-            }
-          },
-          { timeout: 120_000, maxWait: 30_000 },
-        );
+        await storeFeedbackSamples(db, topic.id, reviews);
         io.out(`stored ${reviews.length} reviews of topic "${topic.name}": ${nRelevant} relevant, ${reviews.length - nRelevant} irrelevant`);
         const progress = (p: TopicProgress) => io.err(`${p.phase}: ${p.message}`);
         // The learn job's own step, in this process: fold in, or retrain in full every N reviews.

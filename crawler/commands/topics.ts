@@ -9,6 +9,8 @@
 import type { Command } from "commander";
 import type { Db } from "../../lib/db";
 import { DEFAULT_CLASSIFIER, CLASSIFIER_KINDS } from "../../lib/classifiers";
+// The rule's module has no imports: the options' help reads the defaults without loading the classifier.
+import { DEFAULT_THRESHOLDS } from "../classify/relevance-rule";
 import { action, listOption, thresholdOption, UserInputError } from "./util";
 import { registerTopicLoopCommands } from "./topics-loop";
 import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics-support";
@@ -55,8 +57,8 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .option("--sensitive <list>", "comma-separated sensitive words (any hit flags a post)", listOption)
     .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
     .option("--relevant <labels>", `comma-separated sample labels that count as on-topic (default ${DEFAULT_RELEVANT_HELP})`, listOption)
-    .option("--nb-threshold <p>", "flag when naive Bayes P(on-topic) >= p (default 0.5)", thresholdOption("--nb-threshold"))
-    .option("--cosine-threshold <r>", "flag when cosine relevance >= r (default 0.35)", thresholdOption("--cosine-threshold"))
+    .option("--nb-threshold <p>", `flag when naive Bayes P(on-topic) >= p (default ${DEFAULT_THRESHOLDS.nbThreshold})`, thresholdOption("--nb-threshold"))
+    .option("--cosine-threshold <r>", `flag when cosine relevance >= r (default ${DEFAULT_THRESHOLDS.cosineThreshold})`, thresholdOption("--cosine-threshold"))
     .option("--model <kind>", `the classifier training builds: ${CLASSIFIER_KINDS.join(" | ")} (default ${DEFAULT_CLASSIFIER})`)
     .option("--target-precision <p>", "calibrate the threshold to the lowest one holding this precision (0.5-0.99; default: maximum F1)")
     .option("--calibrate", "choose the threshold on held-out reviews after each full retrain (the default)")

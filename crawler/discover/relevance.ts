@@ -5,7 +5,7 @@
  * (method.md §4: R = w1·C1 + w2·C2 + w3·C3), and the URL evidence learned during a run.
  */
 import type { Db } from "../../lib/db";
-import { parseStringList, prepareText, TopicModel, TopicVector, tokenize, WordMatcher } from "../classify";
+import { DEFAULT_THRESHOLDS, parseStringList, prepareText, relevanceDecision, TopicModel, TopicVector, tokenize, WordMatcher } from "../classify";
 
 /** How a text relates to the topic. */
 export interface TopicJudgement {
@@ -27,9 +27,9 @@ export interface TopicJudge {
 
 /** Options of {@link modelJudge}. */
 export interface ModelJudgeOptions {
-  /** P(on-topic) at or above which a page is relevant. @default 0.5 (the topic's nbThreshold) */
+  /** P(on-topic) at or above which a page is relevant. @default DEFAULT_THRESHOLDS.nbThreshold */
   nbThreshold?: number;
-  /** Cosine at or above which a page is relevant too (the monitor's second rule). @default 0.35 */
+  /** Cosine at or above which a page is relevant too (the monitor's second rule). @default DEFAULT_THRESHOLDS.cosineThreshold */
   cosineThreshold?: number;
 }
 
@@ -49,19 +49,22 @@ function cached(fn: (text: string) => number): (text: string) => number {
 }
 
 /**
- * The judge of a trained topic: a page is relevant when P(on-topic) ≥ nbThreshold or, when the
- * model has a topic vector, cosine ≥ cosineThreshold — the same rule as the monitor's flags, so
- * a page discovery calls relevant is a page the monitor would flag. Scores are P(on-topic).
+ * The judge of a trained topic: a page is relevant by the monitor's relevance rule
+ * (relevanceDecision: P(on-topic) ≥ nbThreshold or, when the model has a topic vector,
+ * cosine ≥ cosineThreshold), so a page discovery calls relevant is a page the monitor would
+ * flag. Scores are P(on-topic).
  */
 export function modelJudge(model: TopicModel, options: ModelJudgeOptions = {}): TopicJudge {
-  const nb = options.nbThreshold ?? 0.5;
-  const cos = options.cosineThreshold ?? 0.35;
+  const thresholds = {
+    nbThreshold: options.nbThreshold ?? DEFAULT_THRESHOLDS.nbThreshold,
+    cosineThreshold: options.cosineThreshold ?? DEFAULT_THRESHOLDS.cosineThreshold,
+  };
   return {
     kind: "model",
     judge(text) {
       if (text.trim() === "") return { score: 0, relevant: false };
       const p = model.predict(text);
-      return { score: p.score, relevant: p.score >= nb || (model.hasVector && p.cosine >= cos) };
+      return { score: p.score, relevant: relevanceDecision({ score: p.score, cosine: p.cosine, hasVector: model.hasVector }, thresholds).relevant };
     },
     score: cached((text) => (text.trim() === "" ? 0 : model.predict(text).score)),
   };
@@ -73,7 +76,7 @@ export function modelJudge(model: TopicModel, options: ModelJudgeOptions = {}): 
  * segmented like text, so "足球比赛" also matches a page that says 足球 and 比赛 apart. Weaker
  * than a trained model (no negative evidence at all): train the topic for real discovery.
  */
-export function keywordJudge(keywords: readonly string[], cosineThreshold = 0.35): TopicJudge {
+export function keywordJudge(keywords: readonly string[], cosineThreshold = DEFAULT_THRESHOLDS.cosineThreshold): TopicJudge {
   const terms = [...new Set(keywords.flatMap((k) => tokenize(k)))];
   const vector = new TopicVector({ terms, weights: terms.map(() => 1) });
   const cosine = (text: string): number => (terms.length === 0 || text.trim() === "" ? 0 : vector.cosine(prepareText(text)));

@@ -8,7 +8,7 @@ import { CRAWL_STORE } from "./driver";
 import type { CrawlOp, KnownPost, KnownRow } from "./ops";
 
 export type { KnownPost };
-import { changeOf, type PreparedItem } from "./prepared";
+import { changeOf, staleHash, type PreparedItem, type StoredState } from "./prepared";
 import { accountSiteKey, byPlatformId, onSite, withUniqueRetry } from "./site";
 
 /**
@@ -44,10 +44,19 @@ export async function itemsToStore(db: Db, accountId: number, items: PreparedIte
   if (items.length === 0) return new Set<string>();
   const siteKey = await accountSiteKey(db, accountId);
   const ids = [...new Set(items.map((p) => p.item.platformId))];
-  const rows = await db.post.findMany({
+  const rows: (StoredState & { id: number; accountId: number; platformId: string })[] = await db.post.findMany({
     where: onSite(accountId, siteKey, ids),
-    select: { accountId: true, platformId: true, sha1: true, incomplete: true, deletedAt: true },
+    select: { id: true, accountId: true, platformId: true, sha1: true, incomplete: true, deletedAt: true },
   });
+  // A hash of an older cleaning is compared after hashing the stored post again (changeOf), which
+  // needs its title and HTML: read for those rows alone (after a cleaning upgrade, once per post).
+  const stale = rows.filter((r) => staleHash(r.sha1));
+  if (stale.length > 0) {
+    const texts = new Map(
+      (await db.post.findMany({ where: { id: { in: stale.map((r) => r.id) } }, select: { id: true, title: true, html: true } })).map((r) => [r.id, r]),
+    );
+    for (const r of stale) Object.assign(r, { title: texts.get(r.id)?.title, html: texts.get(r.id)?.html });
+  }
   const known = byPlatformId(rows, accountId);
   // The same item twice on one page (a pinned copy and the regular row): the store keeps the last.
   const last = new Map(items.map((p) => [p.item.platformId, p]));

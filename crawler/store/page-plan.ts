@@ -6,7 +6,8 @@
  * as prepared statements in one synchronous SQLite transaction. The plan is a generator: it
  * yields an operation, the driver runs it and passes back its result.
  */
-import { changeOf, type PreparedItem } from "./prepared";
+import { sameHash } from "../text";
+import { changeOf, currentHashOf, type PreparedItem } from "./prepared";
 import { byPlatformId } from "./site";
 
 /** A post as the plan reads it before deciding. */
@@ -242,7 +243,11 @@ export function* planPage(accountId: number, siteKey: string, items: PreparedIte
       // A text stored as partial and now read whole is the same text (a feed that carried it all):
       // it is complete now, and no later run needs to read it again.
       const completed = prev.incomplete && !item.textIncomplete && prev.deletedAt === null;
-      yield { op: "update", id: prev.id, change: completed ? { ...bookkeeping, incomplete: false } : bookkeeping };
+      // The same content under a hash of an older cleaning (or a bare one, stored before hashes
+      // carried their version): the hash and the text become this cleaning's, with no version.
+      // (Not for a partial text kept under a complete one: its hash says other content.)
+      const rehashed = prev.sha1 !== p.sha1 && sameHash(currentHashOf(prev), p.sha1) ? { sha1: p.sha1, ...(p.text !== prev.text ? { text: p.text } : {}) } : {};
+      yield { op: "update", id: prev.id, change: { ...bookkeeping, ...rehashed, ...(completed ? { incomplete: false } : {}) } };
       outcome.unchanged++;
       continue;
     }

@@ -5,6 +5,8 @@
 import type { Tx } from "../../lib/store";
 import type { ExistingPost, PageOp } from "./page-plan";
 import { addSources, onSite } from "./site";
+// The queue's owner (docs/tables.md); its light file, not the classifier.
+import { queueStored } from "../classify/unclassified";
 
 /** The columns the plan reads of a stored post. */
 const existingSelect = {
@@ -49,8 +51,7 @@ export async function runPageOpPrisma(tx: Tx, op: PageOp): Promise<unknown> {
       await tx.post.updateMany({ where: { platformId: op.platformId, sources: { some: { accountId: op.accountId } } }, data: { lastReplyAt: op.lastReplyAt } });
       return undefined;
     case "queue":
-      if (op.changed.length > 0) await tx.unclassifiedPost.deleteMany({ where: { postId: { in: op.changed } } });
-      await tx.unclassifiedPost.createMany({ data: [...op.created, ...op.changed].map((postId) => ({ postId, queuedAt: op.now })) });
+      await queueStored(tx, op.created, op.changed, op.now);
       return undefined;
   }
 }

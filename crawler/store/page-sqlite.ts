@@ -10,6 +10,8 @@ import { dateOf, prepared, sqlValue, updateById } from "../../lib/sqlite-stateme
 import type { ExistingPost, NewPost, PageOp } from "./page-plan";
 import { onSiteSql } from "./site";
 import { addSourcesSync } from "./sqlite";
+// The queue's owner (docs/tables.md); its light file, not the classifier.
+import { queueStoredSync } from "../classify/unclassified";
 
 type Database = BetterSqlite3.Database;
 
@@ -80,13 +82,8 @@ export function runPageOpSqlite(db: Database, op: PageOp): unknown {
         `UPDATE "Post" SET "lastReplyAt" = ? WHERE "platformId" = ? AND EXISTS (SELECT 1 FROM "PostSource" s WHERE s."postId" = "Post"."id" AND s."accountId" = ?)`,
       ).run(sqlValue(op.lastReplyAt), op.platformId, op.accountId);
       return undefined;
-    case "queue": {
-      const remove = prepared(db, `DELETE FROM "UnclassifiedPost" WHERE "postId" = ?`);
-      for (const id of op.changed) remove.run(id);
-      const insert = prepared(db, `INSERT INTO "UnclassifiedPost" ("postId", "queuedAt") VALUES (?, ?)`);
-      const at = sqlValue(op.now);
-      for (const id of [...op.created, ...op.changed]) insert.run(id, at);
+    case "queue":
+      queueStoredSync(db, op.created, op.changed, op.now);
       return undefined;
-    }
   }
 }

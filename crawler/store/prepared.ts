@@ -3,14 +3,15 @@
  * storing it creates, changes or leaves alone the post already stored for it.
  */
 import type { CrawlItem } from "../types";
-import { contentSha1, htmlToText } from "../text";
+import { contentHash, currentCleaning, hashVersion, sameHash } from "../text";
 
 /** An item ready to store: its text cleaned and hashed. */
 export interface PreparedItem {
   item: CrawlItem;
   text: string;
+  /** {@link contentHash} of the title and text, under the cleaning in force. */
   sha1: string;
-  /** SHA-1 of the listing excerpt for items completed by another request (see Post.listSha1). */
+  /** Content hash of the listing excerpt for items completed by another request (see Post.listSha1). */
   listSha1?: string | null;
   replyCount?: number | null;
   lastReplyAt?: Date | null;
@@ -22,10 +23,17 @@ export interface PreparedItem {
   ocrText?: string | null;
 }
 
-/** Clean and hash an item. */
+/** Clean and hash an item with the cleaning in force. */
 export function prepareItem(item: CrawlItem, extra: Omit<PreparedItem, "item" | "text" | "sha1"> = {}): PreparedItem {
-  const text = htmlToText(item.html);
-  return { item, text, sha1: contentSha1(item.title, text), ...extra };
+  const cleaning = currentCleaning();
+  const text = cleaning.text(item.html);
+  return { item, text, sha1: contentHash(item.title, text, cleaning.version), ...extra };
+}
+
+/** The content hash of a listing excerpt (Post.listSha1), under the cleaning in force. */
+export function listHash(title: string, html: string): string {
+  const cleaning = currentCleaning();
+  return contentHash(title, cleaning.text(html), cleaning.version);
 }
 
 /** What storing an item does to its post. */
@@ -36,6 +44,26 @@ export interface StoredState {
   sha1: string;
   incomplete: boolean;
   deletedAt: Date | null;
+  /** The stored title and HTML: read to hash the post again when its hash is of an older cleaning. */
+  title?: string;
+  html?: string;
+}
+
+/** Whether a stored hash was made by another cleaning than the one in force (so it must be made again to compare). */
+export function staleHash(hash: string): boolean {
+  return hashVersion(hash) !== currentCleaning().version;
+}
+
+/**
+ * The stored post's hash under the cleaning in force: the stored hash when that cleaning made it,
+ * else its stored title and HTML cleaned and hashed again (undefined when they were not read).
+ * This is what keeps a change of cleaning from recording every post as edited.
+ */
+export function currentHashOf(prev: StoredState): string | undefined {
+  if (!staleHash(prev.sha1)) return prev.sha1;
+  if (prev.title === undefined || prev.html === undefined) return undefined;
+  const cleaning = currentCleaning();
+  return contentHash(prev.title, cleaning.text(prev.html), cleaning.version);
 }
 
 /**
@@ -48,6 +76,8 @@ export function changeOf(prev: StoredState | undefined, p: PreparedItem): Change
   // A post marked deleted that is served again is back, whatever its content.
   const restored = prev.deletedAt !== null;
   if (restored) return "changed";
-  if (p.item.textIncomplete && !prev.incomplete && prev.sha1 !== p.sha1) return "unchanged";
-  return prev.sha1 === p.sha1 ? "unchanged" : "changed";
+  // Under an older cleaning's hash the stored post is hashed again first; not readable: changed.
+  const same = sameHash(currentHashOf(prev), p.sha1);
+  if (p.item.textIncomplete && !prev.incomplete && !same) return "unchanged";
+  return same ? "unchanged" : "changed";
 }

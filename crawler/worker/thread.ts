@@ -13,6 +13,7 @@ import {
   advanceMark,
   clearResume,
   finishThreadMark,
+  listHash,
   prepareItem,
   setResume,
   type KnownPost,
@@ -20,7 +21,6 @@ import {
   type PreparedItem,
   type ThreadResume,
 } from "../store";
-import { contentSha1, htmlToText } from "../text";
 import type { ListItem } from "../types";
 import { commit } from "./commit";
 import { note, type Crawl } from "./context";
@@ -112,7 +112,7 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
       if (tp.head) {
         headSeen = true;
         // Remember the list excerpt, so an unchanged thread needs no item request next time.
-        const listSha1 = contentSha1(thread.title, htmlToText(thread.html));
+        const listSha1 = listHash(thread.title, thread.html);
         batch.push(prepareItem(tp.head, { replyCount: thread.replyCount ?? null, listSha1 }));
       }
       for (const r of tp.replies) {

@@ -4,8 +4,8 @@
  */
 import { archiveSource } from "../archive";
 import { LoginExpiredError } from "../errors";
-import { advanceMark, createThreadMarks, knownPosts, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
-import { contentSha1, htmlToText } from "../text";
+import { advanceMark, createThreadMarks, knownPosts, listHash, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
+import { sameHash } from "../text";
 import type { CrawlItem, ListItem, ListPage } from "../types";
 import { commit } from "./commit";
 import type { Crawl } from "./context";
@@ -177,10 +177,10 @@ async function prepareListItem(c: Crawl, item: ListItem, prev: KnownPost | undef
     if (item.incomplete && prev) return null;
     return prepareItem(item, extra);
   }
-  const listSha1 = contentSha1(item.title, htmlToText(item.html));
+  const listSha1 = listHash(item.title, item.html);
   const recheck = recheckFrom !== null && item.publishedAt >= recheckFrom;
   // A post marked deleted and listed again is read again: storing it clears the mark.
-  if (prev && prev.listSha1 === listSha1 && !recheck && !prev.incomplete && !prev.deletedAt) return null;
+  if (prev && sameHash(prev.listSha1, listSha1) && !recheck && !prev.incomplete && !prev.deletedAt) return null;
   const full: CrawlItem = await adapter.complete(ctx, item);
   return prepareItem(full, {
     ...extra,

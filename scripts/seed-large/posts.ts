@@ -6,9 +6,10 @@
  * Rows are written in the exact formats the Prisma driver adapter uses (see ../seed-large.ts), so
  * the triggers of the post_search migration (full-text index queue, daily roll-up) run as for crawled posts.
  */
-import crypto from "node:crypto";
 import { ACCOUNTS, AUTHORS, PLAIN_SENTENCES, PLAIN_TITLES, REPLIES, TOPICS, type AccountSeed, type TopicSeed } from "./campus";
 import { iso, type SeedContext } from "./context";
+import { contentHash, htmlToText } from "../../crawler/text";
+import { DEFAULT_THRESHOLDS, relevanceDecision } from "../../crawler/classify/relevance-rule";
 
 /** Rows written by {@link writePosts}. */
 export interface PostCounts {
@@ -19,7 +20,15 @@ export interface PostCounts {
   versions: number;
 }
 
-const sha1 = (s: string) => crypto.createHash("sha1").update(s).digest("hex");
+/**
+ * The stored text and content hash of an item's HTML, cleaned and hashed by the crawler's own
+ * functions (crawler/text.ts), so that seeded rows are what a crawl stores: a later crawl of the
+ * same content finds them unchanged, and a change of cleaning re-hashes them like crawled ones.
+ */
+function cleaned(title: string, html: string): { text: string; sha1: string } {
+  const text = htmlToText(html);
+  return { text, sha1: contentHash(title, text) };
+}
 
 /** Posting volume over the year: weekly rhythm, quiet summer and winter breaks, busy exam weeks. */
 function dayWeight(ms: number): number {
@@ -120,6 +129,7 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
         const parent = pool[Math.floor(rand() * pool.length)]!;
         const text = chance(0.15) ? `${pick(REPLIES)}${pick(PLAIN_SENTENCES)}` : pick(REPLIES);
         const html = `<p>${escapeHtml(text)}</p>`;
+        const c = cleaned("", html);
         const r = insPost.run(
           accountId,
           pid,
@@ -129,9 +139,9 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
           "",
           pick(AUTHORS),
           iso(at),
-          text,
+          c.text,
           html,
-          sha1(text),
+          c.sha1,
           1,
           null,
           iso(at + 300_000),
@@ -161,6 +171,7 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const image = chance(0.08) ? `<p><img src="https://img.example-cdn.cn/${pid}.jpg" alt="图片"></p>` : "";
       const html = sentences.map((s) => `<p>${escapeHtml(s)}</p>`).join("") + image;
       const edited = chance(0.005);
+      const c = cleaned(title, html);
       const r = insPost.run(
         accountId,
         pid,
@@ -170,9 +181,9 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
         title,
         pick(AUTHORS),
         iso(at),
-        text,
+        c.text,
         html,
-        sha1(title + "\n" + text),
+        c.sha1,
         edited ? 2 : 1,
         0,
         iso(at + 300_000),
@@ -181,7 +192,8 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const id = Number(r.lastInsertRowid);
       if (edited) {
         const oldText = sentences.slice(0, -1).join("\n") + "\n（原帖内容已修改）";
-        insVersion.run(id, 1, title, oldText, `<p>${escapeHtml(oldText)}</p>`, sha1(title + "\n" + oldText), iso(at + 300_000), iso(at + 7_200_000));
+        const old = cleaned(title, `<p>${escapeHtml(oldText)}</p>`);
+        insVersion.run(id, 1, title, old.text, `<p>${escapeHtml(oldText)}</p>`, old.sha1, iso(at + 300_000), iso(at + 7_200_000));
         counts.versions++;
       }
       pool.push({ id, platformId: pid, at, replies: 0 });
@@ -200,7 +212,8 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       const cosine = about ? between(0.35, 0.8) : between(0, 0.3);
       const terms = about ? t.terms.filter((w) => text.includes(w)) : [];
       const topTerms = JSON.stringify(terms.slice(0, 5).map((term, i) => ({ term, weight: Number((0.5 - i * 0.07).toFixed(3)) })));
-      const relevant = score >= 0.5;
+      // The thresholds of the seed's topics (../seed-large.ts writes the defaults) and the monitor's rule.
+      const { relevant, byClassifier, byCosine } = relevanceDecision({ score, cosine, hasVector: true }, DEFAULT_THRESHOLDS);
       insClass.run(
         postId,
         topicIds[ti],
@@ -214,8 +227,8 @@ export function writePosts(ctx: SeedContext, total: number, startedAt: number): 
       );
       if (!relevant && hits.length === 0) continue;
       const reasons = [
-        ...(relevant ? [{ kind: "classifier", detail: `P(on-topic) = ${score.toFixed(2)}` }] : []),
-        ...(cosine >= 0.35 ? [{ kind: "cosine", detail: `r = ${cosine.toFixed(2)}` }] : []),
+        ...(byClassifier ? [{ kind: "classifier", detail: `P(on-topic) = ${score.toFixed(2)}` }] : []),
+        ...(byCosine ? [{ kind: "cosine", detail: `r = ${cosine.toFixed(2)}` }] : []),
         ...hits.map((w) => ({ kind: "sensitive", detail: w })),
       ];
       const ageDays = (now - at) / 86_400_000;

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { changeOf, prepareItem, type Change, type StoredState } from "../../crawler/store";
+import { hashDigest, htmlToText, replaceCleaning } from "../../crawler/text";
 
 const T0 = new Date("2025-03-01T08:00:00Z");
 const item = (text: string, textIncomplete?: boolean) =>
@@ -34,5 +35,32 @@ describe("changeOf", () => {
   ];
   it.each(cases)("%s", (_name, prev, p, expected) => {
     expect(changeOf(prev, p)).toBe(expected);
+  });
+});
+
+describe("changeOf across a change of cleaning", () => {
+  // A future cleaning (version 2) that reads full-width commas as ASCII ones: the stored post's
+  // text and hash differ from what it makes of the same HTML.
+  const v2 = { version: 2, text: (html: string) => htmlToText(html).replace(/，/g, ",") };
+  const stored = (text: string): StoredState => ({ ...state(text), title: "", html: `<p>${text}</p>` });
+
+  it("a bare hash stored before versions were recorded is version 1: the same text is unchanged", () => {
+    expect(changeOf({ ...state("a，b"), sha1: hashDigest(state("a，b").sha1) }, item("a，b"))).toBe("unchanged");
+    expect(changeOf({ ...state("a，b"), sha1: hashDigest(state("a，b").sha1) }, item("a，c"))).toBe("changed");
+  });
+
+  it("under a newer cleaning, the stored post is cleaned and hashed again: same HTML unchanged, an edit changed", () => {
+    const before = stored("a，b");
+    const bare = state("a，b");
+    const restore = replaceCleaning(v2);
+    try {
+      expect(item("a，b").text).toBe("a,b");
+      expect(changeOf(before, item("a，b"))).toBe("unchanged");
+      expect(changeOf(before, item("a，c"))).toBe("changed");
+      // Without the stored title and HTML the old hash cannot be compared: changed (the store reads them).
+      expect(changeOf(bare, item("a，b"))).toBe("changed");
+    } finally {
+      restore();
+    }
   });
 });

@@ -1,7 +1,19 @@
 import fs from "node:fs";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { contentSha1, htmlToText, htmlToTextByEditing, readText, rememberText } from "../../crawler/text";
+import {
+  CLEANING_VERSION,
+  contentHash,
+  currentCleaning,
+  hashDigest,
+  hashVersion,
+  htmlToText,
+  htmlToTextByEditing,
+  readText,
+  rememberText,
+  replaceCleaning,
+  sameHash,
+} from "../../crawler/text";
 import { REAL_DIR, readReal, realAvailable } from "./adapters/helpers";
 
 describe("htmlToText", () => {
@@ -39,12 +51,43 @@ describe("texts read ahead (rememberText)", () => {
   });
 });
 
-describe("contentSha1", () => {
+describe("contentHash", () => {
   it("ignores markup-only changes and sees text or title changes", () => {
-    const a = contentSha1("标题", htmlToText("<p>食堂涨价了</p>"));
-    expect(contentSha1("标题", htmlToText('<p class="x">食堂涨价了</p>'))).toBe(a);
-    expect(contentSha1("标题", htmlToText("<p>食堂降价了</p>"))).not.toBe(a);
-    expect(contentSha1("新标题", htmlToText("<p>食堂涨价了</p>"))).not.toBe(a);
+    const a = contentHash("标题", htmlToText("<p>食堂涨价了</p>"));
+    expect(contentHash("标题", htmlToText('<p class="x">食堂涨价了</p>'))).toBe(a);
+    expect(contentHash("标题", htmlToText("<p>食堂降价了</p>"))).not.toBe(a);
+    expect(contentHash("新标题", htmlToText("<p>食堂涨价了</p>"))).not.toBe(a);
+  });
+
+  it("records the cleaning version that made it, and trims the title", () => {
+    const h = contentHash(" 标题 ", "正文");
+    expect(h).toMatch(new RegExp(`^v${CLEANING_VERSION}:[0-9a-f]{40}$`));
+    expect(h).toBe(contentHash("标题", "正文"));
+    expect(contentHash("标题", "正文", 7)).toBe(`v7:${hashDigest(h)}`);
+    expect(hashVersion(h)).toBe(CLEANING_VERSION);
+  });
+
+  it("reads a bare hex hash (stored before hashes carried a version) as version 1", () => {
+    const v1 = contentHash("标题", "正文", 1);
+    const bare = hashDigest(v1);
+    expect(bare).toMatch(/^[0-9a-f]{40}$/);
+    expect(hashVersion(bare)).toBe(1);
+    expect(sameHash(bare, v1)).toBe(true);
+    expect(sameHash(v1, bare)).toBe(true);
+    // Another version's hash never matches, even over the same digest: clean again first.
+    expect(sameHash(contentHash("标题", "正文", 2), v1)).toBe(false);
+    expect(sameHash(null, v1)).toBe(false);
+  });
+
+  it("a replaced cleaning is in force until it is put back", () => {
+    const restore = replaceCleaning({ version: 9, text: (html) => htmlToText(html).replace(/，/g, ",") });
+    try {
+      expect(currentCleaning().version).toBe(9);
+      expect(hashVersion(contentHash("t", "x"))).toBe(9);
+    } finally {
+      restore();
+    }
+    expect(currentCleaning().version).toBe(CLEANING_VERSION);
   });
 });
 

@@ -7,6 +7,7 @@ import { TopicForm } from "@/components/topics/topic-form";
 import { TableSkeleton } from "@/components/skeletons";
 import { TopicTable } from "@/components/topics/topic-table";
 import { createTopicAction } from "./actions";
+import { DEFAULT_THRESHOLDS } from "@/server/topics";
 
 export async function generateMetadata() {
   const t = await getTranslations("topics.page");
@@ -31,7 +32,12 @@ export default async function TopicsPage({ searchParams }: { searchParams: Promi
           <h2 id="new-topic-h">{t("newTopic")}</h2>
           <TopicForm
             action={createTopicAction}
-            initial={{ enabled: "on", nbThreshold: "0.5", cosineThreshold: "0.35", relevantLabels: "on-topic" }}
+            initial={{
+              enabled: "on",
+              nbThreshold: String(DEFAULT_THRESHOLDS.nbThreshold),
+              cosineThreshold: String(DEFAULT_THRESHOLDS.cosineThreshold),
+              relevantLabels: "on-topic",
+            }}
             submitLabel={t("create")}
             compact
           />
