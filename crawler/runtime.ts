@@ -14,7 +14,8 @@ import { enableSegmentThread } from "./classify/segment-thread";
 import { enableParseThreads } from "./parse/off-thread";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
-import { notifyNewFlags } from "../lib/notify";
+import { runMayNotify } from "../lib/notify";
+import { requestJob } from "./jobs/requests";
 import { loadAccountCookies, loadAccountProxy } from "./account-access";
 import type { FetchMode } from "./types";
 import type { WorkerServices } from "./worker";
@@ -49,7 +50,7 @@ export interface RuntimeOptions {
   now?: () => Date;
 }
 
-/** Services for {@link crawlAccount}, plus `flush()` to wait for notifications still being delivered. */
+/** Services for {@link crawlAccount}, plus `flush()` to wait for notification jobs still being asked for. */
 export type RuntimeServices = WorkerServices & { flush(): Promise<void> };
 
 /** Services for {@link crawlAccount}: every fetcher made here shares one per-host queue. */
@@ -80,19 +81,23 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
     if (addressClass === "public" || addressClass === "internal") return policyFor(entryUrl, addressClass);
     return policyFor(entryUrl, await classifyAtFirstCrawl(opts.db, account.id, entryUrl, opts.resolve ?? systemResolver, opts.onProgress));
   };
-  const deliveries = new Set<Promise<unknown>>();
+  const requests = new Set<Promise<unknown>>();
   // CAMPUSWATCH_JIEBA_THREAD=1: the classifier's jieba runs beside the crawl (process-wide; see segment-thread.ts).
   if (opts.classify !== false && cfg.jiebaThread) enableSegmentThread();
   // Pages are parsed on worker threads (process-wide; see parse/off-thread.ts).
   enableParseThreads(opts.parseThreads ?? cfg.parseThreads);
   return {
+    // The run's notifications are a job (crawler/jobs/ notifyRun), asked for only when the run may
+    // have something to say: a worker sends them, and a failure is written on the job.
     notify: (db, runId) => {
-      const p = notifyNewFlags(db, runId).finally(() => deliveries.delete(p));
-      deliveries.add(p);
+      const p = runMayNotify(db, runId)
+        .then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null))
+        .finally(() => requests.delete(p));
+      requests.add(p);
       return p;
     },
     flush: async () => {
-      await Promise.allSettled([...deliveries]);
+      await Promise.allSettled([...requests]);
     },
     db: opts.db,
     // The account's entry URL is the host its administrator registered: trusted wherever it is.

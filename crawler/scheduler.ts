@@ -3,7 +3,9 @@
  * expression (Asia/Shanghai) and hands `{ accountId }` to a queue. It re-reads the accounts every
  * `pollMs`, so changes made in the dashboard or the CLI (another process) apply without a restart,
  * and picks up "crawl now" requests the same way. Every second it also hands the jobs the
- * dashboard or the CLI queued (discovery, training, …: crawler/jobs/) to the queue.
+ * dashboard or the CLI queued (discovery, training, …: crawler/jobs/) to the queue. Its own
+ * housekeeping is jobs too: the start-up catch-up classification, the daily training and the
+ * hourly archive pruning are asked for as job rows, never run as timers of their own.
  *
  * Nothing it starts may reject unhandled (Node would end the process): every promise is caught
  * where it starts, logged, and when it concerns a crawl, written on the account's runs.
@@ -12,7 +14,7 @@ import cron, { type ScheduledTask } from "node-cron";
 import type { Db } from "../lib/db";
 import { TIME_ZONE, cronProblem, nextRunTimes } from "../lib/validation";
 import { scaleOutConfig } from "../lib/config";
-import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, requestDailyRetrains, type CrawlJob } from "./jobs";
+import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, requestArchivePrune, requestCatchUp, requestDailyRetrains, type CrawlJob } from "./jobs";
 import type { JobQueue } from "./queue/in-process";
 import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 import { updateAccountRow } from "./account-rows";
@@ -38,6 +40,14 @@ export interface SchedulerOptions {
    * @default "30 3 * * *" (03:30, when few people review)
    */
   dailyRetrainCron?: string | null;
+  /** Ask at start for the classification of posts earlier processes left unclassified (a `catchUp` job). @default true */
+  catchUp?: boolean;
+  /**
+   * When the raw archive's retention is applied (a `pruneArchive` job, also asked for at start);
+   * null: never. Only for a scheduler whose queue runs in this process, on this machine's archive.
+   * @default null
+   */
+  archivePruneCron?: string | null;
   log?: (message: string) => void;
 }
 
@@ -54,6 +64,7 @@ export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private jobTimer: NodeJS.Timeout | undefined;
   private dailyTask: ScheduledTask | undefined;
+  private pruneTask: ScheduledTask | undefined;
   private dispatching = false;
   private readonly log: (m: string) => void;
 
@@ -64,13 +75,24 @@ export class Scheduler {
   /** Schedule every enabled account and start watching for changes. */
   async start(): Promise<void> {
     if (this.opts.inProcess) await forgetDispatches(this.opts.db);
+    // Housekeeping is asked for as jobs (crawler/jobs/housekeeping.ts), handed over below like any other.
+    if (this.opts.catchUp !== false) await requestCatchUp(this.opts.db);
+    if (this.opts.archivePruneCron) await requestArchivePrune(this.opts.db);
     await this.refresh();
-    await this.dispatchJobs();
+    // A queue refusing a job at start (its database restarting) must not stop the scheduler: the next pass tries again.
+    await this.dispatchJobs().catch((e: unknown) => this.log(`job dispatch failed: ${reasonOf(e)}`));
     this.timer = setInterval(() => this.background("scheduler refresh", this.refresh()), this.opts.pollMs ?? 5000);
     this.jobTimer = setInterval(() => this.background("job dispatch", this.dispatchJobs()), this.opts.jobPollMs ?? 1000);
     const daily = this.opts.dailyRetrainCron === undefined ? "30 3 * * *" : this.opts.dailyRetrainCron;
     if (daily) {
       this.dailyTask = cron.schedule(daily, () => this.background("daily training", this.dailyRetrain()), { timezone: TIME_ZONE, name: "daily-retrain" });
+    }
+    const prune = this.opts.archivePruneCron;
+    if (prune) {
+      this.pruneTask = cron.schedule(prune, () => this.background("archive pruning", requestArchivePrune(this.opts.db)), {
+        timezone: TIME_ZONE,
+        name: "archive-prune",
+      });
     }
   }
 
@@ -212,12 +234,16 @@ export class Scheduler {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     if (this.jobTimer) clearInterval(this.jobTimer);
-    const daily = this.dailyTask;
-    if (daily)
-      this.background(
-        "removing the daily training task",
-        Promise.resolve().then(() => daily.destroy()),
-      );
+    for (const [what, task] of [
+      ["the daily training task", this.dailyTask],
+      ["the archive pruning task", this.pruneTask],
+    ] as const) {
+      if (task)
+        this.background(
+          `removing ${what}`,
+          Promise.resolve().then(() => task.destroy()),
+        );
+    }
     for (const id of [...this.entries.keys()]) this.unschedule(id, "stopping");
   }
 

@@ -73,8 +73,9 @@ export interface WorkerServices {
   /** Reads text in images for accounts with OCR on (crawler/ocr.ts). */
   ocr?: Ocr;
   /**
-   * Deliver the run's new flags (lib/notify), batched per run. Called after the run is
-   * recorded and not awaited by the crawl: a slow webhook never holds up crawling.
+   * Ask for the delivery of the run's new flags (lib/notify), batched per run: the runtime queues
+   * a `notifyRun` job (crawler/jobs/). Called, and awaited, once the run is recorded; a worker
+   * sends them, so a slow webhook never holds up crawling.
    */
   notify?: (db: Db, crawlRunId: number) => Promise<unknown>;
   /**
@@ -260,12 +261,9 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
         ? unrecognisedError(unrecognised.url, unrecognised.reason.replace(STRUCTURE_REASON, ""))
         : null,
   });
-  // Not awaited (a slow webhook must not hold up crawling), so a failure is caught here and written on the run.
-  const notify = services.notify;
-  if (notify)
-    void Promise.resolve()
-      .then(() => notify(db, runId))
-      .catch((e: unknown) => appendRunError(db, runId, "NotifyError", e, services.onProgress));
+  // The run's notifications are asked for (a notifyRun job: crawler/jobs/), not sent here: a slow
+  // webhook never holds up crawling. A failure to ask is written on the run.
+  if (services.notify) await services.notify(db, runId).catch((e: unknown) => appendRunError(db, runId, "NotifyError", e, services.onProgress));
   if (profiling) crawlFinished(profiledFrom);
   return s;
 }

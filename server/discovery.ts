@@ -8,7 +8,7 @@ import type { Db } from "../lib/db";
 import { ValidationError } from "../lib/validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
 import { STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
-import { activeJob, cancelQueuedJob, requestJob } from "@/crawler/jobs";
+import { activeJob, cancelQueuedJob, requestJob, type JobView } from "@/crawler/jobs";
 
 /** A "running" run that has not written anything for this long is taken for dead (its process stopped). */
 export const STALE_AFTER_MS = 2 * 60_000;
@@ -174,16 +174,37 @@ export async function requestPause(db: Db, runId: number): Promise<boolean> {
 /** Why {@link requestDiscoveryRun} did not ask for a run: keys of the dashboard's `discovery.done` messages. */
 export type DiscoveryRefusal = "noRun" | "alreadyRunning" | "otherProcess" | "limitReached";
 
+/** Options of {@link requestDiscoveryRun}. */
+export interface DiscoveryRequestOptions {
+  /**
+   * Take over a run marked "running" even though it wrote lately: the operator says its process
+   * died (`discover --resume RUN --force`). Without it only a stale run is taken over.
+   */
+  force?: boolean;
+  /**
+   * Create the job already claimed by this runner, which runs it at once in its own process (the
+   * CLI: crawler/jobs/runner.ts `runClaimed`); it then has one attempt.
+   */
+  claimedBy?: string;
+}
+
 /**
  * Ask for a run to be crawled (a new run, or a paused, failed or finished one resumed): the run
- * waits "queued" until the scheduler's process or a PostgreSQL worker takes it (crawler/jobs/).
- * A run "running" whose process has stopped writing (stale) is taken over. Answers at once.
+ * waits "queued" until the scheduler's process or a PostgreSQL worker takes it (crawler/jobs/),
+ * or, with `claimedBy`, until the CLI that asked runs it. A run "running" whose process has
+ * stopped writing (stale) is taken over. Answers at once. The dashboard and the CLI both ask here.
  */
-export async function requestDiscoveryRun(db: Db, runId: number, requestedBy: number | null): Promise<{ refused: DiscoveryRefusal } | { refused?: undefined }> {
+export async function requestDiscoveryRun(
+  db: Db,
+  runId: number,
+  requestedBy: number | null,
+  options: DiscoveryRequestOptions = {},
+): Promise<{ refused: DiscoveryRefusal; job?: JobView } | { refused?: undefined; job: JobView }> {
   const run = await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true, updatedAt: true, crawled: true, maxPages: true } });
   if (!run) return { refused: "noRun" };
-  if (await activeJob(db, `discover:${runId}`)) return { refused: "alreadyRunning" };
-  if (run.status === "running" && !isStale(run)) return { refused: "otherProcess" };
+  const active = await activeJob(db, `discover:${runId}`);
+  if (active) return { refused: "alreadyRunning", job: active };
+  if (run.status === "running" && !isStale(run) && !options.force) return { refused: "otherProcess" };
   if (run.status === "done" && run.crawled >= run.maxPages) return { refused: "limitReached" };
   const force = run.status === "running";
   if (!force) {
@@ -193,8 +214,12 @@ export async function requestDiscoveryRun(db: Db, runId: number, requestedBy: nu
     });
     if (queued.count === 0) return { refused: "alreadyRunning" };
   }
-  const { created } = await requestJob(db, { kind: "discover", runId, force }, { requestedBy });
-  return created ? {} : { refused: "alreadyRunning" };
+  const { job, created } = await requestJob(
+    db,
+    { kind: "discover", runId, force },
+    { requestedBy, ...(options.claimedBy ? { claimedBy: options.claimedBy, maxAttempts: 1 } : {}) },
+  );
+  return created ? { job } : { refused: "alreadyRunning", job };
 }
 
 /**

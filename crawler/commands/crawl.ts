@@ -9,15 +9,16 @@ import { action, intOption, UserInputError } from "./util";
  * `crawl once` with no accounts, like `--help`, never loads cheerio, nodejieba, Playwright or pg-boss.
  */
 async function loadCrawler() {
-  const [config, runtime, worker, inProcess, runs, fetch] = await Promise.all([
+  const [config, runtime, worker, inProcess, runs, fetch, jobs] = await Promise.all([
     import("../../lib/config"),
     import("../runtime"),
     import("../worker"),
     import("../queue/in-process"),
     import("../runs"),
     import("../fetch"),
+    import("../jobs"),
   ]);
-  return { ...config, ...runtime, ...worker, ...inProcess, ...runs, ...fetch };
+  return { ...config, ...runtime, ...worker, ...inProcess, ...runs, ...fetch, ...jobs };
 }
 
 /**
@@ -75,17 +76,8 @@ export function registerCrawlCommands(program: Command) {
         }
         const names = new Map(accounts.map((a) => [a.id, a.name]));
         const accountHosts = new Map(accounts.map((a) => [a.id, hostOf(a.entryUrl)]));
-        const {
-          databaseUrl,
-          createServices,
-          createInProcessQueue,
-          crawlAccount,
-          crawlerConfig,
-          reasonOf,
-          recordCrawlFailure,
-          closeSharedBrowser,
-          pruneArchiveNow,
-        } = await loadCrawler();
+        const { databaseUrl, createServices, createInProcessQueue, crawlHandler, isSkipped, createJobRunner, activeJob, crawlerConfig, closeSharedBrowser } =
+          await loadCrawler();
         // On PostgreSQL, stay polite towards hosts that running workers are crawling too.
         const hosts = dialectOf(db) === "postgresql" ? new (await loadPgQueue()).PgHostScheduler(databaseUrl()) : undefined;
         const services = createServices({
@@ -94,20 +86,23 @@ export function registerCrawlCommands(program: Command) {
           hostGate: hosts,
           onProgress: o.quiet ? undefined : (m) => console.error(`  ${m}`),
         });
+        // The crawl handler records a crawl that threw on its run (and says so here); this only sets the exit code.
+        const crawl = crawlHandler(services, { log: (m) => console.error(m) });
+        const runs: number[] = [];
         const queue = createInProcessQueue(
           async (job) => {
             if (!o.quiet) console.error(`crawling account ${job.accountId} ${names.get(job.accountId)}…`);
-            const s = await crawlAccount(services, job.accountId, "cli");
+            const s = await crawl(job);
+            if (isSkipped(s)) return;
+            runs.push(s.runId);
             console.log(formatSummary(names.get(job.accountId) ?? "", s));
           },
           {
             concurrency: o.concurrency ?? crawlerConfig().concurrency,
             // Accounts on idle hosts first: a second account of a busy host waits for its turns.
             groupOf: (job) => accountHosts.get(job.accountId),
-            onError: async (e, job) => {
-              console.error(`account ${job.accountId} ${names.get(job.accountId)}: crashed: ${reasonOf(e)}`);
+            onError: () => {
               process.exitCode = 1;
-              await recordCrawlFailure(db, job.accountId, "cli", e);
             },
           },
         );
@@ -116,7 +111,14 @@ export function registerCrawlCommands(program: Command) {
         await services.flush();
         await hosts?.close();
         await closeSharedBrowser();
-        await pruneArchiveNow();
+        // The runs' notification jobs and the archive's retention, run here as jobs (no scheduler
+        // may be running to take them); a job a scheduler or worker already took is theirs.
+        const runner = createJobRunner({ db });
+        for (const runId of runs) {
+          const job = await activeJob(db, `notify:run:${runId}`);
+          if (job) await runner.run(job.id);
+        }
+        await runner.runHere({ kind: "pruneArchive" });
       }),
     );
 
@@ -168,14 +170,13 @@ export function registerCrawlCommands(program: Command) {
  * (plus `workers` of them inside this process, if asked). Resolves `done` after SIGINT/SIGTERM
  * once in-flight page writes have finished.
  *
- * Posts an earlier process stored but never classified are classified in the background from
+ * Posts an earlier process stored but never classified are classified by a job asked for at
  * start, and a promise rejection nobody caught is logged instead of ending the process.
  */
 export async function startScheduler(o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log?: (m: string) => void }) {
   const log = o.log ?? ((m: string) => console.log(`[scheduler] ${m}`));
   const [{ db, dialectOf }, crawler] = await Promise.all([import("../../lib/db"), loadScheduler()]);
-  const { logUnhandledRejections, createServices, createCrawlQueue, crawlerConfig, Scheduler, catchUpClassification, pruneArchiveNow, closeSharedBrowser } =
-    crawler;
+  const { logUnhandledRejections, createServices, createCrawlQueue, crawlerConfig, Scheduler, closeSharedBrowser } = crawler;
   // Always to stderr, even when the caller silences the log: it means a bug to fix.
   logUnhandledRejections((m) => console.error(`[scheduler] ${m}`));
   if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log }, db, crawler);
@@ -186,27 +187,25 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
     log,
     onSummary: (job, s) => log(formatSummary(`(${job.trigger})`, s)),
   });
-  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log, inProcess: true, aliveJobs: () => queue.runner.active() });
+  // The start-up catch-up classification and the archive's retention (at start, then hourly) are
+  // jobs the scheduler asks for; this queue runs them.
+  const scheduler = new Scheduler({
+    db,
+    queue,
+    pollMs: o.pollMs,
+    log,
+    inProcess: true,
+    aliveJobs: () => queue.runner.active(),
+    archivePruneCron: ARCHIVE_PRUNE_CRON,
+  });
   await scheduler.start();
-  const catchUp = catchUpClassification(db, { log, signal: abort.signal });
-  // The archive's retention is applied at start and then hourly.
-  const prune = () =>
-    pruneArchiveNow()
-      .then((n) => n && log(`archive: removed ${n} old files`))
-      .catch(() => undefined);
-  void prune();
-  // prune catches its own errors: an hourly fire-and-forget.
-  const pruneTimer = setInterval(() => void prune(), 3_600_000);
-  pruneTimer.unref();
   log(`running ${scheduler.scheduled().length} accounts; Ctrl-C to stop`);
   const done = new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       log(`${signal}: stopping, letting in-flight writes finish…`);
       scheduler.stop();
-      clearInterval(pruneTimer);
       abort.abort();
       await queue.close();
-      await catchUp;
       await services.flush();
       await closeSharedBrowser();
       log("stopped");
@@ -216,6 +215,9 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
   return { scheduler, queue, done };
 }
 
+/** When the raw archive's retention is applied: hourly, on the hour (and when the scheduler starts). */
+const ARCHIVE_PRUNE_CRON = "0 * * * *";
+
 /** The PostgreSQL scheduler: enqueue only; optional embedded workers. */
 async function startPgScheduler(
   o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log: (m: string) => void },
@@ -223,7 +225,7 @@ async function startPgScheduler(
   crawler: Awaited<ReturnType<typeof loadScheduler>>,
 ) {
   const { log } = o;
-  const { databaseUrl, Scheduler, crawlerConfig, catchUpClassification, reasonOf } = crawler;
+  const { databaseUrl, Scheduler, crawlerConfig, reasonOf } = crawler;
   const { startBoss, createPgBossQueue, startWorker } = await loadPgQueue();
   const url = databaseUrl();
   const boss = await startBoss(url, { name: "campuswatch scheduler" });
@@ -237,16 +239,12 @@ async function startPgScheduler(
       await startWorker({ db, url, concurrency: o.concurrency ?? crawlerConfig().concurrency, hostDelayMs: o.hostDelayMs, log: (m) => log(`worker: ${m}`) }),
     );
   }
-  const abort = new AbortController();
-  const catchUp = catchUpClassification(db, { log, signal: abort.signal });
   log(`running ${scheduler.scheduled().length} accounts on PostgreSQL (pg-boss queue "crawl", ${workers.length} workers in this process); Ctrl-C to stop`);
   const done = new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       log(`${signal}: stopping…`);
       scheduler.stop();
-      abort.abort();
       await Promise.all(workers.map((w) => w.stop()));
-      await catchUp;
       await boss.stop({ graceful: true, wait: true });
       log("stopped");
     };

@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
 import type { Db } from "../../lib/db";
-import type { DiscoverySummary, StrategyName } from "../discover";
-import { action, intOption, listOption, loadDb, UserInputError } from "./util";
+import type { DiscoverySummary, RevisitSummary, StrategyName } from "../discover";
+import type { JobSpec, JobView } from "../jobs";
+import type { DiscoveryRefusal } from "../../server/discovery";
+import { action, intOption, jobRefusal, listOption, loadDb, UserInputError } from "./util";
 
 /**
  * crawler/discover's STRATEGIES (the order its reports use), spelled out so that parsing
@@ -84,11 +86,18 @@ export function registerDiscoverCommand(program: Command) {
     .action(action(async (o: DiscoverFlags) => discover(o)));
 }
 
+/**
+ * `discover` runs its run as a discover job in this process (crawler/jobs/): the job's row is
+ * created already claimed by this process, so `jobs list` shows it, and a run another process is
+ * running — the dashboard asked for it, or another terminal — is refused with the reason rather
+ * than crawled twice. The run is asked for through server/discovery.ts, as the dashboard does.
+ */
 async function discover(o: DiscoverFlags): Promise<void> {
   const modes = [o.resume, o.revisit, o.report].filter((x) => x !== undefined).length;
   if (modes > 1) throw new UserInputError("use only one of --resume, --revisit, --report");
-  const [db, { createDiscoveryRun, revisitDiscovery, runDiscovery }] = await Promise.all([loadDb(), import("../discover")]);
+  const [db, { createDiscoveryRun }] = await Promise.all([loadDb(), import("../discover")]);
   if (o.report !== undefined) return report(db, o.report, o.json === true);
+  const [{ createJobRunner, discoverWork }, { requestDiscoveryRun }] = await Promise.all([import("../jobs"), import("../../server/discovery")]);
 
   const controller = new AbortController();
   const onSignal = () => {
@@ -98,9 +107,19 @@ async function discover(o: DiscoverFlags): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const runner = createJobRunner({ db, signal: controller.signal });
   try {
     if (o.revisit !== undefined) {
-      const r = await revisitDiscovery(db, o.revisit, { signal: controller.signal, force: o.force, log: (m) => console.error(m) });
+      const runId = o.revisit;
+      if (!(await db.discoveryRun.findUnique({ where: { id: runId }, select: { id: true } }))) throw new UserInputError(`no discovery run ${runId}`);
+      const spec = { kind: "discover", runId, revisit: true, force: o.force } as const;
+      let r: RevisitSummary | undefined;
+      const ran = await runner.runHere(spec, {
+        handler: (ctx) => discoverWork(ctx, spec, { log: (m) => console.error(m), onSummary: (s) => (r = s as RevisitSummary) }),
+      });
+      if (ran.refused) throw jobRefusal(`discovery run ${runId}`, ran.refused);
+      if (ran.error !== undefined) throw ran.error;
+      if (!r) return;
       if (o.json) console.log(JSON.stringify(r));
       else
         console.log(
@@ -139,19 +158,40 @@ async function discover(o: DiscoverFlags): Promise<void> {
       runId = run.id;
       console.error(`discovery run ${runId} (${o.strategy}) started`);
     }
-    const summary = await runDiscovery(db, runId, {
-      signal: controller.signal,
-      force: o.force,
-      log: (m) => console.error(m),
-      onPage: (e) => {
-        if (e.crawled % 100 === 0) console.error(`  ${e.crawled} pages, ${e.relevantSoFar} relevant (${((e.relevantSoFar / e.crawled) * 100).toFixed(1)}%)`);
-      },
-    });
+    const asked = await requestDiscoveryRun(db, runId, null, { force: o.force, claimedBy: runner.owner });
+    if (asked.refused) throw refusal(runId, asked.refused, asked.job);
+    const spec = asked.job.spec as Extract<JobSpec, { kind: "discover" }>;
+    let summary: DiscoverySummary | undefined;
+    const ran = await runner.runClaimed(asked.job.id, (ctx) =>
+      discoverWork(ctx, spec, {
+        log: (m) => console.error(m),
+        onPage: (e) => {
+          if (e.crawled % 100 === 0) console.error(`  ${e.crawled} pages, ${e.relevantSoFar} relevant (${((e.relevantSoFar / e.crawled) * 100).toFixed(1)}%)`);
+        },
+        onSummary: (s) => (summary = s as DiscoverySummary),
+      }),
+    );
+    if (ran.error !== undefined) throw ran.error;
+    if (!summary) return;
     printSummary(summary, o.json === true);
     if (summary.status === "failed") process.exitCode = 1;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+  }
+}
+
+/** Why requestDiscoveryRun refused, as the CLI says it. */
+function refusal(runId: number, why: DiscoveryRefusal, job?: JobView): UserInputError {
+  switch (why) {
+    case "noRun":
+      return new UserInputError(`no discovery run ${runId}`);
+    case "alreadyRunning":
+      return job ? jobRefusal(`discovery run ${runId}`, job) : new UserInputError(`discovery run ${runId} is already queued or running`);
+    case "otherProcess":
+      return new UserInputError(`discovery run ${runId} is running in another process; if that process died, take it over with --resume ${runId} --force`);
+    case "limitReached":
+      return new UserInputError(`discovery run ${runId} has crawled its page limit: raise it with --resume ${runId} --max-pages N`);
   }
 }
 

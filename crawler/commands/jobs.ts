@@ -8,7 +8,11 @@ async function load() {
   return { db, ...jobs };
 }
 
-const KINDS: readonly JobKind[] = ["discover", "train", "rescore", "learn", "notify"];
+/** crawler/jobs' JOB_KINDS, spelled out so that parsing options does not load zod at every start of the CLI. */
+const KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive"] as const satisfies readonly JobKind[];
+// Compile-time: every kind is listed above.
+const allKinds: [Exclude<JobKind, (typeof KINDS)[number]>] extends [never] ? true : false = true;
+void allKinds;
 const STATUSES: readonly JobStatus[] = ["queued", "running", "done", "failed", "cancelled"];
 
 /** One line per job: what the dashboard shows, for a terminal. */
@@ -23,7 +27,11 @@ function line(j: JobView): string {
  * records the job; the scheduler's process (`start`, `run`) or a PostgreSQL worker runs it.
  */
 export function registerJobCommands(program: Command) {
-  const jobs = program.command("jobs").description("background jobs (discovery, training, re-scoring, notifications): ask for one, follow them");
+  const jobs = program
+    .command("jobs")
+    .description(
+      "background jobs (discovery, training, re-scoring, notifications, catch-up classification, archive pruning; the CLI's own work too): ask for one, follow them",
+    );
 
   jobs
     .command("list")
@@ -35,7 +43,7 @@ export function registerJobCommands(program: Command) {
     .action(
       action(async (o: { status?: string; kind?: string; limit: number; json?: boolean }) => {
         if (o.status && !STATUSES.includes(o.status as JobStatus)) throw new UserInputError(`--status must be one of ${STATUSES.join(", ")}`);
-        if (o.kind && !KINDS.includes(o.kind as JobKind)) throw new UserInputError(`--kind must be one of ${KINDS.join(", ")}`);
+        if (o.kind && !(KINDS as readonly string[]).includes(o.kind)) throw new UserInputError(`--kind must be one of ${KINDS.join(", ")}`);
         const { db, listJobs } = await load();
         const rows = await listJobs(db, { take: o.limit, status: o.status as JobStatus | undefined, kind: o.kind as JobKind | undefined });
         for (const j of rows) console.log(o.json ? JSON.stringify(j) : line(j));
@@ -69,11 +77,18 @@ export function registerJobCommands(program: Command) {
         } else if (kind === "discover") {
           const runId = Number(target);
           if (!target || !Number.isSafeInteger(runId) || runId < 1) throw new UserInputError("jobs add discover needs a run id");
-          const run = await db.discoveryRun.findUnique({ where: { id: runId }, select: { status: true } });
-          if (!run) throw new UserInputError(`no discovery run ${runId}`);
-          if (run.status !== "running")
-            await db.discoveryRun.update({ where: { id: runId }, data: { status: "queued", note: "waiting for a worker to start it" } });
-          spec = { kind, runId, force: run.status === "running" };
+          // The dashboard's way of asking (server/discovery.ts): the run waits "queued", a stale "running" one is taken over.
+          const { requestDiscoveryRun } = await import("../../server/discovery");
+          const r = await requestDiscoveryRun(db, runId, null);
+          if (r.refused === "noRun") throw new UserInputError(`no discovery run ${runId}`);
+          if (r.refused === "otherProcess") throw new UserInputError(`discovery run ${runId} is running in another process`);
+          if (r.refused === "limitReached") throw new UserInputError(`discovery run ${runId} has crawled its page limit`);
+          if (r.refused) {
+            console.log(r.job ? `job ${r.job.id} (${r.job.key}) is already ${r.job.status}` : `discovery run ${runId} is already queued or running`);
+            return;
+          }
+          console.log(`queued job ${r.job.id} (${r.job.key})`);
+          return;
         } else if (kind === "notify") {
           spec = target ? { kind, notificationIds: [intOption("notification id", 1)(target)] } : { kind };
         } else {

@@ -2,8 +2,8 @@
  * `campuswatch topics queue|feedback`: the review loop from the command line, so it can be
  * scripted and measured. `queue` prints the lines of a JSONL file the topic most wants reviewed
  * (crawler/classify/active-learning.ts chooses them); `feedback` stores labelled lines as review
- * samples of the topic and runs the learn step in-process (the CLI acts as a worker), exactly as a
- * learn job does for reviews made in the dashboard: folded in incrementally, counted toward the
+ * samples of the topic and runs the learn step in-process as a learn job with its row (the CLI acts
+ * as a worker: crawler/jobs/ `runHere`), exactly as a learn job does for reviews made in the dashboard: folded in incrementally, counted toward the
  * every-N full retrain (with its threshold calibration), each sample counted once.
  *
  * Registered by registerTopicCommands (./topics.ts) on its `topics` command, with the same
@@ -13,8 +13,9 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import type { Db } from "../../lib/db";
 import type { ReviewStrategy, TopicProgress } from "../classify";
+import type { JobOutcome } from "../jobs";
 import type { TopicCommandIo } from "./topics-support";
-import { action, intOption, UserInputError } from "./util";
+import { action, intOption, jobRefusal, UserInputError } from "./util";
 
 /** The classifier (nodejieba) and the topic helpers, loaded when a loop command runs, not when the CLI starts. */
 async function load() {
@@ -149,38 +150,60 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
         if (reviews.length === 0) throw new UserInputError(`${o.data}: no reviews`);
         const onLabel = relevantLabels[0] as string;
         const nRelevant = reviews.filter((s) => s.label === onLabel).length;
-        await storeFeedbackSamples(db, topic.id, reviews);
-        io.out(`stored ${reviews.length} reviews of topic "${topic.name}": ${nRelevant} relevant, ${reviews.length - nRelevant} irrelevant`);
-        const progress = (p: TopicProgress) => io.err(`${p.phase}: ${p.message}`);
-        // The learn job's own step, in this process: fold in, or retrain in full every N reviews.
-        const r = await learnTopic(db, topic.id, { onProgress: progress });
-        if (r.mode === "nothing" && topic.model !== null) {
-          // Another learner (a learn job) took the samples meanwhile: they are in the model all the same.
-          io.out(`nothing learned here: ${r.reason ?? ""}`);
-        } else if (r.mode === "nothing") {
-          // An untrained topic has no model to fold into: train it (uploads and every review sample) as `topics train` would.
-          const t = await trainTopic(db, topic.id, undefined, { onProgress: progress });
-          io.out(`model v${t.modelVersion} (${t.classifier}) trained on ${t.samples} samples (${t.reviewSamples} from reviews)`);
-          io.out(`threshold ${t.calibration.threshold}: ${t.calibration.reason}`);
-        } else {
-          const now = await db.topic.findUniqueOrThrow({
-            where: { id: topic.id },
-            select: { model: true, trainUploadSamples: true, reviewsLearned: true, nbThreshold: true },
-          });
-          const kind = now.model ? TopicModel.fromJSON(now.model).classifier : topic.classifier;
-          const how = r.mode === "folded" ? `${r.learned} review${r.learned === 1 ? "" : "s"} folded in` : `retrained in full (${r.reason ?? ""})`;
-          io.out(`model v${r.modelVersion} (${kind}) on ${now.trainUploadSamples + now.reviewsLearned} samples (${now.reviewsLearned} from reviews): ${how}`);
-          if (r.mode === "retrained") {
-            const ev = await db.topicEvaluation.findFirst({ where: { topicId: topic.id }, orderBy: { id: "desc" }, select: { curve: true } });
-            const c = parseCalibration(ev?.curve);
-            io.out(`threshold ${now.nbThreshold}${c ? `: ${c.reason}` : ""}`);
-          }
-          if (r.rescored) io.err(`open flags re-scored: ${r.rescored.flagsUpdated} updated, ${r.rescored.flagsClosed} closed`);
-        }
-        if (o.rescore) {
-          const s = await rescoreTopic(db, topic.id, { onProgress: (p) => io.err(`${p.phase}: ${p.message}`) });
-          io.out(`re-scored ${s.posts} posts: ${s.flagsOpened} flags opened, ${s.flagsUpdated} updated, ${s.flagsClosed} closed`);
-        }
+        // A learn job of the topic, run here (crawler/jobs/): shown by `jobs list`, and refused
+        // (nothing stored) while the dashboard's or another terminal's job of the topic is queued or running.
+        const { createJobRunner } = await import("../jobs");
+        const ran = await createJobRunner({ db }).runHere(
+          { kind: "learn", topicId: topic.id },
+          {
+            handler: async (ctx) => {
+              await storeFeedbackSamples(db, topic.id, reviews);
+              io.out(`stored ${reviews.length} reviews of topic "${topic.name}": ${nRelevant} relevant, ${reviews.length - nRelevant} irrelevant`);
+              const progress = (p: TopicProgress) => {
+                io.err(`${p.phase}: ${p.message}`);
+                ctx.progress(p);
+              };
+              let outcome: JobOutcome;
+              // The learn job's own step, in this process: fold in, or retrain in full every N reviews.
+              const r = await learnTopic(db, topic.id, { onProgress: progress });
+              if (r.mode === "nothing" && topic.model !== null) {
+                // Another learner (a learn job) took the samples meanwhile: they are in the model all the same.
+                io.out(`nothing learned here: ${r.reason ?? ""}`);
+                outcome = { message: `nothing learned: ${r.reason ?? ""}`, step: "learnedNothing" };
+              } else if (r.mode === "nothing") {
+                // An untrained topic has no model to fold into: train it (uploads and every review sample) as `topics train` would.
+                const t = await trainTopic(db, topic.id, undefined, { onProgress: progress });
+                io.out(`model v${t.modelVersion} (${t.classifier}) trained on ${t.samples} samples (${t.reviewSamples} from reviews)`);
+                io.out(`threshold ${t.calibration.threshold}: ${t.calibration.reason}`);
+                outcome = { message: `model v${t.modelVersion} trained on ${t.samples} samples (${t.reviewSamples} from reviews)`, step: "trained" };
+              } else {
+                const now = await db.topic.findUniqueOrThrow({
+                  where: { id: topic.id },
+                  select: { model: true, trainUploadSamples: true, reviewsLearned: true, nbThreshold: true },
+                });
+                const kind = now.model ? TopicModel.fromJSON(now.model).classifier : topic.classifier;
+                const how = r.mode === "folded" ? `${r.learned} review${r.learned === 1 ? "" : "s"} folded in` : `retrained in full (${r.reason ?? ""})`;
+                io.out(
+                  `model v${r.modelVersion} (${kind}) on ${now.trainUploadSamples + now.reviewsLearned} samples (${now.reviewsLearned} from reviews): ${how}`,
+                );
+                if (r.mode === "retrained") {
+                  const ev = await db.topicEvaluation.findFirst({ where: { topicId: topic.id }, orderBy: { id: "desc" }, select: { curve: true } });
+                  const c = parseCalibration(ev?.curve);
+                  io.out(`threshold ${now.nbThreshold}${c ? `: ${c.reason}` : ""}`);
+                }
+                if (r.rescored) io.err(`open flags re-scored: ${r.rescored.flagsUpdated} updated, ${r.rescored.flagsClosed} closed`);
+                outcome = { message: `model v${r.modelVersion}: ${r.learned} review samples ${r.mode}`, step: r.mode === "folded" ? "learned" : "relearned" };
+              }
+              if (o.rescore) {
+                const s = await rescoreTopic(db, topic.id, { onProgress: progress });
+                io.out(`re-scored ${s.posts} posts: ${s.flagsOpened} flags opened, ${s.flagsUpdated} updated, ${s.flagsClosed} closed`);
+              }
+              return outcome;
+            },
+          },
+        );
+        if (ran.refused) throw jobRefusal(`topic "${topic.name}"`, ran.refused);
+        if (ran.error !== undefined) throw ran.error;
       }),
     );
 }

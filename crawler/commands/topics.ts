@@ -11,7 +11,7 @@ import type { Db } from "../../lib/db";
 import { DEFAULT_CLASSIFIER, CLASSIFIER_KINDS } from "../../lib/classifiers";
 // The rule's module has no imports: the options' help reads the defaults without loading the classifier.
 import { DEFAULT_THRESHOLDS } from "../classify/relevance-rule";
-import { action, listOption, thresholdOption, UserInputError } from "./util";
+import { action, jobRefusal, listOption, thresholdOption, UserInputError } from "./util";
 import { registerTopicLoopCommands } from "./topics-loop";
 import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics-support";
 
@@ -210,25 +210,46 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .action(
       action(async (nameOrId: string, o: { data: string; relevant?: string[]; rescore: boolean }) => {
         const { findTopic, parseStringList, readSamples, progressPrinter, trainTopic, evaluationLines, rescoreTopic } = await load();
+        const { createJobRunner } = await import("../jobs");
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
         const samples = readSamples(o.data, io, o.relevant ?? parseStringList(topic.relevantLabels));
-        const progress = progressPrinter(io);
-        const started = Date.now();
-        const r = await trainTopic(db, topic.id, samples, { relevantLabels: o.relevant, onProgress: progress });
-        io.out(
-          `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s (classifier ${r.classifier})`,
+        const print = progressPrinter(io);
+        // A train job of the topic, run here (crawler/jobs/): shown by `jobs list`, and refused
+        // while the dashboard's (or another terminal's) job of the topic is queued or running.
+        const ran = await createJobRunner({ db }).runHere(
+          { kind: "train", topicId: topic.id },
+          {
+            handler: async (ctx) => {
+              const progress = (p: Parameters<typeof print>[0]) => {
+                print(p);
+                ctx.progress(p);
+              };
+              const started = Date.now();
+              const r = await trainTopic(db, topic.id, samples, { relevantLabels: o.relevant, onProgress: progress });
+              io.out(
+                `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s (classifier ${r.classifier})`,
+              );
+              io.out(
+                `labels: ${Object.entries(r.labels)
+                  .map(([l, n]) => `${l} ${n}`)
+                  .join(", ")}`,
+              );
+              if (r.evaluation) for (const line of evaluationLines(r.evaluation)) io.out(`held-out 10%: ${line}`);
+              const trained = `model v${r.modelVersion} trained on ${r.samples} samples (${r.reviewSamples} from reviews)`;
+              if (!o.rescore) return { message: trained, step: "trained", values: { version: r.modelVersion, samples: r.samples, reviews: r.reviewSamples } };
+              const s = await rescoreTopic(db, topic.id, { onProgress: progress });
+              io.out(`re-scored ${s.posts} posts: ${s.flagsOpened} flags opened, ${s.flagsUpdated} updated, ${s.flagsClosed} closed`);
+              return {
+                message: `${trained}; re-scored ${s.posts} posts`,
+                step: "trained",
+                values: { version: r.modelVersion, samples: r.samples, reviews: r.reviewSamples },
+              };
+            },
+          },
         );
-        io.out(
-          `labels: ${Object.entries(r.labels)
-            .map(([l, n]) => `${l} ${n}`)
-            .join(", ")}`,
-        );
-        if (r.evaluation) for (const line of evaluationLines(r.evaluation)) io.out(`held-out 10%: ${line}`);
-        if (o.rescore) {
-          const s = await rescoreTopic(db, topic.id, { onProgress: progress });
-          io.out(`re-scored ${s.posts} posts: ${s.flagsOpened} flags opened, ${s.flagsUpdated} updated, ${s.flagsClosed} closed`);
-        }
+        if (ran.refused) throw jobRefusal(`topic "${topic.name}"`, ran.refused);
+        if (ran.error !== undefined) throw ran.error;
       }),
     );
 

@@ -1,6 +1,7 @@
 /** Small helpers shared by the CLI commands. */
 import { InvalidArgumentError } from "commander";
 import type { Db } from "../../lib/db";
+import type { JobView } from "../jobs";
 import { maskCredentialsIn } from "../../lib/mask";
 
 /** commander argument parser for a non-negative integer option. */
@@ -58,4 +59,17 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
 /** An error in what the user asked for (shown without a stack trace). */
 export class UserInputError extends Error {
   override name = "UserInputError";
+}
+
+/**
+ * The CLI's refusal to run a job while another job of the same key is queued or running (a
+ * dashboard's training of the topic, another terminal's discovery): it says which job holds the
+ * key and how to follow it, and asks the user to run the command again once it has finished.
+ * Refusing, rather than waiting, keeps a command from blocking for as long as someone else's job runs.
+ */
+export function jobRefusal(what: string, job: JobView): UserInputError {
+  const who = job.requestedBy !== null ? "asked for from the dashboard" : "asked for from the command line or by the scheduler";
+  return new UserInputError(
+    `${what} already has a ${job.kind} job ${job.status} (job ${job.id}, ${who}): run this again when it has finished (campuswatch jobs show ${job.id})`,
+  );
 }

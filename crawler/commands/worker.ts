@@ -15,7 +15,7 @@ export function registerWorkerCommand(program: Command) {
         if (dialectOf(db) !== "postgresql") {
           throw new UserInputError("workers need PostgreSQL (DATABASE_URL=postgresql://…); on SQLite `campuswatch start` crawls in-process");
         }
-        const [{ crawlerConfig, databaseUrl }, { startWorker }, { catchUpClassification, logUnhandledRejections }, { reasonOf }] = await Promise.all([
+        const [{ crawlerConfig, databaseUrl }, { startWorker }, { logUnhandledRejections }, { reasonOf }] = await Promise.all([
           import("../../lib/config"),
           import("../queue/pg-worker"),
           import("../queue/crawl-jobs"),
@@ -30,18 +30,10 @@ export function registerWorkerCommand(program: Command) {
           hostDelayMs: o.hostDelayMs,
           pollSeconds: o.pollS,
         });
-        // Posts a killed process stored but never classified: caught up in the background.
-        const abort = new AbortController();
-        const catchUp = catchUpClassification(db, { log, signal: abort.signal });
-        const stop = () => {
-          abort.abort();
-          void worker.stop().catch((e: unknown) => log(`stopping failed: ${reasonOf(e)}`));
-        };
+        const stop = () => void worker.stop().catch((e: unknown) => log(`stopping failed: ${reasonOf(e)}`));
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
         await worker.done;
-        abort.abort();
-        await catchUp;
       }),
     );
 }

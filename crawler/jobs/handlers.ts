@@ -7,9 +7,12 @@
  * deleted meanwhile: trying again would fail again). Only a job whose process died is tried again.
  */
 import type { Db } from "../../lib/db";
-import { deliverNotification } from "../../lib/notify";
+import { deliverNotification, notifyRun } from "../../lib/notify";
 import { learnTopic, rescoreOpenFlags, rescoreTopic, trainTopic } from "../classify";
-import { runDiscovery } from "../discover";
+import { classifyPending } from "../classify/pending";
+import { revisitDiscovery, runDiscovery, type DiscoverySummary, type RevisitSummary } from "../discover";
+import { pruneArchiveNow } from "../runtime";
+import { appendRunError, recordCrawlFailure, reasonOf } from "../runs";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
 import { requestJob } from "./requests";
 import type { CrawlJob, JobOutcome, JobProgress, JobSpec } from "./types";
@@ -54,36 +57,120 @@ export async function learnAgainIfReviewsWait(db: Db, topicId: number): Promise<
   return (await requestJob(db, { kind: "learn", topicId })).created;
 }
 
-/** The crawl handler: the worker's crawl of one account (its record is the CrawlRun it writes). */
-export function crawlHandler(services: WorkerServices): (job: CrawlJob) => Promise<RunSummary> {
-  return (job) => crawlAccount(services, job.accountId, job.trigger);
+/** A crawl that did not start, and why (another worker holds the account, the account was deleted). */
+export interface CrawlSkipped {
+  skipped: string;
+}
+
+/** Options of {@link crawlHandler}. */
+export interface CrawlHandlerOptions {
+  /**
+   * Wraps each crawl: the pg-boss worker takes the account's advisory lock and lists the job as
+   * its own around it, or skips the crawl. What it throws is a failure of the crawl like any other.
+   */
+  around?: (job: CrawlJob, crawl: () => Promise<RunSummary>) => Promise<RunSummary | CrawlSkipped>;
+  log?: (message: string) => void;
+}
+
+/**
+ * The crawl handler: the worker's crawl of one account (its record is the CrawlRun it writes).
+ * Every crawl goes through it — the scheduler's in-process queue, `crawl once`, a pg-boss worker —
+ * and it alone records a crawl that threw instead of returning a summary (a bug, the database gone
+ * away): on the account's run, as failed with the reason. It then rethrows, so the caller can log
+ * it, set the exit code or let pg-boss retry, without recording it again.
+ */
+export function crawlHandler(services: WorkerServices, opts: CrawlHandlerOptions = {}): (job: CrawlJob) => Promise<RunSummary | CrawlSkipped> {
+  const crawl = (job: CrawlJob) => () => crawlAccount(services, job.accountId, job.trigger);
+  return async (job) => {
+    try {
+      return opts.around ? await opts.around(job, crawl(job)) : await crawl(job)();
+    } catch (e) {
+      opts.log?.(`account ${job.accountId} crashed: ${reasonOf(e)}`);
+      await recordCrawlFailure(services.db, job.accountId, job.trigger, e, opts.log);
+      throw e;
+    }
+  };
+}
+
+/** True for a crawl the handler skipped. */
+export function isSkipped(r: RunSummary | CrawlSkipped): r is CrawlSkipped {
+  return "skipped" in r;
+}
+
+/** Options of {@link discoverWork}: what the CLI adds to the job's own reporting. */
+export interface DiscoverWorkOptions {
+  /** Called with each crawled page's counts (the CLI prints every hundredth). */
+  onPage?: (e: { crawled: number; relevantSoFar: number }) => void;
+  /** Called with the run's summary (the CLI prints it). */
+  onSummary?: (s: DiscoverySummary | RevisitSummary) => void;
+  log?: (message: string) => void;
+}
+
+/**
+ * A discover job's work: run (or resume, or revisit) the run, reporting pages as progress. The
+ * product's handler and the CLI's `discover` both do this; the CLI only prints more.
+ */
+export async function discoverWork(ctx: JobContext, spec: Extract<JobSpec, { kind: "discover" }>, opts: DiscoverWorkOptions = {}): Promise<JobOutcome> {
+  // An attempt after a dead one finds the run still "running" (its process was killed): take it over.
+  const force = spec.force === true || ctx.attempt > 1;
+  const log = (m: string) => {
+    ctx.log(m);
+    opts.log?.(m);
+  };
+  if (spec.revisit) {
+    const r = await revisitDiscovery(ctx.db, spec.runId, { force, signal: ctx.signal, log });
+    opts.onSummary?.(r);
+    return {
+      message: `discovery run ${spec.runId} revisited: ${r.checked} pages, ${r.changed} changed; status ${r.status}`,
+      step: "revisited",
+      values: { status: r.status, checked: r.checked, changed: r.changed },
+    };
+  }
+  const summary = await runDiscovery(ctx.db, spec.runId, {
+    force,
+    // Asked for through requestDiscoveryRun, the run waits "queued"; paused meanwhile, it stays paused.
+    claimFrom: ["queued"],
+    signal: ctx.signal,
+    log,
+    onPage: (e) => {
+      ctx.progress({
+        message: `${e.crawled} pages crawled, ${e.relevantSoFar} relevant`,
+        step: "discovering",
+        values: { crawled: e.crawled, relevant: e.relevantSoFar },
+        done: e.crawled,
+      });
+      opts.onPage?.(e);
+    },
+  });
+  opts.onSummary?.(summary);
+  return {
+    message: `discovery run ${spec.runId} ${summary.status}: ${summary.crawled} pages, ${summary.relevant} relevant`,
+    step: "discovered",
+    values: { status: summary.status, crawled: summary.crawled, relevant: summary.relevant },
+  };
+}
+
+/** Options of {@link catchUpWork}. */
+export interface CatchUpWorkOptions {
+  /** The classifier. @default classifyPosts */
+  classify?: (db: Db, postIds: number[]) => Promise<unknown>;
+}
+
+/**
+ * A catch-up job's work: classify, in batches, the posts killed or failed runs left in
+ * UnclassifiedPost (crawler/classify/pending.ts). Stops between batches when the process stops;
+ * what is left stays queued for the next start or the account's next crawl. A classifier failure
+ * fails the job (the posts stay queued).
+ */
+export async function catchUpWork(ctx: JobContext, spec: Extract<JobSpec, { kind: "catchUp" }>, opts: CatchUpWorkOptions = {}): Promise<JobOutcome> {
+  const n = await classifyPending(ctx.db, { batch: 200, classify: opts.classify, signal: ctx.signal, queuedBefore: new Date(spec.queuedBefore) });
+  const stopped = ctx.signal.aborted ? " (stopped early: the rest stay queued)" : "";
+  return { message: `classified ${n} posts left unclassified by an earlier run${stopped}`, step: "caughtUp", values: { posts: n } };
 }
 
 /** The product's handlers. */
 export const jobHandlers: JobHandlers = {
-  async discover(ctx, spec) {
-    // An attempt after a dead one finds the run still "running" (its process was killed): take it over.
-    const force = spec.force === true || ctx.attempt > 1;
-    const summary = await runDiscovery(ctx.db, spec.runId, {
-      force,
-      // Asked for through requestDiscoveryRun, the run waits "queued"; paused meanwhile, it stays paused.
-      claimFrom: ["queued"],
-      signal: ctx.signal,
-      log: ctx.log,
-      onPage: (e) =>
-        ctx.progress({
-          message: `${e.crawled} pages crawled, ${e.relevantSoFar} relevant`,
-          step: "discovering",
-          values: { crawled: e.crawled, relevant: e.relevantSoFar },
-          done: e.crawled,
-        }),
-    });
-    return {
-      message: `discovery run ${spec.runId} ${summary.status}: ${summary.crawled} pages, ${summary.relevant} relevant`,
-      step: "discovered",
-      values: { status: summary.status, crawled: summary.crawled, relevant: summary.relevant },
-    };
-  },
+  discover: (ctx, spec) => discoverWork(ctx, spec),
 
   async train(ctx, spec) {
     const r = await trainTopic(ctx.db, spec.topicId, undefined, { onProgress: (p) => ctx.progress(p) });
@@ -132,5 +219,23 @@ export const jobHandlers: JobHandlers = {
       else failed++;
     }
     return { message: `${sent} sent, ${failed} failed`, step: "notified", values: { sent, failed } };
+  },
+
+  async notifyRun(ctx, spec) {
+    try {
+      const r = await notifyRun(ctx.db, spec.crawlRunId);
+      return { message: `${r.notifications} notifications: ${r.sent} sent, ${r.failed} failed`, step: "notified", values: { ...r } };
+    } catch (e) {
+      // Also on the run, where the dashboard has always shown a notification that could not go out.
+      await appendRunError(ctx.db, spec.crawlRunId, "NotifyError", e, ctx.log);
+      throw e;
+    }
+  },
+
+  catchUp: (ctx, spec) => catchUpWork(ctx, spec),
+
+  async pruneArchive() {
+    const n = await pruneArchiveNow();
+    return { message: `archive: removed ${n} old files`, step: "pruned", values: { files: n } };
   },
 };

@@ -6,7 +6,28 @@
  */
 export * from "./types";
 export { requestJob, getJob, latestJob, activeJob, cancelQueuedJob, listJobs, toJobView, type RequestOptions, type RequestResult } from "./requests";
-export { jobHandlers, crawlHandler, type JobContext, type JobHandlers } from "./handlers";
-export { createJobRunner, reapDeadJobs, processOwner, type JobRunner, type JobRunnerOptions, type ReapOptions } from "./runner";
+export {
+  jobHandlers,
+  crawlHandler,
+  isSkipped,
+  discoverWork,
+  catchUpWork,
+  type JobContext,
+  type JobHandlers,
+  type CrawlSkipped,
+  type CrawlHandlerOptions,
+} from "./handlers";
+export {
+  createJobRunner,
+  reapDeadJobs,
+  processOwner,
+  type JobRunner,
+  type JobRunnerOptions,
+  type ReapOptions,
+  type JobWork,
+  type RunHereOptions,
+  type RunHereResult,
+} from "./runner";
 export { dispatchQueuedJobs, forgetDispatches, type DispatchOptions } from "./dispatch";
 export { requestDailyRetrains } from "./daily";
+export { requestCatchUp, requestArchivePrune } from "./housekeeping";

@@ -12,6 +12,12 @@ export interface RequestOptions {
   requestedBy?: number | null;
   /** Attempts before a job whose process keeps dying is failed. @default 3 */
   maxAttempts?: number;
+  /**
+   * Create the row already claimed ("running", attempt 1) by this runner owner: the CLI runs its
+   * job in its own process (`runHere` of crawler/jobs/runner.ts), so no scheduler or worker may take it
+   * between the insert and the claim.
+   */
+  claimedBy?: string;
 }
 
 /** What {@link requestJob} did: queued a new job, or found one of the same key already queued or running. */
@@ -34,8 +40,17 @@ export async function requestJob(db: Db, spec: JobSpec, options: RequestOptions 
     const existing = await db.job.findFirst({ where: { key, status: { in: ACTIVE } }, orderBy: { id: "desc" } });
     if (existing) return { job: toJobView(existing), created: false };
     try {
+      const now = new Date();
+      const claimed = options.claimedBy ? { status: "running", owner: options.claimedBy, heartbeatAt: now, startedAt: now, attempts: 1 } : {};
       const row = await db.job.create({
-        data: { kind: parsed.kind, key, payload: JSON.stringify(parsed), requestedBy: options.requestedBy ?? null, maxAttempts: options.maxAttempts ?? 3 },
+        data: {
+          kind: parsed.kind,
+          key,
+          payload: JSON.stringify(parsed),
+          requestedBy: options.requestedBy ?? null,
+          maxAttempts: options.maxAttempts ?? 3,
+          ...claimed,
+        },
       });
       return { job: toJobView(row), created: true };
     } catch (e) {
@@ -99,6 +114,8 @@ export function toJobView(row: JobRow): JobView {
     progress: parseObject<JobProgress>(row.progress),
     result: parseObject<JobOutcome>(row.result),
     error: row.error,
+    requestedBy: row.requestedBy,
+    owner: row.owner,
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,

@@ -1,7 +1,7 @@
 /**
  * Running a job with a row: claim it, keep a heartbeat on it, write its progress, write the
  * outcome. Whoever runs jobs (the in-process queue on SQLite, a pg-boss worker on PostgreSQL, the
- * CLI running a job itself) goes through {@link createJobRunner}, so every kind is claimed,
+ * CLI running its own job: `runHere`) goes through {@link createJobRunner}, so every kind is claimed,
  * watched and finished the same way.
  *
  * A process killed mid-job leaves its row "running" with a heartbeat that stops moving.
@@ -12,8 +12,8 @@ import os from "node:os";
 import crypto from "node:crypto";
 import type { Db } from "../../lib/db";
 import { reasonOf } from "../runs";
-import { afterJobFinished, jobHandlers, type JobHandlers } from "./handlers";
-import { parseSpecOrNull, toJobView } from "./requests";
+import { afterJobFinished, jobHandlers, type JobContext, type JobHandlers } from "./handlers";
+import { parseSpecOrNull, requestJob, toJobView } from "./requests";
 import type { JobOutcome, JobProgress, JobSpec, JobView } from "./types";
 
 /** Options of {@link createJobRunner}. */
@@ -32,6 +32,23 @@ export interface JobRunnerOptions {
   log?: (message: string) => void;
 }
 
+/** The work of one job, when it is not its kind's product handler (see {@link RunHereOptions}). */
+export type JobWork = (ctx: JobContext) => Promise<JobOutcome>;
+
+/** Options of `runHere` ({@link JobRunner}). */
+export interface RunHereOptions {
+  /** The dashboard user who asked (null: the CLI). */
+  requestedBy?: number | null;
+  /**
+   * Do this instead of the kind's handler (claiming, heartbeats, progress and the outcome are the
+   * same). The CLI's jobs have inputs only its process holds (a file of samples), and print as they go.
+   */
+  handler?: JobWork;
+}
+
+/** What `runHere` did: refused (another job of the key is queued or running), or ran the job. */
+export type RunHereResult = { refused: JobView } | { refused?: undefined; job: JobView; error?: Error };
+
 /** Runs jobs with rows; knows which of them it is running now. */
 export interface JobRunner {
   readonly owner: string;
@@ -41,6 +58,20 @@ export interface JobRunner {
    * job's own failure: that is written on the row.
    */
   run(jobId: number): Promise<JobView | null>;
+  /**
+   * Run a job whose row this runner already holds (asked for with `claimedBy: runner.owner`).
+   * `error` is what the work threw, when it failed (also written on the row); `job` is null when
+   * the row is not this runner's.
+   */
+  runClaimed(jobId: number, work?: JobWork): Promise<{ job: JobView | null; error?: Error }>;
+  /**
+   * Ask for a job and run it in this process at once: what the CLI does. When a job of the same
+   * key is queued or running (a dashboard's training of the topic, another terminal's), nothing is
+   * added and that job is returned as `refused`: the caller says so rather than waiting. The row
+   * allows one attempt: a CLI job whose process dies is failed by the reaper with the reason, not
+   * run again by a worker that has neither its inputs nor its terminal.
+   */
+  runHere(spec: JobSpec, options?: RunHereOptions): Promise<RunHereResult>;
   /** Ids of the jobs this runner is running now (the reaper leaves them alone). */
   active(): ReadonlySet<number>;
 }
@@ -71,6 +102,24 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       data: { status: "running", owner, heartbeatAt: now, startedAt: now, attempts: { increment: 1 }, progress: null },
     });
     if (claimed.count === 0) return null;
+    return (await execute(jobId)).job;
+  }
+
+  async function runClaimed(jobId: number, work?: JobWork): Promise<{ job: JobView | null; error?: Error }> {
+    if ((await db.job.count({ where: mine(jobId) })) === 0) return { job: null };
+    return execute(jobId, work);
+  }
+
+  async function runHere(spec: JobSpec, options: RunHereOptions = {}): Promise<RunHereResult> {
+    const { job, created } = await requestJob(db, spec, { requestedBy: options.requestedBy ?? null, maxAttempts: 1, claimedBy: owner });
+    if (!created) return { refused: job };
+    const r = await runClaimed(job.id, options.handler);
+    // The row was ours a moment ago: gone only when deleted with its topic meanwhile.
+    return { job: r.job ?? job, error: r.error };
+  }
+
+  /** Run a claimed job: heartbeat, progress, the outcome on the row, the kind's follow-up. */
+  async function execute(jobId: number, work?: JobWork): Promise<{ job: JobView | null; error?: Error }> {
     active.add(jobId);
     const lost = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, lost.signal]) : lost.signal;
@@ -105,7 +154,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     try {
       const row = await db.job.findUniqueOrThrow({ where: { id: jobId } });
       const spec = parseSpecOrNull(row.payload);
-      let outcome: { status: "done" | "failed"; result: JobOutcome; error: string | null };
+      let outcome: Outcome;
       if (!spec) {
         outcome = {
           status: "failed",
@@ -113,7 +162,9 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
           error: "the job's parameters do not parse",
         };
       } else {
-        outcome = await runHandler(handlers, spec, { db, signal, progress, log: (m) => log(`job ${jobId} (${spec.kind}): ${m}`), attempt: row.attempts });
+        const ctx: JobContext = { db, signal, progress, log: (m) => log(`job ${jobId} (${spec.kind}): ${m}`), attempt: row.attempts };
+        const handler = handlers[spec.kind] as (c: JobContext, s: JobSpec) => Promise<JobOutcome>;
+        outcome = await runWork(work ? () => work(ctx) : () => handler(ctx, spec));
       }
       clearTimeout(progressTimer);
       flushProgress();
@@ -130,7 +181,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       if (after) await after(db, spec!, outcome.result).catch((e: unknown) => log(`job ${jobId}: its follow-up failed: ${reasonOf(e)}`));
       const done = await db.job.findUnique({ where: { id: jobId } });
       log(`job ${jobId} ${outcome.status}: ${outcome.result.message}`);
-      return done ? toJobView(done) : null;
+      return { job: done ? toJobView(done) : null, ...(outcome.status === "failed" ? { error: outcome.thrown } : {}) };
     } finally {
       clearInterval(beat);
       clearTimeout(progressTimer);
@@ -138,18 +189,21 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     }
   }
 
-  return { owner, run, active: () => active };
+  return { owner, run, runClaimed, runHere, active: () => active };
 }
 
-/** Run the kind's handler; a throw becomes a failed outcome (with the error's code when it has one). */
-async function runHandler(
-  handlers: JobHandlers,
-  spec: JobSpec,
-  ctx: Parameters<JobHandlers["train"]>[0],
-): Promise<{ status: "done" | "failed"; result: JobOutcome; error: string | null }> {
+/** How a job ended, as written on its row; `thrown` is what the work threw (for a caller in this process). */
+interface Outcome {
+  status: "done" | "failed";
+  result: JobOutcome;
+  error: string | null;
+  thrown?: Error;
+}
+
+/** Run the work; a throw becomes a failed outcome (with the error's code when it has one). */
+async function runWork(work: () => Promise<JobOutcome>): Promise<Outcome> {
   try {
-    const handler = handlers[spec.kind] as (c: typeof ctx, s: JobSpec) => Promise<JobOutcome>;
-    return { status: "done", result: await handler(ctx, spec), error: null };
+    return { status: "done", result: await work(), error: null };
   } catch (e) {
     // A refusal with a code (TrainingError: "no samples with a relevant label", …) keeps it, so
     // the dashboard says it in the reader's language; anything else is shown in its own words.
@@ -157,7 +211,7 @@ async function runHandler(
     const step = typeof coded.code === "string" ? coded.code : undefined;
     const values = step && coded.values && typeof coded.values === "object" ? (coded.values as Record<string, string | number>) : undefined;
     const message = reasonOf(e);
-    return { status: "failed", result: { message, step, values }, error: message };
+    return { status: "failed", result: { message, step, values }, error: message, thrown: e instanceof Error ? e : new Error(message) };
   }
 }
 

@@ -17,8 +17,11 @@ export interface CrawlJob {
 
 /** The parameters of each kind of job with a row, as stored in `Job.payload`. */
 export const jobSpecSchema = z.discriminatedUnion("kind", [
-  /** Run (or resume) a discovery run. `force` takes over a run a dead process left "running". */
-  z.object({ kind: z.literal("discover"), runId: z.number().int().positive(), force: z.boolean().optional() }),
+  /**
+   * Run (or resume) a discovery run. `force` takes over a run a dead process left "running";
+   * `revisit` re-checks the run's crawled pages instead (conditional GET, `discover --revisit`).
+   */
+  z.object({ kind: z.literal("discover"), runId: z.number().int().positive(), force: z.boolean().optional(), revisit: z.boolean().optional() }),
   /** Train a topic's model from its samples and reviews. */
   z.object({ kind: z.literal("train"), topicId: z.number().int().positive() }),
   /** Score a topic's stored posts again with its current model. */
@@ -30,12 +33,28 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("learn"), topicId: z.number().int().positive(), full: z.boolean().optional() }),
   /** Send notifications waiting to go out ("pending"), these ones or all of them. */
   z.object({ kind: z.literal("notify"), notificationIds: z.array(z.number().int().positive()).max(1000).optional() }),
+  /** Make and send the notifications of what one crawl run found (its new flags, an expired login). */
+  z.object({ kind: z.literal("notifyRun"), crawlRunId: z.number().int().positive() }),
+  /**
+   * Classify the posts killed or failed runs left in UnclassifiedPost, those queued before
+   * `queuedBefore` (ISO time): what crawls queue later they classify themselves. Asked for when a
+   * scheduler or a worker starts.
+   */
+  z.object({ kind: z.literal("catchUp"), queuedBefore: z.string().datetime() }),
+  /** Apply the raw archive's retention (age, total size) to this machine's archive folder. */
+  z.object({ kind: z.literal("pruneArchive") }),
 ]);
 
 /** A job with a row in the Job table. */
 export type JobSpec = z.infer<typeof jobSpecSchema>;
 /** Every kind of job with a row. */
 export type JobKind = JobSpec["kind"];
+
+/** Every kind of job with a row, in the order `jobs list --kind` names them. */
+export const JOB_KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive"] as const satisfies readonly JobKind[];
+// Compile-time: every kind of the union is listed above.
+const allKinds: [Exclude<JobKind, (typeof JOB_KINDS)[number]>] extends [never] ? true : false = true;
+void allKinds;
 /** Every kind of background work. */
 export type AnyJobKind = JobKind | "crawl";
 
@@ -68,6 +87,13 @@ export function jobKey(spec: JobSpec): string {
       return `topic:${spec.topicId}`;
     case "notify":
       return spec.notificationIds?.length === 1 ? `notify:${spec.notificationIds[0]}` : `notify:${spec.notificationIds?.join(",") ?? "pending"}`;
+    case "notifyRun":
+      return `notify:run:${spec.crawlRunId}`;
+    case "catchUp":
+      // One catch-up at a time: a second would classify the same posts.
+      return "classify:pending";
+    case "pruneArchive":
+      return "archive:prune";
   }
 }
 
@@ -103,6 +129,10 @@ export interface JobView {
   progress: JobProgress | null;
   result: JobOutcome | null;
   error: string | null;
+  /** The dashboard user who asked; null when the CLI or the scheduler did. */
+  requestedBy: number | null;
+  /** The process running it (host:pid:random, or a PostgreSQL worker's id), while it runs and after. */
+  owner: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;

@@ -1,13 +1,10 @@
 /**
  * What the long-running commands (`start`, `run`, `worker`) share around the queues: the
- * in-process job queue with its failures written on runs, the start-up catch-up of posts left
- * unclassified, and the process-level last resort for a rejection nobody caught.
+ * in-process job queue, and the process-level last resort for a rejection nobody caught.
  */
-import type { Db } from "../../lib/db";
-import { classifyPending } from "../classify/pending";
-import { recordCrawlFailure, reasonOf } from "../runs";
+import { reasonOf } from "../runs";
 import type { RunSummary, WorkerServices } from "../worker";
-import { crawlHandler, createJobRunner, isCrawl, type CrawlJob, type JobRunner, type QueueItem } from "../jobs";
+import { crawlHandler, createJobRunner, isCrawl, isSkipped, type CrawlJob, type JobRunner, type QueueItem } from "../jobs";
 import { createInProcessQueue } from "./in-process";
 
 /** Options of {@link createCrawlQueue}. */
@@ -21,14 +18,14 @@ export interface CrawlQueueOptions {
 }
 
 /**
- * The in-process queue of every kind of job: crawls run {@link crawlAccount}, the jobs with a row
- * run through the {@link JobRunner} (claim, heartbeat, progress, outcome on the row). A crawl that
+ * The in-process queue of every kind of job: crawls run through the crawl handler, the jobs with a
+ * row through the {@link JobRunner} (claim, heartbeat, progress, outcome on the row). A crawl that
  * throws instead of returning a summary (a bug, a database gone away) is logged and written on the
- * account's run as failed with the reason; the queue, and the scheduler feeding it, keep going.
+ * account's run by the crawl handler; the queue, and the scheduler feeding it, keep going.
  */
 export function createCrawlQueue(services: WorkerServices, opts: CrawlQueueOptions) {
-  const runner = opts.runner ?? createJobRunner({ db: services.db, log: opts.log });
-  const crawl = crawlHandler(services);
+  const runner = opts.runner ?? createJobRunner({ db: services.db, log: opts.log, signal: services.signal });
+  const crawl = crawlHandler(services, { log: opts.log });
   const queue = createInProcessQueue<QueueItem>(
     async (job) => {
       if (!isCrawl(job)) {
@@ -36,47 +33,19 @@ export function createCrawlQueue(services: WorkerServices, opts: CrawlQueueOptio
         return;
       }
       const s = await crawl(job);
-      opts.onSummary?.(job, s);
+      if (!isSkipped(s)) opts.onSummary?.(job, s);
     },
     {
       concurrency: opts.concurrency,
-      onError: async (e, job) => {
-        if (!isCrawl(job)) {
-          // The runner writes a job's own failure on its row; this is the runner failing to (a database gone away).
-          opts.log(`job ${job.jobId} (${job.kind}) could not run: ${reasonOf(e)}`);
-          return;
-        }
-        opts.log(`account ${job.accountId} crashed: ${reasonOf(e)}`);
-        await recordCrawlFailure(services.db, job.accountId, job.trigger, e, opts.log);
+      onError: (e, job) => {
+        // A crawl's failure was logged and written on its run by the crawl handler.
+        if (isCrawl(job)) return;
+        // The runner writes a job's own failure on its row; this is the runner failing to (a database gone away).
+        opts.log(`job ${job.jobId} (${job.kind}) could not run: ${reasonOf(e)}`);
       },
     },
   );
   return Object.assign(queue, { runner });
-}
-
-/** Options of {@link catchUpClassification}. */
-export interface CatchUpOptions {
-  log: (message: string) => void;
-  /** Stop between batches (shutdown). */
-  signal?: AbortSignal;
-  /** The classifier. @default classifyPosts */
-  classify?: (db: Db, postIds: number[]) => Promise<unknown>;
-}
-
-/**
- * Classify, in the background, every post a killed or failed run left in UnclassifiedPost
- * (crawler/classify/pending.ts). Started once when the scheduler or a worker starts; crawls do not
- * wait for it (each crawl also catches up its own account first). The returned promise never
- * rejects: failures are logged, and the posts stay queued for the next crawl or start.
- */
-export async function catchUpClassification(db: Db, opts: CatchUpOptions): Promise<void> {
-  const { log } = opts;
-  try {
-    const n = await classifyPending(db, { batch: 200, classify: opts.classify, signal: opts.signal, queuedBefore: new Date() });
-    if (n > 0) log(`classified ${n} posts left unclassified by an earlier run`);
-  } catch (e) {
-    log(`classifying posts left unclassified by an earlier run failed (they stay queued): ${reasonOf(e)}`);
-  }
 }
 
 let rejectionLog: ((message: string) => void) | null = null;

@@ -1,7 +1,7 @@
 /**
- * A worker on PostgreSQL (`campuswatch worker`): claims crawl jobs from pg-boss and runs them with
- * the same {@link crawlAccount} the in-process queue uses, and the jobs with a row (discovery,
- * training, re-scoring, notifications) with the same runner (crawler/jobs/). Run any number of
+ * A worker on PostgreSQL (`campuswatch worker`): claims crawl jobs from pg-boss and runs them through
+ * the same crawl handler the in-process queue uses, and the jobs with a row (discovery, training,
+ * re-scoring, notifications, catch-up classification) with the same runner (crawler/jobs/). Run any number of
  * them, on any machines, against one database.
  *
  * Guarantees and how they are kept:
@@ -23,15 +23,15 @@ import type PgBoss from "pg-boss";
 import pg from "pg";
 import type { Db } from "../../lib/db";
 import { scaleOutConfig } from "../../lib/config";
-import { crawlAccount, type RunSummary } from "../worker";
+import type { RunSummary } from "../worker";
 import { createServices } from "../runtime";
 import { closeSharedBrowser } from "../fetch";
 import { PgHostScheduler } from "../fetch/pg-politeness";
 import { CRAWL_QUEUE, JOB_QUEUE, startBoss } from "./pg-boss";
-import { createJobRunner, dispatchQueuedJobs, reapDeadJobs } from "../jobs";
+import { crawlHandler, createJobRunner, dispatchQueuedJobs, isSkipped, reapDeadJobs, requestCatchUp, type CrawlSkipped } from "../jobs";
 import { segment } from "../classify/tokenizer";
 import type { CrawlJob } from "../jobs/types";
-import { createSkippedRun, reasonOf, recordCrawlFailure } from "../runs";
+import { createSkippedRun, reasonOf } from "../runs";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -89,9 +89,17 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     VALUES (${id}, ${os.hostname()}, ${process.pid}, ${concurrency}, 'running', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', 0)`;
 
   const boss: PgBoss = await startBoss(url, { name: `campuswatch worker ${id}` });
+  // Posts a killed process stored but never classified: a catch-up job (one however many workers
+  // start), handed to pg-boss by the heartbeat below like any queued job.
+  await requestCatchUp(db);
   let stopping = false;
 
-  const runJob = async (job: PgBoss.Job<CrawlJob>): Promise<RunSummary | { skipped: string }> => {
+  /**
+   * Around each crawl: list the job as this worker's, and hold the account's advisory lock, or
+   * skip the crawl when another worker holds it. Run inside the crawl handler, which records
+   * whatever this throws as the crawl's failure.
+   */
+  const exclusively = async (job: PgBoss.Job<CrawlJob>, crawl: () => Promise<RunSummary>): Promise<RunSummary | CrawlSkipped> => {
     const { accountId, trigger } = job.data;
     await db.$executeRaw`
       INSERT INTO "WorkerJob" ("jobId", "workerId", "accountId", "startedAt") VALUES (${job.id}, ${id}, ${accountId}, now() AT TIME ZONE 'UTC')
@@ -109,7 +117,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       try {
         const exists = await db.account.count({ where: { id: accountId } });
         if (!exists) return { skipped: "account was deleted" };
-        return await crawlAccount(services, accountId, trigger);
+        return await crawl();
       } finally {
         await lock.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [`account:${accountId}`]);
         clean = true;
@@ -138,19 +146,13 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     workIds.push(
       await boss.work<CrawlJob>(CRAWL_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollSeconds ?? 1 }, async ([job]) => {
         if (!job) return;
-        let r: RunSummary | { skipped: string };
-        try {
-          r = await runJob(job);
-        } catch (e) {
-          // A crawl that threw instead of returning a summary: said on the account's run, then
-          // failed in pg-boss, which retries it (CAMPUSWATCH_JOB_RETRIES).
-          log(`job ${job.id}: account ${job.data.accountId} crashed: ${reasonOf(e)}`);
-          await recordCrawlFailure(db, job.data.accountId, job.data.trigger, e, log);
-          throw e;
-        }
-        if ("skipped" in r) log(`job ${job.id}: account ${job.data.accountId} skipped: ${r.skipped}`);
+        // The crawl handler records a crawl that threw on the account's run and rethrows: pg-boss
+        // then fails the job and retries it (CAMPUSWATCH_JOB_RETRIES).
+        const crawl = crawlHandler(services, { around: (_job, run) => exclusively(job, run), log: (m) => log(`job ${job.id}: ${m}`) });
+        const r = await crawl(job.data);
+        if (isSkipped(r)) log(`job ${job.id}: account ${job.data.accountId} skipped: ${r.skipped}`);
         else log(`job ${job.id}: account ${r.accountId} ${r.status}: ${r.newPosts} new, ${r.changedPosts} changed, ${r.errors.length} errors`);
-        return "skipped" in r ? r : { runId: r.runId, status: r.status, newPosts: r.newPosts };
+        return isSkipped(r) ? r : { runId: r.runId, status: r.status, newPosts: r.newPosts };
       }),
     );
   }

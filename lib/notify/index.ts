@@ -9,7 +9,8 @@
  * topic's channels, once per expiry (./login.ts).
  *
  * Delivery never throws and never blocks a crawl for long: every attempt has a timeout and the
- * retries are bounded. The crawler calls `void notifyNewFlags(db, runId)` after a run. Network
+ * retries are bounded. After a run that may have something to say ({@link runMayNotify}) the crawler
+ * queues a `notifyRun` job (crawler/jobs/), which calls {@link notifyRun}. Network
  * errors, HTTP 408, 429 and 5xx and the platforms' rate-limit codes are retried; a platform's other
  * error codes (wrong signature, wrong key) are final until someone fixes the settings and retries.
  *
@@ -33,7 +34,7 @@ import { sendEmail, smtpConfig } from "./channels/email";
 import { sendFeishu } from "./channels/feishu";
 import { sendWebhook } from "./channels/webhook";
 import { sendWecom } from "./channels/wecom";
-import { loginExpiredPayloads, LOGIN_PAYLOAD_PREFIX } from "./login";
+import { loginExpiredPayloads, loginExpiryOf, LOGIN_PAYLOAD_PREFIX } from "./login";
 import {
   CHANNELS,
   type AnyNotificationPayload,
@@ -133,96 +134,123 @@ function mayHaveChannels(db: Db): Promise<boolean> {
  * run's start and its end. Returns what was done; never throws.
  */
 export async function notifyNewFlags(db: Db, crawlRunId: number, options: NotifyOptions = {}): Promise<NotifyResult> {
-  const result: NotifyResult = { notifications: 0, sent: 0, failed: 0 };
   try {
-    // Topics first: with no channel anywhere (the usual case) the run is not even read, and on
-    // SQLite a prepared statement says so without a Prisma query (this runs after every crawl run).
-    if (!(await mayHaveChannels(db))) return result;
-    const topics = await db.topic.findMany({
-      where: { OR: CHANNEL_TARGETS.map((c) => ({ [c]: { not: null } })) },
-      select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
-    });
-    if (topics.length === 0) return result;
-    const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
-    if (!run) return result;
-    // The run's flag messages (its login-expired notice, if any, is counted apart below).
-    const already = await db.notification.findMany({
-      where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } },
-      select: { topicId: true, channel: true },
-    });
-    const until = run.finishedAt ?? new Date();
-    const baseUrl = (options.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
-    const created: number[] = [];
-    for (const topic of topics) {
-      const where = { topicId: topic.id, createdAt: { gte: run.startedAt, lte: until }, post: { accountId: run.accountId } };
-      const [flags, total] = await Promise.all([
-        db.flag.findMany({
-          where,
-          orderBy: { id: "asc" },
-          take: MAX_FLAGS_PER_MESSAGE,
-          include: { post: { select: { id: true, url: true, title: true, text: true, author: true, publishedAt: true } } },
-        }),
-        db.flag.count({ where }),
-      ]);
-      if (flags.length === 0) continue;
-      const payload: NotificationPayload = {
-        event: "campuswatch.flags",
-        topic: { id: topic.id, name: topic.name },
-        topicUrl: baseUrl ? `${baseUrl}/?topic=${topic.id}` : null,
-        crawlRun: {
-          id: run.id,
-          accountId: run.accountId,
-          account: run.account.name,
-          platform: run.account.platform,
-          startedAt: run.startedAt.toISOString(),
-          finishedAt: run.finishedAt?.toISOString() ?? null,
-        },
-        total,
-        flags: flags.map((f) => ({
-          flagId: f.id,
-          postId: f.post.id,
-          url: f.post.url,
-          title: f.post.title,
-          excerpt: f.post.text.replace(/\s+/g, " ").slice(0, 200),
-          author: f.post.author,
-          publishedAt: f.post.publishedAt.toISOString(),
-          score: f.score,
-          reasons: safeJson(f.reasons),
-          dashboardUrl: baseUrl ? `${baseUrl}/posts/${f.post.id}` : null,
-        })),
-      };
-      for (const channel of CHANNELS) {
-        const { target } = channelOf(topic, channel);
-        if (!target) continue;
-        // A run is notified once per topic and channel, even if this is called again.
-        if (already.some((a) => a.topicId === topic.id && a.channel === channel)) continue;
-        const n = await db.notification.create({
-          data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
-        });
-        created.push(n.id);
-      }
-    }
-    // An expired login (需要重新登录), once per expiry, to every enabled topic's channels (./login.ts).
-    const enabled = topics.filter((t) => t.enabled);
-    for (const payload of await loginExpiredPayloads(db, run, enabled, baseUrl)) {
-      const topic = enabled.find((t) => t.id === payload.topic.id)!;
-      for (const channel of CHANNELS) {
-        const { target } = channelOf(topic, channel);
-        if (!target) continue;
-        const n = await db.notification.create({
-          data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
-        });
-        created.push(n.id);
-      }
-    }
-    result.notifications = created.length;
-    for (const id of created) {
-      const status = await deliverNotification(db, id, options);
-      if (status === "sent") result.sent++;
-      else result.failed++;
-    }
+    return await notifyRun(db, crawlRunId, options);
   } catch (e) {
     console.error(`notifyNewFlags(run ${crawlRunId}) failed:`, e);
+    return { notifications: 0, sent: 0, failed: 0 };
+  }
+}
+
+/**
+ * True when a crawl run may have something to notify: some topic has a channel, and the run
+ * opened flags on its account or found its login expired. Cheap when no topic has a channel (the
+ * usual case), so the crawler asks after every run and queues a notification job only when it may.
+ */
+export async function runMayNotify(db: Db, crawlRunId: number): Promise<boolean> {
+  if (!(await mayHaveChannels(db))) return false;
+  const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, select: { accountId: true, startedAt: true, finishedAt: true, errors: true } });
+  if (!run) return false;
+  if (loginExpiryOf(run.errors)) return true;
+  const flag = await db.flag.findFirst({
+    where: { createdAt: { gte: run.startedAt, lte: run.finishedAt ?? new Date() }, post: { accountId: run.accountId } },
+    select: { id: true },
+  });
+  return flag !== null;
+}
+
+/**
+ * {@link notifyNewFlags} for the jobs layer (the `notifyRun` job): the same work, but a failure
+ * (the database gone away) is thrown, so the job that ran it records it instead of a log line.
+ * Deliveries that fail are, as always, Notification rows marked failed, not throws.
+ */
+export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptions = {}): Promise<NotifyResult> {
+  const result: NotifyResult = { notifications: 0, sent: 0, failed: 0 };
+  // Topics first: with no channel anywhere (the usual case) the run is not even read, and on
+  // SQLite a prepared statement says so without a Prisma query (this runs after every crawl run).
+  if (!(await mayHaveChannels(db))) return result;
+  const topics = await db.topic.findMany({
+    where: { OR: CHANNEL_TARGETS.map((c) => ({ [c]: { not: null } })) },
+    select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
+  });
+  if (topics.length === 0) return result;
+  const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
+  if (!run) return result;
+  // The run's flag messages (its login-expired notice, if any, is counted apart below).
+  const already = await db.notification.findMany({
+    where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } },
+    select: { topicId: true, channel: true },
+  });
+  const until = run.finishedAt ?? new Date();
+  const baseUrl = (options.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
+  const created: number[] = [];
+  for (const topic of topics) {
+    const where = { topicId: topic.id, createdAt: { gte: run.startedAt, lte: until }, post: { accountId: run.accountId } };
+    const [flags, total] = await Promise.all([
+      db.flag.findMany({
+        where,
+        orderBy: { id: "asc" },
+        take: MAX_FLAGS_PER_MESSAGE,
+        include: { post: { select: { id: true, url: true, title: true, text: true, author: true, publishedAt: true } } },
+      }),
+      db.flag.count({ where }),
+    ]);
+    if (flags.length === 0) continue;
+    const payload: NotificationPayload = {
+      event: "campuswatch.flags",
+      topic: { id: topic.id, name: topic.name },
+      topicUrl: baseUrl ? `${baseUrl}/?topic=${topic.id}` : null,
+      crawlRun: {
+        id: run.id,
+        accountId: run.accountId,
+        account: run.account.name,
+        platform: run.account.platform,
+        startedAt: run.startedAt.toISOString(),
+        finishedAt: run.finishedAt?.toISOString() ?? null,
+      },
+      total,
+      flags: flags.map((f) => ({
+        flagId: f.id,
+        postId: f.post.id,
+        url: f.post.url,
+        title: f.post.title,
+        excerpt: f.post.text.replace(/\s+/g, " ").slice(0, 200),
+        author: f.post.author,
+        publishedAt: f.post.publishedAt.toISOString(),
+        score: f.score,
+        reasons: safeJson(f.reasons),
+        dashboardUrl: baseUrl ? `${baseUrl}/posts/${f.post.id}` : null,
+      })),
+    };
+    for (const channel of CHANNELS) {
+      const { target } = channelOf(topic, channel);
+      if (!target) continue;
+      // A run is notified once per topic and channel, even if this is called again.
+      if (already.some((a) => a.topicId === topic.id && a.channel === channel)) continue;
+      const n = await db.notification.create({
+        data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
+      });
+      created.push(n.id);
+    }
+  }
+  // An expired login (需要重新登录), once per expiry, to every enabled topic's channels (./login.ts).
+  const enabled = topics.filter((t) => t.enabled);
+  for (const payload of await loginExpiredPayloads(db, run, enabled, baseUrl)) {
+    const topic = enabled.find((t) => t.id === payload.topic.id)!;
+    for (const channel of CHANNELS) {
+      const { target } = channelOf(topic, channel);
+      if (!target) continue;
+      const n = await db.notification.create({
+        data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
+      });
+      created.push(n.id);
+    }
+  }
+  result.notifications = created.length;
+  for (const id of created) {
+    const status = await deliverNotification(db, id, options);
+    if (status === "sent") result.sent++;
+    else result.failed++;
   }
   return result;
 }

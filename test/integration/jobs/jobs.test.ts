@@ -94,7 +94,7 @@ async function pendingNotification(db: Db, topicId: number) {
 }
 
 /** One job of each kind, ready to run. */
-async function specs(db: Db): Promise<Record<JobSpec["kind"], JobSpec>> {
+async function specs(db: Db): Promise<Record<"train" | "rescore" | "learn" | "notify" | "discover", JobSpec>> {
   const topic = await examTopic(db);
   await createJobRunner({ db }).run((await requestJob(db, { kind: "train", topicId: topic.id })).job.id);
   const { n } = await pendingNotification(db, topic.id);
