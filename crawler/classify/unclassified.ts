@@ -1,6 +1,6 @@
 /**
  * The UnclassifiedPost queue as the classifier sees it: removing posts once their classifications
- * and flags are written. The store (crawler/store.ts) adds the rows in the transaction that stores
+ * and flags are written. The store (crawler/store/index.ts) adds the rows in the transaction that stores
  * the posts; ./pending.ts classifies what a killed or failed run left behind.
  */
 import { dialectOf, type Db, type Prisma } from "../../lib/db";
