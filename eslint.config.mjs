@@ -34,6 +34,14 @@ const layers = [
                 "lib/ sits below the crawler and the dashboard's queries: move the pure code or type it needs down into lib/ (re-exporting it from the old crawler path), or move this code up into server/.",
             },
             {
+              // a2. i18n/ (the dashboard's languages) stands on lib/ (i18n/config.ts reads lib/time.ts),
+              // so lib/ and the crawler below it word nothing through it: they give codes and data,
+              // and the dashboard words them.
+              target: [...lowerLib, "./crawler/**"],
+              from: ["./i18n"],
+              message: "lib/ and crawler/ sit below i18n/: return a code or plain data and let the page, action or component word it (i18n/, messages/*.json).",
+            },
+            {
               // b. The crawler never reaches up into the dashboard's queries or UI. Its entry points
               // (cli.ts, commands/, and demo.ts, the data `campuswatch demo` seeds) may.
               target: ["./crawler/!(cli|demo).ts", "./crawler/!(commands)/**"],

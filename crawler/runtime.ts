@@ -11,7 +11,7 @@ import type { HostGate } from "./fetch/politeness";
 import type { ProxyConfig } from "./fetch/proxy-url";
 import { classifyPosts } from "./classify";
 import { enableSegmentThread } from "./classify/segment-thread";
-import { enableParseThreads } from "./parse/off-thread";
+import { enableParseThreads } from "./parse/thread";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { runMayNotify } from "../lib/notify";
@@ -84,7 +84,7 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   const requests = new Set<Promise<unknown>>();
   // CAMPUSWATCH_JIEBA_THREAD=1: the classifier's jieba runs beside the crawl (process-wide; see segment-thread.ts).
   if (opts.classify !== false && cfg.jiebaThread) enableSegmentThread();
-  // Pages are parsed on worker threads (process-wide; see parse/off-thread.ts).
+  // Pages are parsed on worker threads (process-wide; see parse/off-thread.ts and parse/thread.ts).
   enableParseThreads(opts.parseThreads ?? cfg.parseThreads);
   return {
     // The run's notifications are a job (crawler/jobs/ notifyRun), asked for only when the run may

@@ -1,12 +1,13 @@
 /**
- * Validation messages in the reader's language. lib/ keeps its messages in English — the CLI
- * prints them — and says what went wrong in a form the dashboard can translate: zod issues (a
- * field, a code, a bound) and {@link ValidationError}s with a `code` that is a key of the
- * `validation` messages. Server actions turn both into translated field errors here.
+ * Validation messages in the reader's language. lib/ and server/ keep their messages in English —
+ * the CLI prints them — and say what went wrong in a form the dashboard can translate: zod issues
+ * (a field, a code, a bound, or a code of a {@link CodeBook} in `params`) and
+ * {@link ValidationError}s with a `code`. Server actions turn them into translated field errors
+ * here, from codes alone: no English text is matched.
  */
 import type { z } from "zod";
 import { MAX_PASSWORD_BYTES } from "@/lib/auth/password";
-import type { ValidationError } from "@/lib/validation";
+import { issueCode, type CodeBook, type IssueCode, type ValidationError } from "@/lib/validation";
 import en from "@/messages/en.json";
 import type { Messages } from "./messages";
 
@@ -98,4 +99,27 @@ export function localizeValidationError(e: ValidationError, t: ValidationTransla
   const { code, values } = e.detail;
   if (!isValidationKey(code)) return e.fieldErrors;
   return Object.fromEntries(Object.keys(e.fieldErrors).map((field) => [field, [t(code, values)]]));
+}
+
+/**
+ * The message of a refusal whose code is one of `book`'s (a zod issue's `params`, or a
+ * {@link ValidationError}'s detail), said with `t` (a translator of `book.namespace`); null for
+ * any other code or none.
+ */
+export function codedMessage<C extends string>(
+  found: IssueCode | null | undefined,
+  book: CodeBook<C>,
+  t: (key: C, values?: Record<string, string | number>) => string,
+): string | null {
+  if (!found || !(book.codes as readonly string[]).includes(found.code)) return null;
+  return t(found.code as C, found.values);
+}
+
+/** {@link codedMessage} of a zod issue. */
+export function codedIssueMessage<C extends string>(
+  issue: z.core.$ZodIssue,
+  book: CodeBook<C>,
+  t: (key: C, values?: Record<string, string | number>) => string,
+): string | null {
+  return codedMessage(issueCode(issue), book, t);
 }

@@ -1,7 +1,7 @@
 /**
  * The "page structure not recognised" state of an account (页面结构无法识别, issue 30): two runs
  * in a row met a page the adapter recognised as its platform's and read nothing from it (old
- * markup, a changed template, a login wall). The crawler writes it (crawler/worker.ts: the
+ * markup, a changed template, a login wall). The crawler writes it (crawler/worker/index.ts: the
  * account's status and its last error, which names the page and what was expected); the
  * dashboard reads it back to say it in the reader's language
  * (app/(dashboard)/accounts/_lib/problems.ts). One place for the text both sides depend on.

@@ -46,7 +46,9 @@ export function securePrivateDataDir(dir = dataDir()): void {
     throw e;
   }
   fs.chmodSync(dir, PRIVATE_DIR_MODE);
-  for (const name of DATA_FILES) chmodIfPresent(path.join(dir, name), 0o600);
+  // `dir` is the runtime data directory (CAMPUSWATCH_DATA_DIR), nothing a build ships: without
+  // the comment Turbopack traces the whole project into the dashboard's build (a build warning).
+  for (const name of DATA_FILES) chmodIfPresent(path.join(/* turbopackIgnore: true */ dir, name), 0o600);
   chmodIfPresent(path.join(dir, "archive"), PRIVATE_DIR_MODE);
   for (const entry of entries) {
     if (/\.db(-wal|-shm|-journal)?$/.test(entry)) chmodIfPresent(path.join(dir, entry), 0o600);

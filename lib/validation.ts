@@ -50,6 +50,56 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   throw new ValidationError(message, fieldErrors, { issues: result.error.issues });
 }
 
+/** The code of a refusal and the values its message needs, as a zod issue carries them in `params`. */
+export interface IssueCode {
+  code: string;
+  values?: Record<string, string | number>;
+}
+
+/**
+ * The codes of one form's refusals, each a key of the message namespace `namespace`
+ * (messages/*.json): the schema's checks name a code with {@link CodeBook.error}, the dashboard
+ * says it from the code (i18n/validation.ts codedMessage), and test/unit/i18n checks that every
+ * code of every book has a message in both languages (test/unit/i18n/codes.test.ts). Nothing matches English text.
+ */
+export interface CodeBook<C extends string> {
+  namespace: string;
+  codes: readonly C[];
+  /**
+   * The `error` option of a zod schema, check or refinement: its issue's message is `english`
+   * (the CLI prints it) and its `params` are `{ code, values }`.
+   */
+  error(code: C, english: string, values?: Record<string, string | number>): { error: (issue: z.core.$ZodRawIssue) => string };
+  /** The `params` of an issue added by hand (`ctx.addIssue({ code: "custom", message, params })`). */
+  params(code: C, values?: Record<string, string | number>): { code: C; values?: Record<string, string | number> };
+}
+
+/** A {@link CodeBook} of `codes`, keys of the message namespace `namespace`. */
+export function codeBook<const C extends string>(namespace: string, codes: readonly C[]): CodeBook<C> {
+  const book: CodeBook<C> = {
+    namespace,
+    codes,
+    error: (code, english, values) => ({
+      // zod calls the error map with the raw issue and copies the issue's fields after it
+      // (finalizeIssue), so `params` set here reach the issue (lib/validation's unit test checks
+      // this for every kind of check the forms use).
+      error: (issue) => {
+        (issue as { params?: Record<string, unknown> }).params = { ...(issue as { params?: Record<string, unknown> }).params, ...book.params(code, values) };
+        return english;
+      },
+    }),
+    params: (code, values) => (values ? { code, values } : { code }),
+  };
+  return book;
+}
+
+/** The code a zod issue carries ({@link CodeBook}, or a refinement's `params`), or null. */
+export function issueCode(issue: z.core.$ZodIssue): IssueCode | null {
+  const params = (issue as { params?: { code?: unknown; values?: unknown } }).params;
+  if (typeof params?.code !== "string") return null;
+  return { code: params.code, values: (params.values ?? undefined) as IssueCode["values"] };
+}
+
 /**
  * A refusal the dashboard can say in the reader's language: `code` is a key of the
  * `accounts.validation` messages, `values` what its message needs. The English `message` stays
@@ -60,6 +110,19 @@ export interface Problem {
   values: Record<string, string | number>;
   message: string;
 }
+
+/** The codes of {@link urlProblemCode} and {@link cronProblemCode}: keys of the `accounts.validation` messages. */
+export const urlCronProblems = codeBook("accounts.validation", [
+  "urlInvalid",
+  "urlProtocol",
+  "urlNoHost",
+  "cronFields",
+  "cronInvalid",
+  "cronRequired",
+  "cronMissing",
+]);
+/** The codes {@link entryUrlProblemCode} adds to {@link urlProblemCode}'s: keys of the `validation` messages. */
+export const entryUrlProblems = codeBook("validation", ["urlTooLong", "urlCredentials", "urlMetadataName", "urlMetadataAddress"]);
 
 /** Why a URL is refused (code, values and the English message), or null when it is an absolute http(s) URL. */
 export function urlProblemCode(value: string): Problem | null {
@@ -199,7 +262,7 @@ export function cronProblem(expr: string): string | null {
 export const cronExpression = z
   .string()
   .trim()
-  .min(1, "cron expression is required")
+  .min(1, urlCronProblems.error("cronRequired", "cron expression is required"))
   .superRefine((v, ctx) => {
     const problem = cronProblemCode(v);
     if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code, values: problem.values } });

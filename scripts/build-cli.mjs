@@ -172,8 +172,8 @@ export async function buildCli({ quiet = false, outdir = DIST } = {}) {
   const result = await esbuild.build({
     absWorkingDir: root,
     // The parse threads' module is an entry of its own: a worker loads it by its file
-    // (crawler/parse/off-thread.ts), and an entry is a file that holds it, not a shared chunk.
-    entryPoints: { cli: ENTRY, "parse-thread": "crawler/parse/off-thread.ts" },
+    // (crawler/parse/thread.ts), and an entry is a file that holds it, not a shared chunk.
+    entryPoints: { cli: ENTRY, "parse-thread": "crawler/parse/thread.ts" },
     outdir,
     entryNames: "[name]-[hash]",
     chunkNames: "chunk-[hash]",

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Db } from "../lib/db";
 import { Prisma } from "@/generated/prisma/client";
-import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblem, httpUrl, nextRunTimes, parseInput, ValidationError } from "../lib/validation";
+import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblemCode, httpUrl, nextRunTimes, parseInput, ValidationError } from "../lib/validation";
 import type { Resolver } from "../lib/net/address";
 import {
   DISCUZ_BOARD_FORMS,
@@ -229,8 +229,8 @@ export const accountFormSchema = z
   })
   .transform((v, ctx) => {
     const cron = v.interval === "custom" ? (v.cron ?? "") : v.interval;
-    const problem = cron ? cronProblem(cron) : "enter a cron expression";
-    if (problem) ctx.addIssue({ code: "custom", path: ["cron"], message: problem });
+    const problem = cron ? cronProblemCode(cron) : { code: "cronMissing" as const, values: {}, message: "enter a cron expression" };
+    if (problem) ctx.addIssue({ code: "custom", path: ["cron"], message: problem.message, params: { code: problem.code, values: problem.values } });
     const urlProblem = platformProblem(v.url, v.platform);
     if (urlProblem) ctx.addIssue({ code: "custom", path: ["url"], message: urlProblem });
     return { url: v.url, platform: v.platform, name: v.name || undefined, cron };

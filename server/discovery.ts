@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Db } from "../lib/db";
-import { ValidationError } from "../lib/validation";
+import { codeBook, ValidationError } from "../lib/validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
 import { STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
 import { activeJob, cancelQueuedJob, requestJob, type JobView } from "@/crawler/jobs";
@@ -147,12 +147,37 @@ export async function listCandidates(db: Db, runId?: number, take = 100) {
 }
 
 /** The start form of the dashboard. */
+/** The codes of the start form's refusals: keys of the `discovery.done` messages (app/(dashboard)/discovery/actions.ts). */
+export const discoveryProblems = codeBook("discovery.done", [
+  "chooseTopic",
+  "chooseSeedSet",
+  "strategyOneOf",
+  "numberOfPages",
+  "wholeNumber",
+  "atLeast",
+  "atMost",
+  "milliseconds",
+  "zeroOrMore",
+]);
+const said = discoveryProblems.error;
+
 export const startDiscoverySchema = z.object({
-  topicId: z.coerce.number({ message: "choose a topic" }).int().positive("choose a topic"),
-  seedSetId: z.coerce.number({ message: "choose a seed set" }).int().positive("choose a seed set"),
-  strategy: z.enum(STRATEGIES as unknown as [StrategyName, ...StrategyName[]], { message: `one of ${STRATEGIES.join(", ")}` }),
-  maxPages: z.coerce.number({ message: "a number of pages" }).int("a whole number").min(1, "at least 1").max(1_000_000, "at most 1,000,000"),
-  hostDelayMs: z.coerce.number({ message: "milliseconds" }).int("a whole number").min(0, "0 or more").max(600_000, "at most 600,000"),
+  topicId: z.coerce.number(said("chooseTopic", "choose a topic")).int().positive(said("chooseTopic", "choose a topic")),
+  seedSetId: z.coerce.number(said("chooseSeedSet", "choose a seed set")).int().positive(said("chooseSeedSet", "choose a seed set")),
+  strategy: z.enum(
+    STRATEGIES as unknown as [StrategyName, ...StrategyName[]],
+    said("strategyOneOf", `one of ${STRATEGIES.join(", ")}`, { list: STRATEGIES.join(", ") }),
+  ),
+  maxPages: z.coerce
+    .number(said("numberOfPages", "a number of pages"))
+    .int(said("wholeNumber", "a whole number"))
+    .min(1, said("atLeast", "at least 1", { min: 1 }))
+    .max(1_000_000, said("atMost", "at most 1,000,000", { max: 1_000_000 })),
+  hostDelayMs: z.coerce
+    .number(said("milliseconds", "milliseconds"))
+    .int(said("wholeNumber", "a whole number"))
+    .min(0, said("zeroOrMore", "0 or more"))
+    .max(600_000, said("atMost", "at most 600,000", { max: 600_000 })),
   sameSite: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
 });
 export type StartDiscoveryInput = z.infer<typeof startDiscoverySchema>;

@@ -2,12 +2,15 @@
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../lib/db";
-import { entryUrlProblemCode, ValidationError } from "../lib/validation";
+import { entryUrlProblemCode, ValidationError, type IssueCode } from "../lib/validation";
 
 export interface SeedLine {
   line: number;
   text: string;
+  /** Why, in English (the CLI prints it). */
   reason: string;
+  /** Why, as a code (lib/validation.ts urlCronProblems or entryUrlProblems) and its values: what the dashboard says. */
+  problem: IssueCode;
 }
 
 /**
@@ -26,9 +29,9 @@ export function parseSeedList(text: string): { urls: string[]; invalid: SeedLine
       const line = raw.trim();
       if (!line || line.startsWith("#")) return;
       // Seeds are registered hosts like account entry URLs: the same limits (length, no credentials, no metadata host).
-      const problem = entryUrlProblemCode(line)?.message;
+      const problem = entryUrlProblemCode(line);
       if (problem) {
-        invalid.push({ line: i + 1, text: line.slice(0, 200), reason: problem });
+        invalid.push({ line: i + 1, text: line.slice(0, 200), reason: problem.message, problem: { code: problem.code, values: problem.values } });
         return;
       }
       const u = new URL(line);

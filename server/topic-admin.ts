@@ -28,6 +28,7 @@ import { createTopicRow, DEFAULT_THRESHOLDS, deleteTopicRow, updateTopicRow } fr
 import { jsonList } from "../lib/format";
 import { parseInput, ValidationError } from "../lib/validation";
 import { channelData, channelFormFields, checkChannelSecrets, sealChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
+import { topicProblems } from "./topic-problems";
 
 /** The relevant labels of a topic that names none (see the module comment for why). */
 export const DEFAULT_RELEVANT_LABELS: readonly string[] = ["on-topic"];
@@ -53,13 +54,17 @@ const words = (max: number) =>
       .string()
       .default("")
       .transform(parseWordList)
-      .pipe(z.array(z.string().max(50, "each word at most 50 characters")).max(max, `at most ${max} entries`)),
+      .pipe(
+        z
+          .array(z.string().max(50, topicProblems.error("wordTooLong", "each word at most 50 characters")))
+          .max(max, topicProblems.error("atMostEntries", `at most ${max} entries`, { max })),
+      ),
   );
-const threshold = (label: string) =>
+const threshold = (label: string, number: "nbNumber" | "cosineNumber", range: "nbRange" | "cosineRange") =>
   z.coerce
-    .number({ error: `${label} must be a number` })
-    .min(0, `${label} is between 0 and 1`)
-    .max(1, `${label} is between 0 and 1`);
+    .number(topicProblems.error(number, `${label} must be a number`))
+    .min(0, topicProblems.error(range, `${label} is between 0 and 1`))
+    .max(1, topicProblems.error(range, `${label} is between 0 and 1`));
 
 /**
  * A topic's settings as the form posts them (or the CLI gives them); the notification channels'
@@ -67,15 +72,19 @@ const threshold = (label: string) =>
  */
 export const topicFormSchema = z
   .object({
-    name: z.string().trim().min(1, "a topic needs a name").max(60, "at most 60 characters"),
+    name: z
+      .string()
+      .trim()
+      .min(1, topicProblems.error("nameRequired", "a topic needs a name"))
+      .max(60, topicProblems.error("atMostChars", "at most 60 characters", { max: 60 })),
     description: z.string().trim().max(500).default(""),
     enabled: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
     keywords: words(200),
     userDict: words(2000),
     sensitiveWords: words(500),
     relevantLabels: words(20),
-    nbThreshold: threshold("the classifier threshold").default(DEFAULT_THRESHOLDS.nbThreshold),
-    cosineThreshold: threshold("the relevance threshold").default(DEFAULT_THRESHOLDS.cosineThreshold),
+    nbThreshold: threshold("the classifier threshold", "nbNumber", "nbRange").default(DEFAULT_THRESHOLDS.nbThreshold),
+    cosineThreshold: threshold("the relevance threshold", "cosineNumber", "cosineRange").default(DEFAULT_THRESHOLDS.cosineThreshold),
     // A string in (the form's select, the CLI's --model), one of the kinds out.
     classifier: z
       .string()

@@ -14,6 +14,7 @@ import { CHANNEL_LABELS, type Channel } from "../lib/notify/types";
 import { WECOM_SEND_URL } from "../lib/notify/channels/wecom";
 import { seal } from "../lib/secret-box";
 import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET } from "../lib/sealed-columns";
+import { topicProblems } from "./topic-problems";
 
 const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
 const checkbox = z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false);
@@ -28,12 +29,15 @@ function httpUrl(s: string): URL | null {
   }
 }
 
+/** What is wrong with a webhook URL: its code (./topic-problems.ts) and its English words. */
+type WebhookProblem = { code: "fullUrl" | "dingtalkUrl" | "wecomUrl" | "feishuUrl" | "noSignParams"; message: string };
+
 /**
  * A webhook URL field: empty → undefined; otherwise an http(s) URL passing `check` (which returns
- * the message of what is wrong, or null). Any host is accepted — a relay, or a local test server —
+ * what is wrong, or null). Any host is accepted — a relay, or a local test server —
  * but a URL on the platform's own host must have the shape the platform gives out.
  */
-const webhookField = (check?: (u: URL) => string | null, prepare: (s: string) => string = (s) => s) =>
+const webhookField = (check?: (u: URL) => WebhookProblem | null, prepare: (s: string) => string = (s) => s) =>
   optionalText.pipe(
     z
       .string()
@@ -41,38 +45,54 @@ const webhookField = (check?: (u: URL) => string | null, prepare: (s: string) =>
       .pipe(
         z
           .string()
-          .max(2000, "at most 2000 characters")
+          .max(2000, topicProblems.error("atMostChars", "at most 2000 characters", { max: 2000 }))
           .superRefine((s, ctx) => {
             const u = httpUrl(s);
-            const problem = !u ? "enter a full http(s) URL" : (check?.(u) ?? null);
-            if (problem) ctx.addIssue({ code: "custom", message: problem });
+            const problem: WebhookProblem | null = !u ? { code: "fullUrl", message: "enter a full http(s) URL" } : (check?.(u) ?? null);
+            if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: topicProblems.params(problem.code) });
           }),
       )
       .optional(),
   );
 
 /** A secret field: empty → undefined (keep the stored one); no spaces inside. */
-const secretField = (pattern: RegExp, message: string) => optionalText.pipe(z.string().max(200, "at most 200 characters").regex(pattern, message).optional());
+const secretField = (pattern: RegExp, code: "webhookSecretFormat" | "dingtalkSecretFormat" | "feishuSecretFormat", message: string) =>
+  optionalText.pipe(
+    z
+      .string()
+      .max(200, topicProblems.error("atMostChars", "at most 200 characters", { max: 200 }))
+      .regex(pattern, topicProblems.error(code, message))
+      .optional(),
+  );
 
-const DINGTALK_HELP = "a DingTalk robot webhook looks like https://oapi.dingtalk.com/robot/send?access_token=…";
-const WECOM_HELP = "a WeCom robot webhook looks like https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=… (or paste the key alone)";
-const FEISHU_HELP = "a Feishu bot webhook looks like https://open.feishu.cn/open-apis/bot/v2/hook/… (Lark: open.larksuite.com)";
+const DINGTALK_HELP: WebhookProblem = {
+  code: "dingtalkUrl",
+  message: "a DingTalk robot webhook looks like https://oapi.dingtalk.com/robot/send?access_token=…",
+};
+const WECOM_HELP: WebhookProblem = {
+  code: "wecomUrl",
+  message: "a WeCom robot webhook looks like https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=… (or paste the key alone)",
+};
+const FEISHU_HELP: WebhookProblem = {
+  code: "feishuUrl",
+  message: "a Feishu bot webhook looks like https://open.feishu.cn/open-apis/bot/v2/hook/… (Lark: open.larksuite.com)",
+};
 
-function dingtalkProblem(u: URL): string | null {
+function dingtalkProblem(u: URL): WebhookProblem | null {
   if (u.searchParams.has("sign") || u.searchParams.has("timestamp"))
-    return "paste the webhook without timestamp and sign: CampusWatch signs each message itself";
+    return { code: "noSignParams", message: "paste the webhook without timestamp and sign: CampusWatch signs each message itself" };
   if (!u.searchParams.get("access_token")) return DINGTALK_HELP;
   if (u.hostname === "oapi.dingtalk.com" && (u.protocol !== "https:" || u.pathname !== "/robot/send")) return DINGTALK_HELP;
   return null;
 }
 
-function wecomProblem(u: URL): string | null {
+function wecomProblem(u: URL): WebhookProblem | null {
   if (!u.searchParams.get("key")) return WECOM_HELP;
   if (u.hostname === "qyapi.weixin.qq.com" && (u.protocol !== "https:" || u.pathname !== "/cgi-bin/webhook/send")) return WECOM_HELP;
   return null;
 }
 
-function feishuProblem(u: URL): string | null {
+function feishuProblem(u: URL): WebhookProblem | null {
   if (
     (u.hostname === "open.feishu.cn" || u.hostname === "open.larksuite.com") &&
     (u.protocol !== "https:" || !/^\/open-apis\/bot\/v2\/hook\/[\w-]+$/.test(u.pathname))
@@ -89,15 +109,23 @@ function wecomUrl(s: string): string {
 /** The channel fields of the topic form (spread into server/topics.ts topicFormSchema). */
 export const channelFormFields = {
   webhookUrl: webhookField(),
-  webhookSecret: secretField(/^\S{16,}$/, "at least 16 characters without spaces (e.g. the output of openssl rand -hex 32)"),
+  webhookSecret: secretField(/^\S{16,}$/, "webhookSecretFormat", "at least 16 characters without spaces (e.g. the output of openssl rand -hex 32)"),
   webhookSecretClear: checkbox,
-  notifyEmail: optionalText.pipe(z.email("enter an e-mail address").optional()),
+  notifyEmail: optionalText.pipe(z.email(topicProblems.error("email", "enter an e-mail address")).optional()),
   dingtalkWebhook: webhookField(dingtalkProblem),
-  dingtalkSecret: secretField(/^SEC[A-Za-z0-9]+$/, "a DingTalk 加签 secret starts with SEC: copy it from the robot's security settings (安全设置 → 加签)"),
+  dingtalkSecret: secretField(
+    /^SEC[A-Za-z0-9]+$/,
+    "dingtalkSecretFormat",
+    "a DingTalk 加签 secret starts with SEC: copy it from the robot's security settings (安全设置 → 加签)",
+  ),
   dingtalkSecretClear: checkbox,
   wecomWebhook: webhookField(wecomProblem, wecomUrl),
   feishuWebhook: webhookField(feishuProblem),
-  feishuSecret: secretField(/^\S{8,}$/, "at least 8 characters without spaces: copy it from the bot's security settings (安全设置 → 签名校验)"),
+  feishuSecret: secretField(
+    /^\S{8,}$/,
+    "feishuSecretFormat",
+    "at least 8 characters without spaces: copy it from the bot's security settings (安全设置 → 签名校验)",
+  ),
   feishuSecretClear: checkbox,
 };
 
@@ -106,12 +134,18 @@ type ChannelForm = z.output<z.ZodObject<typeof channelFormFields>>;
 /** Form-level check: a new secret without its channel would be silently dropped, so say so. */
 export function checkChannelSecrets(f: ChannelForm, ctx: z.RefinementCtx): void {
   const pairs = [
-    ["webhookSecret", f.webhookSecret, f.webhookUrl, "the webhook URL"],
-    ["dingtalkSecret", f.dingtalkSecret, f.dingtalkWebhook, "the DingTalk webhook"],
-    ["feishuSecret", f.feishuSecret, f.feishuWebhook, "the Feishu webhook"],
+    ["webhookSecret", f.webhookSecret, f.webhookUrl, "the webhook URL", "webhook"],
+    ["dingtalkSecret", f.dingtalkSecret, f.dingtalkWebhook, "the DingTalk webhook", "dingtalk"],
+    ["feishuSecret", f.feishuSecret, f.feishuWebhook, "the Feishu webhook", "feishu"],
   ] as const;
-  for (const [field, secret, url, what] of pairs) {
-    if (secret && !url) ctx.addIssue({ code: "custom", path: [field], message: `a secret needs ${what}: enter it too` });
+  for (const [field, secret, url, what, channel] of pairs) {
+    if (secret && !url)
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `a secret needs ${what}: enter it too`,
+        params: topicProblems.params("secretNeedsUrl", { channel }),
+      });
   }
 }
 

@@ -31,6 +31,9 @@ export function parseStopWords(text: string): Set<string> {
 
 /** The shipped stop-word set (read on first use, then shared). */
 export function stopWords(): ReadonlySet<string> {
-  cached ??= parseStopWords(fs.readFileSync(stopWordsFile(), "utf8"));
+  // The file is found at run time (./data-file.ts), so a bundler cannot know it: without the
+  // comment Turbopack traces the whole project into the dashboard's build (a build warning). The
+  // dashboard runs from the project directory (`next start`), where the file is.
+  cached ??= parseStopWords(fs.readFileSync(/* turbopackIgnore: true */ stopWordsFile(), "utf8"));
   return cached;
 }

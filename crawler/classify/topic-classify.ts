@@ -18,7 +18,7 @@ export interface ClassifyOptions {
   /** Posts per transaction. @default 200 */
   batchSize?: number;
   /**
-   * The posts' stored content, as the store wrote it (crawler/store.ts): judged without reading
+   * The posts' stored content, as the store wrote it (crawler/store/index.ts): judged without reading
    * those posts again. Ids not among them are read. @default every post is read
    */
   posts?: readonly ClassifiedPost[];

@@ -1,6 +1,6 @@
 /**
  * The UnclassifiedPost queue, written only here (docs/tables.md): queueing stored posts, which the
- * store (crawler/store.ts) does through {@link queueStored} / {@link queueStoredSync} in the
+ * store (crawler/store/index.ts) does through {@link queueStored} / {@link queueStoredSync} in the
  * transaction that stores them, and removing posts once their classifications and flags are
  * written; ./pending.ts classifies what a killed or failed run left behind.
  */

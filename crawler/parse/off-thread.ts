@@ -8,8 +8,8 @@
  * crawl's clock, plain options → plain data), so a worker can run them while the main thread
  * fetches, stores and classifies other accounts' pages.
  *
- * {@link offThread} runs one parser: on a worker when {@link enableParseThreads} turned them on
- * (crawler/runtime.ts does, see `CAMPUSWATCH_PARSE_THREADS`), else on the calling thread. The
+ * {@link offThread} runs one parser: on a worker when ./thread.ts `enableParseThreads` turned them
+ * on (crawler/runtime.ts does, see `CAMPUSWATCH_PARSE_THREADS`), else on the calling thread. The
  * result is the same either way:
  * - The worker runs the very function the caller names: ./parsers.ts lists them, and a test checks
  *   that every name there is the function the adapters pass.
@@ -25,31 +25,17 @@
  * One entry of ./parsers.ts is not a parser: the raw archive's write (../archive.ts `archiveSync`),
  * which also wants a thread that is not the crawl's (a file written in one go, not five round trips
  * through libuv's pool that each wait for the busy crawl thread).
+ *
+ * This module is the crawl's side (the adapters import it); ./thread.ts is the parse thread's, and
+ * ./protocol.ts what both share. This one imports neither ./thread.ts nor ./parsers.ts, which
+ * import the adapters: there is no import cycle. It learns which module a thread loads from
+ * ./thread.ts itself ({@link runParseThreads}).
  */
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import * as errorClasses from "../errors";
+import { Worker } from "node:worker_threads";
 import { profileFigure } from "../profile";
-import { readText, rememberText } from "../text";
-import type { Parsers } from "./parsers";
+import { isParseThread, isPlainObject, rebuildError, unpack, WORKER_MARK, type ParserName, type Reply, type Request, type Warn } from "./protocol";
 
-/** The parsers that may run off the main thread (./parsers.ts). */
-export type ParserName = keyof Parsers;
-
-/** Marks a worker started by this module (its `workerData`). */
-const WORKER_MARK = "campuswatchParseThread";
-/** Where a detached string argument was (see {@link pack}). */
-const ARG_KEY = "__cwParseArg";
-/** Strings shorter than this travel back as they are: only pages are worth the walk. */
-const DETACH_MIN_LENGTH = 256;
-
-/** `warnAt`: arguments whose `warn` option was left behind; `warnFnAt`: arguments that were a warn callback themselves. */
-type Request = { id: number; name: ParserName; args: unknown[]; warnAt: number[]; warnFnAt: number[] };
-/** An error as it crosses threads: its class by name (`cls`, the constructor's: `name` may differ), its fields. */
-type SentError = { cls: string; name: string; message: string; stack?: string; props: Record<string, unknown> };
-type Reply = { id: number; warnings: { at: number; warning: unknown }[] } & (
-  { ok: true; value: unknown; texts: (string | null)[] } | { ok: false; error: SentError }
-);
-type Warn = (warning: unknown) => void;
+export type { ParserName } from "./protocol";
 type Pending = {
   name: ParserName;
   fn: (...args: never[]) => unknown;
@@ -63,6 +49,8 @@ type Pending = {
 type Thread = { worker: Worker; pending: Map<number, Pending>; dead: boolean };
 
 let wanted = 0;
+/** The module a parse thread loads (./thread.ts, as source or as the CLI build's chunk). */
+let threadModule: string | null = null;
 const threads: Thread[] = [];
 let nextId = 1;
 /** Requests answered by a parse thread, and requests parsed here after their thread was gone. */
@@ -70,9 +58,11 @@ const stats = { answered: 0, fellBack: 0 };
 
 /**
  * Parse on `count` worker threads from now on in this process (0: on the calling thread, and the
- * workers stop). Workers start at once, so their start-up overlaps the crawl's own.
+ * workers stop), each loading `module` (a URL). Workers start at once, so their start-up overlaps
+ * the crawl's own. Called by ./thread.ts `enableParseThreads`, which names itself.
  */
-export function enableParseThreads(count: number): void {
+export function runParseThreads(count: number, module: string): void {
+  threadModule = module;
   wanted = Math.max(0, Math.floor(count));
   while (threads.length > wanted) void stop(threads.at(-1)!);
   while (threads.length < wanted) threads.push(start());
@@ -106,12 +96,12 @@ export async function stopParseThreads(): Promise<void> {
  * Run the parser `name` (which is `fn`, as ./parsers.ts lists it) on `args`: on a parse thread when
  * they are on, else here. Same result, warnings and errors either way (see the module comment).
  */
-export function offThread<N extends ParserName>(name: N, fn: Parsers[N], ...args: Parameters<Parsers[N]>): Promise<ReturnType<Parsers[N]>> {
+export function offThread<F extends (...args: never[]) => unknown>(name: ParserName, fn: F, ...args: Parameters<F>): Promise<ReturnType<F>> {
   const thread = pick();
   if (!thread) return inline(fn, args);
   const warns = new Map<number, Warn>();
   const warnFnAt: number[] = [];
-  const sent = args.map((a, i) => {
+  const sent = (args as unknown[]).map((a, i) => {
     if (typeof a === "function") {
       // A warn callback passed as an argument of its own (the feed reader's).
       warns.set(i, a as Warn);
@@ -160,14 +150,12 @@ function pick(): Thread | null {
   return best;
 }
 
+/** Start a parse thread on {@link threadModule}: the TypeScript source under tsx (tests, `CAMPUSWATCH_CLI_SOURCE`), or the CLI build's chunk. */
 function start(): Thread {
-  // `import.meta["url"]`, not `import.meta.url`: the CLI build rewrites the latter to the source
-  // file's location (scripts/build-cli.mjs), and the worker must load this very module, the
-  // bundled chunk in dist/ or the TypeScript source under tsx (tests, `CAMPUSWATCH_CLI_SOURCE`).
-  const self = import.meta["url"];
-  const bootstrap = self.endsWith(".ts")
-    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(self)}); })`
-    : `import(${JSON.stringify(self)})`;
+  const module = threadModule!;
+  const bootstrap = module.endsWith(".ts")
+    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(module)}); })`
+    : `import(${JSON.stringify(module)})`;
   const worker = new Worker(bootstrap, { eval: true, workerData: { [WORKER_MARK]: true }, name: "campuswatch parse" });
   const thread: Thread = { worker, pending: new Map(), dead: false };
   worker.on("message", (reply: Reply) => settle(thread, reply));
@@ -221,136 +209,5 @@ function settle(thread: Thread, reply: Reply): void {
   else p.reject(rebuildError(reply.error));
 }
 
-// ---- The worker's side ----
-
-/** Serve parse requests (in a worker started by {@link start}). */
-function serve(): void {
-  const port = parentPort!;
-  const parsers = import("./parsers").then((m) => m.parsers);
-  port.on("message", (request: Request | { crash: string }) => {
-    // Tests make a thread fail this way ({@link failParseThreadForTests}).
-    if ("crash" in request) throw new Error(request.crash);
-    void parsers.then((all) => port.postMessage(answer(all, request)));
-  });
-}
-
-function answer(all: Parsers, { id, name, args, warnAt, warnFnAt }: Request): Reply {
-  const warnings: Reply["warnings"] = [];
-  for (const at of warnAt) (args[at] as { warn?: Warn }).warn = (warning) => warnings.push({ at, warning });
-  for (const at of warnFnAt) args[at] = (warning: unknown) => warnings.push({ at, warning });
-  try {
-    const fn = all[name] as (...a: unknown[]) => unknown;
-    const value = fn(...args);
-    const texts = pack(value, args);
-    return { id, warnings, ok: true, value, texts };
-  } catch (e) {
-    return { id, warnings, ok: false, error: sendError(e) };
-  }
-}
-
-/** The text of an item's HTML, or null where reading it throws (the store then reads it, and meets the error there, as before). */
-function textOrNull(html: string): string | null {
-  try {
-    return readText(html);
-  } catch {
-    return null;
-  }
-}
-
-/** An item of a parsed page: it has a platform id and the HTML whose text the store reads. */
-function isItem(o: Record<string, unknown>): o is { html: string; platformId: string } {
-  return typeof o.html === "string" && typeof o.platformId === "string";
-}
-
-/**
- * Prepare a parser's value to travel: every `body` that is one of the (long) string arguments
- * becomes an empty string and the argument's index (the caller has that string already), and the
- * text of every item's HTML is read here (the store reads it next, on the crawl's thread). Returns
- * the texts in the order {@link unpack} meets the items.
- */
-function pack(value: unknown, args: unknown[]): (string | null)[] {
-  const strings = args.map((a) => (typeof a === "string" && a.length >= DETACH_MIN_LENGTH ? a : null));
-  const texts: (string | null)[] = [];
-  walk(value, (o) => {
-    if (isItem(o)) texts.push(textOrNull(o.html));
-    const body = o.body;
-    if (typeof body !== "string" || body.length < DETACH_MIN_LENGTH) return;
-    const at = strings.indexOf(body);
-    if (at < 0) return;
-    o.body = "";
-    o[ARG_KEY] = at;
-  });
-  return texts;
-}
-
-/** Undo {@link pack} with the caller's own arguments, and remember the items' texts (../text.ts). */
-function unpack(value: unknown, texts: readonly (string | null)[], args: unknown[]): unknown {
-  let next = 0;
-  walk(value, (o) => {
-    if (isItem(o) && next < texts.length) {
-      const text = texts[next++];
-      if (text !== null && text !== undefined) rememberText(o.html, text);
-    }
-    const at = o[ARG_KEY];
-    if (typeof at !== "number") return;
-    o.body = args[at];
-    delete o[ARG_KEY];
-  });
-  return value;
-}
-
-/** Visit every plain object and array element under `value` once. */
-function walk(value: unknown, visit: (o: Record<string, unknown>) => void, seen = new Set<object>()): void {
-  if (typeof value !== "object" || value === null || seen.has(value)) return;
-  seen.add(value);
-  if (Array.isArray(value)) {
-    for (const v of value) walk(v, visit, seen);
-    return;
-  }
-  if (!isPlainObject(value)) return;
-  visit(value);
-  for (const v of Object.values(value)) walk(v, visit, seen);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-function sendError(e: unknown): SentError {
-  if (!(e instanceof Error)) return { cls: "Error", name: "Error", message: String(e), props: {} };
-  const props: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(e)) {
-    try {
-      structuredClone(v);
-      props[k] = v;
-    } catch {
-      // A field that cannot travel is left behind.
-    }
-  }
-  return { cls: e.constructor.name, name: e.name, message: e.message, stack: e.stack, props };
-}
-
-/** The crawler's own error classes by name, so an error thrown on a parse thread keeps its class. */
-const KNOWN_ERRORS = new Map<string, new (...args: never[]) => Error>(
-  (Object.values(errorClasses) as unknown[])
-    .filter((c): c is new (...args: never[]) => Error => typeof c === "function" && (c as { prototype: unknown }).prototype instanceof Error)
-    .map((c) => [c.name, c]),
-);
-
-function rebuildError({ cls: className, name, message, stack, props }: SentError): Error {
-  const cls = KNOWN_ERRORS.get(className) ?? (globalThis as Record<string, unknown>)[className];
-  const proto =
-    typeof cls === "function" && (cls as { prototype: unknown }).prototype instanceof Error ? (cls as { prototype: object }).prototype : Error.prototype;
-  const e = Object.create(proto) as Error;
-  Object.defineProperty(e, "message", { value: message, writable: true, configurable: true });
-  if (stack !== undefined) Object.defineProperty(e, "stack", { value: stack, writable: true, configurable: true });
-  Object.assign(e, props);
-  if (e.name !== name) Object.defineProperty(e, "name", { value: name, writable: true, configurable: true });
-  return e;
-}
-
-if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_MARK]) serve();
 // With CAMPUSWATCH_PROFILE=1, a crawl's figures say how its pages were parsed.
-else profileFigure("parseThreads", () => ({ threads: parseThreadCount(), ...parseThreadStats() }));
+if (!isParseThread()) profileFigure("parseThreads", () => ({ threads: parseThreadCount(), ...parseThreadStats() }));

@@ -1,7 +1,7 @@
 /**
  * Noticing deletions. Nothing is ever removed: a post or reply the platform no longer serves is
  * marked `deletedAt` (the time the crawler noticed), and seeing it again clears the mark and adds
- * a version (crawler/store.ts). Three ways to notice:
+ * a version (crawler/store/index.ts). Three ways to notice:
  *
  * - a thread or post page answers 404 / a deletion notice ({@link GoneError} from the adapter);
  * - a reply missing from thread pages that were read whole around it (its time lies strictly
@@ -85,7 +85,7 @@ export async function markMissingReplies(c: Crawl, threadId: string, pages: Read
   const spans = coverageOf(pages);
   if (spans.length === 0) return 0;
   const { db } = c.services;
-  // The thread may have been stored first by another account of the site (crawler/store.ts).
+  // The thread may have been stored first by another account of the site (crawler/store/index.ts).
   const parent = await db.post.findFirst({ where: { platformId: threadId, sources: { some: { accountId: c.accountId } } }, select: { id: true } });
   if (!parent) return 0;
   const stored = await db.post.findMany({ where: { parentId: parent.id, deletedAt: null }, select: { platformId: true, publishedAt: true } });

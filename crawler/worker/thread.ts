@@ -130,7 +130,7 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
     last = pages.reduce<ReadPage | null>((a, p) => (!a || p.page > a.page ? p : a), null);
     isUnfinished = last !== null && last.page < last.pageCount;
     // A thread read to its end: its last page carries the thread's last-reply time (the thread may
-    // have been stored first by another account of the site, crawler/store.ts).
+    // have been stored first by another account of the site, crawler/store/index.ts).
     await flush(isUnfinished ? {} : { thread: { platformId: thread.platformId, lastReplyAt: newest } });
   } catch (thrown) {
     // The page read before the failure is stored first, as if the failed request had come after it

@@ -3,7 +3,7 @@
  * a few edited posts with their earlier version, and every post classified against the three
  * topics, with flags (most older ones reviewed) and the review samples they leave.
  *
- * Rows are written in the exact formats the Prisma driver adapter uses (see ../seed-large.ts), so
+ * Rows are written in the exact formats the Prisma driver adapter uses (see ./index.ts), so
  * the triggers of the post_search migration (full-text index queue, daily roll-up) run as for crawled posts.
  */
 import { ACCOUNTS, AUTHORS, PLAIN_SENTENCES, PLAIN_TITLES, REPLIES, TOPICS, type AccountSeed, type TopicSeed } from "./campus";

@@ -75,7 +75,7 @@ describe.runIf(onPostgres)("campuswatch db copy (SQLite → PostgreSQL)", () => 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-copy-"));
     sourceUrl = `file:${path.join(dir, "campuswatch.db")}`;
-    const seeded = await run([path.join(root, "bin/tsx.mjs"), "scripts/seed-large.ts", "--db", sourceUrl, "--posts", "2000", "--days", "30"]);
+    const seeded = await run([path.join(root, "bin/tsx.mjs"), "scripts/seed-large/index.ts", "--db", sourceUrl, "--posts", "2000", "--days", "30"]);
     expect(seeded.code, seeded.err).toBe(0);
     source = createDb(sourceUrl);
     // Rows of the tables the seed leaves empty.

@@ -78,7 +78,7 @@ describe("the compiled CLI", () => {
     // Everything `crawl once` loads before its first request (crawler/commands/crawl.ts loadCrawler):
     // the worker, the runtime, the runs, the fetcher, the queue, the account's access and the adapters.
     const modules = [
-      "crawler/worker.ts",
+      "crawler/worker/index.ts",
       "crawler/runtime.ts",
       "crawler/runs.ts",
       "crawler/fetch/index.ts",

@@ -37,6 +37,14 @@ describe("layers point one way (eslint.config.mjs)", () => {
     expect(queries).toEqual([expect.objectContaining({ ruleId: "import/no-restricted-paths" })]);
   });
 
+  it("a2. lib and the crawler do not import i18n (i18n stands on lib)", async () => {
+    const time = await problems("lib/layer-probe.ts", `import { LOCALES } from "@/i18n/config";\nexport const f = LOCALES;\n`);
+    expect(time).toEqual([expect.objectContaining({ ruleId: "import/no-restricted-paths", message: expect.stringContaining("below i18n/") })]);
+    const typeOnly = await problems("crawler/fetch/layer-probe.ts", `import type { Locale } from "../../i18n/config";\nexport type L = Locale;\n`);
+    expect(typeOnly).toEqual([expect.objectContaining({ ruleId: "import/no-restricted-paths" })]);
+    expect(await problems("server/layer-probe.ts", `import { LOCALES } from "@/i18n/config";\nexport const f = LOCALES;\n`)).toEqual([]);
+  });
+
   it("b. crawler modules import nothing from server, app or components; its entry points may", async () => {
     const code = `import { createAccount } from "@/server/accounts";\nexport const f = createAccount;\n`;
     expect(await problems("crawler/fetch/layer-probe.ts", code)).toEqual([

@@ -7,37 +7,25 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { createDiscoveryRun } from "@/crawler/discover";
-import { adoptCandidate, requestDiscoveryRun, requestPause, startDiscoverySchema } from "@/server/discovery";
+import { adoptCandidate, discoveryProblems, requestDiscoveryRun, requestPause, startDiscoverySchema } from "@/server/discovery";
+import { codedIssueMessage } from "@/i18n/validation";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /**
- * The start form's field errors in the reader's language. startDiscoverySchema
- * (server/discovery.ts) words them in English; each of its messages maps to a key here, so
- * the English form reads as before.
+ * The start form's field errors in the reader's language: each issue of startDiscoverySchema
+ * carries a code of `discovery.done` (server/discovery.ts discoveryProblems); any other is said
+ * from its zod code and bounds.
  */
 async function startInvalid(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
   const [state, t] = await Promise.all([localizedInvalid(error, values), getTranslations("discovery.done")]);
-  const known: Record<string, string> = {
-    "choose a topic": t("chooseTopic"),
-    "choose a seed set": t("chooseSeedSet"),
-    "a number of pages": t("numberOfPages"),
-    "a whole number": t("wholeNumber"),
-    "at least 1": t("atLeast", { min: 1 }),
-    "at most 1,000,000": t("atMost", { max: 1_000_000 }),
-    milliseconds: t("milliseconds"),
-    "0 or more": t("zeroOrMore"),
-    "at most 600,000": t("atMost", { max: 600_000 }),
-  };
-  const errors: Record<string, string[]> = { ...state.errors };
   const byField: Record<string, string[]> = {};
   for (const issue of error.issues) {
-    const field = issue.path.map(String).join(".") || "_";
-    const text = known[issue.message] ?? (issue.message.startsWith("one of ") ? t("strategyOneOf", { list: issue.message.slice(7) }) : undefined);
-    if (text) (byField[field] ??= []).push(text);
+    const text = codedIssueMessage(issue, discoveryProblems, t);
+    if (text) (byField[issue.path.map(String).join(".") || "_"] ??= []).push(text);
   }
-  return { ...state, errors: { ...errors, ...byField } };
+  return { ...state, errors: { ...state.errors, ...byField } };
 }
 
 /** Start a discovery run from the form: topic, seed set, strategy, limits. Runs in the background. */

@@ -5,9 +5,10 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { entryUrlProblemCode, ValidationError } from "@/lib/validation";
+import { entryUrlProblems, urlCronProblems, ValidationError } from "@/lib/validation";
 import { fileTooLarge, formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
-import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema } from "@/server/seeds";
+import { createSeedSet, deleteSeedSet, importSeedUrls, removeSeedUrl, seedSetNameSchema, type SeedLine } from "@/server/seeds";
+import { codedMessage } from "@/i18n/validation";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 type SeedsDone = Awaited<ReturnType<typeof getTranslations<"seeds.done">>>;
@@ -15,19 +16,9 @@ type UrlProblems = Awaited<ReturnType<typeof getTranslations<"accounts.validatio
 
 type EntryProblems = Awaited<ReturnType<typeof getTranslations<"validation">>>;
 
-const URL_PROBLEMS = ["urlInvalid", "urlProtocol", "urlNoHost"] as const;
-/** The registration limits of lib/validation.ts entryUrlProblemCode, said by the `validation` messages. */
-const ENTRY_PROBLEMS = ["urlTooLong", "urlCredentials", "urlMetadataName", "urlMetadataAddress"] as const;
-
-/** Why a line is not a URL, in the reader's language (lib/ reports it in English). */
-function lineReason(tu: UrlProblems, tv: EntryProblems, text: string, reason: string): string {
-  const problem = entryUrlProblemCode(text);
-  // Only when it is the same problem lib/ found (the reported text is cut at 200 characters).
-  if (!problem || problem.message !== reason) return reason;
-  const code = URL_PROBLEMS.find((c) => c === problem.code);
-  if (code) return tu(code, problem.values);
-  const entry = ENTRY_PROBLEMS.find((c) => c === problem.code);
-  return entry ? tv(entry, problem.values) : reason;
+/** Why a line is not a URL, in the reader's language, from the code lib/ gave it (server/seeds.ts). */
+function lineReason(tu: UrlProblems, tv: EntryProblems, line: SeedLine): string {
+  return codedMessage(line.problem, urlCronProblems, tu) ?? codedMessage(line.problem, entryUrlProblems, tv) ?? line.reason;
 }
 
 /** The text of the import: the uploaded file, else the pasted lines. */
@@ -45,7 +36,7 @@ async function importText(formData: FormData): Promise<string> {
 }
 
 function report(t: SeedsDone, tu: UrlProblems, tv: EntryProblems, r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {
-  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, tv, i.text, i.reason) }));
+  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, tv, i) }));
   if (r.invalid.length > 100) details.push(t("more", { count: r.invalid.length - 100 }));
   return {
     ok: true,

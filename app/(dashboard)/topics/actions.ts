@@ -12,74 +12,40 @@ import { clearUploadedSamples, createTopic, deleteTopic, topicFormSchema, update
 import { requestNotificationSend, requestTopicJob } from "@/server/jobs";
 import { formValues, guard, type FormState } from "../_lib/form";
 import type { Messages } from "@/i18n/messages";
-import { genericIssueMessage } from "@/i18n/validation";
+import { codedIssueMessage, codedMessage, genericIssueMessage } from "@/i18n/validation";
+import { topicProblems } from "@/server/topic-problems";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
-type TopicValidationKey = keyof Messages["topics"]["validation"];
 type ActionKey = keyof Messages["topics"]["actions"];
 
 /**
- * The English messages of the topic schemas (server/topics.ts, topic-channels.ts — lib keeps
- * English for the CLI) and their keys in `topics.validation`.
+ * Field errors of the topic forms in the reader's language: an issue or refusal with a code of
+ * server/topic-problems.ts is said with its `topics.validation` message; any other zod issue from
+ * its code and bounds (English keeps the schema's own words).
  */
-const TOPIC_MESSAGES: [RegExp, TopicValidationKey, string?][] = [
-  [/^a topic needs a name$/, "nameRequired"],
-  [/^at most (\d+) characters$/, "atMostChars", "max"],
-  [/^each word at most 50 characters$/, "wordTooLong"],
-  [/^at most (\d+) entries$/, "atMostEntries", "max"],
-  [/^the classifier threshold must be a number$/, "nbNumber"],
-  [/^the classifier threshold is between 0 and 1$/, "nbRange"],
-  [/^the relevance threshold must be a number$/, "cosineNumber"],
-  [/^the relevance threshold is between 0 and 1$/, "cosineRange"],
-  [/^enter a full http\(s\) URL$/, "fullUrl"],
-  [/^a topic with this name already exists$/, "nameExists"],
-  [/^enter an e-mail address$/, "email"],
-  [/^a DingTalk robot webhook looks like/, "dingtalkUrl"],
-  [/^a WeCom robot webhook looks like/, "wecomUrl"],
-  [/^a Feishu bot webhook looks like/, "feishuUrl"],
-  [/^paste the webhook without timestamp and sign/, "noSignParams"],
-  [/^at least 16 characters without spaces/, "webhookSecretFormat"],
-  [/^a DingTalk 加签 secret starts with SEC/, "dingtalkSecretFormat"],
-  [/^at least 8 characters without spaces/, "feishuSecretFormat"],
-  [/^a secret needs the (webhook) URL: enter it too$/, "secretNeedsUrl", "channel"],
-  [/^a secret needs the (DingTalk) webhook: enter it too$/, "secretNeedsUrl", "channel"],
-  [/^a secret needs the (Feishu) webhook: enter it too$/, "secretNeedsUrl", "channel"],
-];
-
-/**
- * Field errors of the topic forms in the reader's language: each English message of the schemas
- * that has a key is said with it; any other zod issue is said from its code and bounds (English
- * keeps the schema's own words).
- */
-async function localizeTopicErrors(source: z.ZodError | Record<string, string[]>): Promise<Record<string, string[]>> {
+async function localizeTopicErrors(source: z.ZodError | ValidationError): Promise<Record<string, string[]>> {
   const [t, tv, locale] = await Promise.all([getTranslations("topics.validation"), getTranslations("validation"), getLocale()]);
-  const known = (message: string): string | null => {
-    for (const [re, key, value] of TOPIC_MESSAGES) {
-      const m = re.exec(message);
-      if (!m) continue;
-      if (!value) return t(key);
-      return value === "channel" ? t(key, { channel: m[1]!.toLowerCase() }) : t(key, { [value]: Number(m[1]) });
-    }
-    return null;
-  };
   const errors: Record<string, string[]> = {};
-  if (source instanceof z.ZodError) {
-    for (const issue of source.issues) {
+  const issues = source instanceof z.ZodError ? source.issues : source.detail.issues;
+  if (issues) {
+    for (const issue of issues) {
       const generic = genericIssueMessage(issue);
-      const text = known(issue.message) ?? (locale === "en" ? issue.message : tv(generic.key, generic.values));
+      const text = codedIssueMessage(issue, topicProblems, t) ?? (locale === "en" ? issue.message : tv(generic.key, generic.values));
       (errors[issue.path.map(String).join(".") || "_"] ??= []).push(text);
     }
     return errors;
   }
-  for (const [field, messages] of Object.entries(source)) {
-    errors[field] = messages.map((m) => known(m) ?? (locale === "en" ? m : tv("invalidValue")));
+  if (source instanceof z.ZodError) return errors;
+  const coded = codedMessage(source.detail.code ? { code: source.detail.code, values: source.detail.values } : null, topicProblems, t);
+  for (const [field, messages] of Object.entries(source.fieldErrors)) {
+    errors[field] = messages.map((m) => coded ?? (locale === "en" ? m : tv("invalidValue")));
   }
   return errors;
 }
 
 /** A failed parse or refusal of the topic form as translated form state. */
-async function topicInvalid(source: z.ZodError | Record<string, string[]>, values: Record<string, string>): Promise<FormState> {
+async function topicInvalid(source: z.ZodError | ValidationError, values: Record<string, string>): Promise<FormState> {
   const tc = await getTranslations("common");
   return { errors: await localizeTopicErrors(source), message: tc("correctFields"), values };
 }
@@ -118,7 +84,7 @@ export async function createTopicAction(_prev: FormState, formData: FormData): P
   try {
     id = (await createTopic(db, parsed.data)).id;
   } catch (e) {
-    if (e instanceof ValidationError) return topicInvalid(e.fieldErrors, values);
+    if (e instanceof ValidationError) return topicInvalid(e, values);
     throw e;
   }
   revalidatePath("/topics");
@@ -136,7 +102,7 @@ export async function updateTopicAction(_prev: FormState, formData: FormData): P
   try {
     await updateTopic(db, ids.data.id, parsed.data);
   } catch (e) {
-    if (e instanceof ValidationError) return topicInvalid(e.fieldErrors, values);
+    if (e instanceof ValidationError) return topicInvalid(e, values);
     throw e;
   }
   revalidatePath("/topics");

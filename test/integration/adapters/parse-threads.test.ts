@@ -18,15 +18,8 @@ import { archiveSource, archiveSync, flushArchive, readArchived } from "../../..
 import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz-pages";
 import { parseListPage } from "../../../crawler/adapters/tieba";
 import { parseTiebaThread } from "../../../crawler/adapters/tieba/thread";
-import {
-  enableParseThreads,
-  failParseThreadForTests,
-  offThread,
-  parseThreadCount,
-  parseThreadStats,
-  stopParseThreads,
-  type ParserName,
-} from "../../../crawler/parse/off-thread";
+import { failParseThreadForTests, offThread, parseThreadCount, parseThreadStats, stopParseThreads, type ParserName } from "../../../crawler/parse/off-thread";
+import { enableParseThreads } from "../../../crawler/parse/thread";
 import { parsers, type Parsers } from "../../../crawler/parse/parsers";
 import type { FieldWarning, ListItem } from "../../../crawler/types";
 import { startLocalPlatforms, type LocalPlatforms } from "../../support/platforms/server";
@@ -152,7 +145,7 @@ describe("the registry", () => {
     });
     expect(Object.keys(parsers).filter((n) => n !== "archive")).toEqual(PAGE_PARSERS);
     // Every offThread call in the adapters names a parser with its own function.
-    const calls = ["crawler/adapters/discuz.ts", "crawler/adapters/tieba.ts", "crawler/adapters/blog/index.ts"].flatMap((f) => [
+    const calls = ["crawler/adapters/discuz.ts", "crawler/adapters/tieba/index.ts", "crawler/adapters/blog/index.ts"].flatMap((f) => [
       ...fs.readFileSync(f, "utf8").matchAll(/offThread\("(\w+)", (\w+)/g),
     ]);
     expect(calls.length).toBeGreaterThanOrEqual(8);

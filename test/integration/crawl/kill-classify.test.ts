@@ -4,7 +4,7 @@
  * next crawl, or by the start-up catch-up of `campuswatch start`, so no post is left unscored.
  *
  * The kill is exact: CAMPUSWATCH_TEST_EXIT_AFTER_STORE=1 makes the CLI SIGKILL itself right after
- * the first page that created posts is committed (crawler/worker.ts), i.e. before the classifier.
+ * the first page that created posts is committed (crawler/worker/index.ts), i.e. before the classifier.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";

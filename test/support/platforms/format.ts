@@ -1,5 +1,5 @@
 /**
- * Dates printed the way each platform prints them (the inverse of crawler/dates.ts), relative
+ * Dates printed the way each platform prints them (the inverse of crawler/dates/index.ts), relative
  * to the local platforms' clock, in Asia/Shanghai.
  */
 import { shanghaiParts } from "../../../crawler/dates";

@@ -4,11 +4,22 @@
  * the model's one Rng in a fixed order, so a seed always gives the same world.
  */
 import type { Platform } from "../../../crawler/types";
-import { DAY, MINUTE } from "./clock";
-import type { LocalAccount, ModelOptions } from "./entities";
-import type { PlatformModel } from "./model";
+import { DAY, MINUTE, type Clock } from "./clock";
+import type { LocalAccount, LocalPost, LocalReply, ModelOptions, NewPost, NewReply } from "./entities";
 import type { Rng } from "./rng";
 import { ACCOUNT_NAMES, BLOG_SLUGS, SENTENCES, type Topic } from "./text";
+
+/**
+ * What generation writes into: the part of ./model.ts's PlatformModel it uses, named here so that
+ * this module does not import the model that imports it (no import cycle, type-only included).
+ */
+export interface GrowingWorld {
+  readonly clock: Clock;
+  readonly accounts: LocalAccount[];
+  readonly rng: Rng;
+  addPost(accountKey: string, input?: NewPost): LocalPost;
+  addReply(postId: string, input?: NewReply): LocalReply;
+}
 
 /** The generation options with their defaults filled in (the model's settings). */
 export type GenerationSettings = Required<Omit<ModelOptions, "now" | "accounts" | "seed">>;
@@ -27,7 +38,7 @@ export function generationSettings(options: ModelOptions): GenerationSettings {
 }
 
 /** Add the k-th account of a platform (from 1) with its history of posts and replies up to the clock's now. */
-export function generateAccount(model: PlatformModel, settings: GenerationSettings, platform: Platform, k: number): void {
+export function generateAccount(model: GrowingWorld, settings: GenerationSettings, platform: Platform, k: number): void {
   const names = ACCOUNT_NAMES[platform];
   const base = names[(k - 1) % names.length] ?? platform;
   const name = k > names.length ? `${base}${Math.ceil(k / names.length)}` : base;

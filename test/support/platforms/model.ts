@@ -9,7 +9,7 @@
 import type { Platform } from "../../../crawler/types";
 import { createClock, DEFAULT_NOW, HOUR, MINUTE, type Clock } from "./clock";
 import type { LocalAccount, LocalPost, LocalReply, ModelOptions, NewPost, NewReply } from "./entities";
-import { generateAccount, generationSettings, paragraphs, type GenerationSettings } from "./generate";
+import { generateAccount, generationSettings, paragraphs, type GenerationSettings, type GrowingWorld } from "./generate";
 import { createRng, type Rng } from "./rng";
 import { NICKNAMES, REPLY_OPENERS, SENTENCES, TITLES, TOPICS } from "./text";
 
@@ -31,7 +31,7 @@ const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz
 const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The generated world and its mutation API (the server renders whatever is in here). */
-export class PlatformModel {
+export class PlatformModel implements GrowingWorld {
   readonly clock: Clock;
   readonly accounts: LocalAccount[] = [];
   readonly rng: Rng;

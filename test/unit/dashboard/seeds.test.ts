@@ -24,7 +24,12 @@ describe("parseSeedList", () => {
 
   test("each invalid line says why", () => {
     const [bad] = parseSeedList("ftp://files.cn/").invalid;
-    expect(bad).toEqual({ line: 1, text: "ftp://files.cn/", reason: expect.stringContaining("only http and https") });
+    expect(bad).toEqual({
+      line: 1,
+      text: "ftp://files.cn/",
+      reason: expect.stringContaining("only http and https"),
+      problem: { code: "urlProtocol", values: { protocol: "ftp:" } },
+    });
   });
 });
 
@@ -42,7 +47,7 @@ describe("seed sets", () => {
     expect(await importSeedUrls(t.db, set.id, "https://a.cn/\nbad line\nhttps://b.cn/")).toEqual({
       added: 2,
       alreadyThere: 0,
-      invalid: [{ line: 2, text: "bad line", reason: expect.any(String) }],
+      invalid: [{ line: 2, text: "bad line", reason: expect.any(String), problem: { code: "urlInvalid", values: { value: JSON.stringify("bad line") } } }],
     });
     expect(await importSeedUrls(t.db, set.id, "https://b.cn/\nhttps://c.cn/\nhttps://c.cn/")).toMatchObject({ added: 1, alreadyThere: 2 });
     expect(await t.db.seedUrl.count({ where: { seedSetId: set.id } })).toBe(3);

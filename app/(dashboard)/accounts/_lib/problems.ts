@@ -1,11 +1,14 @@
 /**
  * The account form's field errors in the reader's language. lib/ keeps its messages in English
- * (the CLI prints them); the URL and cron refusals are re-derived here as codes of the
- * `accounts.validation` messages from what was submitted, so each is said with its values.
+ * (the CLI prints them); a cron refusal carries its code (lib/validation.ts urlCronProblems), said
+ * here with its values. The URL refusals of the platform and search checks (server/accounts.ts
+ * platformProblem, crawler/adapters/search) are still matched by their English text: they move
+ * to codes with the platform registry.
  */
 import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
-import { cronProblemCode, urlProblemCode } from "@/lib/validation";
+import { urlCronProblems, urlProblemCode, type IssueCode } from "@/lib/validation";
+import { codedIssueMessage, codedMessage } from "@/i18n/validation";
 import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
 import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
 
@@ -101,13 +104,9 @@ export async function watchFromForm(values: Record<string, string>): Promise<Wat
   };
 }
 
-/** A problem of a cron expression, translated. */
-export function cronMessage(t: T, expr: string, english: string): string {
-  const p = cronProblemCode(expr);
-  if (p && p.message === english) return t(p.code as "cronInvalid", p.values);
-  if (english === "cron expression is required") return t("cronRequired");
-  if (english === "enter a cron expression") return t("cronMissing");
-  return english;
+/** A problem of a cron expression (lib/validation.ts cronProblemCode), translated from its code. */
+export function cronMessage(t: T, problem: IssueCode & { message: string }): string {
+  return codedMessage(problem, urlCronProblems, t) ?? problem.message;
 }
 
 /** Translated messages per field for a failed parse of the account form. */
@@ -118,7 +117,7 @@ export async function accountIssues(issues: readonly z.core.$ZodIssue[], values:
     const field = issue.path.map(String).join(".") || "_";
     let text = issue.message;
     if (field === "url") text = watchUrlMessage(tw, issue.message) ?? urlMessage(t, (values.url ?? "").trim(), issue.message);
-    else if (field === "cron") text = cronMessage(t, (values.interval === "custom" ? (values.cron ?? "") : (values.interval ?? "")).trim(), issue.message);
+    else if (field === "cron") text = codedIssueMessage(issue, urlCronProblems, t) ?? issue.message;
     else if (field === "name" && issue.code === "too_big") text = t("nameTooLong", { max: Number(issue.maximum) });
     else if (field === "interval") text = t("chooseInterval");
     (errors[field] ??= []).push(text);

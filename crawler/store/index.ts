@@ -12,11 +12,11 @@
  * marks (deleted.ts), the history time table (marks.ts) and what they share (site.ts). Import
  * from here.
  */
-export { accountSiteKey, holdSiteKey } from "./store/site";
-export { prepareItem, listHash, changeOf, type PreparedItem, type Change, type StoredState } from "./store/prepared";
-export { storePage, type StoreOutcome, type StoredPost, type PageExtras } from "./store/page";
-export { knownPosts, itemsToStore, type KnownPost } from "./store/known";
-export { markDeleted } from "./store/deleted";
+export { accountSiteKey, holdSiteKey } from "./site";
+export { prepareItem, listHash, changeOf, type PreparedItem, type Change, type StoredState } from "./prepared";
+export { storePage, type StoreOutcome, type StoredPost, type PageExtras } from "./page";
+export { knownPosts, itemsToStore, type KnownPost } from "./known";
+export { markDeleted } from "./deleted";
 export {
   readMarks,
   readResumes,
@@ -27,4 +27,4 @@ export {
   createThreadMarks,
   type NewThreadMark,
   type ThreadResume,
-} from "./store/marks";
+} from "./marks";

@@ -26,12 +26,12 @@
  * (shanghai.ts), the formats and which platform shows which (rules.ts), and matching a text
  * against them (match.ts).
  */
-import type { Platform } from "./types";
-import { applyRules, DateFormatError } from "./dates/match";
-import { ALL_RULES, RULES } from "./dates/rules";
+import type { Platform } from "../types";
+import { applyRules, DateFormatError } from "./match";
+import { ALL_RULES, RULES } from "./rules";
 
-export { DateFormatError } from "./dates/match";
-export { shanghaiParts } from "./dates/shanghai";
+export { DateFormatError } from "./match";
+export { shanghaiParts } from "./shanghai";
 
 /**
  * Weibo (m.weibo.cn API and weibo.cn WAP): "Sat Jun 14 12:00:00 +0800 2025", "06-14",

@@ -6,18 +6,16 @@
  * It does not know which queue called it (in-process now, pg-boss later): its input is
  * `{ accountId }` plus shared services.
  *
- * Its parts live in ./worker/: the listing walk (walk.ts), one thread within the page budget
+ * Its parts live beside it in this folder: the listing walk (walk.ts), one thread within the page budget
  * (thread.ts), storing a page (commit.ts) and noticing deletions (deletions.ts). Posts are written
- * only by ./store.ts, the CrawlRun row only by ./runs.ts.
+ * only by ../store, the CrawlRun row only by ../runs.ts.
  */
-import type { Db } from "../lib/db";
-import { getAdapter } from "./adapters";
-import { readAccounts } from "./account-rows";
-import { BlockedError, FatalError, LoginExpiredError } from "./errors";
-import type { AdapterContext, FetchMode, Platform } from "./types";
-import type { PoliteFetcher, RequestInfo, RobotsPolicy } from "./fetch";
-import type { Ocr } from "./ocr";
-import { classifyPending } from "./classify/pending";
+import { getAdapter } from "../adapters";
+import { readAccounts } from "../account-rows";
+import { BlockedError, FatalError, LoginExpiredError } from "../errors";
+import type { AdapterContext, FetchMode, Platform } from "../types";
+import type { RobotsPolicy } from "../fetch";
+import { classifyPending } from "../classify/pending";
 import {
   appendRunError,
   closeDeadRuns,
@@ -29,65 +27,22 @@ import {
   type RunSummary,
   type RunTrigger,
   type RunWarning,
-} from "./runs";
-import { holdSiteKey, type StoredPost } from "./store";
-import { siteKeyOf } from "./site-key";
-import { DEFAULT_THREAD_PAGE_BUDGET, STRUCTURE_REASON } from "./adapters/shared";
-import { UNRECOGNISED, unrecognisedError } from "../lib/account-problems";
-import type { Crawl } from "./worker/context";
-import { classifyStored } from "./worker/commit";
-import { walk } from "./worker/walk";
-import { crawlFinished, crawlStarted, profiling, timed } from "./profile";
-import { flushSearchIndex } from "../lib/search-index";
-import { flushArchive } from "./archive";
-
-/** Services a crawl needs; the caller owns their lifetime. */
-export interface WorkerServices {
-  db: Db;
-  /** Creates the fetcher for one account (one browser context per account). */
-  createFetcher: (
-    account: {
-      id: number;
-      fetchMode: FetchMode;
-      entryUrl?: string;
-      /** Where the entry host resolved when registered (Account.addressClass; null: not yet known). */
-      addressClass?: string | null;
-      robotsPolicy?: RobotsPolicy;
-    },
-    onRequest: (r: RequestInfo) => void,
-  ) => PoliteFetcher;
-  /**
-   * Classify new or changed posts and dequeue them from UnclassifiedPost (classifyPosts); omitted
-   * in storage-only tests. `posts` are the posts as the store wrote them, so they need not be read
-   * again (absent for posts left queued by an earlier run).
-   */
-  classify?: (db: Db, postIds: number[], posts?: readonly StoredPost[]) => Promise<unknown>;
-  /** The crawl's clock. @default () => new Date() */
-  now?: () => Date;
-  /** Where raw pages are archived; null disables the archive. */
-  archiveDir?: string | null;
-  /** Progress lines for the CLI. */
-  onProgress?: (message: string) => void;
-  /** Abort between pages (SIGTERM): the current page's transaction finishes first. */
-  signal?: AbortSignal;
-  /** Reads text in images for accounts with OCR on (crawler/ocr.ts). */
-  ocr?: Ocr;
-  /**
-   * Ask for the delivery of the run's new flags (lib/notify), batched per run: the runtime queues
-   * a `notifyRun` job (crawler/jobs/). Called, and awaited, once the run is recorded; a worker
-   * sends them, so a slow webhook never holds up crawling.
-   */
-  notify?: (db: Db, crawlRunId: number) => Promise<unknown>;
-  /**
-   * Reply pages one thread may cost per run. A forum thread longer than this is read over several
-   * runs (resumed where the last one stopped; the run is "partial" meanwhile); Weibo's comment
-   * flow is read this far. @default CAMPUSWATCH_THREAD_PAGE_BUDGET, else 50
-   */
-  threadPageBudget?: number;
-}
+} from "../runs";
+import { holdSiteKey } from "../store";
+import { siteKeyOf } from "../site-key";
+import { DEFAULT_THREAD_PAGE_BUDGET, STRUCTURE_REASON } from "../adapters/shared";
+import { UNRECOGNISED, unrecognisedError } from "../../lib/account-problems";
+import type { Crawl, WorkerServices } from "./context";
+import { classifyStored } from "./commit";
+import { walk } from "./walk";
+import { crawlFinished, crawlStarted, profiling, timed } from "../profile";
+import { flushSearchIndex } from "../../lib/search-index";
+import { flushArchive } from "../archive";
 
 // The run's types belong to the CrawlRun lifecycle (./runs.ts); importers of the worker keep finding them here.
 export type { RunError, RunSummary, RunWarning };
+// The services live with the crawl state that carries them (./context.ts), below this module.
+export type { WorkerServices };
 
 /**
  * Crawl one account once. Never throws for crawl problems: they are recorded on the run.

@@ -19,18 +19,18 @@ import fs from "node:fs";
 import crypto from "node:crypto";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { migrateDatabase } from "../lib/migrate";
+import { migrateDatabase } from "../../lib/migrate";
 import os from "node:os";
 import path from "node:path";
-import { databaseKind, redactUrl, sqlitePath } from "../lib/config";
-import { copySqliteToPostgres } from "../lib/db-copy";
-import { hashPassword } from "../lib/auth/password";
-import { DEFAULT_THRESHOLDS } from "../crawler/classify/relevance-rule";
-import { writeCrawlRuns, writeNotificationsAndDiscovery } from "./seed-large/activity";
-import { ACCOUNTS, TOPICS } from "./seed-large/campus";
-import { createRandom, iso, type SeedContext } from "./seed-large/context";
-import { writePosts } from "./seed-large/posts";
-import { flushSearchIndexSync } from "../lib/search-index";
+import { databaseKind, redactUrl, sqlitePath } from "../../lib/config";
+import { copySqliteToPostgres } from "../../lib/db-copy";
+import { hashPassword } from "../../lib/auth/password";
+import { DEFAULT_THRESHOLDS } from "../../crawler/classify/relevance-rule";
+import { writeCrawlRuns, writeNotificationsAndDiscovery } from "./activity";
+import { ACCOUNTS, TOPICS } from "./campus";
+import { createRandom, iso, type SeedContext } from "./context";
+import { writePosts } from "./posts";
+import { flushSearchIndexSync } from "../../lib/search-index";
 
 const { values: args } = parseArgs({
   options: {

@@ -13,32 +13,32 @@
  *   Lists are ordered by last reply, so items carry `lastActivityAt`; pinned rows come first.
  *   The order is only rough on the real site (the capture has "8-2" rows above "8-7" ones).
  * - Authors are stored as the page prints them, with the portrait id as `authorId`
- *   (./tieba/names); titles and names are whitespace-collapsed.
- * - Threads: `/p/{tid}?pn={n}` (./tieba/thread). Floor 1 is the thread's head post
+ *   (./names); titles and names are whitespace-collapsed.
+ * - Threads: `/p/{tid}?pn={n}` (./thread). Floor 1 is the thread's head post
  *   (platformId = thread id); other floors are replies (platformId = post id).
  * - 楼中楼 (replies to a floor) come from the page itself, `/p/totalComment` and `/p/comment`
- *   (./tieba/comments, ./tieba/lzl), stored as replies whose parent is the floor.
- * - Mobile and other-host bar URLs are mapped to the desktop list (./tieba/urls).
- * - An account with login cookies checks each page's viewer (`is_login`, ./tieba/login): a
+ *   (./comments, ./lzl), stored as replies whose parent is the floor.
+ * - Mobile and other-host bar URLs are mapped to the desktop list (./urls).
+ * - An account with login cookies checks each page's viewer (`is_login`, ./login): a
  *   logged-out page is an expired login (`LoginExpiredError`), never read as a visitor's.
  * - A field that cannot be read is reported with `ctx.warn` and the item kept with the best
  *   value available; the page goes on.
  */
 import * as cheerio from "cheerio";
-import { tryParsePlatformDate } from "../dates";
-import { NonRetryableError } from "../errors";
-import { offThread } from "../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "./shared";
-import { findFirst } from "./find";
-import { withComments, type ReadPages } from "./tieba/lzl";
-import { collapse, printedName, shownName, stableId } from "./tieba/names";
-import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
-import { isTiebaHost, tiebaBarFromUrl } from "./tieba/urls";
-import { checkTiebaLogin } from "./tieba/login";
+import { tryParsePlatformDate } from "../../dates";
+import { NonRetryableError } from "../../errors";
+import { offThread } from "../../parse/off-thread";
+import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
+import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "../shared";
+import { findFirst } from "../find";
+import { withComments, type ReadPages } from "./lzl";
+import { collapse, printedName, shownName, stableId } from "./names";
+import { parseTiebaThread, type TiebaThreadOptions } from "./thread";
+import { isTiebaHost, tiebaBarFromUrl } from "./urls";
+import { checkTiebaLogin } from "./login";
 
-export { parseTiebaThread } from "./tieba/thread";
-export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba/urls";
+export { parseTiebaThread } from "./thread";
+export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./urls";
 
 /** Threads per list page; Tieba's `pn` is an offset in threads. */
 export const TIEBA_PAGE_SIZE = 50;
@@ -257,7 +257,7 @@ export const tiebaAdapter: Adapter = {
       },
       options,
     );
-    // 楼中楼 are read for the pages the walk yields (see ./tieba/lzl).
+    // 楼中楼 are read for the pages the walk yields (see ./lzl).
     return withComments(ctx, pages, read, since);
   },
 };
