@@ -17,7 +17,7 @@
  * Keys are computed from the account's platform and entry URL, so a search URL of a site gives
  * the key of that site's ordinary entry URLs.
  */
-import { discuzBoardFromUrl } from "./discuz-urls";
+import { discuzBoardFromUrl } from "./platforms/discuz-urls";
 
 const WEIBO_HOSTS = ["weibo.com", "weibo.cn"];
 const TIEBA_HOSTS = ["baidu.com"];

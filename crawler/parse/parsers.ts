@@ -7,7 +7,7 @@
  * this one's types alone, so there is no import cycle.
  */
 import { archiveSync } from "../archive";
-import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
+import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz/pages";
 import { advertisedFeedsIn, readFeed } from "../adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
 import { parseListPage as parseTiebaListPage } from "../adapters/tieba";

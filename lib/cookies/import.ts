@@ -12,7 +12,7 @@
  * the others are counted (never stored). Every refusal says which line or entry and why.
  */
 import { getPublicSuffix } from "tough-cookie";
-import type { Platform } from "../platform";
+import type { Platform } from "../platforms";
 import type { Cookie } from "./cookie";
 
 /** The formats {@link parseCookieInput} reads. */

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { discuzBoardFromUrl, recognisePlatform } from "../../../crawler/adapters";
-import { boardListUrl } from "../../../crawler/adapters/discuz-urls";
+import { boardListUrl } from "../../../lib/platforms/discuz-urls";
 import type { Platform } from "../../../crawler/types";
 import { normaliseEntryUrl, platformProblem } from "../../../server/accounts";
 

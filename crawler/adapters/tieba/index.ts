@@ -18,27 +18,28 @@
  *   (platformId = thread id); other floors are replies (platformId = post id).
  * - 楼中楼 (replies to a floor) come from the page itself, `/p/totalComment` and `/p/comment`
  *   (./tieba/comments, ./tieba/lzl), stored as replies whose parent is the floor.
- * - Mobile and other-host bar URLs are mapped to the desktop list (./tieba/urls).
+ * - Mobile and other-host bar URLs are mapped to the desktop list (lib/platforms/tieba-urls.ts; the registry entry is lib/platforms/tieba.ts).
  * - An account with login cookies checks each page's viewer (`is_login`, ./tieba/login): a
  *   logged-out page is an expired login (`LoginExpiredError`), never read as a visitor's.
  * - A field that cannot be read is reported with `ctx.warn` and the item kept with the best
  *   value available; the page goes on.
  */
 import * as cheerio from "cheerio";
-import { tryParsePlatformDate } from "../dates";
-import { NonRetryableError } from "../errors";
-import { offThread } from "../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "./shared";
-import { findFirst } from "./find";
-import { withComments, type ReadPages } from "./tieba/lzl";
-import { collapse, printedName, shownName, stableId } from "./tieba/names";
-import { parseTiebaThread, type TiebaThreadOptions } from "./tieba/thread";
-import { isTiebaHost, tiebaBarFromUrl } from "./tieba/urls";
-import { checkTiebaLogin } from "./tieba/login";
+import { tryParsePlatformDate } from "../../dates";
+import { NonRetryableError } from "../../errors";
+import { offThread } from "../../parse/off-thread";
+import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
+import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "../shared";
+import { findFirst } from "../find";
+import { withComments, type ReadPages } from "./lzl";
+import { collapse, printedName, shownName, stableId } from "./names";
+import { parseTiebaThread, type TiebaThreadOptions } from "./thread";
+import { tieba } from "../../../lib/platforms/tieba";
+import { isTiebaHost, tiebaBarFromUrl } from "../../../lib/platforms/tieba-urls";
+import { checkTiebaLogin } from "./login";
 
-export { parseTiebaThread } from "./tieba/thread";
-export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba/urls";
+export { parseTiebaThread } from "./thread";
+export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "../../../lib/platforms/tieba-urls";
 
 /** Threads per list page; Tieba's `pn` is an offset in threads. */
 export const TIEBA_PAGE_SIZE = 50;
@@ -208,14 +209,9 @@ function tidOf(item: ListItem): string {
 
 /** Baidu Tieba bars. */
 export const tiebaAdapter: Adapter = {
-  platform: "tieba",
+  platform: tieba.id,
   repliesIncludeHead: true,
-
-  recognise(url: URL): boolean {
-    if (isTiebaHost(url.hostname)) return true;
-    // Another host (a local copy): the bar list's path shapes, desktop or mobile.
-    return tiebaBarFromUrl(url) !== null && /^\/(f|mo\/q\/m|mo\/m)\/?$/.test(url.pathname);
-  },
+  recognise: tieba.recognise,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const kw = encodeURIComponent(barOf(ctx));
