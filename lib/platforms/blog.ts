@@ -18,7 +18,7 @@ export const blog = {
    * Its own entry URL: blogs are not merged across accounts. One origin often hosts many blogs (a
    * campus blog platform, WordPress multisite) whose comment ids are numbers per installation.
    */
-  siteKey(url) {
+  siteKey: (url) => {
     const u = new URL(url.href);
     u.hash = "";
     return `blog:${u.href}`;

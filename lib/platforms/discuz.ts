@@ -27,7 +27,7 @@ export const discuz = {
   isEntryUrl: (url) => discuzBoardFromUrl(url) !== null,
   normaliseEntryUrl: () => null,
   entryUrlForms: DISCUZ_BOARD_FORMS,
-  candidateOf(url) {
+  candidateOf: (url) => {
     const board = discuzBoardFromUrl(url);
     return board ? { url: `${board.base}forum.php?mod=forumdisplay&fid=${board.fid}`, name: `${url.host} board ${board.fid}` } : null;
   },

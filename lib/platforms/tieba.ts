@@ -11,7 +11,7 @@ export const tieba = {
   shapeLabel: "Tieba bar",
   colours: { chart: "#2f6fd6", badgeText: "#2559b5", badgeBackground: "#e8f0fc" },
   defaultCron: "*/15 * * * *",
-  recognise(url) {
+  recognise: (url) => {
     if (isTiebaHost(url.hostname)) return true;
     // Another host (a local copy): the bar list's path shapes, desktop or mobile.
     return tiebaBarFromUrl(url) !== null && /^\/(f|mo\/q\/m|mo\/m)\/?$/.test(url.pathname);
@@ -20,7 +20,7 @@ export const tieba = {
   normaliseEntryUrl: (url) => tiebaEntryUrl(url),
   entryUrlForms: ["https://tieba.baidu.com/f?kw=北江大学", "https://tieba.baidu.com/mo/q/m?kw=北江大学", "https://wapp.baidu.com/f?kw=北江大学"],
   // A thread URL (`/p/{tid}`) does not name its bar and is not counted.
-  candidateOf(url) {
+  candidateOf: (url) => {
     const kw = url.searchParams.get("kw");
     return kw ? { url: `${url.origin}/f?kw=${encodeURIComponent(kw)}`, name: `${kw}吧` } : null;
   },

@@ -63,20 +63,20 @@ export interface PlatformEntry<Id extends string = string> {
    * True when a URL looks like this platform's (host or path shape), entry or not. The registry
    * tries platforms in its order; a `fallback` platform takes any http(s) URL and comes last.
    */
-  recognise(url: URL): boolean;
+  recognise: (url: URL) => boolean;
   /** True when the URL has this platform's exact entry shape (the adapter builds every request from it). */
-  isEntryUrl(url: URL): boolean;
+  isEntryUrl: (url: URL) => boolean;
   /** The entry URL to store for one someone registers (a mobile form → the desktop list), or null to keep it as given. */
-  normaliseEntryUrl(url: URL): string | null;
+  normaliseEntryUrl: (url: URL) => string | null;
   /** Every entry URL form accepted, for the "unknown URL shape" message; the first is the example. */
   entryUrlForms: readonly [string, ...string[]];
   /** The account a page URL belongs to, for discovery, or null when the URL does not say. */
-  candidateOf(url: URL): CandidateEntry | null;
+  candidateOf: (url: URL) => CandidateEntry | null;
   /**
    * The site key of an account's posts (lib/site-key.ts): posts with the same platform id and
    * key are the same post, whichever account reached them.
    */
-  siteKey(url: URL): string;
+  siteKey: (url: URL) => string;
   /**
    * The platform's other sites whose cookies an account on a public host may use (Weibo's API on
    * m.weibo.cn for a weibo.com entry; Baidu's login for Tieba), besides the entry host's own.

@@ -27,7 +27,7 @@ export const weibo = {
   shapeLabel: "Weibo user",
   colours: { chart: "#d9363e", badgeText: "#c6262e", badgeBackground: "#fdecec" },
   defaultCron: "*/10 * * * *",
-  recognise(url) {
+  recognise: (url) => {
     if (WEIBO_HOSTS.test(url.hostname)) return true;
     return /^\/u\/\d{5,}\/?$/.test(url.pathname) || /^\/p\/100505\d{5,}\/?$/.test(url.pathname);
   },
@@ -40,7 +40,7 @@ export const weibo = {
     "https://m.weibo.cn/p/1005051234567890",
     "https://weibo.cn/1234567890",
   ],
-  candidateOf(url) {
+  candidateOf: (url) => {
     const uid = weiboUidFromUrl(url);
     return uid ? { url: `${url.origin}/u/${uid}`, name: `Weibo ${uid}` } : null;
   },
@@ -50,4 +50,3 @@ export const weibo = {
   features: { replies: true, subReplies: true, deletions: true, keywordWatch: "word", cookies: true },
   fallback: false,
 } as const satisfies PlatformEntry<"weibo">;
-

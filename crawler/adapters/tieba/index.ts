@@ -35,7 +35,7 @@ import { withComments, type ReadPages } from "./lzl";
 import { collapse, printedName, shownName, stableId } from "./names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./thread";
 import { tieba } from "../../../lib/platforms/tieba";
-import { isTiebaHost, tiebaBarFromUrl } from "../../../lib/platforms/tieba-urls";
+import { tiebaBarFromUrl } from "../../../lib/platforms/tieba-urls";
 import { checkTiebaLogin } from "./login";
 
 export { parseTiebaThread } from "./thread";
