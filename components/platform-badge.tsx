@@ -1,21 +1,31 @@
+import type { CSSProperties } from "react";
 import { useTranslations } from "next-intl";
+import { isPlatform, platformEntry } from "@/lib/platforms";
 
-const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
-type Platform = (typeof PLATFORMS)[number];
+/** Which of a platform's names (messages `platforms.<id>.*`): the reader's, the short Chinese one, or both languages. */
+export type PlatformNameForm = "name" | "short" | "full";
 
-/** True when `platform` is one the dashboard names (anything else is shown as stored). */
-export function isPlatform(platform: string): platform is Platform {
-  return (PLATFORMS as readonly string[]).includes(platform);
+/**
+ * A platform's name in the reader's language, from the registry's messages; an id the registry
+ * does not know is shown as stored. For server and client components alike.
+ */
+export function usePlatformName(): (platform: string, form?: PlatformNameForm) => string {
+  const t = useTranslations("platforms");
+  return (platform, form = "name") => (isPlatform(platform) ? t(`${platform}.${form}`) : platform);
 }
 
-/** A platform name as a coloured badge ("贴吧 Tieba" in English, "贴吧" in Chinese); `short` shows only the Chinese name (dense tables). */
+/**
+ * A platform name as a coloured badge ("贴吧 Tieba" in English, "贴吧" in Chinese); `short` shows
+ * only the Chinese name (dense tables). The colours are the registry entry's, passed to the
+ * stylesheet's `.badge.platform` as custom properties.
+ */
 export function PlatformBadge({ platform, short = false }: { platform: string; short?: boolean }) {
-  const t = useTranslations("posts");
-  const name = isPlatform(platform) ? t(`platform.${platform}`) : platform;
-  const shortName = isPlatform(platform) ? t(`platformShort.${platform}`) : platform;
+  const name = usePlatformName();
+  const colours = isPlatform(platform) ? platformEntry(platform).colours : null;
+  const style = colours ? ({ "--platform-fg": colours.badgeText, "--platform-bg": colours.badgeBackground } as CSSProperties) : undefined;
   return (
-    <span className={`badge platform platform-${platform}`} title={name}>
-      {short ? shortName : name}
+    <span className={`badge platform platform-${platform}`} title={name(platform)} style={style}>
+      {short ? name(platform, "short") : name(platform)}
     </span>
   );
 }

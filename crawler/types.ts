@@ -3,10 +3,10 @@
  * network; dedupe/store own the database. Keep these types small: every adapter depends on them.
  */
 
-import type { Platform } from "../lib/platform";
+import type { Platform } from "../lib/platforms";
 
 // The platform list lives below the crawler (an account's cookies depend on it too).
-export { PLATFORMS, type Platform } from "../lib/platform";
+export { PLATFORMS, type Platform } from "../lib/platforms";
 
 /** How pages are fetched: `auto` lets the adapter decide, `http` never uses a browser, `browser` always does. */
 export type FetchMode = "auto" | "http" | "browser";

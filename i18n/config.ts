@@ -55,6 +55,7 @@ export const CLIENT_NAMESPACES = [
   "charts",
   "seeds",
   "discovery",
+  "platforms",
 ] as const;
 
 /** True when `value` is one of {@link LOCALES}. */

@@ -17,19 +17,13 @@
  * Keys are computed from the account's platform and entry URL, so a search URL of a site gives
  * the key of that site's ordinary entry URLs.
  */
-import { discuzBoardFromUrl } from "./discuz-urls";
-
-const WEIBO_HOSTS = ["weibo.com", "weibo.cn"];
-const TIEBA_HOSTS = ["baidu.com"];
-
-function onHosts(host: string, roots: string[]): boolean {
-  return roots.some((r) => host === r || host.endsWith(`.${r}`));
-}
+import { isPlatform, platformEntry } from "./platforms";
 
 /**
  * The site key of an account's posts, or "" when the entry URL cannot be read (such an account
- * keeps its posts to itself, as before site keys existed).
- * @param platform the account's platform ("blog" | "weibo" | "discuz" | "tieba")
+ * keeps its posts to itself, as before site keys existed). Each platform's rule is its registry
+ * entry's `siteKey` (lib/platforms).
+ * @param platform the account's platform (a registry id; another keeps to platform and origin)
  * @param entryUrl the account's entry URL (a listing, a profile or a platform search)
  */
 export function siteKeyOf(platform: string, entryUrl: string): string {
@@ -40,30 +34,5 @@ export function siteKeyOf(platform: string, entryUrl: string): string {
     return "";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return "";
-  const host = url.hostname.toLowerCase();
-  switch (platform) {
-    case "weibo":
-      return onHosts(host, WEIBO_HOSTS) ? "weibo" : `weibo:${url.origin}`;
-    case "tieba":
-      return onHosts(host, TIEBA_HOSTS) ? "tieba" : `tieba:${url.origin}`;
-    case "discuz":
-      return `discuz:${discuzBaseOf(url)}`;
-    case "blog":
-      url.hash = "";
-      return `blog:${url.href}`;
-    default:
-      return `${platform}:${url.origin}`;
-  }
-}
-
-/**
- * The directory a Discuz! installation lives in: the board's base when the URL is a board, else
- * the directory of the script (search.php, forum.php, home.php…) — both end with "/". An
- * `archiver/` directory belongs to the installation above it.
- */
-function discuzBaseOf(url: URL): string {
-  const board = discuzBoardFromUrl(url);
-  if (board) return board.base;
-  const dir = url.pathname.replace(/[^/]*$/, "").replace(/archiver\/$/, "");
-  return url.origin + (dir || "/");
+  return isPlatform(platform) ? platformEntry(platform).siteKey(url) : `${platform}:${url.origin}`;
 }

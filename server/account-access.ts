@@ -8,7 +8,7 @@ import { jsonArray, parseJsonColumn } from "../lib/json-column";
 import { seal } from "../lib/secret-box";
 import { ValidationError } from "../lib/validation";
 import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat, type CookieSummary } from "../lib/cookies/import";
-import type { Platform } from "../lib/platform";
+import type { Platform } from "../lib/platforms";
 import { ACCOUNT_COOKIES } from "../lib/sealed-columns";
 import { updateAccountRow, updateAccountRows } from "@/crawler/account-rows";
 

@@ -4,29 +4,11 @@ import type { Db } from "../lib/db";
 import { Prisma } from "@/generated/prisma/client";
 import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblemCode, httpUrl, nextRunTimes, parseInput, ValidationError } from "../lib/validation";
 import type { Resolver } from "../lib/net/address";
-import {
-  DISCUZ_BOARD_FORMS,
-  discuzBoardFromUrl,
-  getAdapter,
-  recognisePlatform,
-  searchUrlProblem,
-  searchWatchOf,
-  tiebaBarFromUrl,
-  tiebaEntryUrl,
-  weiboUidFromUrl,
-} from "@/crawler/adapters";
-import { PLATFORMS, type Platform } from "@/crawler/types";
+import { getAdapter, recognisePlatform, searchUrlProblem, searchWatchOf } from "@/crawler/adapters";
+import { platformEntry, PLATFORMS, type Platform } from "@/lib/platforms";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "../lib/time";
 import { createAccountRow, deleteAccountRow, updateAccountRow } from "@/crawler/account-rows";
-
-/** Default crawl interval per platform: fast-moving platforms are polled more often. */
-export const DEFAULT_CRON: Record<Platform, string> = {
-  weibo: "*/10 * * * *",
-  tieba: "*/15 * * * *",
-  discuz: "*/30 * * * *",
-  blog: "0 * * * *",
-};
 
 const optionalInt = (min: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(min).optional());
 
@@ -52,8 +34,8 @@ export type AccountInput = z.input<typeof accountInputSchema>;
 export function normaliseEntryUrl(url: string): string {
   const u = new URL(url.trim());
   u.hash = "";
-  if (recognisePlatform(u) === "tieba") return tiebaEntryUrl(u) ?? u.toString();
-  return u.toString();
+  const platform = recognisePlatform(u);
+  return (platform ? platformEntry(platform).normaliseEntryUrl(u) : null) ?? u.toString();
 }
 
 /** Options of {@link createAccount} and {@link updateAccount}. */
@@ -89,7 +71,7 @@ export async function createAccount(db: Db, input: AccountInput, options: Regist
         platform,
         entryUrl,
         name,
-        cron: data.cron ?? DEFAULT_CRON[platform],
+        cron: data.cron ?? platformEntry(platform).defaultCron,
         enabled: data.enabled ?? true,
         fetchMode: data.fetchMode ?? "auto",
         backfillDays: data.backfillDays ?? null,
@@ -157,37 +139,10 @@ export async function removeAccount(db: Db, id: number) {
 
 // ---- dashboard ---------------------------------------------------------------------------------
 
-/** Example entry URLs per platform, for messages and placeholders. */
-export const URL_EXAMPLES: Record<Platform, string> = {
-  weibo: "https://weibo.com/u/1234567890",
-  tieba: "https://tieba.baidu.com/f?kw=北江大学",
-  discuz: "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2",
-  blog: "https://blog.example.edu.cn/someone/",
-};
-const PLATFORM_LABEL: Record<Platform, string> = { weibo: "Weibo user", tieba: "Tieba bar", discuz: "Discuz! board", blog: "blog" };
-
-/**
- * Every entry URL form each platform's adapter accepts, for the "unknown URL shape" message
- * (Weibo: weiboUidFromUrl; Tieba: crawler/adapters/tieba/urls.ts; Discuz!: DISCUZ_BOARD_FORMS).
- * Keep in step with the adapters when a form is added.
- */
-export const URL_FORMS: Record<Platform, readonly string[]> = {
-  weibo: [
-    "https://weibo.com/u/1234567890",
-    "https://weibo.com/1234567890",
-    "https://m.weibo.cn/u/1234567890",
-    "https://m.weibo.cn/p/1005051234567890",
-    "https://weibo.cn/1234567890",
-  ],
-  tieba: ["https://tieba.baidu.com/f?kw=北江大学", "https://tieba.baidu.com/mo/q/m?kw=北江大学", "https://wapp.baidu.com/f?kw=北江大学"],
-  discuz: DISCUZ_BOARD_FORMS,
-  blog: [URL_EXAMPLES.blog],
-};
-
-/** "a, b or c": the forms of a platform, in the message's English. */
+/** "a, b or c": every entry URL form of a platform (its registry entry's), in the message's English. */
 function formsList(p: Platform): string {
-  const forms = URL_FORMS[p];
-  return forms.length <= 1 ? (forms[0] ?? URL_EXAMPLES[p]) : `${forms.slice(0, -1).join(", ")} or ${forms.at(-1)}`;
+  const forms = platformEntry(p).entryUrlForms;
+  return forms.length <= 1 ? forms[0] : `${forms.slice(0, -1).join(", ")} or ${forms.at(-1)}`;
 }
 
 /**
@@ -207,15 +162,11 @@ export function platformProblem(url: string, platform: Platform | undefined): st
   if (searchProblem) return searchProblem;
   const p = platform ?? recognisePlatform(u);
   if (!p) return "cannot tell the platform from this URL; choose one";
-  const shapeOk =
-    p === "blog" ||
-    // A keyword watch: the platform's own search with a word.
-    searchWatchOf(u)?.platform === p ||
-    (p === "weibo" && weiboUidFromUrl(u) !== null) ||
-    (p === "tieba" && tiebaBarFromUrl(u) !== null) ||
-    (p === "discuz" && discuzBoardFromUrl(u) !== null);
-  if (shapeOk && (platform === undefined || p === "blog" || getAdapter(p, u.href).recognise(u))) return null;
-  return `unknown URL shape for a ${PLATFORM_LABEL[p]}: expected something like ${formsList(p)}`;
+  const entry = platformEntry(p);
+  // A keyword watch (the platform's own search with a word), or the platform's entry shape.
+  const shapeOk = searchWatchOf(u)?.platform === p || entry.isEntryUrl(u);
+  if (shapeOk && (platform === undefined || entry.fallback || getAdapter(p, u.href).recognise(u))) return null;
+  return `unknown URL shape for a ${entry.shapeLabel}: expected something like ${formsList(p)}`;
 }
 
 /** The interval field: a preset's cron expression, or "custom" with the expression in `cron`. */

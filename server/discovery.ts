@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { Db } from "../lib/db";
+import { FALLBACK_PLATFORM, isPlatform } from "../lib/platforms";
 import { codeBook, ValidationError } from "../lib/validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
 import { STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
@@ -262,7 +263,7 @@ export async function adoptCandidate(db: Db, candidateId: number): Promise<{ acc
   }
   let accountId: number;
   let created = false;
-  const platform = c.platform === "weibo" || c.platform === "tieba" || c.platform === "discuz" ? c.platform : "blog";
+  const platform = isPlatform(c.platform) ? c.platform : FALLBACK_PLATFORM;
   try {
     accountId = (await createAccount(db, { url: c.url, platform, name: c.name })).id;
     created = true;

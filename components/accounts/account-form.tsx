@@ -5,11 +5,10 @@ import { useTranslations } from "next-intl";
 import { dateText } from "@/i18n/format";
 import { useDateTools } from "@/i18n/use-date-tools";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
+import { PLATFORMS, WATCH_PLATFORMS } from "@/lib/platforms";
+import { usePlatformName } from "../platform-badge";
 import { WatchFields } from "./watch-fields";
 import { FormStatus, SubmitButton } from "../form";
-
-const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
-type PlatformValue = (typeof PLATFORMS)[number];
 
 export interface Preset {
   label: string;
@@ -53,6 +52,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
   const t = useTranslations("accounts.form");
   const tp = useTranslations("accounts");
+  const platformName = usePlatformName();
   const tools = useDateTools();
   const v = state.values;
   const initialInterval = initial ? (presets.some((p) => p.cron === initial.cron) ? initial.cron : "custom") : (presets[2]?.cron ?? "custom");
@@ -67,7 +67,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   } | null>(null);
   // New accounts only: an account URL, or a keyword watch built from its fields.
   const [mode, setMode] = useState(v?.mode === "watch" ? "watch" : "account");
-  const [watchPlatform, setWatchPlatform] = useState(v?.watchPlatform ?? "weibo");
+  const [watchPlatform, setWatchPlatform] = useState(v?.watchPlatform ?? WATCH_PLATFORMS[0]!);
   const tw = useTranslations("accounts.watch");
   const prevValues = useRef(v);
 
@@ -80,7 +80,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
       setInterval(v.interval ?? "custom");
       setCron(v.cron ?? "");
       setMode(v.mode === "watch" ? "watch" : "account");
-      setWatchPlatform(v.watchPlatform ?? "weibo");
+      setWatchPlatform(v.watchPlatform ?? WATCH_PLATFORMS[0]!);
     }
   }, [v]);
 
@@ -126,7 +126,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   }, [expr, t]);
 
   const err = (name: string) => state.errors?.[name]?.join(" ");
-  const platformLabel = (p: string) => ((PLATFORMS as readonly string[]).includes(p) ? tp(`platforms.${p as PlatformValue}`) : p);
+  const platformLabel = (p: string) => platformName(p, "full");
   const detectedLabel = detected?.platform ? platformLabel(detected.platform) : null;
   const idp = initial ? `edit-${initial.id}` : "new";
   const watching = !initial && mode === "watch";
@@ -188,7 +188,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
               <option value="auto">{detectedLabel ? t("recogniseWith", { platform: detectedLabel }) : t("recognise")}</option>
               {PLATFORMS.map((p) => (
                 <option key={p} value={p}>
-                  {tp(`platforms.${p}`)}
+                  {platformLabel(p)}
                 </option>
               ))}
             </select>

@@ -1,9 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-
-/** Platforms whose own search a keyword watch can follow. */
-const WATCH_PLATFORMS = ["weibo", "tieba", "discuz"] as const;
+import { isPlatform, platformEntry, WATCH_PLATFORMS } from "@/lib/platforms";
+import { usePlatformName } from "../platform-badge";
 
 interface Props {
   /** Id prefix of the form's fields. */
@@ -23,7 +22,9 @@ interface Props {
  */
 export function WatchFields({ idp, values: v, platform: watchPlatform, onPlatform: setWatchPlatform, err }: Props) {
   const tw = useTranslations("accounts.watch");
-  const tp = useTranslations("accounts");
+  const platformName = usePlatformName();
+  // Which search fields the chosen platform needs besides the word (its registry entry's).
+  const scope = isPlatform(watchPlatform) ? platformEntry(watchPlatform).features.keywordWatch : null;
   return (
     <div className="form-grid watch-fields" data-testid="watch-fields">
       <p className="field wide hint">{tw("intro")}</p>
@@ -39,7 +40,7 @@ export function WatchFields({ idp, values: v, platform: watchPlatform, onPlatfor
         >
           {WATCH_PLATFORMS.map((p) => (
             <option key={p} value={p}>
-              {tp(`platforms.${p}`)}
+              {platformName(p, "full")}
             </option>
           ))}
         </select>
@@ -63,7 +64,7 @@ export function WatchFields({ idp, values: v, platform: watchPlatform, onPlatfor
           {err("word") ?? err("url")}
         </div>
       </div>
-      {watchPlatform === "tieba" && (
+      {scope === "bar" && (
         <div className="field">
           <label htmlFor={`${idp}-bar`}>{tw("bar")}</label>
           <input
@@ -81,7 +82,7 @@ export function WatchFields({ idp, values: v, platform: watchPlatform, onPlatfor
           </div>
         </div>
       )}
-      {watchPlatform === "discuz" && (
+      {scope === "board" && (
         <div className="field wide">
           <label htmlFor={`${idp}-board`}>{tw("board")}</label>
           <input

@@ -1,7 +1,8 @@
-import { useFormatter, useTranslations } from "next-intl";
+import { useFormatter } from "next-intl";
+import { PLATFORM_ENTRIES } from "@/lib/platforms";
 
-/** One colour per platform and per review status, the same in every chart. */
-export const PLATFORM_COLORS: Record<string, string> = { weibo: "#d9363e", tieba: "#2f6fd6", discuz: "#23a55a", blog: "#8250df" };
+/** One colour per platform (its registry entry's) and per review status, the same in every chart. */
+export const PLATFORM_COLORS: Readonly<Record<string, string>> = Object.fromEntries(PLATFORM_ENTRIES.map((e) => [e.id, e.colours.chart]));
 export const STATUS_COLORS = { open: "#f0a92e", confirmed: "#d9363e", dismissed: "#9aa5b1" };
 export const SERIES_COLORS = ["#2f6fd6", "#d9363e", "#23a55a", "#8250df", "#f0a92e", "#0b8a93"];
 export const AXIS = { fontSize: 11, fill: "#5d6b7a" };
@@ -12,11 +13,3 @@ export function useFmt(): (n: unknown) => string {
   const format = useFormatter();
   return (n: unknown) => (typeof n === "number" ? format.number(n) : typeof n === "string" ? n : Array.isArray(n) ? n.join(",") : "");
 }
-
-/** A platform's name in the reader's language (the code itself when unknown). For client components. */
-export function usePlatformLabel(): (platform: string) => string {
-  const t = useTranslations("charts.platforms");
-  return (platform: string) => (PLATFORMS.includes(platform as Platform) ? t(platform as Platform) : platform);
-}
-type Platform = "weibo" | "tieba" | "discuz" | "blog";
-const PLATFORMS: readonly Platform[] = ["weibo", "tieba", "discuz", "blog"];

@@ -2,7 +2,8 @@
 
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { StackedPoint } from "@/lib/charts/series";
-import { AXIS, GRID, PLATFORM_COLORS, useFmt, usePlatformLabel } from "./colors";
+import { usePlatformName } from "../platform-badge";
+import { AXIS, GRID, PLATFORM_COLORS, useFmt } from "./colors";
 import { LazyVisible } from "@/components/lazy-visible";
 
 /**
@@ -17,7 +18,7 @@ const MAX_BARS = 31;
 export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: StackedPoint[]; keys: string[]; kind: "area" | "bar"; height?: number }) {
   const fmt = useFmt();
   const steps = kind === "bar" && data.length > MAX_BARS;
-  const platformLabel = usePlatformLabel();
+  const platformLabel = usePlatformName();
   const common = (
     <>
       <CartesianGrid stroke={GRID} vertical={false} />

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
+import { PLATFORMS } from "@/lib/platforms";
 import {
   accountActivity,
   bucketFor,
@@ -20,7 +21,8 @@ import { HealthChart } from "./health-chart";
 import { ActivityChart } from "./activity-chart";
 import { HarvestChart } from "./harvest-chart";
 
-const PLATFORMS = ["weibo", "tieba", "discuz", "blog"];
+/** Every platform's series, in the registry's order. */
+const PLATFORM_KEYS: string[] = [...PLATFORMS];
 /**
  * Points per series sent to the browser: a chart panel is about 500 pixels wide, so more cannot
  * be seen, only paid for (JSON in the page, SVG to build). Bars are merged (sums kept), lines keep
@@ -30,7 +32,7 @@ const MAX_POINTS = 200;
 
 /** Per-platform stacked bars for `days`, daily or weekly, at most {@link MAX_POINTS} of them. */
 function stackedBars(rows: readonly { day: string; key: string; n: number }[], days: string[]) {
-  return mergeBuckets(toStackedSeries(rows, days, PLATFORMS, bucketFor(days.length)), MAX_POINTS, PLATFORMS);
+  return mergeBuckets(toStackedSeries(rows, days, PLATFORM_KEYS, bucketFor(days.length)), MAX_POINTS, PLATFORM_KEYS);
 }
 
 function ChartPanel({ id, title, sub, children, testId }: { id: string; title: string; sub: string; children: React.ReactNode; testId: string }) {
@@ -72,9 +74,9 @@ export async function PostsSection({ days }: { days: string[] }) {
       id="posts-per-day"
       testId="chart-posts"
       title={t("posts.title")}
-      sub={t("posts.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}
+      sub={t("posts.sub", { per: per(days.length), total: n(total(data, PLATFORM_KEYS)) })}
     >
-      {isEmptySeries(data, PLATFORMS) ? <Empty>{t("posts.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+      {isEmptySeries(data, PLATFORM_KEYS) ? <Empty>{t("posts.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORM_KEYS} kind="bar" />}
     </ChartPanel>
   );
 }
@@ -88,9 +90,9 @@ export async function FlagsSection({ days }: { days: string[] }) {
       id="flags-per-day"
       testId="chart-flags"
       title={t("flags.title")}
-      sub={t("flags.sub", { per: per(days.length), total: n(total(data, PLATFORMS)) })}
+      sub={t("flags.sub", { per: per(days.length), total: n(total(data, PLATFORM_KEYS)) })}
     >
-      {isEmptySeries(data, PLATFORMS) ? <Empty>{t("flags.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+      {isEmptySeries(data, PLATFORM_KEYS) ? <Empty>{t("flags.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORM_KEYS} kind="bar" />}
     </ChartPanel>
   );
 }
@@ -107,7 +109,7 @@ export async function DeletionsSection({ days }: { days: string[] }) {
       title={t("deletions.title")}
       sub={t("deletions.sub", { per: per(days.length), total: n(deleted), flagged: n(flagged) })}
     >
-      {isEmptySeries(data, PLATFORMS) ? <Empty>{t("deletions.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORMS} kind="bar" />}
+      {isEmptySeries(data, PLATFORM_KEYS) ? <Empty>{t("deletions.empty")}</Empty> : <PlatformDailyChart data={data} keys={PLATFORM_KEYS} kind="bar" />}
       {flagged > 0 && (
         <p className="small">
           <Link href="/?deleted=yes">{t("deletions.flaggedLink", { flagged: n(flagged) })}</Link>

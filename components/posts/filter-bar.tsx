@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
+import { PLATFORMS } from "@/lib/platforms";
 import { filterOptions } from "@/server/overview";
 import type { PostFilter } from "@/server/posts";
 import { FilterSelect } from "../filter-select";
 
-const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
 const REVIEW_OPTIONS = [
   { value: "open", key: "unreviewed" },
   { value: "reviewed", key: "reviewed" },
@@ -26,7 +26,7 @@ const KIND_OPTIONS = [
  * that can be bookmarked, shared and exported.
  */
 export async function FilterBar({ filter, action }: { filter: PostFilter; action: "/" | "/posts" }) {
-  const [{ topics, accounts }, t, tp] = await Promise.all([filterOptions(db), getTranslations("posts.filter"), getTranslations("posts.platform")]);
+  const [{ topics, accounts }, t, tp] = await Promise.all([filterOptions(db), getTranslations("posts.filter"), getTranslations("platforms")]);
   const flagged = action === "/";
   return (
     <form className="filters panel" method="get" action={action} role="search" aria-label={t("ariaLabel")}>
@@ -48,7 +48,7 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         label={t("platform")}
         value={filter.platform}
         anyLabel={t("allPlatforms")}
-        options={PLATFORMS.map((p) => ({ value: p, label: tp(p) }))}
+        options={PLATFORMS.map((p) => ({ value: p, label: tp(`${p}.name`) }))}
       />
       <FilterSelect
         id="f-account"

@@ -1,8 +1,13 @@
 /**
- * The adapter registry: platform → adapter, and which platform an entry URL belongs to.
- * Adding a platform means one module in this folder plus one line in ADAPTERS (and, if its URLs
- * are not recognisable by host, a place in RECOGNITION_ORDER before the blog fallback).
+ * The adapters: each platform's crawl behaviour, attached to its registry entry (lib/platforms).
+ * Every adapter has one layout: `./<id>/index.ts` exports the adapter, whose `platform` is its
+ * registry entry's id and whose `recognise` is the entry's; its helper modules sit beside it in
+ * that folder. Keyword watches (a platform's own search) are in ./search.
+ *
+ * Adding a platform: its registry entry (lib/platforms) and its adapter folder here, listed once
+ * below. test/unit/platforms/registry.test.ts fails when a registry entry has no adapter.
  */
+import { platformOfUrl, PLATFORMS } from "../../lib/platforms";
 import type { Adapter, Platform } from "../types";
 import { blogAdapter } from "./blog";
 import { discuzAdapter } from "./discuz";
@@ -10,28 +15,28 @@ import { searchAdapterFor, searchWatchOf } from "./search";
 import { tiebaAdapter } from "./tieba";
 import { weiboAdapter } from "./weibo";
 
-const ADAPTERS: Record<Platform, Adapter> = {
-  weibo: weiboAdapter,
-  tieba: tiebaAdapter,
-  discuz: discuzAdapter,
-  blog: blogAdapter,
-};
+/** Every adapter, keyed by the registry id each names. */
+const ADAPTERS: ReadonlyMap<string, Adapter> = new Map([weiboAdapter, tiebaAdapter, discuzAdapter, blogAdapter].map((a) => [a.platform, a]));
 
-/** Most specific first: blog accepts any http(s) URL, so it must stay last. */
-const RECOGNITION_ORDER: readonly Platform[] = ["weibo", "tieba", "discuz", "blog"];
+/** The registry's platforms that have no adapter (none, unless one is forgotten). */
+export function platformsWithoutAdapter(): Platform[] {
+  return PLATFORMS.filter((p) => !ADAPTERS.has(p));
+}
 
 /**
  * The adapter of a platform; with the account's entry URL, a keyword watch (the platform's own
  * search, ./search) gets its search adapter instead.
  */
 export function getAdapter(platform: Platform, entryUrl?: string): Adapter {
-  return (entryUrl !== undefined ? searchAdapterFor(platform, entryUrl) : null) ?? ADAPTERS[platform];
+  const adapter = (entryUrl !== undefined ? searchAdapterFor(platform, entryUrl) : null) ?? ADAPTERS.get(platform);
+  if (!adapter) throw new Error(`no adapter for platform ${JSON.stringify(platform)}`);
+  return adapter;
 }
 
 /**
- * The platform an entry URL belongs to: by host (weibo.com, m.weibo.cn, weibo.cn,
- * tieba.baidu.com) or by path shape (`/u/{uid}`, `/p/100505{uid}`, `/f?kw=`, Discuz! boards and
- * threads in every form of ./discuz-urls.ts); any other http(s) URL is a blog.
+ * The platform an entry URL belongs to: a platform's search (a keyword watch) by its shape on any
+ * host, else the registry's recognisers in order (lib/platforms platformOfUrl: by host or by path
+ * shape; the fallback, a blog, takes any other http(s) URL).
  * Returns null for unparseable or non-http(s) URLs.
  */
 export function recognisePlatform(url: string | URL): Platform | null {
@@ -45,7 +50,7 @@ export function recognisePlatform(url: string | URL): Platform | null {
   // A platform's search (a keyword watch) is recognised by its shape on any host.
   const watch = searchWatchOf(u);
   if (watch) return watch.platform;
-  return RECOGNITION_ORDER.find((p) => ADAPTERS[p].recognise(u)) ?? null;
+  return platformOfUrl(u);
 }
 
 export { createBlogAdapter, looksLikeFeed, parseBlogArticle, parseBlogListing, parseFeed } from "./blog";

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import fs from "node:fs";
 import os from "node:os";
+import { PLATFORMS, type Platform } from "../../lib/platforms";
 import { action, intOption, loadDb, UserInputError } from "./util";
 
 /** What the account commands run on, loaded when one runs (not when the CLI starts). */
@@ -23,7 +24,7 @@ export function registerAccountCommands(program: Command) {
     .description("register an account by its entry (listing) URL; the platform is recognised from the URL")
     .argument("<url>", "entry URL, e.g. https://tieba.baidu.com/f?kw=南京大学")
     .option("--name <name>", "display name")
-    .option("--platform <platform>", "blog | weibo | discuz | tieba (overrides recognition)")
+    .option("--platform <platform>", `${PLATFORMS.join(" | ")} (overrides recognition)`)
     .option("--cron <expr>", "crawl interval as a cron expression (Asia/Shanghai)")
     .option("--fetch-mode <mode>", "auto | http | browser", "auto")
     .option("--backfill-days <n>", "first crawl goes back at most N days", intOption("--backfill-days", 1))
@@ -40,7 +41,7 @@ export function registerAccountCommands(program: Command) {
         const a = await createAccount(db, {
           url,
           name: o.name as string | undefined,
-          platform: o.platform as "blog" | undefined,
+          platform: o.platform as Platform | undefined,
           cron: o.cron as string | undefined,
           fetchMode: o.fetchMode as "auto",
           backfillDays: o.backfillDays,

@@ -1,7 +1,8 @@
 /**
  * Relevant sites become candidate accounts: forums, blogs and Weibo accounts whose pages a run
  * found relevant, proposed for monitoring. The account a page belongs to is read from its URL
- * only (so the tally can be rebuilt from the stored frontier on resume):
+ * only (so the tally can be rebuilt from the stored frontier on resume), by the registry entry of
+ * the platform the URL is recognised as (lib/platforms `candidateOf`):
  *
  * - Weibo: the user in the URL (`/u/{uid}` and the other forms the adapter reads);
  * - Tieba: the bar (`?kw=`); a thread URL (`/p/{tid}`) does not name its bar and is not counted;
@@ -9,7 +10,8 @@
  * - anything else is a blog, keyed by its origin. Because `recognisePlatform` calls every http URL
  *   a blog, a site is only proposed after {@link CandidateOptions.minRelevantPages} relevant pages.
  */
-import { discuzBoardFromUrl, recognisePlatform, weiboUidFromUrl } from "../adapters";
+import { platformEntry } from "../../lib/platforms";
+import { recognisePlatform } from "../adapters";
 import type { Platform } from "../types";
 
 /** Options of {@link CandidateTally}. */
@@ -43,20 +45,8 @@ export function candidateKeyOf(pageUrl: string): CandidateKey | null {
     return null;
   }
   const platform = recognisePlatform(u);
-  if (platform === "weibo") {
-    const uid = weiboUidFromUrl(u);
-    return uid ? { url: `${u.origin}/u/${uid}`, platform, name: `Weibo ${uid}` } : null;
-  }
-  if (platform === "tieba") {
-    const kw = u.searchParams.get("kw");
-    return kw ? { url: `${u.origin}/f?kw=${encodeURIComponent(kw)}`, platform, name: `${kw}吧` } : null;
-  }
-  if (platform === "discuz") {
-    const board = discuzBoardFromUrl(u);
-    return board ? { url: `${board.base}forum.php?mod=forumdisplay&fid=${board.fid}`, platform, name: `${u.host} board ${board.fid}` } : null;
-  }
-  if (platform === "blog") return { url: `${u.origin}/`, platform, name: u.host };
-  return null;
+  const entry = platform ? platformEntry(platform).candidateOf(u) : null;
+  return platform && entry ? { ...entry, platform } : null;
 }
 
 /** Relevant and crawled pages per account during a run. */

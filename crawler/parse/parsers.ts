@@ -7,7 +7,7 @@
  * which imports neither, so there is no import cycle. The names are ./protocol.ts `ParserName`.
  */
 import { archiveSync } from "../archive";
-import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
+import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz/pages";
 import { advertisedFeedsIn, readFeed } from "../adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
 import { parseListPage as parseTiebaListPage } from "../adapters/tieba";

@@ -12,7 +12,7 @@
  * the others are counted (never stored). Every refusal says which line or entry and why.
  */
 import { getPublicSuffix } from "tough-cookie";
-import type { Platform } from "../platform";
+import { platformEntry, type Platform } from "../platforms";
 import type { Cookie } from "./cookie";
 
 /** The formats {@link parseCookieInput} reads. */
@@ -74,13 +74,14 @@ const VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 /**
  * The registrable domains whose cookies an account may use: its entry host's (`bbs.x.edu.cn` →
  * `x.edu.cn`), plus the platform's other sites (Weibo's API is on `m.weibo.cn` for a `weibo.com`
- * entry; Tieba's login is Baidu's). An IP address or single-label host stands for itself.
+ * entry; Tieba's login is Baidu's: the registry entry's `cookieDomains`, lib/platforms). An IP
+ * address or single-label host stands for itself.
  */
 export function cookieDomainsFor(entryUrl: string, platform: Platform): string[] {
   const host = new URL(entryUrl).hostname.toLowerCase().replace(/^\[|\]$/g, "");
   const own = registrable(host);
   // Local copies of the platforms (an address, localhost) are their own site and nothing more.
-  const extra = !isPublic(host) ? [] : platform === "weibo" ? ["weibo.com", "weibo.cn", "sina.com.cn"] : platform === "tieba" ? ["baidu.com"] : [];
+  const extra = !isPublic(host) ? [] : platformEntry(platform).cookieDomains;
   return [...new Set([own, ...extra])];
 }
 

@@ -12,14 +12,16 @@
  * clients which link bare URLs do not; the only links are the ones built here, to the dashboard or
  * to the post, with the characters that could end a markdown link percent-encoded.
  */
+import zhMessages from "../../messages/zh-CN.json";
+import { PLATFORMS } from "../platforms";
 import { shanghaiTime } from "../time";
 import type { FlagSummary, NotificationPayload } from "./types";
 
 /** Flags listed in one chat message; the rest are counted ("还有 N 条"). */
 export const MAX_LISTED = 10;
 
-/** Platform names as Chinese readers know them. */
-export const PLATFORM_ZH: Readonly<Record<string, string>> = { weibo: "微博", tieba: "贴吧", discuz: "论坛", blog: "博客" };
+/** Platform names as Chinese readers know them: each registry platform's short name in the Chinese messages. */
+export const PLATFORM_ZH: Readonly<Record<string, string>> = Object.fromEntries(PLATFORMS.map((id) => [id, zhMessages.platforms[id].short]));
 
 // Control characters, zero-width and bidirectional-override characters: invisible, and able to
 // reorder or hide what a reader sees.

@@ -4,8 +4,7 @@
  * Plain data: scripts/seed-large/posts.ts draws from it.
  */
 
-/** A platform of the seeded accounts. */
-export type Platform = "weibo" | "tieba" | "discuz" | "blog";
+import type { Platform } from "../../lib/platforms";
 
 /** A seeded account. */
 export interface AccountSeed {

@@ -85,7 +85,7 @@ describe("the compiled CLI", () => {
       "crawler/queue/in-process.ts",
       "crawler/account-access.ts",
       "crawler/account-rows.ts",
-      "crawler/adapters/discuz-pages.ts",
+      "crawler/adapters/discuz/pages.ts",
     ];
     const crawl = new Set(modules.flatMap((m) => [...staticPackages(meta, outputOf(meta, m))]));
     expect(crawl).toContain("cheerio");
@@ -98,7 +98,7 @@ describe("the compiled CLI", () => {
   });
 
   it("bundles the crawl path's pure-JavaScript packages and imports native ones from node_modules", () => {
-    const adapters = outputOf(meta, "crawler/adapters/discuz-pages.ts");
+    const adapters = outputOf(meta, "crawler/adapters/discuz/pages.ts");
     const loaded = staticPackages(meta, adapters);
     expect(loaded).toContain("cheerio");
     expect(loaded).toContain("parse5");

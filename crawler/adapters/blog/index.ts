@@ -28,6 +28,7 @@
 import { BlockedError, GoneError, NonRetryableError, RetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
+import { blog } from "../../../lib/platforms/blog";
 import { originOf, rebase } from "../shared";
 import type { WpPostInfo } from "./common";
 import { wordpressComments, type CommentMethod } from "./comments";
@@ -139,12 +140,9 @@ export function createBlogAdapter(): Adapter {
   }
 
   return {
-    platform: "blog",
+    platform: blog.id,
     repliesIncludeHead: false,
-
-    recognise(url: URL): boolean {
-      return url.protocol === "http:" || url.protocol === "https:";
-    },
+    recognise: blog.recognise,
 
     async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
       const entryUrl = ctx.account.entryUrl;

@@ -20,9 +20,9 @@ import { tryParsePlatformDate } from "../../dates";
 import { NonRetryableError, RetryableError } from "../../errors";
 import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem } from "../../types";
 import { getThreadPage, imagesIn, num } from "../shared";
-import { checkDiscuzLogin } from "../discuz-login";
-import { parseDiscuzThread } from "../discuz-pages";
-import { threadPageUrl, threadUrl, tidInLink, type DiscuzBoard } from "../discuz-urls";
+import { checkDiscuzLogin } from "../discuz/login";
+import { parseDiscuzThread } from "../discuz/pages";
+import { threadPageUrl, threadUrl, tidInLink, type DiscuzBoard } from "../../../lib/platforms/discuz-urls";
 import { readResultPages, watchOf } from "./pages";
 import { searchWatchOf } from "./recognise";
 

@@ -17,7 +17,7 @@ import { NonRetryableError } from "../../errors";
 import type { Adapter, AdapterContext, CrawlItem, ListItem } from "../../types";
 import { arr, dig, getJson, rec, str, type Json } from "../shared";
 import { mblogToListItem, weiboAdapter } from "../weibo";
-import { apiUrl, checkWeiboLogin, timeFromWeiboId } from "../weibo-api";
+import { apiUrl, checkWeiboLogin, timeFromWeiboId } from "../weibo/api";
 import { readResultPages, watchOf } from "./pages";
 import { searchWatchOf } from "./recognise";
 

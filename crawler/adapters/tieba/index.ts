@@ -18,7 +18,7 @@
  *   (platformId = thread id); other floors are replies (platformId = post id).
  * - 楼中楼 (replies to a floor) come from the page itself, `/p/totalComment` and `/p/comment`
  *   (./comments, ./lzl), stored as replies whose parent is the floor.
- * - Mobile and other-host bar URLs are mapped to the desktop list (./urls).
+ * - Mobile and other-host bar URLs are mapped to the desktop list (lib/platforms/tieba-urls.ts; the registry entry is lib/platforms/tieba.ts).
  * - An account with login cookies checks each page's viewer (`is_login`, ./login): a
  *   logged-out page is an expired login (`LoginExpiredError`), never read as a visitor's.
  * - A field that cannot be read is reported with `ctx.warn` and the item kept with the best
@@ -34,11 +34,12 @@ import { findFirst } from "../find";
 import { withComments, type ReadPages } from "./lzl";
 import { collapse, printedName, shownName, stableId } from "./names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./thread";
-import { isTiebaHost, tiebaBarFromUrl } from "./urls";
+import { tieba } from "../../../lib/platforms/tieba";
+import { tiebaBarFromUrl } from "../../../lib/platforms/tieba-urls";
 import { checkTiebaLogin } from "./login";
 
 export { parseTiebaThread } from "./thread";
-export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./urls";
+export { tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "../../../lib/platforms/tieba-urls";
 
 /** Threads per list page; Tieba's `pn` is an offset in threads. */
 export const TIEBA_PAGE_SIZE = 50;
@@ -208,14 +209,9 @@ function tidOf(item: ListItem): string {
 
 /** Baidu Tieba bars. */
 export const tiebaAdapter: Adapter = {
-  platform: "tieba",
+  platform: tieba.id,
   repliesIncludeHead: true,
-
-  recognise(url: URL): boolean {
-    if (isTiebaHost(url.hostname)) return true;
-    // Another host (a local copy): the bar list's path shapes, desktop or mobile.
-    return tiebaBarFromUrl(url) !== null && /^\/(f|mo\/q\/m|mo\/m)\/?$/.test(url.pathname);
-  },
+  recognise: tieba.recognise,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const kw = encodeURIComponent(barOf(ctx));

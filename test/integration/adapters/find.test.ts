@@ -14,7 +14,7 @@ import { REAL_DIR, readReal, realAvailable } from "../../unit/adapters/helpers";
 /** Every selector literal passed to find/findFirst in the adapters, read from their sources. */
 function adapterSelectors(): string[] {
   const out = new Set<string>();
-  for (const file of ["crawler/adapters/discuz-pages.ts", "crawler/adapters/tieba/index.ts", "crawler/adapters/tieba/thread.ts"]) {
+  for (const file of ["crawler/adapters/discuz/pages.ts", "crawler/adapters/tieba/index.ts", "crawler/adapters/tieba/thread.ts"]) {
     const src = fs.readFileSync(file, "utf8");
     for (const m of src.matchAll(/\bfind(?:First)?\(\s*[\w.$]+,\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`$]*`)/g))
       out.add(JSON.parse(m[1]!.replace(/^'|'$|^`|`$/g, '"')) as string);

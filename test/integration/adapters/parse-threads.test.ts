@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advertisedFeedsIn, readFeed } from "../../../crawler/adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../../../crawler/adapters/blog/page";
 import { archiveSource, archiveSync, flushArchive, readArchived } from "../../../crawler/archive";
-import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz-pages";
+import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz/pages";
 import { parseListPage } from "../../../crawler/adapters/tieba";
 import { parseTiebaThread } from "../../../crawler/adapters/tieba/thread";
 import { failParseThreadForTests, offThread, parseThreadCount, parseThreadStats, stopParseThreads, type ParserName } from "../../../crawler/parse/off-thread";
@@ -145,7 +145,7 @@ describe("the registry", () => {
     });
     expect(Object.keys(parsers).filter((n) => n !== "archive")).toEqual(PAGE_PARSERS);
     // Every offThread call in the adapters names a parser with its own function.
-    const calls = ["crawler/adapters/discuz.ts", "crawler/adapters/tieba/index.ts", "crawler/adapters/blog/index.ts"].flatMap((f) => [
+    const calls = ["crawler/adapters/discuz/index.ts", "crawler/adapters/tieba/index.ts", "crawler/adapters/blog/index.ts"].flatMap((f) => [
       ...fs.readFileSync(f, "utf8").matchAll(/offThread\("(\w+)", (\w+)/g),
     ]);
     expect(calls.length).toBeGreaterThanOrEqual(8);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { LoginExpiredError, NonRetryableError } from "../../../crawler/errors";
 import { discuzAdapter } from "../../../crawler/adapters/discuz";
-import { discuzLoginState } from "../../../crawler/adapters/discuz-login";
+import { discuzLoginState } from "../../../crawler/adapters/discuz/login";
 import { tiebaAdapter } from "../../../crawler/adapters/tieba";
 import { tiebaLoginState } from "../../../crawler/adapters/tieba/login";
 import { weiboAdapter } from "../../../crawler/adapters/weibo";

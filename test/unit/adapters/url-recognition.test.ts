@@ -1,15 +1,17 @@
 /**
- * URL recognition across the four platforms (issue 30 item 6): for each URL someone may paste,
- * the platform the registry gives (recognisePlatform) and the entry URL registration stores
- * (normaliseEntryUrl), or the refusal registration gives it (platformProblem) when it is a page
- * of the platform that cannot be crawled as an entry (a thread, a Discuz! category page).
+ * URL recognition across the platforms (issue 30 item 6): for each URL someone may paste, the
+ * platform the registry gives (lib/platforms platformOfUrl, and the crawler's recognisePlatform
+ * built on it), whether the registry entry takes it as an entry URL and the entry URL it stores
+ * (the entry's normaliseEntryUrl, and registration's normaliseEntryUrl), or the refusal
+ * registration gives it (platformProblem) when it is a page of the platform that cannot be
+ * crawled as an entry (a thread, a Discuz! category page).
  * Discuz! boards named by their key (`forum-the_end-1.html`) and category pages (`forum.php?gid=`)
  * are Discuz!, never blogs.
  */
 import { describe, expect, test } from "vitest";
 import { discuzBoardFromUrl, recognisePlatform } from "../../../crawler/adapters";
-import { boardListUrl } from "../../../crawler/adapters/discuz-urls";
-import type { Platform } from "../../../crawler/types";
+import { boardListUrl } from "../../../lib/platforms/discuz-urls";
+import { platformEntry, platformOfUrl, PLATFORMS, type Platform } from "../../../lib/platforms";
 import { normaliseEntryUrl, platformProblem } from "../../../server/accounts";
 
 /** A refused entry: the platform is recognised, registration names the forms it wants. */
@@ -60,12 +62,22 @@ const TABLE: [url: string, platform: Platform, entry: string][] = [
 ];
 
 describe("what the registry gives for each URL", () => {
-  test("the table covers the four platforms with at least 20 URLs", () => {
+  test("the table covers every registered platform with at least 20 URLs", () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(20);
-    expect(new Set(TABLE.map(([, p]) => p))).toEqual(new Set(["weibo", "tieba", "discuz", "blog"]));
+    expect(new Set(TABLE.map(([, p]) => p))).toEqual(new Set(PLATFORMS));
   });
 
   test.each(TABLE)("%s → %s, entry %s", (url, platform, entry) => {
+    // The registry: its recognisers in order, and the entry's own entry-URL check and stored form.
+    const u = new URL(url);
+    expect(platformOfUrl(u)).toBe(platform);
+    const registryEntry = platformEntry(platform);
+    expect(registryEntry.isEntryUrl(u)).toBe(entry !== REFUSED);
+    if (entry !== REFUSED) {
+      u.hash = "";
+      expect(registryEntry.normaliseEntryUrl(u) ?? u.toString()).toBe(entry);
+    }
+    // Registration, which reads the registry.
     expect(recognisePlatform(url)).toBe(platform);
     const problem = platformProblem(url, undefined);
     if (entry === REFUSED) {

@@ -10,11 +10,13 @@ import type { z } from "zod";
 import { urlCronProblems, urlProblemCode, type IssueCode } from "@/lib/validation";
 import { codedIssueMessage, codedMessage } from "@/i18n/validation";
 import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
+import { FALLBACK_PLATFORM, PLATFORM_ENTRIES, platformEntry } from "@/lib/platforms";
 import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
 
 type T = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
 type TW = Awaited<ReturnType<typeof getTranslations<"accounts.watch">>>;
 type TS = Awaited<ReturnType<typeof getTranslations<"accounts.structure">>>;
+type TP = Awaited<ReturnType<typeof getTranslations<"platforms">>>;
 
 const NO_WORD = /^a search URL with no word: add the word to search for, like (.+)$/;
 const PAGES_PARAM = /^cw_pages must be a whole number of result pages from 1 to (\d+)$/;
@@ -23,15 +25,9 @@ const PAGES_PARAM = /^cw_pages must be a whole number of result pages from 1 to 
 const MAX_WORD = 60;
 
 const SHAPE = /^unknown URL shape for a (.+?): expected something like (.+)$/;
-const SHAPE_PLATFORM: Record<string, string> = {
-  "Weibo user": "weibo",
-  "Tieba bar": "tieba",
-  "Discuz! board": "discuz",
-  blog: "blog",
-};
 
 /** A problem of the account URL (from lib/validation.ts or server/accounts.ts platformProblem), translated. */
-export function urlMessage(t: T, url: string, english: string): string {
+export function urlMessage(t: T, tp: TP, url: string, english: string): string {
   const p = urlProblemCode(url);
   if (p && p.message === english) return t(p.code as "urlInvalid", p.values);
   if (english === "URL is required") return t("urlRequired");
@@ -39,11 +35,11 @@ export function urlMessage(t: T, url: string, english: string): string {
   if (english === "only http and https URLs can be crawled") return t("platformProtocol");
   if (english === "cannot tell the platform from this URL; choose one") return t("platformUnknown");
   const shape = SHAPE.exec(english);
-  if (shape)
-    return t("platformShape", {
-      platform: SHAPE_PLATFORM[shape[1]!] ?? "blog",
-      example: shape[2]!,
-    });
+  if (shape) {
+    // The English names what the entry URL should name (the registry entry's `shapeLabel`).
+    const platform = PLATFORM_ENTRIES.find((e) => e.shapeLabel === shape[1])?.id ?? FALLBACK_PLATFORM;
+    return t("platformShape", { shape: tp(`${platform}.shape`), example: shape[2]! });
+  }
   return english;
 }
 
@@ -74,11 +70,12 @@ export async function watchFromForm(values: Record<string, string>): Promise<Wat
   if (!SEARCH_PLATFORMS.includes(platform)) errors.watchPlatform = [tw("errors.platformRequired")];
   if (!word) errors.word = [tw("errors.wordRequired")];
   else if (word.length > MAX_WORD) errors.word = [tw("errors.wordTooLong", { max: MAX_WORD })];
-  if (platform === "tieba" && bar.length > MAX_WORD) errors.bar = [tw("errors.barTooLong", { max: MAX_WORD })];
+  const scope = SEARCH_PLATFORMS.includes(platform) ? platformEntry(platform).features.keywordWatch : null;
+  if (scope === "bar" && bar.length > MAX_WORD) errors.bar = [tw("errors.barTooLong", { max: MAX_WORD })];
   if (pages !== undefined && !(Number.isInteger(pages) && pages >= 1 && pages <= MAX_SEARCH_PAGES))
     errors.pages = [tw("errors.pagesInvalid", { max: MAX_SEARCH_PAGES })];
   let base: string | undefined;
-  if (platform === "discuz") {
+  if (scope === "board") {
     const board = (values.board ?? "").trim();
     let parsed: URL | null = null;
     try {
@@ -88,7 +85,7 @@ export async function watchFromForm(values: Record<string, string>): Promise<Wat
     }
     const found = parsed && (parsed.protocol === "http:" || parsed.protocol === "https:") ? discuzBoardFromUrl(parsed) : null;
     if (!board) errors.board = [tw("errors.boardRequired")];
-    else if (!found) errors.board = [tw("errors.boardInvalid", { example: DISCUZ_BOARD_FORMS[0]! })];
+    else if (!found) errors.board = [tw("errors.boardInvalid", { example: DISCUZ_BOARD_FORMS[0] })];
     else base = found.base;
   }
   if (Object.keys(errors).length > 0) return { errors };
@@ -111,12 +108,12 @@ export function cronMessage(t: T, problem: IssueCode & { message: string }): str
 
 /** Translated messages per field for a failed parse of the account form. */
 export async function accountIssues(issues: readonly z.core.$ZodIssue[], values: Record<string, string>): Promise<Record<string, string[]>> {
-  const [t, tw] = await Promise.all([getTranslations("accounts.validation"), getTranslations("accounts.watch")]);
+  const [t, tw, tp] = await Promise.all([getTranslations("accounts.validation"), getTranslations("accounts.watch"), getTranslations("platforms")]);
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const field = issue.path.map(String).join(".") || "_";
     let text = issue.message;
-    if (field === "url") text = watchUrlMessage(tw, issue.message) ?? urlMessage(t, (values.url ?? "").trim(), issue.message);
+    if (field === "url") text = watchUrlMessage(tw, issue.message) ?? urlMessage(t, tp, (values.url ?? "").trim(), issue.message);
     else if (field === "cron") text = codedIssueMessage(issue, urlCronProblems, t) ?? issue.message;
     else if (field === "name" && issue.code === "too_big") text = t("nameTooLong", { max: Number(issue.maximum) });
     else if (field === "interval") text = t("chooseInterval");

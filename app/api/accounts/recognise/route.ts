@@ -14,5 +14,7 @@ export const GET = withAuth("manage-accounts", async (req) => {
   const { url } = parseInput(querySchema, Object.fromEntries(new URL(req.url).searchParams));
   const platform = recognisePlatform(url.trim());
   const problem = url.trim() ? platformProblem(url, undefined) : null;
-  return NextResponse.json({ platform, problem: problem && urlMessage(await getTranslations("accounts.validation"), url.trim(), problem) });
+  if (!problem) return NextResponse.json({ platform, problem: null });
+  const [t, tp] = await Promise.all([getTranslations("accounts.validation"), getTranslations("platforms")]);
+  return NextResponse.json({ platform, problem: urlMessage(t, tp, url.trim(), problem) });
 });

@@ -9,8 +9,8 @@
  * throws `LoginExpiredError`; an anonymous account that gets the notice throws a plain error
  * saying the board needs a login, so the notice is never read as an empty board.
  */
-import { LoginExpiredError, NonRetryableError } from "../errors";
-import type { AdapterContext, FetchResult } from "../types";
+import { LoginExpiredError, NonRetryableError } from "../../errors";
+import type { AdapterContext, FetchResult } from "../../types";
 
 /** What a page says about the session: a member, a visitor, or nothing recognisable. */
 export type DiscuzLoginState = { state: "in" } | { state: "out"; notice: string | null } | { state: "unknown" };

@@ -1,6 +1,6 @@
 /**
  * Discuz! boards (the usual campus BBS engine, X2–X3.5 and 6/7), read as desktop HTML.
- * URL forms are in ./discuz-urls.ts, page parsing in ./discuz-pages.ts.
+ * URL forms are in lib/platforms/discuz-urls.ts (the registry entry is lib/platforms/discuz.ts), page parsing in ./pages.ts.
  *
  * - Entry: a board URL in any form — `forum.php?mod=forumdisplay&fid={fid}`, rewritten
  *   `forum-{fid}-{n}.html`, 7.x `forumdisplay.php?fid={fid}`, archiver `archiver/?fid-{fid}.html`.
@@ -18,31 +18,24 @@
  *   with a title), content `td.t_f[id^=postmessage_]`. The first post of page 1 is the head
  *   (platformId `t{tid}`); the others are replies (`p{pid}`, parent `t{tid}`); 点评 under a
  *   floor are replies to that floor.
- * - Login (./discuz-login.ts): with login cookies, a page showing the login form instead of the
+ * - Login (./login.ts): with login cookies, a page showing the login form instead of the
  *   member bar, or a "需要登录" notice, is an expired login (`LoginExpiredError`); without them
  *   the notice says the board is for members. Never read as an empty board.
  * - GBK boards are decoded by the fetcher (header or `<meta charset>`); nothing here cares.
  */
-import { NonRetryableError } from "../errors";
-import { offThread } from "../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../types";
-import { getThreadPage, structureWarning, walkThreadPages } from "./shared";
-import {
-  boardListUrl,
-  DISCUZ_BOARD_FORMS,
-  discuzBoardFromUrl,
-  discuzCategoryFromUrl,
-  discuzThreadFromUrl,
-  threadPageUrl,
-  type DiscuzBoard,
-} from "./discuz-urls";
-import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./discuz-pages";
-import { checkDiscuzLogin } from "./discuz-login";
+import { NonRetryableError } from "../../errors";
+import { offThread } from "../../parse/off-thread";
+import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
+import { discuz } from "../../../lib/platforms/discuz";
+import { getThreadPage, structureWarning, walkThreadPages } from "../shared";
+import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, threadPageUrl, type DiscuzBoard } from "../../../lib/platforms/discuz-urls";
+import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./pages";
+import { checkDiscuzLogin } from "./login";
 
-export { discuzBoardFromUrl, discuzThreadFromUrl, DISCUZ_BOARD_FORMS } from "./discuz-urls";
-export type { DiscuzBoard, DiscuzDialect } from "./discuz-urls";
-export { parseDiscuzList, parseDiscuzThread } from "./discuz-pages";
-export type { DiscuzParseOptions } from "./discuz-pages";
+export { discuzBoardFromUrl, discuzThreadFromUrl, DISCUZ_BOARD_FORMS } from "../../../lib/platforms/discuz-urls";
+export type { DiscuzBoard, DiscuzDialect } from "../../../lib/platforms/discuz-urls";
+export { parseDiscuzList, parseDiscuzThread } from "./pages";
+export type { DiscuzParseOptions } from "./pages";
 
 /**
  * Dialect of boards whose entry URL did not say it (archiver), as learnt in this run: a board
@@ -110,13 +103,9 @@ async function getListPage(ctx: AdapterContext, url: string, page: number) {
 
 /** Discuz! X boards. */
 export const discuzAdapter: Adapter = {
-  platform: "discuz",
+  platform: discuz.id,
   repliesIncludeHead: true,
-
-  /** Boards, threads and category pages in every form (a thread or category URL is then refused as an entry, with the board forms). */
-  recognise(url: URL): boolean {
-    return discuzBoardFromUrl(url) !== null || discuzThreadFromUrl(url) !== null || discuzCategoryFromUrl(url) !== null;
-  },
+  recognise: discuz.recognise,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     for (let page = 1; ; page++) {

@@ -12,7 +12,8 @@
  * Every one of them is crawled as the desktop list on tieba.baidu.com, the only form the adapter
  * reads. A local copy of the platform (any other host) keeps its own origin.
  */
-import iconv from "iconv-lite";
+// No Node built-ins or iconv here: the platform registry (./index.ts) uses these recognisers and
+// is imported by client components. TextDecoder knows GBK in browsers and in Node (full ICU).
 
 /** Hosts that serve Tieba under another name; a bar on them is crawled on tieba.baidu.com. */
 const TIEBA_HOST = /(^|\.)(tieba\.baidu\.com|tieba\.com|wapp\.baidu\.com|jump2\.bdimg\.com)$/i;
@@ -67,15 +68,17 @@ function decodeBar(raw: string, ie: string | null): string {
   const bytes = percentBytes(raw.replace(/\+/g, " "));
   const utf8 = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   if (!utf8.includes("\ufffd") || /^utf-?8$/i.test(ie ?? "")) return utf8;
-  return iconv.decode(Buffer.from(bytes), "gbk");
+  return new TextDecoder("gbk").decode(bytes);
 }
+
+const UTF8 = new TextEncoder();
 
 function percentBytes(s: string): Uint8Array {
   const out: number[] = [];
   // Split keeps the "%XX" escapes as their own pieces; the rest is literal text (UTF-8).
   for (const piece of s.split(/(%[0-9a-f]{2})/i)) {
     if (/^%[0-9a-f]{2}$/i.test(piece)) out.push(parseInt(piece.slice(1), 16));
-    else out.push(...Buffer.from(piece, "utf8"));
+    else out.push(...UTF8.encode(piece));
   }
   return Uint8Array.from(out);
 }

@@ -2,12 +2,12 @@
  * What the Weibo adapter's modules share: where the JSON API lives, how Weibo says a post is
  * gone, and how one unreadable field is reported without losing the item.
  */
-import { parseWeiboDate } from "../dates";
-import { GoneError, LoginExpiredError, NonRetryableError } from "../errors";
-import type { AdapterContext } from "../types";
-import { dig, getJson, onOrigin, rec, str, type Json } from "./shared";
+import { parseWeiboDate } from "../../dates";
+import { GoneError, LoginExpiredError, NonRetryableError } from "../../errors";
+import type { AdapterContext } from "../../types";
+import { dig, getJson, onOrigin, rec, str, type Json } from "../shared";
 
-export const WEIBO_HOSTS = /(^|\.)weibo\.(com|cn)$/i;
+import { WEIBO_HOSTS } from "../../../lib/platforms/weibo";
 
 /**
  * Where the JSON API lives. A real Weibo entry (weibo.com/u/…, weibo.cn/…) is served by

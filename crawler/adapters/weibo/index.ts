@@ -24,29 +24,17 @@
  * except that real Weibo entries (weibo.com/u/…, weibo.cn/…) are read through m.weibo.cn,
  * the only Weibo host serving this API. Every error thrown here carries the URL requested.
  */
-import { parseWeiboDate } from "../dates";
-import { BlockedError, FatalError, GoneError, NonRetryableError, RetryableError } from "../errors";
-import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../types";
-import { apiUrl, checkWeiboLogin, timeFromWeiboId, userOf, WEIBO_HOSTS, weiboGone, weiboGoneNotice } from "./weibo-api";
-import { weiboComments } from "./weibo-comments";
-import { htmlToText } from "../text";
-import { arr, dig, getJson, imagesIn, parseCount, rec, str, titleFromText, type Json } from "./shared";
+import { parseWeiboDate } from "../../dates";
+import { BlockedError, FatalError, GoneError, NonRetryableError, RetryableError } from "../../errors";
+import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../../types";
+import { weibo, weiboUidFromUrl } from "../../../lib/platforms/weibo";
+import { apiUrl, checkWeiboLogin, timeFromWeiboId, userOf, weiboGone, weiboGoneNotice } from "./api";
+import { weiboComments } from "./comments";
+import { htmlToText } from "../../text";
+import { arr, dig, getJson, imagesIn, parseCount, rec, str, titleFromText, type Json } from "../shared";
 
-export { weiboGoneNotice, timeFromWeiboId } from "./weibo-api";
-
-/** The uid in an entry URL: `/u/{uid}`, `/p/100505{uid}`, `/{uid}` (Weibo hosts), `?uid=` / `?value=`. */
-export function weiboUidFromUrl(url: URL): string | null {
-  const path = url.pathname;
-  let m = /^\/u\/(\d{5,})/.exec(path) ?? /^\/p\/100505(\d{5,})/.exec(path);
-  if (m?.[1]) return m[1];
-  if (WEIBO_HOSTS.test(url.hostname)) {
-    m = /^\/(\d{5,})(?:\/|$)/.exec(path);
-    if (m?.[1]) return m[1];
-    const q = url.searchParams.get("uid") ?? url.searchParams.get("value");
-    if (q && /^\d{5,}$/.test(q)) return q;
-  }
-  return null;
-}
+export { weiboGoneNotice, timeFromWeiboId } from "./api";
+export { weiboUidFromUrl } from "../../../lib/platforms/weibo";
 
 function uidOf(ctx: AdapterContext): string {
   const uid = weiboUidFromUrl(new URL(ctx.account.entryUrl));
@@ -194,12 +182,8 @@ function asCrawlItem(item: ListItem): CrawlItem {
 
 /** Weibo's mobile JSON API. */
 export const weiboAdapter: Adapter = {
-  platform: "weibo",
-
-  recognise(url: URL): boolean {
-    if (WEIBO_HOSTS.test(url.hostname)) return true;
-    return /^\/u\/\d{5,}\/?$/.test(url.pathname) || /^\/p\/100505\d{5,}\/?$/.test(url.pathname);
-  },
+  platform: weibo.id,
+  recognise: weibo.recognise,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const uid = uidOf(ctx);

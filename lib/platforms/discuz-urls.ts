@@ -22,9 +22,9 @@
  * `viewthread.php`. An archiver URL does not say which: it is read as X first, and as 7.x when
  * `forum.php` does not exist (see the adapter).
  *
- * Pure, and below the crawler: a post's site key (lib/site-key.ts) is the board's directory, and
- * the migration's backfill computes it without the crawler. The adapter imports this through
- * crawler/adapters/discuz-urls.ts.
+ * Pure, and below the crawler: the platform registry (./discuz.ts) recognises boards with it, a
+ * post's site key (lib/site-key.ts) is the board's directory, and the migration's backfill
+ * computes it without the crawler. The adapter (crawler/adapters/discuz) builds its requests with it.
  */
 
 /** Which generation of Discuz! the request URLs are built for. */
@@ -41,7 +41,7 @@ export interface DiscuzBoard {
 }
 
 /** Entry URL forms of a Discuz! board, for messages ("expected something like …"). */
-export const DISCUZ_BOARD_FORMS: readonly string[] = [
+export const DISCUZ_BOARD_FORMS: readonly [string, ...string[]] = [
   "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=2",
   "https://bbs.example.edu.cn/forum-2-1.html",
   "https://bbs.example.edu.cn/forumdisplay.php?fid=2",

@@ -16,10 +16,10 @@
  * failed hotFlowChild request keeps the preview's children and is a warning on the run (see
  * `childrenOf`); a failed hotflow page ends the post's comments (its cursor is lost).
  */
-import type { AdapterContext, CrawlItem, ListItem, ThreadPage } from "../types";
-import { apiUrl, userOf, weiboDateOr, weiboGone, weiboGoneNotice } from "./weibo-api";
-import { arr, dig, getJson, imagesIn, num, rec, str, type Json } from "./shared";
-import { missedRequest } from "./missed";
+import type { AdapterContext, CrawlItem, ListItem, ThreadPage } from "../../types";
+import { apiUrl, userOf, weiboDateOr, weiboGone, weiboGoneNotice } from "./api";
+import { arr, dig, getJson, imagesIn, num, rec, str, type Json } from "../shared";
+import { missedRequest } from "../missed";
 
 /** The post a comment belongs to, as the comment readers need it. */
 interface PostRef {

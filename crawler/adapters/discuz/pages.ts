@@ -22,12 +22,12 @@
  */
 import * as cheerio from "cheerio";
 import type { CheerioAPI } from "cheerio";
-import { tryParsePlatformDate } from "../dates";
-import { NonRetryableError } from "../errors";
-import type { CrawlItem, FieldWarning, ListItem } from "../types";
-import { imagesIn, num, structureWarning, type ParsedThreadPage } from "./shared";
-import { find, findFirst } from "./find";
-import { floorUrl, threadUrl, type DiscuzBoard } from "./discuz-urls";
+import { tryParsePlatformDate } from "../../dates";
+import { NonRetryableError } from "../../errors";
+import type { CrawlItem, FieldWarning, ListItem } from "../../types";
+import { imagesIn, num, structureWarning, type ParsedThreadPage } from "../shared";
+import { find, findFirst } from "../find";
+import { floorUrl, threadUrl, type DiscuzBoard } from "../../../lib/platforms/discuz-urls";
 
 /** A cheerio selection of elements (spelled via cheerio's API so domhandler need not be imported). */
 type Sel = ReturnType<ReturnType<CheerioAPI["root"]>["find"]>;
