@@ -119,7 +119,7 @@ describe("scheduler", () => {
     const queue = createInProcessQueue(async (j) => void jobs.push(j));
     await account(t.db, 1, "*/5 * * * *");
     await account(t.db, 2, "0 * * * *", false);
-    scheduler = new Scheduler({ db: t.db, queue, pollMs: 60_000 });
+    scheduler = new Scheduler({ db: t.db, queue, pollMs: 60_000, catchUp: false });
     await scheduler.start();
     expect(scheduler.scheduled()).toEqual([1]);
     const a1 = await t.db.account.findUniqueOrThrow({ where: { id: 1 } });
@@ -144,7 +144,7 @@ describe("scheduler", () => {
     const gate = deferred();
     const queue = createInProcessQueue(() => gate.promise);
     await account(t.db, 1, "*/5 * * * *");
-    scheduler = new Scheduler({ db: t.db, queue, pollMs: 60_000 });
+    scheduler = new Scheduler({ db: t.db, queue, pollMs: 60_000, catchUp: false });
     expect(await scheduler.submit({ accountId: 1, trigger: "schedule" })).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
     expect(await scheduler.submit({ accountId: 1, trigger: "schedule" })).toBe(false);
@@ -159,7 +159,7 @@ describe("scheduler", () => {
     t = await createTestDb();
     const queue = createInProcessQueue(async () => undefined);
     await account(t.db, 1, "61 * * * *");
-    scheduler = new Scheduler({ db: t.db, queue, pollMs: 60_000 });
+    scheduler = new Scheduler({ db: t.db, queue, pollMs: 60_000, catchUp: false });
     await scheduler.start();
     expect(scheduler.scheduled()).toEqual([]);
     await new Promise((r) => setTimeout(r, 20));
