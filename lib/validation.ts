@@ -69,9 +69,9 @@ export interface CodeBook<C extends string> {
    * The `error` option of a zod schema, check or refinement: its issue's message is `english`
    * (the CLI prints it) and its `params` are `{ code, values }`.
    */
-  error(code: C, english: string, values?: Record<string, string | number>): { error: (issue: z.core.$ZodRawIssue) => string };
+  error: (code: C, english: string, values?: Record<string, string | number>) => { error: (issue: z.core.$ZodRawIssue) => string };
   /** The `params` of an issue added by hand (`ctx.addIssue({ code: "custom", message, params })`). */
-  params(code: C, values?: Record<string, string | number>): { code: C; values?: Record<string, string | number> };
+  params: (code: C, values?: Record<string, string | number>) => { code: C; values?: Record<string, string | number> };
 }
 
 /** A {@link CodeBook} of `codes`, keys of the message namespace `namespace`. */

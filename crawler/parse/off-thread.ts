@@ -152,10 +152,10 @@ function pick(): Thread | null {
 
 /** Start a parse thread on {@link threadModule}: the TypeScript source under tsx (tests, `CAMPUSWATCH_CLI_SOURCE`), or the CLI build's chunk. */
 function start(): Thread {
-  const module = threadModule!;
-  const bootstrap = module.endsWith(".ts")
-    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(module)}); })`
-    : `import(${JSON.stringify(module)})`;
+  const script = threadModule!;
+  const bootstrap = script.endsWith(".ts")
+    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(script)}); })`
+    : `import(${JSON.stringify(script)})`;
   const worker = new Worker(bootstrap, { eval: true, workerData: { [WORKER_MARK]: true }, name: "campuswatch parse" });
   const thread: Thread = { worker, pending: new Map(), dead: false };
   worker.on("message", (reply: Reply) => settle(thread, reply));

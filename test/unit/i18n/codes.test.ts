@@ -19,7 +19,7 @@ import { topicFormSchema } from "@/server/topic-admin";
 import { topicProblems } from "@/server/topic-problems";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const BOOKS: CodeBook<string>[] = [urlCronProblems, entryUrlProblems, topicProblems, discoveryProblems];
+const BOOKS: Pick<CodeBook<string>, "namespace" | "codes">[] = [urlCronProblems, entryUrlProblems, topicProblems, discoveryProblems];
 
 /** The message tree at `namespace` ("a.b") in `locale`'s catalogue. */
 function namespaceOf(locale: (typeof LOCALES)[number], namespace: string): Record<string, unknown> | undefined {
