@@ -20,7 +20,15 @@ const URL_PROBLEMS = ["urlInvalid", "urlProtocol", "urlNoHost"] as const;
 const ENTRY_PROBLEMS = ["urlTooLong", "urlCredentials", "urlMetadataName", "urlMetadataAddress"] as const;
 
 /** Why a line is not a URL, in the reader's language (lib/ reports it in English). */
-function lineReason(tu: UrlProblems, tv: EntryProblems, text: string, reason: string): string {
+function lineReason(
+  tu: UrlProblems,
+  tv: EntryProblems,
+  text: string,
+  reason: string,
+  found?: { code?: string; values?: Record<string, string | number> },
+): string {
+  // Found by resolving the host (a link-local or metadata address): said with its own key.
+  if (found?.code === "urlMetadataResolves" && found.values) return tv("urlMetadataResolves", found.values);
   const problem = entryUrlProblemCode(text);
   // Only when it is the same problem lib/ found (the reported text is cut at 200 characters).
   if (!problem || problem.message !== reason) return reason;
@@ -45,7 +53,7 @@ async function importText(formData: FormData): Promise<string> {
 }
 
 function report(t: SeedsDone, tu: UrlProblems, tv: EntryProblems, r: Awaited<ReturnType<typeof importSeedUrls>>): FormState {
-  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, tv, i.text, i.reason) }));
+  const details = r.invalid.slice(0, 100).map((i) => t("line", { line: i.line, text: i.text, reason: lineReason(tu, tv, i.text, i.reason, i) }));
   if (r.invalid.length > 100) details.push(t("more", { count: r.invalid.length - 100 }));
   return {
     ok: true,
