@@ -129,9 +129,8 @@ export const channelFormFields = {
 
 type ChannelForm = z.output<z.ZodObject<typeof channelFormFields>>;
 
-/** The URL fields of the form, each with its stored marker and remove box. */
-const URL_FIELDS = ["webhookUrl", "dingtalkWebhook", "wecomWebhook", "feishuWebhook"] as const;
-type UrlField = (typeof URL_FIELDS)[number];
+/** The URL fields of the form, each with its stored marker (`…Set`) and remove box (`…Clear`). */
+type UrlField = "webhookUrl" | "dingtalkWebhook" | "wecomWebhook" | "feishuWebhook";
 
 /**
  * A URL column's new value: the typed URL (it replaces the stored one), null when removed or on
@@ -231,7 +230,7 @@ export function splitSealedChannels<T extends SealedChannelData>(data: T): { sea
   const sealed: { -readonly [K in keyof SealedChannelData]: SealedChannelData[K] } = {};
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) {
-    if (k in SEALED_CHANNEL_COLUMNS) sealed[k as keyof SealedChannelData] = v as string | null | undefined;
+    if (k in SEALED_CHANNEL_COLUMNS) sealed[k as keyof SealedChannelData] = v;
     else rest[k] = v;
   }
   return { sealed, rest: rest as Omit<T, keyof SealedChannelData> };

@@ -64,7 +64,7 @@ export async function createTopicWithChannels(
   data: { name: string } & Record<string, unknown>,
   channels: Parameters<typeof sealChannelSecrets>[0],
 ): Promise<{ id: number; name: string }> {
-  const topic = await db.topic.create({ data: data as { name: string }, select: { id: true, name: true } });
+  const topic = await db.topic.create({ data, select: { id: true, name: true } });
   await db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets(channels, topic.id), select: { id: true } });
   return topic;
 }

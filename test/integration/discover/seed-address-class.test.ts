@@ -106,7 +106,7 @@ describe("seed address classes", () => {
     process.env.CAMPUSWATCH_TEST_DNS = JSON.stringify({ "portal.campus.test": ["127.0.0.1"], "intranet.campus.test": ["127.0.0.1"] });
     const topic = await createTestTopic(t.db);
     const run = await createDiscoveryRun(t.db, { topic: topic.id, seeds: { seedSet: set.id }, strategy: "bfs", maxPages: 5, options: { hostDelayMs: 0 } });
-    expect(JSON.parse(run.options!)).toMatchObject({ seedClasses: { [portal]: "public", [intranet]: "internal" } });
+    expect(JSON.parse(run.options)).toMatchObject({ seedClasses: { [portal]: "public", [intranet]: "internal" } });
     const summary = await runDiscovery(t.db, run.id, { pollStatus: false });
     expect(summary.status).toBe("done");
 
