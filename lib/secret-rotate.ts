@@ -17,6 +17,7 @@ import path from "node:path";
 import { Prisma } from "@/generated/prisma/client";
 import { dataDir, forgetSessionSecret, sessionSecret } from "./config";
 import type { Db } from "./db";
+import { maskUrl } from "./mask";
 import { isCurrentSeal, isSealed, seal, SealError, unseal } from "./secret-box";
 import { SEALED_COLUMNS, type SealedColumn } from "./sealed-columns";
 
@@ -102,6 +103,9 @@ export async function resealAll(db: Db, from: Uint8Array, to: Uint8Array, { keep
             }
             const sealed = seal(plaintext, column, id, to);
             await tx.$executeRaw`UPDATE ${quote(table)} SET ${quote(column.column)} = ${sealed} WHERE "id" = ${id}`;
+            // A plaintext robot URL being sealed: its masked form is what the pages show from now on.
+            if (column.display && !isSealed(value))
+              await tx.$executeRaw`UPDATE ${quote(table)} SET ${quote(column.display)} = ${maskUrl(plaintext)} WHERE "id" = ${id}`;
             tally[i]!.resealed++;
           }
         }
@@ -134,6 +138,28 @@ export async function sealAtRest(db: Db, secret: () => Uint8Array): Promise<Rese
   if (!pending) return [];
   const key = secret();
   return (await resealAll(db, key, key, { keepUnreadable: true })).filter((c) => c.resealed > 0 || c.unreadable > 0);
+}
+
+/**
+ * Mask the robot URLs older versions kept whole in Notification.target (the log of sent
+ * notifications): only the origin stays (lib/mask.ts maskUrl), as new rows are written, so the
+ * table holds no token. E-mail addresses are left as they are. Idempotent and cheap when there is
+ * nothing to do (a masked URL ends in "/…"). Returns the number of rows masked.
+ * `campuswatch db migrate` runs it.
+ */
+export async function maskNotificationTargets(db: Db): Promise<number> {
+  let masked = 0;
+  for (;;) {
+    const rows = await db.notification.findMany({
+      where: { OR: [{ target: { startsWith: "http://" } }, { target: { startsWith: "https://" } }], NOT: { target: { endsWith: "/…" } } },
+      select: { id: true, target: true },
+      orderBy: { id: "asc" },
+      take: 500,
+    });
+    if (rows.length === 0) return masked;
+    await db.$transaction(rows.map((r) => db.notification.update({ where: { id: r.id }, data: { target: maskUrl(r.target) }, select: { id: true } })));
+    masked += rows.length;
+  }
 }
 
 /** What `campuswatch secrets rotate` did; it never carries a secret. */

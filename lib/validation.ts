@@ -122,7 +122,7 @@ export const urlCronProblems = codeBook("accounts.validation", [
   "cronMissing",
 ]);
 /** The codes {@link entryUrlProblemCode} adds to {@link urlProblemCode}'s: keys of the `validation` messages. */
-export const entryUrlProblems = codeBook("validation", ["urlTooLong", "urlCredentials", "urlMetadataName", "urlMetadataAddress"]);
+export const entryUrlProblems = codeBook("validation", ["urlTooLong", "urlCredentials", "urlMetadataName", "urlMetadataAddress", "urlMetadataResolves"]);
 
 /** Why a URL is refused (code, values and the English message), or null when it is an absolute http(s) URL. */
 export function urlProblemCode(value: string): Problem | null {

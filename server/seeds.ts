@@ -1,8 +1,17 @@
-/** Seed URL sets for topic discovery: named lists imported from plain text, one URL per line. */
+/**
+ * Seed URL sets for topic discovery: named lists imported from plain text, one URL per line.
+ *
+ * A seed is a registered host, like an account's entry URL, and follows the same rule: its host's
+ * address class is recorded when it is imported (lib/validation.ts checkRegisteredHost), a host
+ * resolving to a link-local or metadata address is refused then, and a discovery run trusts a
+ * seed's host on an internal address only when it was registered there (crawler/discover/session.ts).
+ */
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../lib/db";
+import type { Resolver } from "../lib/net/address";
 import { entryUrlProblemCode, ValidationError, type IssueCode } from "../lib/validation";
+import { classifySeeds } from "@/crawler/discover/seed-class";
 
 export interface SeedLine {
   line: number;
@@ -74,15 +83,38 @@ export async function createSeedSet(db: Db, name: string) {
   }
 }
 
-/** Add the valid URLs of a text to a set. URLs already in the set are counted, not added twice. */
-export async function importSeedUrls(db: Db, seedSetId: number, text: string) {
+/**
+ * Add the valid URLs of a text to a set, each with its host's address class
+ * (crawler/discover/seed-class.ts classifySeeds). URLs already in the set are counted, not added twice.
+ */
+export async function importSeedUrls(db: Db, seedSetId: number, text: string, options: { resolve?: Resolver } = {}) {
   const { urls, invalid, duplicates } = parseSeedList(text);
   const existing = new Set((await db.seedUrl.findMany({ where: { seedSetId, url: { in: urls } }, select: { url: true } })).map((u) => u.url));
-  const fresh = urls.filter((u) => !existing.has(u));
+  const candidates = urls.filter((u) => !existing.has(u));
+  const { classes, refused } = await classifySeeds(candidates, options.resolve);
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
+  for (const [url, e] of refused) {
+    const line = lines.findIndex((l) => l.trim() !== "" && normalSeed(l.trim()) === url) + 1;
+    const reason = e.fieldErrors.url?.[0] ?? e.message;
+    invalid.push({ line, text: url.slice(0, 200), reason, problem: { code: e.detail.code ?? "urlInvalid", values: e.detail.values } });
+  }
+  invalid.sort((a, b) => a.line - b.line);
+  const fresh = candidates.filter((u) => classes.has(u));
   for (let i = 0; i < fresh.length; i += 500) {
-    await db.seedUrl.createMany({ data: fresh.slice(i, i + 500).map((url) => ({ seedSetId, url })) });
+    await db.seedUrl.createMany({ data: fresh.slice(i, i + 500).map((url) => ({ seedSetId, url, addressClass: classes.get(url) ?? null })) });
   }
   return { added: fresh.length, alreadyThere: existing.size + duplicates, invalid };
+}
+
+/** A seed line as {@link parseSeedList} stores it (no fragment), or null when it is not a URL. */
+function normalSeed(line: string): string | null {
+  try {
+    const u = new URL(line);
+    u.hash = "";
+    return u.toString();
+  } catch {
+    return null;
+  }
 }
 
 export function removeSeedUrl(db: Db, seedSetId: number, id: number) {

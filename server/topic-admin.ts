@@ -27,7 +27,15 @@ import { cancelQueuedJob } from "@/crawler/jobs";
 import { createTopicRow, DEFAULT_THRESHOLDS, deleteTopicRow, updateTopicRow } from "@/crawler/classify";
 import { jsonList } from "../lib/format";
 import { parseInput, ValidationError } from "../lib/validation";
-import { channelData, channelFormFields, checkChannelSecrets, sealChannelSecrets, SECRET_COLUMNS, type ChannelColumns } from "./topic-channels";
+import {
+  channelData,
+  channelFormFields,
+  checkChannelSecrets,
+  sealChannelSecrets,
+  SECRET_COLUMNS,
+  splitSealedChannels,
+  type ChannelColumns,
+} from "./topic-channels";
 import { topicProblems } from "./topic-problems";
 
 /** The relevant labels of a topic that names none (see the module comment for why). */
@@ -128,7 +136,11 @@ export interface TopicSettings extends ChannelColumns {
   modelVersion?: number;
 }
 
-/** The form values of a stored topic (lists one per line). Secrets appear only as `…SecretSet: "1"`. */
+/**
+ * The form values of a stored topic (lists one per line). Secrets appear only as `…SecretSet: "1"`,
+ * robot and webhook URLs only as `…Set: "1"` with their masked form in `…Shown`: the URL fields
+ * themselves start empty (empty keeps the stored URL).
+ */
 export function topicToForm(t: TopicSettings): Record<string, string> {
   return {
     name: t.name,
@@ -144,15 +156,20 @@ export function topicToForm(t: TopicSettings): Record<string, string> {
     calibrate: t.calibrate === false ? "off" : "on",
     targetPrecision: t.targetPrecision == null ? "" : String(t.targetPrecision),
     trained: (t.modelVersion ?? 0) > 0 ? "1" : "",
-    webhookUrl: t.webhookUrl ?? "",
     notifyEmail: t.notifyEmail ?? "",
-    dingtalkWebhook: t.dingtalkWebhook ?? "",
-    wecomWebhook: t.wecomWebhook ?? "",
-    feishuWebhook: t.feishuWebhook ?? "",
+    ...urlFormValues("webhookUrl", t.webhookUrlDisplay),
+    ...urlFormValues("dingtalkWebhook", t.dingtalkWebhookDisplay),
+    ...urlFormValues("wecomWebhook", t.wecomWebhookDisplay),
+    ...urlFormValues("feishuWebhook", t.feishuWebhookDisplay),
     webhookSecretSet: t.secretsSet.webhook ? "1" : "",
     dingtalkSecretSet: t.secretsSet.dingtalk ? "1" : "",
     feishuSecretSet: t.secretsSet.feishu ? "1" : "",
   };
+}
+
+/** A stored URL in the form: an empty field, whether one is stored, and its masked form. */
+function urlFormValues(field: string, display: string | null): Record<string, string> {
+  return { [field]: "", [`${field}Set`]: display ? "1" : "", [`${field}Shown`]: display ?? "" };
 }
 
 function toData(f: TopicForm, update: boolean) {
@@ -188,17 +205,13 @@ function nameClash(e: unknown, name: string): never {
  */
 export async function createTopic(db: Db, input: TopicInput) {
   const f = parseInput(topicFormSchema, input);
-  const { webhookSecret, dingtalkSecret, feishuSecret, ...data } = toData(f, false);
+  const { sealed, rest: data } = splitSealedChannels(toData(f, false));
   try {
-    // The secrets are sealed bound to the row's id, known once it is inserted: see sealChannelSecrets.
+    // URLs and secrets are sealed bound to the row's id, known once it is inserted: see sealChannelSecrets.
     return await db.$transaction(async (tx) => {
       const topic = await createTopicRow(tx, { data, omit: SECRET_COLUMNS });
-      if (webhookSecret || dingtalkSecret || feishuSecret)
-        await updateTopicRow(tx, {
-          where: { id: topic.id },
-          data: sealChannelSecrets({ webhookSecret, dingtalkSecret, feishuSecret }, topic.id),
-          select: { id: true },
-        });
+      if (Object.values(sealed).some(Boolean))
+        return await updateTopicRow(tx, { where: { id: topic.id }, data: sealChannelSecrets(sealed, topic.id), omit: SECRET_COLUMNS });
       return topic;
     });
   } catch (e) {
@@ -227,6 +240,7 @@ export async function changeTopic(db: Db, id: number, changes: Partial<TopicInpu
   const row = await db.topic.findUnique({ where: { id }, omit: { model: true } });
   if (!row) throw new ValidationError(`no topic with id ${id}`, { id: ["not found"] }, { code: "topicNotFound" });
   const secretsSet = { webhook: row.webhookSecret !== null, dingtalk: row.dingtalkSecret !== null, feishu: row.feishuSecret !== null };
+  // Stored URLs are kept as they are (the form's "…Set" markers): changeTopic never opens them.
   // An undefined value is a setting not given (an option left out), not one to clear.
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   const current = topicToForm({ ...row, secretsSet });

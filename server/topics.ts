@@ -80,8 +80,12 @@ export function parseEvaluation(json: string | null): EvaluationFigures | null {
  * JSON, and without its secrets: `secretsSet` says which are stored, so a page cannot show one.
  */
 export async function getTopic(db: Db, id: number) {
-  const row = await db.topic.findUnique({ where: { id }, omit: { model: true } });
+  const row = await db.topic.findUnique({
+    where: { id },
+    omit: { model: true, webhookUrl: true, dingtalkWebhook: true, wecomWebhook: true, feishuWebhook: true },
+  });
   if (!row) return null;
+  // The sealed URLs are not even read: the pages show their masked `…Display` columns.
   const { webhookSecret, dingtalkSecret, feishuSecret, ...topic } = row;
   const secretsSet: SecretsSet = { webhook: webhookSecret !== null, dingtalk: dingtalkSecret !== null, feishu: feishuSecret !== null };
   const [samples, flags, notifications] = await Promise.all([

@@ -107,7 +107,10 @@ export async function AccountTable({ admin }: { admin: boolean }) {
               </td>
               <td>
                 <StatusBadge a={a} />
-                {a.lastError && a.enabled && a.status !== "idle" && <div className="field-error small">{a.lastError.slice(0, 80)}</div>}
+                {/* Not for 页面结构无法识别: its lastError is the machine form the account page says in the reader's language. */}
+                {a.lastError && a.enabled && a.status !== "idle" && a.status !== UNRECOGNISED && (
+                  <div className="field-error small">{a.lastError.slice(0, 80)}</div>
+                )}
               </td>
               <td className="nowrap">
                 {a.lastRun ? (

@@ -148,8 +148,8 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
       </section>
       <section className="panel" aria-labelledby="notif-h">
         <h2 id="notif-h">{tr("detail.notifications")}</h2>
-        {/* Robot and webhook URLs hold their tokens: only their origins are shown here (admins see
-            the whole URL in the settings form), and secrets never leave the server. */}
+        {/* Robot and webhook URLs hold their tokens: they are sealed, and only their origins are
+            shown, here and in the settings form; secrets never leave the server. */}
         {channels.length > 0 ? (
           <>
             <p className="small muted">{tr("detail.channelsIntro")}</p>

@@ -51,13 +51,17 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
     );
   };
   /**
-   * A write-only secret: the stored value is never sent to the browser (the page only knows
-   * whether one is set, `<name>Set`); an empty field keeps it, the checkbox removes it.
+   * A write-only field: a secret, or a robot or webhook URL (its token is in it). The stored value
+   * is never sent to the browser: the page knows whether one is stored (`<name>Set`) and, for a
+   * URL, its masked form (`<name>Shown`, origin + "…"); an empty field keeps it, a typed value
+   * replaces it, and the checkbox removes it (a URL's removal removes the channel and its secret).
+   * A value typed before a refused save is not sent back: the help asks for it again.
    */
-  const secret = (name: string, label: string, placeholder: string, help: string) => {
+  const writeOnly = (kind: "secret" | "url", name: string, label: string, opts: { type?: string; placeholder: string; help: string }) => {
     const err = state.errors?.[name]?.join(" ");
-    const isSet = v[`${name}Set`] === "1";
-    const typedBefore = Boolean(state.values?.[name]) && Boolean(state.errors);
+    // The stored state comes from the page, not from a refused submission's values.
+    const isSet = initial[`${name}Set`] === "1";
+    const typedBefore = Boolean(state.errors) && (kind === "url" ? state.values?.[`${name}Typed`] === "1" : Boolean(state.values?.[name]));
     const id = `${p}-${name}`;
     return (
       <div className="field span2" key={`${name}-${state.values ? "s" : "i"}`}>
@@ -66,25 +70,25 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
         <input
           id={id}
           name={name}
-          type="password"
+          type={kind === "secret" ? "password" : (opts.type ?? "text")}
           // new-password: browsers must not fill in the admin's saved sign-in password here.
-          autoComplete="new-password"
+          autoComplete={kind === "secret" ? "new-password" : "off"}
           defaultValue=""
-          placeholder={isSet ? t("secretSet") : placeholder}
+          placeholder={isSet ? (kind === "secret" ? t("secretSet") : t("urlSet", { shown: initial[`${name}Shown`] ?? "" })) : opts.placeholder}
           aria-invalid={Boolean(err)}
           aria-describedby={`${id}-error ${id}-help`}
         />
         {isSet && (
           <div className="field-inline">
-            <input id={`${id}-clear`} type="checkbox" name={`${name}Clear`} defaultChecked={v[`${name}Clear`] === "on"} />
+            <input id={`${id}-clear`} type="checkbox" name={`${name}Clear`} defaultChecked={state.values?.[`${name}Clear`] === "on"} />
             <label htmlFor={`${id}-clear`} style={{ margin: 0, fontWeight: 400 }}>
-              {t("removeSecret")}
+              {kind === "secret" ? t("removeSecret") : t("removeUrl")}
             </label>
           </div>
         )}
         <div id={`${id}-help`} className="help">
-          {help}
-          {typedBefore && t("typeAgain")}
+          {opts.help}
+          {typedBefore && (kind === "secret" ? t("typeAgain") : t("typeUrlAgain"))}
         </div>
         <div id={`${id}-error`} className="field-error" aria-live="polite">
           {err}
@@ -92,6 +96,8 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
       </div>
     );
   };
+  const secret = (name: string, label: string, placeholder: string, help: string) => writeOnly("secret", name, label, { placeholder, help });
+  const urlField = (name: string, label: string, opts: { type?: string; help: string; placeholder: string }) => writeOnly("url", name, label, opts);
   return (
     <form action={formAction} noValidate aria-label={id ? t("settingsLabel") : t("newLabel")}>
       {id && <input type="hidden" name="id" value={id} />}
@@ -158,28 +164,25 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
             {t("notifications")}
           </h3>
         )}
-        {!compact && field("webhookUrl", t("webhookUrl"), { type: "url", span2: true, help: t("webhookUrlHelp"), placeholder: t("webhookUrlPlaceholder") })}
+        {!compact && urlField("webhookUrl", t("webhookUrl"), { type: "url", help: t("webhookUrlHelp"), placeholder: t("webhookUrlPlaceholder") })}
         {!compact && secret("webhookSecret", t("webhookSecret"), t("webhookSecretPlaceholder"), t("webhookSecretHelp"))}
         {!compact &&
-          field("dingtalkWebhook", t("dingtalkWebhook"), {
+          urlField("dingtalkWebhook", t("dingtalkWebhook"), {
             type: "url",
-            span2: true,
             help: t("dingtalkWebhookHelp"),
             placeholder: t("dingtalkWebhookPlaceholder"),
           })}
         {!compact && secret("dingtalkSecret", t("dingtalkSecret"), t("dingtalkSecretPlaceholder"), t("dingtalkSecretHelp"))}
         {!compact &&
-          field("feishuWebhook", t("feishuWebhook"), {
+          urlField("feishuWebhook", t("feishuWebhook"), {
             type: "url",
-            span2: true,
             help: t("feishuWebhookHelp"),
             placeholder: t("feishuWebhookPlaceholder"),
           })}
         {!compact && secret("feishuSecret", t("feishuSecret"), t("feishuSecretPlaceholder"), t("feishuSecretHelp"))}
         {!compact &&
-          field("wecomWebhook", t("wecomWebhook"), {
+          urlField("wecomWebhook", t("wecomWebhook"), {
             // Not type="url": the key may be pasted alone.
-            span2: true,
             help: t("wecomWebhookHelp"),
             placeholder: t("wecomWebhookPlaceholder"),
           })}

@@ -69,11 +69,11 @@ export async function TopicTable() {
                 </td>
                 <td className="small">
                   {[
-                    t.webhookUrl && tr("channelWebhook"),
+                    t.webhookUrlDisplay && tr("channelWebhook"),
                     t.notifyEmail && tr("channelEmail"),
-                    t.dingtalkWebhook && tr("channelDingtalk"),
-                    t.wecomWebhook && tr("channelWecom"),
-                    t.feishuWebhook && tr("channelFeishu"),
+                    t.dingtalkWebhookDisplay && tr("channelDingtalk"),
+                    t.wecomWebhookDisplay && tr("channelWecom"),
+                    t.feishuWebhookDisplay && tr("channelFeishu"),
                   ]
                     .filter(Boolean)
                     .join(tr("channelSeparator")) || <span className="muted">—</span>}

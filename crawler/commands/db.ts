@@ -17,11 +17,18 @@ export function registerDbCommands(program: Command) {
         const keys = /^site keys: .*$/m.exec(output);
         if (keys) console.log(keys[0]);
         // Secrets older versions stored in plaintext (or sealed v1, bound to no row) are sealed now.
-        const [db, { sealAtRest }, { sessionSecret }] = await Promise.all([loadDb(), import("../../lib/secret-rotate"), import("../../lib/config")]);
+        const [db, { maskNotificationTargets, sealAtRest }, { sessionSecret }] = await Promise.all([
+          loadDb(),
+          import("../../lib/secret-rotate"),
+          import("../../lib/config"),
+        ]);
         for (const c of await sealAtRest(db, sessionSecret)) {
           const unreadable = c.unreadable ? `, ${c.unreadable} that cannot be opened left as they are (set them again)` : "";
           console.log(`secrets at rest: ${c.table}.${c.column}: ${c.resealed} sealed${unreadable}`);
         }
+        // Robot URLs older versions logged whole with each notification keep only their origin.
+        const masked = await maskNotificationTargets(db);
+        if (masked > 0) console.log(`secrets at rest: Notification.target: ${masked} robot URLs masked`);
       }),
     );
   db.command("copy")

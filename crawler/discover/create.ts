@@ -4,9 +4,10 @@
  * before anything is crawled, and its errors are field-level validation errors, not run failures.
  */
 import type { Db } from "../../lib/db";
-import { parseTrustedEntry } from "../../lib/net/address";
+import { parseTrustedEntry, type AddressClass, type Resolver } from "../../lib/net/address";
 import { ValidationError } from "../../lib/validation";
 import { parseDiscoveryOptions, type DiscoveryOptions } from "./options";
+import { classifySeeds } from "./seed-class";
 import { errorMessage } from "./session";
 import { STRATEGIES, type StrategyName } from "./strategies";
 import { normalizeUrl } from "./url";
@@ -21,7 +22,9 @@ export interface NewDiscoveryRun {
   strategy?: StrategyName;
   /** @default 1000 */
   maxPages?: number;
-  options?: Partial<Omit<DiscoveryOptions, "seeds">>;
+  options?: Partial<Omit<DiscoveryOptions, "seeds" | "seedClasses">>;
+  /** Host name resolver for the seeds' address classes. @default the system resolver */
+  resolve?: Resolver;
 }
 
 /**
@@ -43,6 +46,8 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
   if (!topic) invalid("topic", `no topic ${JSON.stringify(input.topic)}`, "discoveryNoTopic");
   let seedSetId: number | null = null;
   let rawSeeds: readonly string[];
+  // Address classes recorded when the seed set's URLs were imported (raw URL → class).
+  const recorded = new Map<string, AddressClass>();
   if ("seedSet" in input.seeds) {
     const ref = input.seeds.seedSet;
     const set =
@@ -52,16 +57,35 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
     if (!set) invalid("seeds", `no seed set ${JSON.stringify(ref)}`, "discoveryNoSeedSet");
     seedSetId = set.id;
     rawSeeds = set.urls.map((u) => u.url);
+    for (const u of set.urls) if (u.addressClass === "public" || u.addressClass === "internal") recorded.set(u.url, u.addressClass);
   } else {
     rawSeeds = input.seeds.urls;
   }
   const seeds: string[] = [];
+  const seedClasses: Record<string, AddressClass> = {};
   for (const s of rawSeeds) {
     const n = normalizeUrl(s);
     if (!n) invalid("seeds", `not an http(s) URL: ${JSON.stringify(s)}`, "discoverySeedUrl", { url: s });
     if (!seeds.includes(n)) seeds.push(n);
+    const known = recorded.get(s);
+    if (known) seedClasses[n] = known;
   }
   if (seeds.length === 0) invalid("seeds", "no seed URLs", "discoveryNoSeeds");
+  // Seeds given here, and a set's seeds without a recorded class, are registered now, as an
+  // account's entry URL is: a link-local or metadata host is refused, the others get their class.
+  const { classes, refused } = await classifySeeds(
+    seeds.filter((s) => !seedClasses[s]),
+    input.resolve,
+  );
+  const [refusedSeed] = refused.values();
+  if (refusedSeed)
+    invalid("seeds", refusedSeed.fieldErrors.url?.[0] ?? refusedSeed.message, refusedSeed.detail.code ?? "discoverySeedUrl", refusedSeed.detail.values);
+  for (const [url, c] of classes) if (c) seedClasses[url] = c;
+  if (seedSetId !== null)
+    for (const u of rawSeeds) {
+      const c = classes.get(normalizeUrl(u) ?? "");
+      if (c && !recorded.has(u)) await db.seedUrl.updateMany({ where: { seedSetId, url: u, addressClass: null }, data: { addressClass: c } });
+    }
   for (const entry of input.options?.trustedHosts ?? []) {
     try {
       parseTrustedEntry(entry);
@@ -69,7 +93,7 @@ export async function createDiscoveryRun(db: Db, input: NewDiscoveryRun) {
       invalid("trustedHosts", errorMessage(e), "discoveryTrustedHost", { entry });
     }
   }
-  const options = parseDiscoveryOptions(JSON.stringify({ ...input.options, seeds }));
+  const options = parseDiscoveryOptions(JSON.stringify({ ...input.options, seeds, seedClasses }));
   return db.discoveryRun.create({
     data: { topicId: topic.id, seedSetId, strategy, maxPages, options: JSON.stringify(options), status: "paused", note: "not started" },
   });

@@ -3,7 +3,7 @@
  * read back, so a run resumes with exactly the settings it started with.
  */
 import { z } from "zod";
-import { parseTrustedEntry } from "../../lib/net/address";
+import { parseTrustedEntry, type AddressClass } from "../../lib/net/address";
 import { DEFAULT_FOCUSED_OPTIONS, type FocusedOptions } from "./strategies";
 
 /**
@@ -52,6 +52,12 @@ export interface DiscoveryOptions {
    * @default []
    */
   trustedHosts: string[];
+  /**
+   * The address class of each seed (by its URL in `seeds`) when it was registered
+   * (./seed-class.ts): a seed registered on a public address is not trusted on an internal one.
+   * A seed missing here is classified when a session starts. @default {}
+   */
+  seedClasses: Record<string, AddressClass>;
 }
 
 const nonNegative = z.number().finite().min(0);
@@ -96,6 +102,7 @@ export const discoveryOptionsSchema = z.object({
   candidateMinPages: z.number().int().min(1).default(3),
   focused: focusedSchema.default({}),
   trustedHosts: z.array(z.string().refine(isTrustedEntry, { message: "not a host, host:port, URL or CIDR range" })).default([]),
+  seedClasses: z.record(z.string(), z.enum(["public", "internal"])).default({}),
 });
 
 function isTrustedEntry(entry: string): boolean {

@@ -12,6 +12,8 @@ import type { FrontierState } from "./frontier";
 import type { DiscoveryOptions } from "./options";
 import type { PageType } from "./page-type";
 import { loadState, type RunState } from "./persist";
+import { seedPolicyHosts, sessionSeedClasses } from "./seed-class";
+import type { AddressClass } from "../../lib/net/address";
 import { loadTopicJudge, type TopicJudge } from "./relevance";
 import { strategyFor, type Strategy, type StrategyName } from "./strategies";
 import { siteOf } from "./url";
@@ -161,7 +163,7 @@ export async function openSession(
   };
   if (opts.fetcher) return { session, fetcher: opts.fetcher, ownFetcher: null };
   const scheduler = opts.scheduler ?? defaultHostScheduler;
-  const addressPolicy = runPolicy(options);
+  const addressPolicy = runPolicy(options, await sessionSeedClasses(db, run.id, options));
   const ownFetcher = opts.fetcherFactory
     ? opts.fetcherFactory({ hostDelayMs: options.hostDelayMs, scheduler, addressPolicy })
     : defaultFetcher(options.hostDelayMs, scheduler, addressPolicy, log);
@@ -169,12 +171,19 @@ export async function openSession(
 }
 
 /**
- * The run's address policy: its seeds' hosts were registered by an administrator and may be
- * anywhere (an intranet portal, loopback); links found on pages may not reach internal
- * addresses unless the run or CAMPUSWATCH_TRUSTED_HOSTS trusts them.
+ * The run's address policy: its seeds' hosts were registered by an administrator, and each is
+ * trusted where it was registered, as an account's entry host is (./seed-class.ts): one
+ * registered on an internal address (an intranet portal, loopback) may be reached there, one
+ * registered on a public address is refused if it now resolves inside. Links found on pages may
+ * not reach internal addresses unless the run or CAMPUSWATCH_TRUSTED_HOSTS trusts them.
  */
-function runPolicy(options: DiscoveryOptions): AddressPolicy {
-  return createAddressPolicy({ trustedHosts: [...options.seeds, ...options.trustedHosts, ...trustedHostsFromEnv()], allowInternal: allowInternalFromEnv() });
+function runPolicy(options: DiscoveryOptions, classes: Record<string, AddressClass>): AddressPolicy {
+  const { trusted, registeredPublic } = seedPolicyHosts(options.seeds, classes);
+  return createAddressPolicy({
+    trustedHosts: [...trusted, ...options.trustedHosts, ...trustedHostsFromEnv()],
+    registeredPublic,
+    allowInternal: allowInternalFromEnv(),
+  });
 }
 
 function defaultFetcher(hostDelayMs: number, scheduler: HostScheduler, addressPolicy: AddressPolicy, log: (m: string) => void): PoliteFetcher {

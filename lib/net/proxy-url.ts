@@ -36,7 +36,7 @@ export interface ProxyConfig {
 }
 
 /** Why a proxy URL was refused; `code` is the dashboard's message key (accounts.proxy.errors.*). */
-export type ProxyUrlProblem = "empty" | "invalid" | "scheme" | "host" | "path" | "port";
+export type ProxyUrlProblem = "empty" | "invalid" | "scheme" | "host" | "path" | "port" | "socksUser";
 
 /** A proxy URL refused, with a message fit for the CLI and a code for the dashboard. */
 export class ProxyUrlError extends Error {
@@ -88,8 +88,14 @@ export function parseProxyUrl(raw: string): ProxyConfig {
   }
   const port = u.port === "" ? DEFAULT_PORTS[kind] : Number(u.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ProxyUrlError("port", "the proxy port must be between 1 and 65535");
-  const username = u.username ? decode(u.username) : undefined;
   const password = u.password ? decode(u.password) : undefined;
+  // `http://:pw@h` names a password and an empty user. HTTP Basic carries that (RFC 7617 allows an
+  // empty user-id: `Basic base64(":pw")`), so it is kept; SOCKS5's username/password method
+  // (RFC 1929) needs a user of 1 to 255 bytes, so there it is refused rather than sent broken.
+  const username = u.username ? decode(u.username) : password !== undefined ? "" : undefined;
+  if (username === "" && (kind === "socks5" || kind === "socks5h")) {
+    throw new ProxyUrlError("socksUser", "a SOCKS5 proxy password needs a user name (RFC 1929): write socks5://user:password@host:port");
+  }
   const hostPart = host.includes(":") ? `[${host}]` : host;
   const userPart = (mask: boolean) =>
     username === undefined ? "" : `${encodeURIComponent(username)}${password === undefined ? "" : `:${mask ? "***" : encodeURIComponent(password)}`}@`;

@@ -14,9 +14,11 @@
  * errors, HTTP 408, 429 and 5xx and the platforms' rate-limit codes are retried; a platform's other
  * error codes (wrong signature, wrong key) are final until someone fixes the settings and retries.
  *
- * Secrets (signing secrets, and the tokens inside robot URLs) are read from the topic at delivery
- * time, so fixing a topic's settings and pressing Retry uses the fixed ones, and they never reach
- * `lastError`: recorded errors have their URLs masked and any secret or token removed.
+ * Secrets (signing secrets, and the robot URLs with their tokens, all sealed in the topic's row)
+ * are opened from the topic at delivery time, here and nowhere else, so fixing a topic's settings
+ * and pressing Retry uses the fixed ones, and they never reach a Notification row: `target` keeps
+ * the masked URL (origin + "…") and recorded errors have their URLs masked and any secret or
+ * token removed.
  */
 import type { Db } from "../db";
 import { prepared } from "../sqlite-statements";
@@ -24,7 +26,16 @@ import { storesOf, type PlanDriver } from "../store";
 import { anyJson, parseJsonColumn } from "../json-column";
 import { maskUrlsIn } from "../mask";
 import { SealError, unseal } from "../secret-box";
-import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET, type SealedColumn } from "../sealed-columns";
+import {
+  TOPIC_DINGTALK_SECRET,
+  TOPIC_DINGTALK_WEBHOOK,
+  TOPIC_FEISHU_SECRET,
+  TOPIC_FEISHU_WEBHOOK,
+  TOPIC_WEBHOOK_SECRET,
+  TOPIC_WEBHOOK_URL,
+  TOPIC_WECOM_WEBHOOK,
+  type SealedColumn,
+} from "../sealed-columns";
 import { fetch as undiciFetch } from "undici";
 import { allowInternalFromEnv } from "../config";
 import { createAddressPolicy } from "../net/address";
@@ -64,12 +75,16 @@ const MAX_FLAGS_PER_MESSAGE = 200;
 /** The topic columns that say where its notifications go. */
 const CHANNEL_FIELDS = {
   webhookUrl: true,
+  webhookUrlDisplay: true,
   webhookSecret: true,
   notifyEmail: true,
   dingtalkWebhook: true,
+  dingtalkWebhookDisplay: true,
   dingtalkSecret: true,
   wecomWebhook: true,
+  wecomWebhookDisplay: true,
   feishuWebhook: true,
+  feishuWebhookDisplay: true,
   feishuSecret: true,
 } as const;
 
@@ -78,22 +93,50 @@ const CHANNEL_TARGETS = ["webhookUrl", "notifyEmail", "dingtalkWebhook", "wecomW
 
 type TopicChannels = { [K in keyof typeof CHANNEL_FIELDS]: string | null };
 
-/**
- * Where a topic sends one channel's messages now, and with which secret (still sealed, with the
- * column it is sealed for); target null: channel not set.
- */
-function channelOf(t: TopicChannels, channel: Channel): { target: string | null; secret: string | null; sealedAs: SealedColumn | null } {
+/** One channel of a topic: where it goes and with which secret, both as stored (sealed), and what may be shown of the target. */
+interface ChannelSetting {
+  /** The stored target: a sealed URL (`targetSealedAs`), or an e-mail address; null: channel not set. */
+  target: string | null;
+  targetSealedAs: SealedColumn | null;
+  /** The target as pages and the Notification row show it (a URL masked to its origin). */
+  shown: string;
+  secret: string | null;
+  sealedAs: SealedColumn | null;
+}
+
+/** Where a topic sends one channel's messages now, and with which secret, still sealed. */
+function channelOf(t: TopicChannels, channel: Channel): ChannelSetting {
+  // A robot URL whose masked form is missing (never the case once written) is shown as "…".
+  const shown = (display: string | null) => display ?? "…";
   switch (channel) {
     case "webhook":
-      return { target: t.webhookUrl, secret: t.webhookSecret, sealedAs: TOPIC_WEBHOOK_SECRET };
+      return {
+        target: t.webhookUrl,
+        targetSealedAs: TOPIC_WEBHOOK_URL,
+        shown: shown(t.webhookUrlDisplay),
+        secret: t.webhookSecret,
+        sealedAs: TOPIC_WEBHOOK_SECRET,
+      };
     case "email":
-      return { target: t.notifyEmail, secret: null, sealedAs: null };
+      return { target: t.notifyEmail, targetSealedAs: null, shown: t.notifyEmail ?? "", secret: null, sealedAs: null };
     case "dingtalk":
-      return { target: t.dingtalkWebhook, secret: t.dingtalkSecret, sealedAs: TOPIC_DINGTALK_SECRET };
+      return {
+        target: t.dingtalkWebhook,
+        targetSealedAs: TOPIC_DINGTALK_WEBHOOK,
+        shown: shown(t.dingtalkWebhookDisplay),
+        secret: t.dingtalkSecret,
+        sealedAs: TOPIC_DINGTALK_SECRET,
+      };
     case "wecom":
-      return { target: t.wecomWebhook, secret: null, sealedAs: null };
+      return { target: t.wecomWebhook, targetSealedAs: TOPIC_WECOM_WEBHOOK, shown: shown(t.wecomWebhookDisplay), secret: null, sealedAs: null };
     case "feishu":
-      return { target: t.feishuWebhook, secret: t.feishuSecret, sealedAs: TOPIC_FEISHU_SECRET };
+      return {
+        target: t.feishuWebhook,
+        targetSealedAs: TOPIC_FEISHU_WEBHOOK,
+        shown: shown(t.feishuWebhookDisplay),
+        secret: t.feishuSecret,
+        sealedAs: TOPIC_FEISHU_SECRET,
+      };
   }
 }
 
@@ -223,12 +266,12 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
       })),
     };
     for (const channel of CHANNELS) {
-      const { target } = channelOf(topic, channel);
+      const { target, shown } = channelOf(topic, channel);
       if (!target) continue;
       // A run is notified once per topic and channel, even if this is called again.
       if (already.some((a) => a.topicId === topic.id && a.channel === channel)) continue;
       const n = await db.notification.create({
-        data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
+        data: { topicId: topic.id, crawlRunId, channel, target: shown, payload: JSON.stringify(payload), status: "pending" },
       });
       created.push(n.id);
     }
@@ -238,10 +281,10 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
   for (const payload of await loginExpiredPayloads(db, run, enabled, baseUrl)) {
     const topic = enabled.find((t) => t.id === payload.topic.id)!;
     for (const channel of CHANNELS) {
-      const { target } = channelOf(topic, channel);
+      const { target, shown } = channelOf(topic, channel);
       if (!target) continue;
       const n = await db.notification.create({
-        data: { topicId: topic.id, crawlRunId, channel, target, payload: JSON.stringify(payload), status: "pending" },
+        data: { topicId: topic.id, crawlRunId, channel, target: shown, payload: JSON.stringify(payload), status: "pending" },
       });
       created.push(n.id);
     }
@@ -269,9 +312,18 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
     return "failed" as const;
   };
   if (!isChannel(n.channel)) return fail(`unknown channel "${n.channel}"`);
-  const { target, secret: sealedSecret, sealedAs } = channelOf(n.topic, n.channel);
-  if (!target) return fail(`the topic no longer has this channel (${n.channel}); nothing sent`);
-  // The signing secret is opened here, the one place it is used, and only for this delivery.
+  const { target: storedTarget, targetSealedAs, shown, secret: sealedSecret, sealedAs } = channelOf(n.topic, n.channel);
+  if (!storedTarget) return fail(`the topic no longer has this channel (${n.channel}); nothing sent`);
+  // The robot URL and the signing secret are opened here, the one place they are used, and only for this delivery.
+  let target = storedTarget;
+  if (targetSealedAs) {
+    try {
+      target = unseal(storedTarget, targetSealedAs, n.topicId);
+    } catch (e) {
+      if (!(e instanceof SealError)) throw e;
+      return fail(`the topic's stored ${n.channel} URL cannot be used (${e.message}): set it again; nothing sent`);
+    }
+  }
   let secret: string | null = null;
   if (sealedSecret && sealedAs) {
     try {
@@ -293,7 +345,7 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   });
   const dispatcher = options.fetch ? undefined : createGuardedAgent(policy);
   try {
-    return await deliver(db, { id, attempts: n.attempts, channel: n.channel }, options, {
+    return await deliver(db, { id, attempts: n.attempts, channel: n.channel, shown }, options, {
       target,
       secret,
       raw: n.payload,
@@ -315,8 +367,14 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
 const NOTIFY_REFUSAL = "internal addresses are refused for notifications; list an in-house receiver or relay in CAMPUSWATCH_ALLOW_INTERNAL";
 
 /** The attempts of one delivery (see {@link deliverNotification}). */
-async function deliver(db: Db, n: { id: number; attempts: number; channel: Channel }, options: NotifyOptions, ctx: SendContext): Promise<"sent" | "failed"> {
-  const { id } = n;
+async function deliver(
+  db: Db,
+  n: { id: number; attempts: number; channel: Channel; shown: string },
+  options: NotifyOptions,
+  ctx: SendContext,
+): Promise<"sent" | "failed"> {
+  // The row records where it went as it may be shown: never the opened URL.
+  const { id, shown } = n;
   const { target, secret } = ctx;
   const attempts = Math.max(1, options.attempts ?? 3);
   const backoff = options.backoffMs ?? ((retry: number) => 1000 * 4 ** (retry - 1));
@@ -328,11 +386,11 @@ async function deliver(db: Db, n: { id: number; attempts: number; channel: Chann
     made++;
     const outcome = await SENDERS[n.channel](ctx);
     if (outcome.ok) {
-      await db.notification.update({ where: { id }, data: { status: "sent", attempts: made, sentAt: new Date(), lastError: null, target } });
+      await db.notification.update({ where: { id }, data: { status: "sent", attempts: made, sentAt: new Date(), lastError: null, target: shown } });
       return "sent";
     }
     lastError = redact(outcome.error, secrets);
-    await db.notification.update({ where: { id }, data: { attempts: made, lastError, target } });
+    await db.notification.update({ where: { id }, data: { attempts: made, lastError, target: shown } });
     if (!outcome.retry) break;
   }
   await db.notification.update({ where: { id }, data: { status: "failed", attempts: made, lastError } });

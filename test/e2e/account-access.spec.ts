@@ -4,7 +4,7 @@
  * nothing, and ignoring robots.txt records who chose it.
  */
 import { expect, test } from "@playwright/test";
-import { E2E_USERS, signIn } from "./users";
+import { E2E_USERS, signedIn, signIn } from "./users";
 
 /** A cookie export whose second entry (starting on line 3) expires in 1e308 seconds. */
 const ABSURD_EXPIRY_JSON =
@@ -17,6 +17,7 @@ test("an admin sets login cookies and the robots.txt policy of an account (zh-CN
   await page.getByLabel("用户名").fill(E2E_USERS.admin.username);
   await page.getByLabel("密码").fill(E2E_USERS.admin.password);
   await page.getByRole("button", { name: "登录", exact: true }).click();
+  await signedIn(page);
   await expect(page.getByRole("navigation", { name: "主导航" })).toBeVisible();
 
   await page.goto("/accounts");

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { E2E_USERS, signIn, submitSignIn } from "./users";
+import { E2E_USERS, signedIn, signIn, submitSignIn } from "./users";
 
 /** The test server's clock file (bin/test-clock.mjs): milliseconds added to the server's time. */
 const clockFile = path.resolve("test-results/e2e-data/clock-offset-ms");
@@ -66,6 +66,7 @@ test("after sign-in, `next` only leads to a path on this site", async ({ browser
     await page.getByLabel("Username").fill(E2E_USERS.reviewer.username);
     await page.getByLabel("Password").fill(E2E_USERS.reviewer.password);
     await page.getByRole("button", { name: "Sign in" }).click();
+    await signedIn(page);
     await expect(page.getByRole("heading", { name: "Flagged posts" }), next).toBeVisible();
     expect(new URL(page.url()).origin, next).toBe(new URL(baseURL).origin);
     expect(new URL(page.url()).pathname, next).toBe("/");
@@ -88,4 +89,54 @@ test("an upload within the limit the form states reaches the action (above Next'
   await form.getByLabel("Samples file").setInputFiles({ name: "huge.jsonl", mimeType: "application/json", buffer: Buffer.alloc(5 * 1024 * 1024 + 10, "a") });
   await form.getByRole("button", { name: "Upload samples" }).click();
   await expect(form.locator("#samples-file-error")).toHaveText("The file is larger than 5 MB; split it");
+});
+
+test("a robot URL is write-only: the topic page never carries its token; empty keeps it, the box removes it", async ({ page }) => {
+  await signIn(page, E2E_USERS.admin);
+  await page.goto("/topics");
+  const create = page.getByRole("form", { name: "New topic" });
+  await create.getByLabel("Name").fill("机器人通知");
+  await create.getByRole("button", { name: "Create topic" }).click();
+  await expect(page).toHaveURL(/\/topics\/\d+\?created=1/);
+  const topicPath = new URL(page.url()).pathname;
+
+  // A DingTalk robot on loopback (nothing is sent here: saving only stores it).
+  const token = "e2etoken0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+  const settings = page.getByRole("form", { name: "Topic settings" });
+  await settings.getByLabel("钉钉 DingTalk robot webhook").fill(`http://127.0.0.1:9/robot/send?access_token=${token}`);
+  await settings.getByRole("button", { name: "Save topic" }).click();
+  await expect(page).toHaveURL(/\?saved=1$/);
+
+  /** The page as the server sends it (HTML and the React payload inside it), and as the browser holds it. */
+  const everything = async () => {
+    const raw = await (await page.request.get(topicPath)).text();
+    return raw + (await page.content());
+  };
+  await page.goto(topicPath);
+  const field = page.getByRole("form", { name: "Topic settings" }).getByLabel("钉钉 DingTalk robot webhook");
+  await expect(field).toHaveValue("");
+  await expect(field).toHaveAttribute("placeholder", /^Stored: http:\/\/127\.0\.0\.1:9\/… — leave empty to keep it/);
+  await expect(page.getByRole("list", { name: "Notification channels" })).toContainText("http://127.0.0.1:9/…");
+  let html = await everything();
+  expect(html).not.toContain(token);
+  // Nor the URL's path (the page's messages do carry the example "…/robot/send?access_token=…").
+  expect(html).not.toContain("127.0.0.1:9/robot");
+
+  // Saved again with the field empty: the stored URL stays.
+  await page.getByRole("form", { name: "Topic settings" }).getByRole("button", { name: "Save topic" }).click();
+  await expect(page).toHaveURL(/\?saved=1$/);
+  await page.goto(topicPath);
+  await expect(page.getByRole("form", { name: "Topic settings" }).getByLabel("钉钉 DingTalk robot webhook")).toHaveAttribute("placeholder", /^Stored:/);
+  html = await everything();
+  expect(html).not.toContain(token);
+
+  // The box removes the channel.
+  await page.getByRole("form", { name: "Topic settings" }).getByLabel("Remove this channel (its URL and secret)").check();
+  await page.getByRole("form", { name: "Topic settings" }).getByRole("button", { name: "Save topic" }).click();
+  await expect(page).toHaveURL(/\?saved=1$/);
+  await page.goto(topicPath);
+  await expect(page.getByRole("form", { name: "Topic settings" }).getByLabel("钉钉 DingTalk robot webhook")).toHaveAttribute(
+    "placeholder",
+    "https://oapi.dingtalk.com/robot/send?access_token=…",
+  );
 });

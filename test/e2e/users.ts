@@ -18,8 +18,28 @@ export async function submitSignIn(page: Page, user: { username: string; passwor
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/**
+ * Wait for the outcome of a submitted sign-in: the browser leaving /sign-in, or the form's error.
+ * A sign-in under load (bcrypt on a busy machine, the first request of a cold server) can take
+ * longer than an assertion's 5 s, so this waits for the event itself, bounded only by the test's
+ * own timeout; a refusal fails at once with the form's message.
+ */
+export async function signedIn(page: Page): Promise<void> {
+  const left = page.waitForURL((u) => u.pathname !== "/sign-in", { timeout: 0 }).then(() => null);
+  const refused = page
+    .locator(".form-error[role=alert]")
+    .waitFor({ timeout: 0 })
+    .then(async () => (await page.locator(".form-error[role=alert]").textContent()) ?? "refused");
+  // The loser of the race is left waiting until the page closes: its rejection then is expected.
+  left.catch(() => undefined);
+  refused.catch(() => undefined);
+  const error = await Promise.race([left, refused]);
+  if (error !== null) throw new Error(`sign-in refused: ${error}`);
+}
+
 /** Sign in and wait for the dashboard's home page. */
 export async function signIn(page: Page, user: { username: string; password: string }) {
   await submitSignIn(page, user);
+  await signedIn(page);
   await expect(page.getByRole("heading", { name: "Flagged posts" })).toBeVisible();
 }

@@ -3,11 +3,15 @@
  * paths (the topic form's queries, `accounts set`'s), bound to its row, and nowhere in the database
  * in plaintext: on SQLite the database file and its WAL are read byte by byte. Re-sealing under a
  * new secret (what `campuswatch secrets rotate` runs) leaves every value opening under the new
- * secret only; `db migrate`'s pass seals plaintext and v1 values left by older versions. On SQLite
- * and, with CAMPUSWATCH_TEST_DB=postgresql, on PostgreSQL.
+ * secret only; `db migrate`'s pass seals plaintext and v1 values left by older versions, and masks
+ * robot URLs older versions logged whole in Notification.target. The robot and webhook URLs of a
+ * topic are credentials too (their tokens). On SQLite and, with CAMPUSWATCH_TEST_DB=postgresql, on
+ * PostgreSQL.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { testDbs, type TestDb } from "../support/db";
 import { createAccount } from "../../server/accounts";
@@ -16,8 +20,20 @@ import { loadAccountProxy, setAccountProxy } from "../../server/account-proxy";
 import { createTopic, topicFormSchema, updateTopic } from "../../server/topic-admin";
 import { sessionSecret, sqlitePath } from "../../lib/config";
 import { isCurrentSeal, seal, SealError, unseal } from "../../lib/secret-box";
-import { ACCOUNT_COOKIES, ACCOUNT_PROXY, SEALED_COLUMNS, TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET } from "../../lib/sealed-columns";
-import { resealAll, ResealError, sealAtRest } from "../../lib/secret-rotate";
+import {
+  ACCOUNT_COOKIES,
+  ACCOUNT_PROXY,
+  SEALED_COLUMNS,
+  TOPIC_DINGTALK_SECRET,
+  TOPIC_DINGTALK_WEBHOOK,
+  TOPIC_FEISHU_SECRET,
+  TOPIC_FEISHU_WEBHOOK,
+  TOPIC_WEBHOOK_SECRET,
+  TOPIC_WEBHOOK_URL,
+  TOPIC_WECOM_WEBHOOK,
+} from "../../lib/sealed-columns";
+import { maskNotificationTargets, resealAll, ResealError, sealAtRest } from "../../lib/secret-rotate";
+import { deliverNotification } from "../../lib/notify";
 import { FatalError } from "../../crawler/errors";
 
 const openDb = testDbs();
@@ -30,6 +46,18 @@ const SECRETS = {
   feishu: `feishu-secret-${tag}`,
   cookie: `cookie-value-${tag}`,
   proxyPassword: `proxy-pw-${tag}`,
+  // The tokens inside the robot URLs.
+  hookToken: `hooktoken${tag}`,
+  dingtalkToken: `dingtoken${tag}`,
+  wecomKey: `wecomkey-${tag}`,
+  feishuHook: `feishuhook-${tag}`,
+};
+/** The robot URLs, each with its token (and the generic webhook's own token in its path). */
+const URLS = {
+  webhookUrl: `http://127.0.0.1:9/hook/${SECRETS.hookToken}`,
+  dingtalkWebhook: `http://127.0.0.1:9/robot/send?access_token=${SECRETS.dingtalkToken}`,
+  wecomWebhook: `http://127.0.0.1:9/cgi-bin/webhook/send?key=${SECRETS.wecomKey}`,
+  feishuWebhook: `http://127.0.0.1:9/open-apis/bot/v2/hook/${SECRETS.feishuHook}`,
 };
 
 /** A topic and an account written through the code the dashboard and the CLI use, with every kind of secret. */
@@ -37,16 +65,24 @@ async function writeEverything(t: TestDb) {
   const form = (extra: Record<string, string>) =>
     topicFormSchema.parse({
       name: `考试-${tag}`,
-      webhookUrl: "http://127.0.0.1:9/hook",
+      ...URLS,
       webhookSecret: SECRETS.webhook,
-      dingtalkWebhook: "http://127.0.0.1:9/robot/send?access_token=abc",
-      feishuWebhook: "http://127.0.0.1:9/open-apis/bot/v2/hook/x",
       feishuSecret: SECRETS.feishu,
       ...extra,
     });
   const topic = await createTopic(t.db, form({}));
-  // The DingTalk secret through an update (the other write path), the others kept.
-  await updateTopic(t.db, topic.id, form({ webhookSecret: "", feishuSecret: "", dingtalkSecret: SECRETS.dingtalk }));
+  // The DingTalk secret through an update (the other write path), the others kept (URL fields empty: kept too).
+  await updateTopic(
+    t.db,
+    topic.id,
+    form({
+      webhookSecret: "",
+      feishuSecret: "",
+      dingtalkSecret: SECRETS.dingtalk,
+      ...Object.fromEntries(Object.keys(URLS).map((k) => [k, ""])),
+      dingtalkWebhookSet: "1",
+    }),
+  );
   const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
   const other = await createAccount(t.db, { url: "http://127.0.0.1:9/other.atom", platform: "blog", fetchMode: "http" });
   await setAccountCookies(t.db, account.id, `Cookie: sid=${SECRETS.cookie}`);
@@ -56,13 +92,28 @@ async function writeEverything(t: TestDb) {
 
 /** Every sealed value stored, by column, with its row id. */
 async function sealedValues(t: TestDb) {
-  const topics = await t.db.topic.findMany({ select: { id: true, webhookSecret: true, dingtalkSecret: true, feishuSecret: true } });
+  const topics = await t.db.topic.findMany({
+    select: {
+      id: true,
+      webhookSecret: true,
+      dingtalkSecret: true,
+      feishuSecret: true,
+      webhookUrl: true,
+      dingtalkWebhook: true,
+      wecomWebhook: true,
+      feishuWebhook: true,
+    },
+  });
   const accounts = await t.db.account.findMany({ select: { id: true, cookies: true, proxy: true } });
   const out: { column: (typeof SEALED_COLUMNS)[number]; id: number; value: string }[] = [];
   for (const r of topics) {
     if (r.webhookSecret) out.push({ column: TOPIC_WEBHOOK_SECRET, id: r.id, value: r.webhookSecret });
     if (r.dingtalkSecret) out.push({ column: TOPIC_DINGTALK_SECRET, id: r.id, value: r.dingtalkSecret });
     if (r.feishuSecret) out.push({ column: TOPIC_FEISHU_SECRET, id: r.id, value: r.feishuSecret });
+    if (r.webhookUrl) out.push({ column: TOPIC_WEBHOOK_URL, id: r.id, value: r.webhookUrl });
+    if (r.dingtalkWebhook) out.push({ column: TOPIC_DINGTALK_WEBHOOK, id: r.id, value: r.dingtalkWebhook });
+    if (r.wecomWebhook) out.push({ column: TOPIC_WECOM_WEBHOOK, id: r.id, value: r.wecomWebhook });
+    if (r.feishuWebhook) out.push({ column: TOPIC_FEISHU_WEBHOOK, id: r.id, value: r.feishuWebhook });
   }
   for (const r of accounts) {
     if (r.cookies) out.push({ column: ACCOUNT_COOKIES, id: r.id, value: r.cookies });
@@ -77,9 +128,31 @@ describe("secrets at rest", () => {
     const { topic, account } = await writeEverything(t);
     const stored = await sealedValues(t);
     expect(stored.map((s) => `${s.column.table}.${s.column.column}`).sort()).toEqual(
-      ["Account.cookies", "Account.proxy", "Topic.dingtalkSecret", "Topic.feishuSecret", "Topic.webhookSecret"].sort(),
+      [
+        "Account.cookies",
+        "Account.proxy",
+        "Topic.dingtalkSecret",
+        "Topic.feishuSecret",
+        "Topic.webhookSecret",
+        "Topic.webhookUrl",
+        "Topic.dingtalkWebhook",
+        "Topic.wecomWebhook",
+        "Topic.feishuWebhook",
+      ].sort(),
     );
     for (const s of stored) expect(isCurrentSeal(s.value)).toBe(true);
+    // A sealed URL names neither its host nor its token; only its masked form beside it shows the origin.
+    for (const s of stored.filter((x) => x.column.display)) {
+      expect(s.value).toMatch(/^v2\.[\w-]+$/);
+      for (const token of [SECRETS.hookToken, SECRETS.dingtalkToken, SECRETS.wecomKey, SECRETS.feishuHook]) expect(s.value).not.toContain(token);
+    }
+    expect(unseal(stored.find((s) => s.column === TOPIC_DINGTALK_WEBHOOK)!.value, TOPIC_DINGTALK_WEBHOOK, topic.id)).toBe(URLS.dingtalkWebhook);
+    expect(await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } })).toMatchObject({
+      webhookUrlDisplay: "http://127.0.0.1:9/…",
+      dingtalkWebhookDisplay: "http://127.0.0.1:9/…",
+      wecomWebhookDisplay: "http://127.0.0.1:9/…",
+      feishuWebhookDisplay: "http://127.0.0.1:9/…",
+    });
     // The sender's and the crawler's reads open them.
     expect(unseal(stored.find((s) => s.column === TOPIC_DINGTALK_SECRET)!.value, TOPIC_DINGTALK_SECRET, topic.id)).toBe(SECRETS.dingtalk);
     expect(await loadAccountCookies(t.db, account.id)).toMatchObject([{ name: "sid", value: SECRETS.cookie }]);
@@ -152,11 +225,27 @@ describe("secrets at rest", () => {
     expect(await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ cookies: before.cookies, proxy: before.proxy });
   });
 
-  it("db migrate's pass seals plaintext secrets and v1 values left by older versions, and skips what it cannot open", async () => {
+  it("db migrate's pass seals plaintext secrets, robot URLs and v1 values left by older versions, and skips what it cannot open", async () => {
     const t = await openDb();
-    const topic = await t.db.topic.create({
-      data: { name: `旧-${tag}`, dingtalkWebhook: "http://127.0.0.1:9/robot/send?access_token=a", dingtalkSecret: SECRETS.dingtalk },
+    // A loopback receiver (allowed below as CAMPUSWATCH_ALLOW_INTERNAL would allow an in-house one).
+    const bodies: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      let b = "";
+      req.on("data", (d: Buffer) => (b += d.toString("utf8")));
+      req.on("end", () => (bodies.push(`${req.url} ${b}`), res.writeHead(204).end()));
     });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook/${SECRETS.hookToken}`;
+    const topic = await t.db.topic.create({
+      data: { name: `旧-${tag}`, webhookUrl: hookUrl, dingtalkWebhook: URLS.dingtalkWebhook, dingtalkSecret: SECRETS.dingtalk },
+    });
+    // A notification an older version logged with the whole URL.
+    const run = await t.db.crawlRun.create({
+      data: { accountId: (await createAccount(t.db, { url: "http://127.0.0.1:9/n.atom", platform: "blog", fetchMode: "http" })).id },
+    });
+    const payload = JSON.stringify({ event: "campuswatch.flags", topic: { id: topic.id, name: topic.name }, total: 0, flags: [] });
+    const logged = await t.db.notification.create({ data: { topicId: topic.id, crawlRunId: run.id, channel: "webhook", target: hookUrl, payload } });
+    const mail = await t.db.notification.create({ data: { topicId: topic.id, channel: "email", target: "duty@campus.test", payload } });
     const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
     const broken = await createAccount(t.db, { url: "http://127.0.0.1:9/b.atom", platform: "blog", fetchMode: "http" });
     // A v1 value as the previous version sealed it (HKDF purpose, AES-256-GCM, no associated data).
@@ -173,10 +262,30 @@ describe("secrets at rest", () => {
       { table: "Account", column: "cookies", resealed: 0, unchanged: 0, unreadable: 1 },
       { table: "Account", column: "proxy", resealed: 1, unchanged: 0, unreadable: 0 },
       { table: "Topic", column: "dingtalkSecret", resealed: 1, unchanged: 0, unreadable: 0 },
+      { table: "Topic", column: "webhookUrl", resealed: 1, unchanged: 0, unreadable: 0 },
+      { table: "Topic", column: "dingtalkWebhook", resealed: 1, unchanged: 0, unreadable: 0 },
     ]);
     const row = await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
     expect(row.dingtalkSecret).toMatch(/^v2\./);
     expect(unseal(row.dingtalkSecret!, TOPIC_DINGTALK_SECRET, topic.id)).toBe(SECRETS.dingtalk);
+    // The robot URLs: sealed (no host, no token in the column), their masked forms written beside them.
+    for (const v of [row.webhookUrl!, row.dingtalkWebhook!]) expect(v).toMatch(/^v2\.[\w-]+$/);
+    expect(unseal(row.webhookUrl!, TOPIC_WEBHOOK_URL, topic.id)).toBe(hookUrl);
+    expect(row).toMatchObject({ webhookUrlDisplay: `${new URL(hookUrl).origin}/…`, dingtalkWebhookDisplay: "http://127.0.0.1:9/…" });
+    // The log of notifications keeps only the origin of the URL; an e-mail address stays.
+    expect(await maskNotificationTargets(t.db)).toBe(1);
+    expect(await maskNotificationTargets(t.db)).toBe(0);
+    expect((await t.db.notification.findUniqueOrThrow({ where: { id: logged.id } })).target).toBe(`${new URL(hookUrl).origin}/…`);
+    expect((await t.db.notification.findUniqueOrThrow({ where: { id: mail.id } })).target).toBe("duty@campus.test");
+    // Sending opens the sealed URL and still reaches the receiver, token and all.
+    try {
+      expect(await deliverNotification(t.db, logged.id, { attempts: 1, timeoutMs: 2000, allowInternal: ["127.0.0.1"] })).toBe("sent");
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatch(new RegExp(`^/hook/${SECRETS.hookToken} \\{"event":"campuswatch.flags"`));
+    expect((await t.db.notification.findUniqueOrThrow({ where: { id: logged.id } })).target).toBe(`${new URL(hookUrl).origin}/…`);
     expect((await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).proxy).toMatch(/^v2\./);
     expect(await loadAccountProxy(t.db, account.id)).toMatchObject({ password: SECRETS.proxyPassword });
     // Idempotent: the unreadable value is reported again, nothing else is touched.

@@ -17,7 +17,7 @@ import { runCli } from "../support/cli";
 import { archiveSync } from "../../crawler/archive";
 import { createDb } from "../../lib/db";
 import { unseal, SealError } from "../../lib/secret-box";
-import { ACCOUNT_COOKIES, ACCOUNT_PROXY, TOPIC_FEISHU_SECRET } from "../../lib/sealed-columns";
+import { ACCOUNT_COOKIES, ACCOUNT_PROXY, TOPIC_FEISHU_SECRET, TOPIC_FEISHU_WEBHOOK } from "../../lib/sealed-columns";
 import { browserUserName } from "../../crawler/fetch/chromium-launch";
 
 const PROXY_PASSWORD = "Pr0xyPassw0rd-7f3a";
@@ -48,7 +48,10 @@ describe("campuswatch secrets rotate", () => {
     expect((await s.cw(["accounts", "set", "1", "--cookie", `sid=${COOKIE}`])).code).toBe(0);
     // A topic secret as a version before sealing stored it: in plaintext. db migrate seals it.
     const legacy = createDb(`file:${s.db}`);
-    const topic = await legacy.topic.create({ data: { name: "旧", feishuWebhook: "http://127.0.0.1:9/open-apis/bot/v2/hook/x", feishuSecret: FEISHU } });
+    const hook = "http://127.0.0.1:9/open-apis/bot/v2/hook/2f5a4e7c-8b1d-4c3e-9a6f-0d1e2b3c4d5e";
+    const topic = await legacy.topic.create({ data: { name: "旧", feishuWebhook: hook, feishuSecret: FEISHU } });
+    // …and a notification logged with the robot's whole URL.
+    await legacy.notification.create({ data: { topicId: topic.id, channel: "feishu", target: hook, payload: "{}" } });
     // Closed while the CLI migrates (Prisma's migrate wants the file to itself).
     await legacy.$disconnect();
     const db = createDb(`file:${s.db}`);
@@ -57,6 +60,9 @@ describe("campuswatch secrets rotate", () => {
       expect(migrate.err).toBe("");
       expect(migrate.code).toBe(0);
       expect(migrate.out).toContain("secrets at rest: Topic.feishuSecret: 1 sealed");
+      expect(migrate.out).toContain("secrets at rest: Topic.feishuWebhook: 1 sealed");
+      expect(migrate.out).toContain("secrets at rest: Notification.target: 1 robot URLs masked");
+      expect(await db.notification.findFirstOrThrow()).toMatchObject({ target: "http://127.0.0.1:9/…" });
       const oldSecret = fs.readFileSync(path.join(s.data, "session-secret"), "utf8");
       const before = await db.topic.findUniqueOrThrow({ where: { id: topic.id } });
       expect(unseal(before.feishuSecret!, TOPIC_FEISHU_SECRET, topic.id, key(oldSecret))).toBe(FEISHU);
@@ -67,18 +73,23 @@ describe("campuswatch secrets rotate", () => {
       expect(r.out).toMatch(/^Account\.cookies: 1 re-sealed, 0 already under the new secret$/m);
       expect(r.out).toMatch(/^Account\.proxy: 1 re-sealed/m);
       expect(r.out).toMatch(/^Topic\.feishuSecret: 1 re-sealed/m);
+      expect(r.out).toMatch(/^Topic\.feishuWebhook: 1 re-sealed/m);
       expect(r.out).toMatch(/every dashboard session has ended/);
       const newSecret = fs.readFileSync(path.join(s.data, "session-secret"), "utf8");
       expect(newSecret.trim()).not.toBe(oldSecret.trim());
       expect(fs.existsSync(path.join(s.data, "session-secret.new"))).toBe(false);
       expect((fs.statSync(path.join(s.data, "session-secret")).mode & 0o777).toString(8)).toBe("600");
-      for (const text of [oldSecret.trim(), newSecret.trim(), PROXY_PASSWORD, COOKIE, FEISHU]) expect(r.out + r.err).not.toContain(text);
+      for (const text of [oldSecret.trim(), newSecret.trim(), PROXY_PASSWORD, COOKIE, FEISHU, "2f5a4e7c"])
+        expect(r.out + r.err + migrate.out).not.toContain(text);
 
       const account = await db.account.findUniqueOrThrow({ where: { id: 1 } });
       const after = await db.topic.findUniqueOrThrow({ where: { id: topic.id } });
       expect(unseal(account.proxy!, ACCOUNT_PROXY, 1, key(newSecret))).toContain(PROXY_PASSWORD);
       expect(unseal(account.cookies!, ACCOUNT_COOKIES, 1, key(newSecret))).toContain(COOKIE);
       expect(unseal(after.feishuSecret!, TOPIC_FEISHU_SECRET, topic.id, key(newSecret))).toBe(FEISHU);
+      expect(unseal(after.feishuWebhook!, TOPIC_FEISHU_WEBHOOK, topic.id, key(newSecret))).toBe(hook);
+      expect(() => unseal(after.feishuWebhook!, TOPIC_FEISHU_WEBHOOK, topic.id, key(oldSecret))).toThrow(SealError);
+      expect(after.feishuWebhookDisplay).toBe("http://127.0.0.1:9/…");
       expect(() => unseal(account.proxy!, ACCOUNT_PROXY, 1, key(oldSecret))).toThrow(SealError);
       expect(() => unseal(after.feishuSecret!, TOPIC_FEISHU_SECRET, topic.id, key(oldSecret))).toThrow(SealError);
     } finally {

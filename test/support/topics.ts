@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { vi } from "vitest";
 import { registerTopicCommands } from "../../crawler/commands/topics";
 import type { Db } from "../../lib/db";
+import { sealChannelSecrets } from "../../server/topic-channels";
 
 /** Run `campuswatch topics …` (args after "campuswatch") on `db`; what it printed and its exit code. */
 export async function runTopicsCli(db: Db, ...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -51,4 +52,19 @@ export async function seedCampusPosts(db: Db, texts: readonly string[]): Promise
     ids.push(post.id);
   }
   return { accountId: account.id, ids };
+}
+
+/**
+ * A topic row written directly (as the crawl tests need it) with notification channels stored as
+ * the settings form stores them: robot URLs and secrets sealed, bound to the row, with the URLs'
+ * masked forms (server/topic-channels.ts sealChannelSecrets).
+ */
+export async function createTopicWithChannels(
+  db: Db,
+  data: { name: string } & Record<string, unknown>,
+  channels: Parameters<typeof sealChannelSecrets>[0],
+): Promise<{ id: number; name: string }> {
+  const topic = await db.topic.create({ data, select: { id: true, name: true } });
+  await db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets(channels, topic.id), select: { id: true } });
+  return topic;
 }

@@ -69,9 +69,22 @@ async function actionInvalid(error: z.ZodError, values: Record<string, string>, 
 }
 const ACTION_KEYS = new Set<string>(["confirmDelete", "chooseFile", "fileEmpty"]);
 
-/** The submitted fields to send back with an error, without any secret just typed (it stays in the browser's field or is typed again). */
+/**
+ * The submitted fields to send back with an error, without any secret or robot URL just typed
+ * (a URL holds its token): they are typed again.
+ */
 function topicValues(formData: FormData): Record<string, string> {
-  return Object.fromEntries(Object.entries(formValues(formData)).filter(([key]) => !/Secret$/.test(key)));
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(formValues(formData))) {
+    if (/Secret$/.test(key)) continue;
+    // Only that one was typed, so the form can ask for it again.
+    if (/^(webhookUrl|dingtalkWebhook|wecomWebhook|feishuWebhook)$/.test(key)) {
+      if (value.trim()) values[`${key}Typed`] = "1";
+      continue;
+    }
+    values[key] = value;
+  }
+  return values;
 }
 
 export async function createTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {

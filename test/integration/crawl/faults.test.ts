@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createFetcher, HostScheduler } from "../../../crawler/fetch";
 import { crawlFixture, type CrawlFixture } from "./support";
+import { createTopicWithChannels } from "../../support/topics";
 
 let f: CrawlFixture | undefined;
 afterEach(async () => {
@@ -178,7 +179,7 @@ describe("notifications after a crawl", () => {
         notify: (db, runId) => (delivered = notifyNewFlags(db, runId, { allowInternal: ["127.0.0.1"] })),
       },
     );
-    await f.t.db.topic.create({ data: { name: "考试", sensitiveWords: JSON.stringify(["作弊"]), webhookUrl: `http://127.0.0.1:${port}/hook` } });
+    await createTopicWithChannels(f.t.db, { name: "考试", sensitiveWords: JSON.stringify(["作弊"]) }, { webhookUrl: `http://127.0.0.1:${port}/hook` });
     f.site.addPost("blog-1", { title: "考场作弊", text: "有人在期末考试作弊被抓。" });
     f.site.addPost("blog-1", { title: "作弊处分", text: "学校通报了两起作弊处分。" });
     const run = await f.crawl("blog-1");

@@ -15,6 +15,7 @@ import { loadAccountCookies, setAccountCookies } from "../../../server/account-a
 import { notifyNewFlags } from "../../../lib/notify";
 import type { LoginExpiredPayload } from "../../../lib/notify";
 import { crawlFixture, type CrawlFixture } from "./support";
+import { createTopicWithChannels } from "../../support/topics";
 
 /** A webhook receiver that keeps every JSON body POSTed to it. */
 async function startReceiver(): Promise<{ url: string; received: unknown[]; close(): Promise<void> }> {
@@ -95,9 +96,9 @@ describe.each(["weibo", "discuz", "tieba"] as const)("login state on %s", (platf
     open.push(() => f.close());
     const receiver = await startReceiver();
     open.push(() => receiver.close());
-    await f.t.db.topic.create({ data: { name: "考试", keywords: '["考试"]', webhookUrl: receiver.url } });
+    await createTopicWithChannels(f.t.db, { name: "考试", keywords: '["考试"]' }, { webhookUrl: receiver.url });
     // A disabled topic hears nothing.
-    await f.t.db.topic.create({ data: { name: "停用", enabled: false, webhookUrl: receiver.url } });
+    await createTopicWithChannels(f.t.db, { name: "停用", enabled: false }, { webhookUrl: receiver.url });
     const key = `${platform}-1`;
     const id = f.ids.get(key)!;
     // The Discuz! board is for members: a visitor gets "抱歉，您尚未登录…" instead of the list.

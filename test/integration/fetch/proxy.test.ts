@@ -48,6 +48,16 @@ describe("through an HTTP proxy", () => {
     await expect(f.get(s.url("/private/x"))).rejects.toThrow("disallowed by robots.txt");
   });
 
+  it('a password with an empty user (http://:pw@host) is sent as Basic ":pw"', async () => {
+    const s = await site();
+    const proxy = await keep(startHttpProxy({ username: "", password: "only-a-password" }));
+    const f = fetcher({ proxy: proxy.url() });
+
+    expect((await f.get(s.url("/news"))).body).toContain("食堂今日开放");
+    expect(proxy.attempts.length).toBeGreaterThanOrEqual(1);
+    expect(proxy.attempts.every((a) => a.authorized)).toBe(true);
+  });
+
   it("refused credentials are a ProxyError naming the proxy with its password masked, not retried", async () => {
     const s = await site();
     const proxy = await keep(startHttpProxy({ username: "ops", password: "right" }));

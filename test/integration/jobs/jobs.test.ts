@@ -20,6 +20,7 @@ import { createTestDb, type TestDb } from "../../support/db";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
 import { createTestTopic, startTestWeb } from "../discover/support";
 import type { SyntheticWeb } from "../../support/synthetic-web";
+import { sealChannelSecrets } from "../../../server/topic-channels";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 let t: TestDb | undefined;
@@ -86,7 +87,8 @@ async function pendingNotification(db: Db, topicId: number) {
   });
   await new Promise<void>((r) => hook!.listen(0, "127.0.0.1", r));
   const target = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-  await db.topic.update({ where: { id: topicId }, data: { webhookUrl: target } });
+  // Stored as the settings form stores it: sealed, bound to the topic's row.
+  await db.topic.update({ where: { id: topicId }, data: sealChannelSecrets({ webhookUrl: target }, topicId) });
   const n = await db.notification.create({
     data: { topicId, channel: "webhook", target, payload: JSON.stringify({ topic: "考试", flags: [] }), status: "pending" },
   });

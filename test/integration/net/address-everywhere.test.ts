@@ -17,6 +17,7 @@ import type { Resolver } from "../../../lib/net/address";
 import { deliverNotification } from "../../../lib/notify";
 import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
+import { createTopicWithChannels } from "../../support/topics";
 import { htmlPage, startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
 
 let t: TestDb | undefined;
@@ -42,7 +43,11 @@ function resolverOf(table: Record<string, string[][]>): Resolver {
 /** A topic with one channel and a pending notification of a (flag-less) run for it. */
 async function pendingNotification(db: TestDb["db"], channel: "webhook" | "email", target: string): Promise<number> {
   const account = await db.account.create({ data: { platform: "blog", entryUrl: "http://127.0.0.9/blog/", name: "校园博客" } });
-  const topic = await db.topic.create({ data: { name: "考试", ...(channel === "webhook" ? { webhookUrl: target } : { notifyEmail: target }) } });
+  const topic = await createTopicWithChannels(
+    db,
+    { name: "考试", ...(channel === "email" ? { notifyEmail: target } : {}) },
+    channel === "webhook" ? { webhookUrl: target } : {},
+  );
   const run = await db.crawlRun.create({ data: { accountId: account.id, status: "ok", finishedAt: new Date() } });
   const payload = {
     event: "campuswatch.flags",

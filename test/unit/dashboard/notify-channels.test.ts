@@ -132,7 +132,7 @@ describe("钉钉 DingTalk robot (加签)", () => {
     expect(await only()).toMatchObject({ status: "sent", attempts: 2 });
 
     const bad = await t.db.notification.create({ data: { topicId: topic.id, channel: "dingtalk", target: "x", payload: (await only()).payload } });
-    await t.db.topic.update({ where: { id: topic.id }, data: { dingtalkWebhook: robot.webhook.replace(token, "f".repeat(64)) } });
+    await t.db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets({ dingtalkWebhook: robot.webhook.replace(token, "f".repeat(64)) }, topic.id) });
     expect(await deliverNotification(t.db, bad.id, fast)).toBe("failed");
     const failed = await t.db.notification.findUniqueOrThrow({ where: { id: bad.id } });
     expect(failed).toMatchObject({ attempts: 1, lastError: "钉钉 errcode 300001: token is not exist" });
@@ -178,11 +178,12 @@ describe("企业微信 WeCom robot", () => {
     expect(n.lastError).toMatch(/^企业微信 errcode 93000: invalid webhook url/);
     expect(n.lastError).not.toContain(wrongKey);
     expect(n.lastError).toContain("https://open.work.weixin.qq.com/…");
-    await t.db.topic.update({ where: { id: topic.id }, data: { wecomWebhook: robot.webhook } });
+    await t.db.topic.update({ where: { id: topic.id }, data: sealChannelSecrets({ wecomWebhook: robot.webhook }, topic.id) });
     robot.script.push(45009);
     expect(await deliverNotification(t.db, n.id, fast)).toBe("sent");
     // One more failed attempt (45009) before the one that went through.
-    expect(await only()).toMatchObject({ status: "sent", attempts: 3, target: robot.webhook });
+    // The row shows the robot's origin only: the key stays sealed in the topic.
+    expect(await only()).toMatchObject({ status: "sent", attempts: 3, target: `${new URL(robot.webhook).origin}/…` });
   });
 });
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { SMTPServer } from "smtp-server";
 import { deliverNotification, notifyNewFlags, retryFailedNotifications, type SmtpSettings } from "@/lib/notify";
 import { createTestDb, type TestDb } from "../../support/db";
+import { createTopicWithChannels } from "../../support/topics";
 
 let t: TestDb;
 let server: http.Server;
@@ -39,7 +40,7 @@ async function runWithFlags(opts: { webhook?: string; email?: string } = {}) {
   const { db } = t;
   const account = await db.account.create({ data: { platform: "tieba", entryUrl: "https://tieba.baidu.com/f?kw=x", name: "x吧" } });
   const other = await db.account.create({ data: { platform: "weibo", entryUrl: "https://weibo.com/u/1234567", name: "w" } });
-  const topic = await db.topic.create({ data: { name: "考试", webhookUrl: opts.webhook ?? null, notifyEmail: opts.email ?? null } });
+  const topic = await createTopicWithChannels(db, { name: "考试", notifyEmail: opts.email ?? null }, { webhookUrl: opts.webhook ?? null });
   const quiet = await db.topic.create({ data: { name: "食堂" } });
   const run = await db.crawlRun.create({ data: { accountId: account.id, startedAt: new Date(Date.now() - 60_000) } });
   const mk = async (accountId: number, i: number, topicId: number, createdAt = new Date()) => {
@@ -69,7 +70,8 @@ describe("notifyNewFlags", () => {
     expect(payload.flags.map((f) => f.title)).toEqual(["标题1", "标题2"]);
     expect(payload.flags[0]!.dashboardUrl).toMatch(/^https:\/\/cw\.example\.edu\.cn\/posts\/\d+$/);
     const n = await t.db.notification.findFirstOrThrow();
-    expect(n).toMatchObject({ status: "sent", attempts: 1, channel: "webhook", crawlRunId: run.id, lastError: null });
+    // The row shows where it went masked to the origin (the URL stays sealed in the topic).
+    expect(n).toMatchObject({ status: "sent", attempts: 1, channel: "webhook", crawlRunId: run.id, lastError: null, target: `${base}/…` });
     // Called again for the same run: nothing is sent twice.
     expect(await notifyNewFlags(t.db, run.id, fast)).toEqual({ notifications: 0, sent: 0, failed: 0 });
   });

@@ -1,14 +1,24 @@
 /**
  * A topic's notification channels in the settings form (server/topics.ts): validation of each
- * platform's URL and secret, secrets that are write-only (an empty field keeps the stored one, the
- * checkbox removes it, removing the channel removes it), and nothing that reaches a page — the
- * topic as loaded for the page, the form's values, the channel list — carrying a secret.
+ * platform's URL and secret, secrets and robot URLs that are write-only (sealed; an empty field
+ * keeps the stored one, the checkbox removes it, removing the channel removes its secret), and
+ * nothing that reaches a page — the topic as loaded for the page, the form's values, the channel
+ * list — carrying a secret or a URL's token.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createTopic, getTopic, listTopics, notificationChannels, topicFormSchema, topicToForm, updateTopic } from "@/server/topics";
 import { createTestDb, type TestDb } from "../../support/db";
 import { unseal } from "@/lib/secret-box";
-import { TOPIC_DINGTALK_SECRET, TOPIC_FEISHU_SECRET, TOPIC_WEBHOOK_SECRET, type SealedColumn } from "@/lib/sealed-columns";
+import {
+  TOPIC_DINGTALK_SECRET,
+  TOPIC_DINGTALK_WEBHOOK,
+  TOPIC_FEISHU_SECRET,
+  TOPIC_FEISHU_WEBHOOK,
+  TOPIC_WEBHOOK_SECRET,
+  TOPIC_WEBHOOK_URL,
+  TOPIC_WECOM_WEBHOOK,
+  type SealedColumn,
+} from "@/lib/sealed-columns";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -64,6 +74,9 @@ describe("validation", () => {
     expect(errorsOf({ dingtalkWebhook: `${DING}&timestamp=1&sign=x` })).toEqual({ dingtalkWebhook: expect.stringContaining("without timestamp and sign") });
     expect(errorsOf({ dingtalkWebhook: DING, dingtalkSecret: "0f1e2d3c4b5a" })).toEqual({ dingtalkSecret: expect.stringContaining("starts with SEC") });
     expect(errorsOf({ dingtalkSecret: DING_SECRET })).toEqual({ dingtalkSecret: "a secret needs the DingTalk webhook: enter it too" });
+    // A stored URL (the form's marker) counts, unless it is being removed.
+    expect(errorsOf({ dingtalkSecret: DING_SECRET, dingtalkWebhookSet: "1" })).toEqual({});
+    expect(errorsOf({ dingtalkSecret: DING_SECRET, dingtalkWebhookSet: "1", dingtalkWebhookClear: "on" })).toHaveProperty("dingtalkSecret");
     expect(errorsOf({ feishuWebhook: "https://open.feishu.cn/open-apis/bot/v2/hook/" })).toEqual({
       feishuWebhook: expect.stringContaining("open-apis/bot/v2/hook/"),
     });
@@ -102,14 +115,40 @@ describe("write-only secrets", () => {
     return topic.id;
   }
   /** The stored secrets, opened (each is sealed, bound to its topic and column). */
-  const stored = async (id: number) => {
-    const row = await t.db.topic.findUniqueOrThrow({ where: { id }, select: { webhookSecret: true, dingtalkSecret: true, feishuSecret: true } });
+  const stored = async (id: number) => (await storedAll(id)).secrets;
+  /** The stored secrets and URLs, opened, and the URLs' masked forms. */
+  const storedAll = async (id: number) => {
+    const row = await t.db.topic.findUniqueOrThrow({
+      where: { id },
+      select: {
+        webhookSecret: true,
+        dingtalkSecret: true,
+        feishuSecret: true,
+        webhookUrl: true,
+        dingtalkWebhook: true,
+        wecomWebhook: true,
+        feishuWebhook: true,
+      },
+    });
     for (const v of Object.values(row)) if (v !== null) expect(v).toMatch(/^v2\./);
     const open = (v: string | null, column: SealedColumn) => (v === null ? null : unseal(v, column, id));
+    const shown = await t.db.topic.findUniqueOrThrow({
+      where: { id },
+      select: { webhookUrlDisplay: true, dingtalkWebhookDisplay: true, wecomWebhookDisplay: true, feishuWebhookDisplay: true },
+    });
     return {
-      webhookSecret: open(row.webhookSecret, TOPIC_WEBHOOK_SECRET),
-      dingtalkSecret: open(row.dingtalkSecret, TOPIC_DINGTALK_SECRET),
-      feishuSecret: open(row.feishuSecret, TOPIC_FEISHU_SECRET),
+      secrets: {
+        webhookSecret: open(row.webhookSecret, TOPIC_WEBHOOK_SECRET),
+        dingtalkSecret: open(row.dingtalkSecret, TOPIC_DINGTALK_SECRET),
+        feishuSecret: open(row.feishuSecret, TOPIC_FEISHU_SECRET),
+      },
+      urls: {
+        webhookUrl: open(row.webhookUrl, TOPIC_WEBHOOK_URL),
+        dingtalkWebhook: open(row.dingtalkWebhook, TOPIC_DINGTALK_WEBHOOK),
+        wecomWebhook: open(row.wecomWebhook, TOPIC_WECOM_WEBHOOK),
+        feishuWebhook: open(row.feishuWebhook, TOPIC_FEISHU_WEBHOOK),
+      },
+      shown,
     };
   };
 
@@ -119,10 +158,26 @@ describe("write-only secrets", () => {
     const page = (await getTopic(t.db, id))!;
     const values = topicToForm(page);
     const everything = JSON.stringify([page, values, await listTopics(t.db), notificationChannels(page)]);
-    for (const secret of [HOOK_SECRET, DING_SECRET, FEISHU_SECRET]) expect(everything).not.toContain(secret);
+    // Neither the secrets nor the URLs' tokens (nor the sealed values) reach a page.
+    for (const secret of [HOOK_SECRET, DING_SECRET, FEISHU_SECRET, "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "2f5a4e7c-8b1d-4c3e-9a6f-0d1e2b3c4d5e", "/cw", "v2."])
+      expect(everything).not.toContain(secret);
     expect(page.secretsSet).toEqual({ webhook: true, dingtalk: true, feishu: true });
-    expect(values).toMatchObject({ webhookSecretSet: "1", dingtalkSecretSet: "1", feishuSecretSet: "1", dingtalkWebhook: DING });
+    expect(values).toMatchObject({
+      webhookSecretSet: "1",
+      dingtalkSecretSet: "1",
+      feishuSecretSet: "1",
+      dingtalkWebhook: "",
+      dingtalkWebhookSet: "1",
+      dingtalkWebhookShown: "https://oapi.dingtalk.com/…",
+      wecomWebhookSet: "",
+    });
     expect(values).not.toHaveProperty("dingtalkSecret");
+    expect((await storedAll(id)).urls).toEqual({
+      webhookUrl: "https://hooks.example.edu.cn/cw",
+      dingtalkWebhook: DING,
+      wecomWebhook: null,
+      feishuWebhook: FEISHU,
+    });
   });
 
   test("saving with empty secret fields keeps them; the checkbox removes one; a new one replaces", async () => {
@@ -131,16 +186,33 @@ describe("write-only secrets", () => {
     // What the browser posts back: the form's values with the secret inputs empty.
     await updateTopic(t.db, id, topicFormSchema.parse({ ...values, description: "改了描述" }));
     expect(await stored(id)).toEqual({ webhookSecret: HOOK_SECRET, dingtalkSecret: DING_SECRET, feishuSecret: FEISHU_SECRET });
+    // The URLs, posted back empty, are kept too.
+    expect((await storedAll(id)).urls).toMatchObject({ webhookUrl: "https://hooks.example.edu.cn/cw", dingtalkWebhook: DING, feishuWebhook: FEISHU });
     await updateTopic(t.db, id, topicFormSchema.parse({ ...values, dingtalkSecretClear: "on", feishuSecret: "a-new-feishu-secret" }));
     expect(await stored(id)).toEqual({ webhookSecret: HOOK_SECRET, dingtalkSecret: null, feishuSecret: "a-new-feishu-secret" });
     expect((await getTopic(t.db, id))!.secretsSet).toEqual({ webhook: true, dingtalk: false, feishu: true });
   });
 
-  test("removing a channel's URL removes its secret", async () => {
+  test("removing a channel's URL removes its secret; a new URL replaces the stored one and its masked form", async () => {
     const id = await created();
     const values = topicToForm((await getTopic(t.db, id))!);
-    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, webhookUrl: "", feishuWebhook: "" }));
-    expect(await stored(id)).toEqual({ webhookSecret: null, dingtalkSecret: DING_SECRET, feishuSecret: null });
+    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, webhookUrlClear: "on", feishuWebhookClear: "on" }));
+    const after = await storedAll(id);
+    expect(after.secrets).toEqual({ webhookSecret: null, dingtalkSecret: DING_SECRET, feishuSecret: null });
+    expect(after.urls).toEqual({ webhookUrl: null, dingtalkWebhook: DING, wecomWebhook: null, feishuWebhook: null });
+    expect(after.shown).toEqual({
+      webhookUrlDisplay: null,
+      dingtalkWebhookDisplay: "https://oapi.dingtalk.com/…",
+      wecomWebhookDisplay: null,
+      feishuWebhookDisplay: null,
+    });
+
+    const relay = "http://relay.campus.test:8080/robot/send?access_token=99887766554433221100";
+    await updateTopic(t.db, id, topicFormSchema.parse({ ...topicToForm((await getTopic(t.db, id))!), dingtalkWebhook: relay }));
+    const replaced = await storedAll(id);
+    expect(replaced.urls.dingtalkWebhook).toBe(relay);
+    expect(replaced.secrets.dingtalkSecret).toBe(DING_SECRET);
+    expect(replaced.shown.dingtalkWebhookDisplay).toBe("http://relay.campus.test:8080/…");
   });
 
   test("reviewers' view of the channels: names, origins and whether signed", async () => {

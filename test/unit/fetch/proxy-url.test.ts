@@ -38,6 +38,21 @@ describe("parseProxyUrl", () => {
     expect(parseProxyUrl("http://user@proxy:3128").password).toBeUndefined();
   });
 
+  it("keeps a password given with an empty user for HTTP proxies, and refuses it for SOCKS5", () => {
+    const p = parseProxyUrl("http://:pw@h");
+    expect(p).toMatchObject({ username: "", password: "pw", host: "h", port: 80, url: "http://:pw@h:80", display: "http://:***@h:80" });
+    expect(parseProxyUrl("https://:p%40ss@proxy:8443")).toMatchObject({ username: "", password: "p@ss", url: "https://:p%40ss@proxy:8443" });
+    // A bare ":" names neither: nothing to send.
+    expect(parseProxyUrl("http://:@h:3128")).not.toHaveProperty("username");
+    for (const raw of ["socks5://:pw@127.0.0.1:1080", "socks5h://:hunter2@gw.lan"]) {
+      const e = refusal(raw);
+      expect(e.code).toBe("socksUser");
+      expect(e.message).toBe("a SOCKS5 proxy password needs a user name (RFC 1929): write socks5://user:password@host:port");
+      expect(e.message).not.toContain("hunter2");
+    }
+    expect(maskProxyUrl("socks5h://:hunter2@gw.lan")).not.toContain("hunter2");
+  });
+
   it("keeps IPv6 hosts without brackets, and puts them back in the URL", () => {
     const p = parseProxyUrl("socks5://[::1]:1080");
     expect(p.host).toBe("::1");
