@@ -5,6 +5,7 @@
  */
 export {
   boardListUrl,
+  commentMoreUrl,
   DISCUZ_BOARD_FORMS,
   discuzBoardFromUrl,
   discuzCategoryFromUrl,

@@ -17,7 +17,8 @@
  *   author `.authi a.xw1`, date `em[id^=authorposton]` ("发表于 2019-1-11 22:29", or a span
  *   with a title), content `td.t_f[id^=postmessage_]`. The first post of page 1 is the head
  *   (platformId `t{tid}`); the others are replies (`p{pid}`, parent `t{tid}`); 点评 under a
- *   floor are replies to that floor.
+ *   floor are replies to that floor, those past the ones the page shows read from the floor's
+ *   commentmore pages (./discuz-comments.ts; a failed one is a warning, never a lost page).
  * - Login (./discuz-login.ts): with login cookies, a page showing the login form instead of the
  *   member bar, or a "需要登录" notice, is an expired login (`LoginExpiredError`); without them
  *   the notice says the board is for members. Never read as an empty board.
@@ -38,11 +39,12 @@ import {
 } from "./discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./discuz-pages";
 import { checkDiscuzLogin } from "./discuz-login";
+import { withDiscuzComments } from "./discuz-comments";
 
 export { discuzBoardFromUrl, discuzThreadFromUrl, DISCUZ_BOARD_FORMS } from "./discuz-urls";
 export type { DiscuzBoard, DiscuzDialect } from "./discuz-urls";
-export { parseDiscuzList, parseDiscuzThread } from "./discuz-pages";
-export type { DiscuzParseOptions } from "./discuz-pages";
+export { parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread } from "./discuz-pages";
+export type { DiscuzCommentFloor, DiscuzParseOptions } from "./discuz-pages";
 
 /**
  * Dialect of boards whose entry URL did not say it (archiver), as learnt in this run: a board
@@ -151,7 +153,7 @@ export const discuzAdapter: Adapter = {
 
   replies(ctx: AdapterContext, thread: ListItem, since: Date | null, options?: ThreadReadOptions): AsyncIterable<ThreadPage> {
     const tid = tidOf(thread);
-    return walkThreadPages(
+    const pages = walkThreadPages(
       since,
       async (page) => {
         const url = threadPageUrl(boardOf(ctx), tid, page);
@@ -160,5 +162,7 @@ export const discuzAdapter: Adapter = {
       },
       options,
     );
+    // 点评 past the ones a floor shows are read for the pages the walk yields (./discuz-comments.ts).
+    return withDiscuzComments(ctx, boardOf(ctx), pages, since);
   },
 };

@@ -7,7 +7,7 @@
  * this one's types alone, so there is no import cycle.
  */
 import { archiveSync } from "../archive";
-import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
+import { parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread } from "../adapters/discuz-pages";
 import { advertisedFeedsIn, readFeed } from "../adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
 import { parseListPage as parseTiebaListPage } from "../adapters/tieba";
@@ -16,6 +16,7 @@ import { parseTiebaThread } from "../adapters/tieba/thread";
 export const parsers = {
   discuzList: parseDiscuzList,
   discuzThread: parseDiscuzThread,
+  discuzCommentMore: parseDiscuzCommentMore,
   tiebaList: parseTiebaListPage,
   tiebaThread: parseTiebaThread,
   blogListing: parseBlogListing,

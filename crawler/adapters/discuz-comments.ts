@@ -1,0 +1,102 @@
+/**
+ * Requests for a Discuz! X thread page's 点评 beyond the ones it shows (formats in
+ * ./discuz-pages.ts: the floor's "下一页" link and the commentmore pages).
+ *
+ * Only floors whose 点评 block links a next page cost requests: their commentmore pages from page
+ * 2 on, each one request, until the pager ends. Discuz! lists 点评 newest first, so with `since`
+ * (the newest reply stored for the thread) a floor's pages stop at the first one that reaches
+ * `since`: older comments are stored already.
+ *
+ * A failed commentmore request costs only what it would have read, as Tieba's 楼中楼 do
+ * (./tieba/lzl.ts): the page is yielded with its floors, the 点评 the page shows itself and those
+ * the other requests read, marked `missed`; the failure is a warning on the run naming the URL
+ * (./missed.ts), the other floors' pages are still read, and the worker reads the thread again on
+ * the next run instead of letting its mark move past the comments it missed. A block (a captcha,
+ * or a throttle status such as 429 or 503 after the fetcher's retries) ends the page's
+ * commentmore requests: asking a blocking host again only prolongs the block. The next thread
+ * page and the next thread are read as usual.
+ */
+import { BlockedError } from "../errors";
+import { offThread } from "../parse/off-thread";
+import type { AdapterContext, CrawlItem, ThreadPage } from "../types";
+import { parseDiscuzCommentMore, type DiscuzCommentFloor, type DiscuzThreadPage } from "./discuz-pages";
+import { commentMoreUrl, type DiscuzBoard } from "./discuz-urls";
+import { missedRequest } from "./missed";
+
+/**
+ * Commentmore pages read per floor and run at most (5 点评 a page by default: 500 comments). A
+ * floor with more is read this far, with a warning; its newest comments are on the first pages.
+ */
+export const DISCUZ_COMMENT_PAGE_LIMIT = 100;
+
+/**
+ * Yields each thread page with its floors and inline 点评 followed by the 点评 of their later
+ * pages (parents before children, as the store wants them). A page some of whose commentmore
+ * requests failed is yielded with the rest, marked `missed`.
+ */
+export async function* withDiscuzComments(
+  ctx: AdapterContext,
+  board: DiscuzBoard,
+  pages: AsyncIterable<ThreadPage>,
+  since: Date | null,
+): AsyncGenerator<ThreadPage> {
+  for await (const yielded of pages) {
+    const { commentFloors, ...rest } = yielded as ThreadPage & Partial<DiscuzThreadPage>;
+    if (!commentFloors || commentFloors.length === 0) {
+      yield rest;
+      continue;
+    }
+    const more: CrawlItem[] = [];
+    const missed = await readMoreComments(ctx, board, commentFloors, since, more, rest.url);
+    yield { ...rest, replies: [...rest.replies, ...more], ...(missed ? { missed } : {}) };
+  }
+}
+
+/** Read the floors' later 点评 pages into `out`; true when some request failed (each is warned about). */
+async function readMoreComments(
+  ctx: AdapterContext,
+  board: DiscuzBoard,
+  floors: DiscuzCommentFloor[],
+  since: Date | null,
+  out: CrawlItem[],
+  pageUrl: string,
+): Promise<boolean> {
+  let missed = false;
+  for (const floor of floors) {
+    let current: DiscuzCommentFloor = floor;
+    let read = 0;
+    for (let n = 0; ; n++) {
+      if (n === DISCUZ_COMMENT_PAGE_LIMIT) {
+        ctx.warn({
+          url: commentMoreUrl(board, floor.tid, floor.pid, current.nextPage),
+          field: "comments",
+          raw: `${read} 点评 read from ${n} pages`,
+          reason: `floor ${floor.parentPlatformId}: read the first ${n} commentmore pages only`,
+        });
+        break;
+      }
+      const url = commentMoreUrl(board, floor.tid, floor.pid, current.nextPage);
+      let page;
+      try {
+        const res = await ctx.fetch.get(url, { kind: "item" });
+        page = await offThread("discuzCommentMore", parseDiscuzCommentMore, res.body, res.url, current, current.nextPage, ctx.now, { warn: ctx.warn });
+      } catch (e) {
+        const shown = Object.values(floor.seen).reduce((sum, texts) => sum + texts.length, 0);
+        const blocked = e instanceof BlockedError;
+        const rest = blocked ? " (blocked: the page's other commentmore requests wait for the next run too)" : "";
+        missedRequest(ctx, e, url, `the floor, its ${shown} 点评 shown on ${pageUrl} and ${read} from its later pages${rest}`);
+        if (blocked) return true;
+        missed = true;
+        break;
+      }
+      out.push(...page.comments);
+      read += page.comments.length;
+      // The end of the pager, a page past the end, a page that only repeats the ones read, or
+      // one that reaches what is stored (newest first: the rest is older).
+      if (page.nextPage === null || page.rows === 0 || page.comments.length === 0) break;
+      if (since !== null && page.comments.some((c) => c.publishedAt <= since)) break;
+      current = { ...current, nextPage: page.nextPage, seen: page.seen };
+    }
+  }
+  return missed;
+}
