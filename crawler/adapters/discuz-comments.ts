@@ -3,9 +3,10 @@
  * ./discuz-pages.ts: the floor's "下一页" link and the commentmore pages).
  *
  * Only floors whose 点评 block links a next page cost requests: their commentmore pages from page
- * 2 on, each one request, until the pager ends. Discuz! lists 点评 newest first, so with `since`
- * (the newest reply stored for the thread) a floor's pages stop at the first one that reaches
- * `since`: older comments are stored already.
+ * 2 on, each one request, until the pager ends. They are read whole even when the thread was read
+ * before: the worker takes a reply that a page it read no longer shows for deleted (the head
+ * floor's 点评 hang under the thread itself), so a floor's older 点评 are shown whenever its page
+ * is read. (Discuz! lists them newest first; new ones push the older ones to later pages.)
  *
  * A failed commentmore request costs only what it would have read, as Tieba's 楼中楼 do
  * (./tieba/lzl.ts): the page is yielded with its floors, the 点评 the page shows itself and those
@@ -34,12 +35,7 @@ export const DISCUZ_COMMENT_PAGE_LIMIT = 100;
  * pages (parents before children, as the store wants them). A page some of whose commentmore
  * requests failed is yielded with the rest, marked `missed`.
  */
-export async function* withDiscuzComments(
-  ctx: AdapterContext,
-  board: DiscuzBoard,
-  pages: AsyncIterable<ThreadPage>,
-  since: Date | null,
-): AsyncGenerator<ThreadPage> {
+export async function* withDiscuzComments(ctx: AdapterContext, board: DiscuzBoard, pages: AsyncIterable<ThreadPage>): AsyncGenerator<ThreadPage> {
   for await (const yielded of pages) {
     const { commentFloors, ...rest } = yielded as ThreadPage & Partial<DiscuzThreadPage>;
     if (!commentFloors || commentFloors.length === 0) {
@@ -47,20 +43,13 @@ export async function* withDiscuzComments(
       continue;
     }
     const more: CrawlItem[] = [];
-    const missed = await readMoreComments(ctx, board, commentFloors, since, more, rest.url);
+    const missed = await readMoreComments(ctx, board, commentFloors, more, rest.url);
     yield { ...rest, replies: [...rest.replies, ...more], ...(missed ? { missed } : {}) };
   }
 }
 
 /** Read the floors' later 点评 pages into `out`; true when some request failed (each is warned about). */
-async function readMoreComments(
-  ctx: AdapterContext,
-  board: DiscuzBoard,
-  floors: DiscuzCommentFloor[],
-  since: Date | null,
-  out: CrawlItem[],
-  pageUrl: string,
-): Promise<boolean> {
+async function readMoreComments(ctx: AdapterContext, board: DiscuzBoard, floors: DiscuzCommentFloor[], out: CrawlItem[], pageUrl: string): Promise<boolean> {
   let missed = false;
   for (const floor of floors) {
     let current: DiscuzCommentFloor = floor;
@@ -91,10 +80,8 @@ async function readMoreComments(
       }
       out.push(...page.comments);
       read += page.comments.length;
-      // The end of the pager, a page past the end, a page that only repeats the ones read, or
-      // one that reaches what is stored (newest first: the rest is older).
+      // The end of the pager, a page past the end, or a page that only repeats the ones read.
       if (page.nextPage === null || page.rows === 0 || page.comments.length === 0) break;
-      if (since !== null && page.comments.some((c) => c.publishedAt <= since)) break;
       current = { ...current, nextPage: page.nextPage, seen: page.seen };
     }
   }

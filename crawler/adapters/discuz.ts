@@ -163,6 +163,6 @@ export const discuzAdapter: Adapter = {
       options,
     );
     // 点评 past the ones a floor shows are read for the pages the walk yields (./discuz-comments.ts).
-    return withDiscuzComments(ctx, boardOf(ctx), pages, since);
+    return withDiscuzComments(ctx, boardOf(ctx), pages);
   },
 };

@@ -35,6 +35,8 @@ interface World {
   b: LocalPost;
   /** The texts of each floor's 点评 by its stored platformId (t{tid} for a head floor, else p{pid}). */
   texts: Map<string, string[]>;
+  /** Add a 点评 under floor `pid` (stored as `floor`) now, and to `texts`. */
+  comment: (floor: string, pid: string, text: string, author: string) => void;
 }
 
 async function world(seed: number): Promise<World> {
@@ -70,7 +72,7 @@ async function world(seed: number): Promise<World> {
     if (k < 8) comment(`t${b.id}`, b.headId, `食堂点评${k}`, `食客${k % 4}`);
   }
   site.clock.advance(MINUTE);
-  return { f, a, b, texts };
+  return { f, a, b, texts, comment };
 }
 
 /** Texts of the stored 点评 under each floor (platformId starting with "c"), as stored. */
@@ -92,7 +94,7 @@ describe.each(FAULTS)("a commentmore page that fails with $name", ({ fault, reas
 
   test("keeps what was read, warns with the URL, goes on, and the next run adds the rest once", async () => {
     w = await world(41);
-    const { f, a, b, texts } = w;
+    const { f, a, b, texts, comment } = w;
     const site = f.site;
     const headA = `t${a.id}`;
     const failing = `/bbs/forum.php?mod=misc&action=commentmore&tid=${a.id}&pid=${a.headId}&page=2`;
@@ -150,5 +152,33 @@ describe.each(FAULTS)("a commentmore page that fails with $name", ({ fault, reas
     site.clock.advance(MINUTE);
     const again = await f.crawl(KEY);
     expect([again.newPosts, again.changedPosts]).toEqual([0, 0]);
+
+    // A new floor reopens thread A while the page fails again: the 点评 stored from it are not
+    // taken for deleted because this read could not show them.
+    site.clock.advance(MINUTE);
+    site.addReply(a.id, { text: "来水了", author: "宿管阿姨" });
+    site.clock.advance(MINUTE);
+    const failingAgain = site.fault(
+      (u) => u.searchParams.get("action") === "commentmore" && u.searchParams.get("pid") === a.headId && u.searchParams.get("page") === "2",
+      fault,
+    );
+    const reread = await f.crawl(KEY);
+    failingAgain.clear();
+    expect(failingAgain.hits).toBe(1);
+    expect(reread.newPosts).toBe(1);
+    expect(reread.deletedPosts).toBe(0);
+    expect(await f.t.db.post.count({ where: { deletedAt: { not: null } } })).toBe(0);
+
+    // The page works again, and a new 点评 pushes the head floor's list down a place: the thread
+    // is read again, every 点评 is shown (each page is read whole), none is stored twice or deleted.
+    site.clock.advance(MINUTE);
+    comment(`t${a.id}`, a.headId, "停水点评最新", "点评人0");
+    site.clock.advance(MINUTE);
+    const repaired = await f.crawl(KEY);
+    expect([repaired.errors, repaired.warnings, repaired.status]).toEqual([[], [], "ok"]);
+    expect([repaired.newPosts, repaired.deletedPosts]).toEqual([1, 0]);
+    const last = await storedComments(f);
+    expect(sorted(last.get(headA))).toEqual(sorted(texts.get(headA)));
+    expect(await f.t.db.post.count({ where: { deletedAt: { not: null } } })).toBe(0);
   });
 });
