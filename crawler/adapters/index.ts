@@ -54,7 +54,7 @@ export function recognisePlatform(url: string | URL): Platform | null {
 }
 
 export { createBlogAdapter, looksLikeFeed, parseBlogArticle, parseBlogListing, parseFeed } from "./blog";
-export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzList, parseDiscuzThread } from "./discuz";
+export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread } from "./discuz";
 export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba";
 export { mblogToListItem, weiboUidFromUrl } from "./weibo";
 export {

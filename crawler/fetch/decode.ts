@@ -45,11 +45,15 @@ export function charsetFromContentType(contentType: string | undefined): string 
 
 /**
  * The charset declared by `<meta charset>` or `<meta http-equiv="Content-Type" content="…charset=…">`
- * in the first bytes of an HTML document, normalized.
+ * in the first bytes of an HTML document, or by the XML declaration (`<?xml version="1.0"
+ * encoding="gbk"?>`: Discuz!'s AJAX answers, on GBK boards too), normalized.
  */
 export function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   // latin1 maps every byte to one char, so ASCII markup survives whatever the real encoding is.
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, META_SNIFF_BYTES)).toString("latin1");
+  const xml = /^\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1];
+  const declared = xml ? normalizeCharset(xml) : undefined;
+  if (declared) return declared;
   const re = /<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([\w.:-]+)/gi;
   for (let m = re.exec(head); m; m = re.exec(head)) {
     const cs = m[1] ? normalizeCharset(m[1]) : undefined;

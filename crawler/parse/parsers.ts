@@ -7,7 +7,7 @@
  * which imports neither, so there is no import cycle. The names are ./protocol.ts `ParserName`.
  */
 import { archiveSync } from "../archive";
-import { parseDiscuzList, parseDiscuzThread } from "../adapters/discuz/pages";
+import { parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread } from "../adapters/discuz/pages";
 import { advertisedFeedsIn, readFeed } from "../adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../adapters/blog/page";
 import { parseListPage as parseTiebaListPage } from "../adapters/tieba";
@@ -17,6 +17,7 @@ import type { ParserName } from "./protocol";
 export const parsers = {
   discuzList: parseDiscuzList,
   discuzThread: parseDiscuzThread,
+  discuzCommentMore: parseDiscuzCommentMore,
   tiebaList: parseTiebaListPage,
   tiebaThread: parseTiebaThread,
   blogListing: parseBlogListing,

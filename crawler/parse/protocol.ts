@@ -12,7 +12,8 @@ import { readText, rememberText } from "../text";
  * (and fails to compile when a name is missing there or one is added); the adapters pass the same
  * function with its name, which test/integration/adapters/parse-threads.test.ts checks.
  */
-export type ParserName = "discuzList" | "discuzThread" | "tiebaList" | "tiebaThread" | "blogListing" | "blogArticle" | "blogFeed" | "blogFeedLinks" | "archive";
+export type ParserName =
+  "discuzList" | "discuzThread" | "discuzCommentMore" | "tiebaList" | "tiebaThread" | "blogListing" | "blogArticle" | "blogFeed" | "blogFeedLinks" | "archive";
 
 /** Marks a worker started by ./off-thread.ts (its `workerData`). */
 export const WORKER_MARK = "campuswatchParseThread";

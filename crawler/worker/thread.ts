@@ -165,7 +165,9 @@ export async function crawlThread(c: Crawl, thread: ListItem, plan: ThreadPlan):
     return "failed";
   }
 
-  if (!plan.fresh) await markMissingReplies(c, thread.platformId, read, shown);
+  // Pages some of whose replies could not be read (a failed 楼中楼 or 点评 request) do not show
+  // everything the thread has: what they lack is not gone.
+  if (!plan.fresh && missedPage === null) await markMissingReplies(c, thread.platformId, read, shown);
   if (missedPage !== null) {
     await missed(c, thread, missedPage);
     return "unfinished";

@@ -119,6 +119,16 @@ export function threadPageUrl(board: DiscuzBoard, tid: string, page: number): st
   return `${threadUrl(board, tid)}&page=${page}`;
 }
 
+/**
+ * Page `page` of a floor's 点评 (Discuz! X post comments) as the thread page's "下一页" asks for
+ * it: `forum.php?mod=misc&action=commentmore&tid=&pid=&page=` answered as an AJAX fragment.
+ * Discuz! serves it only to AJAX requests (`inajax=1`; without it the answer is the notice
+ * "postcomment_closed"), so the parameters its own script adds are sent too.
+ */
+export function commentMoreUrl(board: DiscuzBoard, tid: string, pid: string, page: number): string {
+  return `${board.base}forum.php?mod=misc&action=commentmore&tid=${tid}&pid=${pid}&page=${page}&inajax=1&ajaxtarget=comment_${pid}`;
+}
+
 /** A floor's permanent link. */
 export function floorUrl(board: DiscuzBoard, tid: string, pid: string): string {
   return board.dialect === "7"

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { addAccount, crawlNow } from "./accounts";
 import { E2E_USERS, signIn } from "./users";
 
 interface E2EEnv {
@@ -33,41 +34,6 @@ async function shot(page: Page, name: string) {
   // Charts render after hydration (they measure their container): wait for them when present.
   await page.waitForLoadState("networkidle");
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
-/** Add an account through the form; returns its id. */
-async function addAccount(page: Page, url: string, name: string, cron = "*/30 * * * *") {
-  await page.goto("/accounts");
-  const form = page.getByRole("form", { name: "Add account" });
-  await form.getByLabel("Account URL").fill(url);
-  await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Interval").selectOption("custom");
-  await form.getByLabel("Cron expression").fill(cron);
-  await form.getByRole("button", { name: "Add account" }).click();
-  await expect(page).toHaveURL(/\/accounts\?added=\d+/);
-  return Number(new URL(page.url()).searchParams.get("added"));
-}
-
-/** Press "Crawl now" and wait until the account's run has finished. */
-async function crawlNow(page: Page, id: number, name: string) {
-  await page.goto("/accounts");
-  await page.getByRole("button", { name: `Crawl ${name} now` }).click();
-  await expect
-    .poll(
-      async () => {
-        await page.goto(`/accounts/${id}`);
-        return page
-          .getByTestId("run-table")
-          .locator("tbody tr")
-          .first()
-          .locator(".badge")
-          .first()
-          .textContent({ timeout: 1000 })
-          .catch(() => null);
-      },
-      { timeout: 60_000, intervals: [500, 1000] },
-    )
-    .toMatch(/^(ok|partial)$/);
 }
 
 const ids: Record<string, number> = {};

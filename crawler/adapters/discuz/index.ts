@@ -17,7 +17,8 @@
  *   author `.authi a.xw1`, date `em[id^=authorposton]` ("发表于 2019-1-11 22:29", or a span
  *   with a title), content `td.t_f[id^=postmessage_]`. The first post of page 1 is the head
  *   (platformId `t{tid}`); the others are replies (`p{pid}`, parent `t{tid}`); 点评 under a
- *   floor are replies to that floor.
+ *   floor are replies to that floor, those past the ones the page shows read from the floor's
+ *   commentmore pages (./comments.ts; a failed one is a warning, never a lost page).
  * - Login (./login.ts): with login cookies, a page showing the login form instead of the
  *   member bar, or a "需要登录" notice, is an expired login (`LoginExpiredError`); without them
  *   the notice says the board is for members. Never read as an empty board.
@@ -28,14 +29,23 @@ import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
 import { discuz } from "../../../lib/platforms/discuz";
 import { getThreadPage, structureWarning, walkThreadPages } from "../shared";
-import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, threadPageUrl, type DiscuzBoard } from "../../../lib/platforms/discuz-urls";
+import {
+  boardListUrl,
+  DISCUZ_BOARD_FORMS,
+  discuzBoardFromUrl,
+  discuzCategoryFromUrl,
+  discuzThreadFromUrl,
+  threadPageUrl,
+  type DiscuzBoard,
+} from "../../../lib/platforms/discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./pages";
 import { checkDiscuzLogin } from "./login";
+import { withDiscuzComments } from "./comments";
 
 export { discuzBoardFromUrl, discuzThreadFromUrl, DISCUZ_BOARD_FORMS } from "../../../lib/platforms/discuz-urls";
 export type { DiscuzBoard, DiscuzDialect } from "../../../lib/platforms/discuz-urls";
-export { parseDiscuzList, parseDiscuzThread } from "./pages";
-export type { DiscuzParseOptions } from "./pages";
+export { parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread } from "./pages";
+export type { DiscuzCommentFloor, DiscuzParseOptions } from "./pages";
 
 /**
  * Dialect of boards whose entry URL did not say it (archiver), as learnt in this run: a board
@@ -71,7 +81,7 @@ const DISCUZ_GONE = /抱歉，指定的主题不存在或已被删除|该帖已�
 
 /**
  * A viewthread page; a deleted thread throws GoneError (the notice comes without `div#postlist`),
- * a logged-out one LoginExpiredError (./discuz-login.ts).
+ * a logged-out one LoginExpiredError (./login.ts).
  */
 async function getDiscuzThreadPage(ctx: AdapterContext, url: string) {
   const res = await getThreadPage(ctx, url, DISCUZ_GONE, (body) => /id=["']postlist["']/.test(body));
@@ -111,7 +121,7 @@ export const discuzAdapter: Adapter = {
     for (let page = 1; ; page++) {
       const url = boardListUrl(boardOf(ctx), page);
       const res = await getListPage(ctx, url, page);
-      // A logged-out page or a "login required" notice is not an empty board (./discuz-login.ts).
+      // A logged-out page or a "login required" notice is not an empty board (./login.ts).
       checkDiscuzLogin(ctx, res);
       const { items, nextUrl } = await offThread("discuzList", parseDiscuzList, res.body, res.url, ctx.now, parseOptions(ctx));
       if (items.length === 0) {
@@ -140,7 +150,7 @@ export const discuzAdapter: Adapter = {
 
   replies(ctx: AdapterContext, thread: ListItem, since: Date | null, options?: ThreadReadOptions): AsyncIterable<ThreadPage> {
     const tid = tidOf(thread);
-    return walkThreadPages(
+    const pages = walkThreadPages(
       since,
       async (page) => {
         const url = threadPageUrl(boardOf(ctx), tid, page);
@@ -149,5 +159,7 @@ export const discuzAdapter: Adapter = {
       },
       options,
     );
+    // 点评 past the ones a floor shows are read for the pages the walk yields (./comments.ts).
+    return withDiscuzComments(ctx, boardOf(ctx), pages);
   },
 };

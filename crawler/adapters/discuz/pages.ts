@@ -15,7 +15,13 @@
  *   `<em>时间：</em>`); content `[id^=postmessage_]` (X `td.t_f`, 7.x `div.t_msgfont`); author
  *   `.authi a.xw1` (X) or `.postauthor .postinfo a` (7.x); title `#thread_subject` (X) or
  *   `#threadtitle h1` (7.x). 点评 (post comments, X) are `div#comment_{pid}.cm > div.pstl` items with
- *   `.psta a.xw1` (author) and `.psti` (text, then `span.xg1` "发表于 …").
+ *   `.psta a.xw1` (author; some themes put it first in `.psti`) and `.psti` (text, then `span.xg1`
+ *   "发表于 …"). Discuz! lists them newest first and shows the newest `commentnumber` (5 by
+ *   default) under the floor; a floor with more ends its block with a "下一页" link
+ *   (`div.pg a.nxt`, `onclick="ajaxget('forum.php?mod=misc&action=commentmore&tid=&pid=&page=2',
+ *   'comment_{pid}')"`). The commentmore pages are AJAX answers, `<root><![CDATA[…]]></root>`
+ *   around the same `div.pstl` items and a pager (`div.pg`, its links `…&page=N`, the next one
+ *   `a.nxt`): {@link parseDiscuzCommentMore}.
  *
  * One unreadable field never loses a page: the floor is stored with the best value there is (the
  * previous floor's date, the list's date and author) and the field is reported through `warn`.
@@ -190,8 +196,33 @@ function titleOf($: CheerioAPI, options: DiscuzParseOptions): string {
   );
 }
 
+/**
+ * A floor whose 点评 go on past the ones its thread page shows: what reading its commentmore
+ * pages needs. Plain data, so it crosses the parse threads (../parse/off-thread.ts).
+ */
+export interface DiscuzCommentFloor {
+  tid: string;
+  /** The floor's post id. */
+  pid: string;
+  /** The floor's platformId as stored: `t{tid}` for the head floor, else `p{pid}`. */
+  parentPlatformId: string;
+  /** The floor's permanent link, which is every one of its 点评's URL (they have none of their own). */
+  url: string;
+  /** The floor's date: the best value for a 点评 whose own cannot be read. */
+  floorDate: Date;
+  /** The commentmore page the floor links next (2: the thread page shows the first). */
+  nextPage: number;
+  /** The 点评 read so far, by key (see {@link numberComments}): their texts in page order. */
+  seen: Record<string, string[]>;
+}
+
+/** A parsed viewthread page with the floors whose 点评 continue on commentmore pages. */
+export interface DiscuzThreadPage extends ParsedThreadPage {
+  commentFloors: DiscuzCommentFloor[];
+}
+
 /** One viewthread page (X or 7.x). Exported for unit tests. */
-export function parseDiscuzThread(html: string, pageUrl: string, tid: string, page: number, now: Date, options: DiscuzParseOptions = {}): ParsedThreadPage {
+export function parseDiscuzThread(html: string, pageUrl: string, tid: string, page: number, now: Date, options: DiscuzParseOptions = {}): DiscuzThreadPage {
   const $ = cheerio.load(html);
   const board = options.board ?? boardOfPage(pageUrl);
   const warn = options.warn ?? (() => undefined);
@@ -205,6 +236,7 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
   const title = titleOf($, options);
   const source = { url: pageUrl, body: html };
   const replies: CrawlItem[] = [];
+  const commentFloors: DiscuzCommentFloor[] = [];
   let head: CrawlItem | undefined;
   // The best date for a floor whose own is unreadable: the floor before it (floors are in time order).
   let previous: Date | null = page === 1 ? null : (options.thread?.publishedAt ?? null);
@@ -275,7 +307,12 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
       replies.push(item);
     }
     // The floor's 点评 follow it, so the floor is stored before what answers it.
-    replies.push(...parseComments($, div, pid, isHead ? `t${tid}` : `p${pid}`, floorUrl(board, tid, pid), publishedAt, pageUrl, now, warn, source));
+    const floorRef = { tid, pid, parentPlatformId: isHead ? `t${tid}` : `p${pid}`, url: floorUrl(board, tid, pid), floorDate: publishedAt };
+    const seen: Record<string, string[]> = {};
+    const block = find(div, "div[id^=comment_], div.cm");
+    replies.push(...numberComments(commentRows($, find(block, ".pstl"), floorRef, pageUrl, now, warn, source), seen));
+    const nextPage = commentMorePage($, find(block, "a"), 1);
+    if (nextPage !== null) commentFloors.push({ ...floorRef, nextPage, seen });
   });
   const pg = $("div.pg, div.pages").first();
   const total =
@@ -295,62 +332,70 @@ export function parseDiscuzThread(html: string, pageUrl: string, tid: string, pa
         )
         .get(),
     );
-  const result: ParsedThreadPage = { url: pageUrl, replies, pageCount: Math.max(1, total) };
+  const result: DiscuzThreadPage = { url: pageUrl, replies, pageCount: Math.max(1, total), commentFloors };
   if (head) result.head = head;
   return result;
 }
 
+/** The floor a 点评 answers, as its items need it. */
+type CommentFloorRef = Pick<DiscuzCommentFloor, "pid" | "parentPlatformId" | "url" | "floorDate">;
+
+/** A 点评 as read, before it has its id: the key it is numbered by, and the item. */
+interface CommentRow {
+  key: string;
+  item: CrawlItem;
+}
+
 /**
- * A floor's 点评 (Discuz! X post comments) as replies to the floor. The page shows no comment id,
- * so one is made from what identifies a comment: the floor, the author's uid (or name) and the
- * minute it was posted, with a counter for two in the same minute. Only the comments the page
- * shows are read (X shows the newest few; the rest are behind an AJAX "下一页").
+ * 点评 items (`div.pstl`) as replies to their floor; rows without `.psti` (the "N 条点评" or
+ * standpoint total line) are not comments. A comment whose date cannot be read takes the floor's,
+ * with a warning. The page shows no comment id, so a comment is keyed by what identifies it: the
+ * floor, the author's uid (or name) and the minute it was posted ({@link numberComments}).
  */
-function parseComments(
+function commentRows(
   $: CheerioAPI,
-  floor: Sel,
-  pid: string,
-  parentPlatformId: string,
-  url: string,
-  floorDate: Date,
+  rows: Sel,
+  floor: CommentFloorRef,
   pageUrl: string,
   now: Date,
   warn: (w: FieldWarning) => void,
   source: { url: string; body: string },
-): CrawlItem[] {
-  const out: CrawlItem[] = [];
-  const seen = new Map<string, number>();
-  find(floor, "div[id^=comment_] .pstl, div.cm .pstl").each((_i, el) => {
+): CommentRow[] {
+  const out: CommentRow[] = [];
+  rows.each((_i, el) => {
     const row = $(el);
     const text = findFirst(row, ".psti");
-    if (text.length === 0) return; // the "N 条点评" total line
-    const nameLink = find(row, ".psta a.xw1, .psta a.xi2").last();
+    if (text.length === 0) return;
+    // The name is a bold link in `.psta` (stock templates) or first in `.psti` (some themes).
+    const nameLink = find(row, ".psta a.xw1, .psta a.xi2, .psti a.xw1").last();
     const author = authorName(nameLink.text()) || authorName(find(row, ".psta").text());
     const authorId = uidOf(nameLink.attr("href"));
     const xg1 = find(text, "span.xg1").last();
     const stamp = xg1.length > 0 ? xg1 : text.children("span").last();
     let publishedAt = dateOf(stamp, now);
     if (!publishedAt) {
-      publishedAt = floorDate;
+      publishedAt = floor.floorDate;
       warn({
         url: pageUrl,
         field: "date",
         raw: collapse(stamp.text() || text.text()).slice(0, 200),
-        reason: `comment on ${parentPlatformId}: used the floor's date`,
+        reason: `comment on ${floor.parentPlatformId}: used the floor's date`,
       });
     }
     const body = text.clone();
-    find(body, "span.xg1, a.xi2").remove();
+    // Not the comment: the date, the name (in `.psti` themes) and the 详情/回复 links.
+    find(body, "span.xg1, a.xi2, a.xw1").remove();
     body.children("span").remove();
-    const html = (body.html() ?? "").replace(/(?:&nbsp;|\u00a0|\s)+$/, "").trim();
-    const key = `c${pid}-${authorId ?? author}-${Math.floor(publishedAt.getTime() / 60_000)}`;
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
+    const html = (body.html() ?? "")
+      .replace(/^(?:&nbsp;|\u00a0|\s)+/, "")
+      .replace(/(?:&nbsp;|\u00a0|\s)+$/, "")
+      .trim();
+    const key = `c${floor.pid}-${authorId ?? author}-${Math.floor(publishedAt.getTime() / 60_000)}`;
     const item: CrawlItem = {
-      platformId: n === 1 ? key : `${key}-${n}`,
-      parentPlatformId,
+      platformId: key,
+      parentPlatformId: floor.parentPlatformId,
       kind: "reply",
-      url,
+      url: floor.url,
       title: "",
       author,
       publishedAt,
@@ -358,7 +403,93 @@ function parseComments(
       source,
     };
     if (authorId) item.authorId = authorId;
-    out.push(item);
+    out.push({ key, item });
   });
   return out;
+}
+
+/**
+ * Give one page's 点评 their ids and return the new ones. A key's first comment is the key, the
+ * next ones `key-2`, `key-3` (two comments by one author in one minute), counted over the floor's
+ * pages in the order Discuz! lists them (`seen`, updated). A comment whose key and text an earlier
+ * page gave already is that comment again — a new comment pushed the list down by one between two
+ * requests — and is dropped, so each is stored once.
+ */
+export function numberComments(rows: CommentRow[], seen: Record<string, string[]>): CrawlItem[] {
+  const earlier = new Map(Object.entries(seen).map(([k, v]) => [k, [...v]]));
+  const out: CrawlItem[] = [];
+  for (const { key, item } of rows) {
+    const before = earlier.get(key);
+    const again = before?.indexOf(item.html) ?? -1;
+    if (before && again >= 0) {
+      before.splice(again, 1, "\u0000"); // matched once
+      continue;
+    }
+    const texts = (seen[key] ??= []);
+    texts.push(item.html);
+    out.push({ ...item, platformId: texts.length === 1 ? key : `${key}-${texts.length}` });
+  }
+  return out;
+}
+
+/** The commentmore page numbers in a link's href or onclick, or null when it is not a commentmore link. */
+function commentMoreLinkPages(link: string): number[] | null {
+  if (!/action=commentmore/.test(link)) return null;
+  return [...link.matchAll(/action=commentmore[^'"\s]*?[?&](?:amp;)?page=(\d+)/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * The next commentmore page the links point to after page `current`: the lowest page number above
+ * it; a commentmore link that names no page ("查看全部点评" in some themes) means the next one.
+ * Null when no link leads further.
+ */
+function commentMorePage($: CheerioAPI, links: Sel, current: number): number | null {
+  let next: number | null = null;
+  links.each((_i, el) => {
+    const a = $(el);
+    for (const attr of [a.attr("href"), a.attr("onclick")]) {
+      const pages = attr ? commentMoreLinkPages(attr) : null;
+      if (!pages) continue;
+      const later = pages.length > 0 ? pages.filter((p) => p > current) : [current + 1];
+      for (const p of later) next = next === null ? p : Math.min(next, p);
+    }
+  });
+  return next;
+}
+
+/** One commentmore page: its new 点评, the floor's keys after it, the next page (null at the end) and how many rows it had. */
+export interface DiscuzCommentMorePage {
+  comments: CrawlItem[];
+  seen: Record<string, string[]>;
+  nextPage: number | null;
+  rows: number;
+}
+
+/**
+ * A commentmore answer (page `page` of a floor's 点评): Discuz!'s AJAX envelope
+ * `<?xml …?><root><![CDATA[ … ]]></root>` around `h3.psth`, the `div.pstl` items and the pager
+ * (a theme may answer the fragment bare). Comments already read from the floor's earlier pages
+ * (`floor.seen`) are not returned again. An answer with neither the heading nor an item is not a
+ * 点评 page (a notice: "本站点评功能已关闭", a login prompt) and throws, naming what it says.
+ * Exported for the parse threads and unit tests.
+ */
+export function parseDiscuzCommentMore(
+  body: string,
+  pageUrl: string,
+  floor: DiscuzCommentFloor,
+  page: number,
+  now: Date,
+  options: Pick<DiscuzParseOptions, "warn"> = {},
+): DiscuzCommentMorePage {
+  const fragment = /<!\[CDATA\[([\s\S]*)\]\]>/.exec(body)?.[1] ?? body;
+  const $ = cheerio.load(fragment);
+  const items = $(".pstl");
+  if (items.length === 0 && $(".psth").length === 0) {
+    const said = collapse($.root().text()).slice(0, 120);
+    throw new NonRetryableError(`not a Discuz! 点评 page (no div.pstl or h3.psth)${said ? `: "${said}"` : ""}`, pageUrl);
+  }
+  const seen = Object.fromEntries(Object.entries(floor.seen).map(([k, v]) => [k, [...v]]));
+  const rows = commentRows($, items, floor, pageUrl, now, options.warn ?? (() => undefined), { url: pageUrl, body });
+  const comments = numberComments(rows, seen);
+  return { comments, seen, nextPage: commentMorePage($, $("a"), page), rows: rows.length };
 }

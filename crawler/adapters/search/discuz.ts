@@ -11,7 +11,7 @@
  * - Each result is the thread's own post (`t{tid}`, as the board adapter stores it), completed
  *   from the thread's first page; replies are left to an account on the board.
  * - Members-only boards need the account's login cookies; a logged-out answer is refused like on
- *   the board (./discuz-login.ts), never read as "no results".
+ *   the board (../discuz/login.ts), never read as "no results".
  * - "只能进行一次搜索" (the board's search flood control) fails the run, to be tried next time.
  * - Results are read to a fixed number of pages (the order is the board's, not publication).
  */

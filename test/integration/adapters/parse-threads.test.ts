@@ -15,13 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advertisedFeedsIn, readFeed } from "../../../crawler/adapters/blog/feed";
 import { parseBlogListing, readBlogArticle } from "../../../crawler/adapters/blog/page";
 import { archiveSource, archiveSync, flushArchive, readArchived } from "../../../crawler/archive";
-import { parseDiscuzList, parseDiscuzThread } from "../../../crawler/adapters/discuz/pages";
+import { parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread, type DiscuzCommentFloor } from "../../../crawler/adapters/discuz/pages";
 import { parseListPage } from "../../../crawler/adapters/tieba";
 import { parseTiebaThread } from "../../../crawler/adapters/tieba/thread";
 import { failParseThreadForTests, offThread, parseThreadCount, parseThreadStats, stopParseThreads, type ParserName } from "../../../crawler/parse/off-thread";
 import { enableParseThreads } from "../../../crawler/parse/thread";
 import { parsers, type Parsers } from "../../../crawler/parse/parsers";
 import type { FieldWarning, ListItem } from "../../../crawler/types";
+import { addDiscuzComment } from "../../support/platforms/discuz";
 import { startLocalPlatforms, type LocalPlatforms } from "../../support/platforms/server";
 import { REAL_DIR, readReal, realAvailable } from "../../unit/adapters/helpers";
 
@@ -32,6 +33,11 @@ const pages: { name: string; url: string; html: string }[] = [];
 beforeAll(async () => {
   site = await startLocalPlatforms({ seed: 31, accounts: { weibo: 0, tieba: 1, discuz: 2, blog: 1 }, postsPerAccount: 8, repliesPerPost: [0, 14] });
   site.setEncoding(site.accounts.find((a) => a.platform === "discuz")!.key, "gbk");
+  // A floor with more 点评 than its thread page shows: its commentmore page 2 is one of the pages.
+  const commented = site.account(site.accounts.filter((a) => a.platform === "discuz")[1]!.key).posts[0]!;
+  for (let k = 0; k < 7; k++) addDiscuzComment(site.model, commented.headId, { author: `点评人${k % 3}`, text: `第${k}条点评` });
+  const more = `${site.origin}/bbs/forum.php?mod=misc&action=commentmore&tid=${commented.id}&pid=${commented.headId}&page=2&inajax=1`;
+  pages.push({ name: "discuz commentmore page 2", url: more, html: await (await fetch(more)).text() });
   for (const a of site.accounts) {
     const entry = site.entryUrl(a.key);
     const res = await fetch(entry);
@@ -70,7 +76,17 @@ type Outcome = { value?: unknown; error?: { cls: unknown; name: string; message:
 
 /** The arguments each parser gets for a page (a `warn` that records into `warnings`). */
 type PageParser = Exclude<ParserName, "archive">;
-const PAGE_PARSERS: PageParser[] = ["discuzList", "discuzThread", "tiebaList", "tiebaThread", "blogListing", "blogArticle", "blogFeed", "blogFeedLinks"];
+const PAGE_PARSERS: PageParser[] = [
+  "discuzList",
+  "discuzThread",
+  "discuzCommentMore",
+  "tiebaList",
+  "tiebaThread",
+  "blogListing",
+  "blogArticle",
+  "blogFeed",
+  "blogFeedLinks",
+];
 
 function argsFor(name: PageParser, page: { url: string; html: string }, warnings: FieldWarning[]): unknown[] {
   const warn = (w: FieldWarning) => warnings.push(w);
@@ -90,6 +106,18 @@ function argsFor(name: PageParser, page: { url: string; html: string }, warnings
       return [page.html, page.url, NOW, { warn }];
     case "discuzThread":
       return [page.html, page.url, "7", 1, NOW, { warn, thread: { title: "列表里的标题", author: "列表作者", publishedAt: fallback.publishedAt } }];
+    case "discuzCommentMore": {
+      const floor: DiscuzCommentFloor = {
+        tid: "7",
+        pid: "70",
+        parentPlatformId: "t7",
+        url: page.url,
+        floorDate: fallback.publishedAt,
+        nextPage: 2,
+        seen: { "c70-1003-1": ["已读的点评"] },
+      };
+      return [page.html, page.url, floor, 2, NOW, { warn }];
+    }
     case "tiebaList":
       return [page.html, page.url, NOW, true];
     case "tiebaThread":
@@ -135,6 +163,7 @@ describe("the registry", () => {
     expect(parsers).toEqual({
       discuzList: parseDiscuzList,
       discuzThread: parseDiscuzThread,
+      discuzCommentMore: parseDiscuzCommentMore,
       tiebaList: parseListPage,
       tiebaThread: parseTiebaThread,
       blogListing: parseBlogListing,
@@ -145,13 +174,17 @@ describe("the registry", () => {
     });
     expect(Object.keys(parsers).filter((n) => n !== "archive")).toEqual(PAGE_PARSERS);
     // Every offThread call in the adapters names a parser with its own function.
-    const calls = ["crawler/adapters/discuz/index.ts", "crawler/adapters/tieba/index.ts", "crawler/adapters/blog/index.ts"].flatMap((f) => [
-      ...fs.readFileSync(f, "utf8").matchAll(/offThread\("(\w+)", (\w+)/g),
-    ]);
-    expect(calls.length).toBeGreaterThanOrEqual(8);
+    const calls = [
+      "crawler/adapters/discuz/index.ts",
+      "crawler/adapters/discuz/comments.ts",
+      "crawler/adapters/tieba/index.ts",
+      "crawler/adapters/blog/index.ts",
+    ].flatMap((f) => [...fs.readFileSync(f, "utf8").matchAll(/offThread\("(\w+)", (\w+)/g)]);
+    expect(calls.length).toBeGreaterThanOrEqual(9);
     const expected: Record<string, string> = {
       discuzList: "parseDiscuzList",
       discuzThread: "parseDiscuzThread",
+      discuzCommentMore: "parseDiscuzCommentMore",
       tiebaList: "parseListPage",
       tiebaThread: "parseTiebaThread",
       blogListing: "parseBlogListing",

@@ -2,7 +2,10 @@
  * Local Discuz! X board: forumdisplay and viewthread pages in the stock X3 template markup
  * (notes/platforms.md; no real HTML capture exists), the mobile API JSON in the shape of the
  * real capture (discuz_mobile_api_forumdisplay_s1.json), and GBK boards. Floors can carry 点评
- * (post comments, {@link addDiscuzComment}), rendered as viewthread_node renders them.
+ * (post comments, {@link addDiscuzComment}), rendered as viewthread_node renders them: newest
+ * first, the newest `commentnumber` under the floor and a "下一页" link when there are more, the
+ * rest on `forum.php?mod=misc&action=commentmore` pages (AJAX answers, as forum_misc.php and
+ * comment_more.htm give them).
  */
 import type { LocalAccount, LocalPost, PlatformModel } from "./model";
 import { discuzDay, discuzFull, discuzRelative, esc } from "./format";
@@ -30,19 +33,81 @@ export function addDiscuzComment(model: PlatformModel, pid: string, comment: Par
   return c;
 }
 
-/** The comment block of a floor: `div#comment_{pid}.cm` with one `div.pstl` per comment. */
-function commentBlock(model: PlatformModel, pid: string, now: Date): string {
-  const shown = (COMMENTS.get(model)?.get(pid) ?? []).filter((c) => c.at <= now);
-  if (shown.length === 0) return `<div id="comment_${pid}" class="cm"></div>`;
-  const items = shown.map(
-    (
-      c,
-    ) => `<div class="pstl xs1 cl"><div class="psta vm"><a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" c="1"><img src="uc_server/avatar.php?uid=${1000 + c.author.length}&amp;size=small" /></a>
+/** A floor's visible 点评 as Discuz! lists them: newest first (`ORDER BY dateline DESC`; the later added first among equal times). */
+function visibleComments(model: PlatformModel, pid: string, now: Date): LocalDiscuzComment[] {
+  const all = COMMENTS.get(model)?.get(pid) ?? [];
+  return all
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.at <= now)
+    .sort((a, b) => b.c.at.getTime() - a.c.at.getTime() || b.i - a.i)
+    .map(({ c }) => c);
+}
+
+/** One 点评 (`div.pstl`), as viewthread_node and comment_more render it. */
+function commentItem(c: LocalDiscuzComment, now: Date): string {
+  return `<div class="pstl xs1 cl"><div class="psta vm"><a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" c="1"><img src="uc_server/avatar.php?uid=${1000 + c.author.length}&amp;size=small" /></a>
 <a href="home.php?mod=space&amp;uid=${1000 + c.author.length}" class="xi2 xw1">${esc(c.author)}</a></div>
-<div class="psti">${esc(c.text)}&nbsp;<span class="xg1">发表于 ${timeCell(c.at, now)}</span></div></div>`,
-  );
+<div class="psti">${esc(c.text)}&nbsp;<span class="xg1">发表于 ${timeCell(c.at, now)}</span></div></div>`;
+}
+
+/**
+ * The comment block of a floor: `div#comment_{pid}.cm` with the newest `perPage` 点评 and, when
+ * the floor has more, the template's "下一页" link to commentmore page 2 (an `ajaxget` in
+ * `onclick`, the `href` only `javascript:;`).
+ */
+function commentBlock(model: PlatformModel, tid: string, pid: string, now: Date, perPage: number): string {
+  const all = visibleComments(model, pid, now);
+  if (all.length === 0) return `<div id="comment_${pid}" class="cm"></div>`;
+  const more =
+    all.length > perPage
+      ? `<div class="pgs mbm mtn cl"><div class="pg"><a href="javascript:;" class="nxt" onclick="ajaxget('forum.php?mod=misc&action=commentmore&tid=${tid}&pid=${pid}&page=2', 'comment_${pid}')">下一页</a></div></div>`
+      : "";
   return `<div id="comment_${pid}" class="cm"><h3 class="psth xs1"><span class="icon_ring vm"></span>点评</h3>
-${items.join("\n")}</div>`;
+${all
+  .slice(0, perPage)
+  .map((c) => commentItem(c, now))
+  .join("\n")}
+${more}</div>`;
+}
+
+/**
+ * `forum.php?mod=misc&action=commentmore&tid=&pid=&page=`: one page of a floor's 点评 in Discuz!'s
+ * AJAX envelope (`<root><![CDATA[…]]></root>`, `application/xml`), with the pager `multi()`
+ * prints (links carry `ajaxtarget`; the next one is `a.nxt`). A page past the end has the heading
+ * and no items. Without `inajax` Discuz! answers the notice that 点评 are closed.
+ */
+export function renderDiscuzCommentMore(model: PlatformModel, post: LocalPost | undefined, url: URL, perPage: number): Rendered {
+  const now = model.clock.now();
+  if (!post || post.platform !== "discuz" || post.publishedAt > now) return notFound("抱歉，指定的主题不存在或已被删除或正在被审核");
+  const account = model.account(post.accountKey);
+  const charset = account.encoding === "gbk" ? "gbk" : "utf-8";
+  const tid = post.id;
+  const pid = url.searchParams.get("pid") ?? "";
+  if (url.searchParams.get("inajax") !== "1")
+    return page(account, "提示信息", `<div id="messagetext" class="alert_info"><p>抱歉，本站点评功能已关闭</p></div>`);
+  const current = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
+  const all = visibleComments(model, pid, now);
+  const pages = Math.max(1, Math.ceil(all.length / perPage));
+  const target = ` ajaxtarget="comment_${pid}"`;
+  const link = (p: number, text: string, cls = "") =>
+    `<a href="forum.php?mod=misc&amp;action=commentmore&amp;tid=${tid}&amp;pid=${pid}&amp;page=${p}"${cls ? ` class="${cls}"` : ""}${target}>${text}</a>`;
+  const shownPage = Math.min(current, pages);
+  let multi = "";
+  if (pages > 1) {
+    multi += shownPage > 1 ? link(shownPage - 1, "上一页", "prev") : "";
+    for (let p = 1; p <= pages; p++) multi += p === shownPage ? `<strong>${p}</strong>` : link(p, String(p));
+    multi += shownPage < pages ? link(shownPage + 1, "下一页", "nxt") : "";
+    multi = `<div class="pg">${multi}</div>`;
+  }
+  const items = all.slice((current - 1) * perPage, current * perPage).map((c) => commentItem(c, now));
+  return {
+    status: 200,
+    contentType: `application/xml; charset=${charset}`,
+    charset,
+    body: `<?xml version="1.0" encoding="${charset}"?><root><![CDATA[<h3 class="psth xs1"><span class="icon_ring vm"></span>点评</h3>
+${items.join("\n")}
+<div class="pgs mbm mtn cl">${multi}</div>]]></root>`,
+  };
 }
 
 function page(account: LocalAccount, title: string, body: string, status = 200): Rendered {
@@ -168,7 +233,7 @@ export function renderDiscuzThread(model: PlatformModel, post: LocalPost | undef
 <span class="pipe">|</span><a href="forum.php?mod=viewthread&amp;tid=${post.id}&amp;page=1&amp;authorid=1" rel="nofollow">只看该作者</a></div></div></div>
 <div class="pct"><div class="pcb"><div class="t_fsz"><table cellspacing="0" cellpadding="0"><tr><td class="t_f" id="postmessage_${p.pid}">
 ${p.edited ? `<i class="pstatus"> 本帖最后由 ${esc(p.author)} 于 ${discuzFull(p.edited)} 编辑 </i><br />\n` : ""}${p.html}</td></tr></table></div>
-${commentBlock(model, p.pid, now)}<div id="post_rate_div_${p.pid}"></div></div></div>
+${commentBlock(model, post.id, p.pid, now, sizes.discuzComments)}<div id="post_rate_div_${p.pid}"></div></div></div>
 </td></tr></table></div>`,
     )
     .join("\n");

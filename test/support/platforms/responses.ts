@@ -30,10 +30,22 @@ export interface PageSizes {
   discuz: number;
   /** Discuz! posts per thread page (`ppp`). @default 10 */
   discuzPosts: number;
+  /** Discuz! 点评 a floor shows, and per commentmore page (`commentnumber`). @default 5 */
+  discuzComments: number;
   /** Blog posts per listing page. @default 10 */
   blog: number;
   /** Items in a blog feed. @default 10 */
   feed: number;
 }
 
-export const DEFAULT_PAGE_SIZES: PageSizes = { weibo: 10, weiboComments: 20, tieba: 50, tiebaFloors: 30, discuz: 20, discuzPosts: 10, blog: 10, feed: 10 };
+export const DEFAULT_PAGE_SIZES: PageSizes = {
+  weibo: 10,
+  weiboComments: 20,
+  tieba: 50,
+  tiebaFloors: 30,
+  discuz: 20,
+  discuzPosts: 10,
+  discuzComments: 5,
+  blog: 10,
+  feed: 10,
+};

@@ -5,7 +5,7 @@
  */
 import type { PageKind, Platform } from "../../../crawler/types";
 import { routeBlog } from "./blog";
-import { renderDiscuzList, renderDiscuzMobileList, renderDiscuzThread } from "./discuz";
+import { renderDiscuzCommentMore, renderDiscuzList, renderDiscuzMobileList, renderDiscuzThread } from "./discuz";
 import type { LocalAccount, LocalPost, LocalReply } from "./entities";
 import type { PlatformModel } from "./model";
 import { notFound, type PageSizes, type Rendered } from "./responses";
@@ -109,7 +109,7 @@ const routeTieba: PlatformRoute = ({ model, sizes }, url) => {
   return null;
 };
 
-/** Discuz!: search, forum.php (board and thread), rewritten board pages and the mobile API. */
+/** Discuz!: search, forum.php (board, thread and a floor's 点评 pages), rewritten board pages and the mobile API. */
 const routeDiscuz: PlatformRoute = ({ model, sizes }, url) => {
   const p = url.pathname;
   if (p.endsWith("/search.php")) return routeDiscuzSearch(model, url);
@@ -121,6 +121,15 @@ const routeDiscuz: PlatformRoute = ({ model, sizes }, url) => {
     if (mod === "viewthread") {
       const post = model.post(url.searchParams.get("tid") ?? "");
       return { rendered: renderDiscuzThread(model, post, pageNo, sizes), platform: "discuz", accountKey: post?.accountKey ?? null, kind: "item" };
+    }
+    if (mod === "misc" && url.searchParams.get("action") === "commentmore") {
+      const post = model.post(url.searchParams.get("tid") ?? "");
+      return {
+        rendered: renderDiscuzCommentMore(model, post, url, sizes.discuzComments),
+        platform: "discuz",
+        accountKey: post?.accountKey ?? null,
+        kind: "item",
+      };
     }
     return none("other", "discuz");
   }

@@ -46,6 +46,12 @@ describe("sniffMetaCharset", () => {
     expect(sniffMetaCharset(Buffer.from(`<html><head>${html}</head></html>`))).toBe(expected);
   });
 
+  it("reads the XML declaration of an AJAX answer (Discuz! 点评 pages of a GBK board)", () => {
+    expect(sniffMetaCharset(Buffer.from('<?xml version="1.0" encoding="gbk"?><root><![CDATA[<h3>x</h3>]]></root>'))).toBe("gb18030");
+    expect(sniffMetaCharset(Buffer.from("<?xml version='1.0' encoding='utf-8'?><root/>"))).toBe("utf-8");
+    expect(sniffMetaCharset(Buffer.from('<p>text <?xml version="1.0" encoding="gbk"?></p>'))).toBeUndefined();
+  });
+
   it("only looks at the first 2 KB", () => {
     const late = Buffer.from(`<html><head>${" ".repeat(3000)}<meta charset="gbk"></head>`);
     expect(sniffMetaCharset(late)).toBeUndefined();
@@ -53,6 +59,11 @@ describe("sniffMetaCharset", () => {
 });
 
 describe("decodeBody", () => {
+  it("decodes a GBK AJAX answer sent as application/xml without a charset by its XML declaration", () => {
+    const xml = `<?xml version="1.0" encoding="gbk"?><root><![CDATA[<div class="psti">${TEXT}</div>]]></root>`;
+    expect(decodeBody(gbk(xml), "application/xml")).toEqual({ text: xml, charset: "gb18030", source: "meta" });
+  });
+
   it("uses the Content-Type charset first", () => {
     const out = decodeBody(gbk(`<p>${TEXT}</p>`), "text/html; charset=gbk");
     expect(out).toEqual({ text: `<p>${TEXT}</p>`, charset: "gb18030", source: "header" });
