@@ -9,6 +9,7 @@
  */
 import type { Db } from "../lib/db";
 import { storesOf } from "../lib/store";
+import { updateAccountRows } from "./account-rows";
 import { STRUCTURE_FIELD } from "./types";
 import { CRAWL_STORE, one } from "./store/driver";
 import type { AccountChange, CrawlOp, RunChange } from "./store/ops";
@@ -241,7 +242,7 @@ export async function recordCrawlFailure(
       if (!exists) return;
       await db.crawlRun.create({ data: { accountId, trigger, status: "failed", startedAt: now, finishedAt: now, note, errorCount: 1, errors } });
     }
-    await db.account.updateMany({ where: { id: accountId }, data: { status: "error", lastError: note } });
+    await updateAccountRows(db, { where: { id: accountId }, data: { status: "error", lastError: note } });
   } catch (err) {
     log(`account ${accountId}: could not record the failure on a crawl run (${reasonOf(err)}); the failure was: ${reason}`);
   }

@@ -1,8 +1,8 @@
 /** User accounts: creation with validation, shared by the CLI and the dashboard. */
 import { z } from "zod";
-import type { Db } from "./db";
+import type { Db, Prisma } from "./db";
 import { hashPassword, newPasswordSchema } from "./auth/password";
-import { ROLES } from "./auth/session";
+import { ROLES, type Role } from "./auth/session";
 import { parseInput } from "./validation";
 
 /**
@@ -39,4 +39,42 @@ export async function createUser(db: Db, input: NewUser) {
     data: { username: data.username, role: data.role, passwordHash: await hashPassword(data.password) },
     select: { id: true, username: true, role: true, createdAt: true },
   });
+}
+
+// ---- writes of an existing user -----------------------------------------------------------------
+// User rows are written only here (docs/tables.md); server/users.ts checks who may do what (not
+// yourself, never the last admin) and calls these. Every change of what a user may do (role,
+// password, disabled) also moves sessionVersion, so that the sessions issued before it stop working.
+
+/** A client or a transaction. */
+type UserWriter = Db | Prisma.TransactionClient;
+
+/** Give a user a role; their sessions end. Throws when the user does not exist, as Prisma's update does. */
+export function setUserRole(db: UserWriter, userId: number, role: Role) {
+  return db.user.update({ where: { id: userId }, data: { role, sessionVersion: { increment: 1 } } });
+}
+
+/** Store a user's new password hash; their sessions end. Throws when the user does not exist. */
+export function setUserPasswordHash(db: UserWriter, userId: number, passwordHash: string) {
+  return db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+}
+
+/** Disable a user from `disabledAt`, or enable them (null); their sessions end. Throws when the user does not exist. */
+export function setUserDisabledAt(db: UserWriter, userId: number, disabledAt: Date | null) {
+  return db.user.update({ where: { id: userId }, data: { disabledAt, sessionVersion: { increment: 1 } } });
+}
+
+/** End every session of a user (a user that is gone is not an error). */
+export async function endUserSessions(db: UserWriter, userId: number): Promise<void> {
+  await db.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+}
+
+/** Record when a user last signed in. */
+export async function setLastSignIn(db: UserWriter, userId: number, at: Date): Promise<void> {
+  await db.user.update({ where: { id: userId }, data: { lastSignInAt: at }, select: { id: true } });
+}
+
+/** Delete a user (the schema refuses one whose reviews must keep who decided). Returns the deleted row. */
+export function deleteUserRow(db: UserWriter, userId: number) {
+  return db.user.delete({ where: { id: userId } });
 }

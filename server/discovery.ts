@@ -8,7 +8,7 @@ import type { Db } from "../lib/db";
 import { FALLBACK_PLATFORM, isPlatform } from "../lib/platforms";
 import { codeBook, ValidationError } from "../lib/validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
-import { STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
+import { markCandidateAdopted, pauseDiscoveryRunRow, queueDiscoveryRunRow, STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
 import { activeJob, cancelQueuedJob, requestJob, type JobView } from "@/crawler/jobs";
 
 /** A "running" run that has not written anything for this long is taken for dead (its process stopped). */
@@ -188,13 +188,10 @@ export type StartDiscoveryInput = z.infer<typeof startDiscoverySchema>;
  * stops. Returns false when the run was not running.
  */
 export async function requestPause(db: Db, runId: number): Promise<boolean> {
-  const r = await db.discoveryRun.updateMany({
-    where: { id: runId, status: { in: ["running", "queued"] } },
-    data: { status: "paused", note: "paused from the dashboard" },
-  });
+  const paused = await pauseDiscoveryRunRow(db, runId, "paused from the dashboard");
   // Not started yet: withdraw its job too (a job already running stops at its next page).
   await cancelQueuedJob(db, `discover:${runId}`, "paused from the dashboard before it started");
-  return r.count > 0;
+  return paused;
 }
 
 /** Why {@link requestDiscoveryRun} did not ask for a run: keys of the dashboard's `discovery.done` messages. */
@@ -234,11 +231,7 @@ export async function requestDiscoveryRun(
   if (run.status === "done" && run.crawled >= run.maxPages) return { refused: "limitReached" };
   const force = run.status === "running";
   if (!force) {
-    const queued = await db.discoveryRun.updateMany({
-      where: { id: runId, status: { in: ["paused", "failed", "done"] } },
-      data: { status: "queued", note: "waiting for a worker to start it" },
-    });
-    if (queued.count === 0) return { refused: "alreadyRunning" };
+    if (!(await queueDiscoveryRunRow(db, runId, "waiting for a worker to start it"))) return { refused: "alreadyRunning" };
   }
   const { job, created } = await requestJob(
     db,
@@ -273,6 +266,6 @@ export async function adoptCandidate(db: Db, candidateId: number): Promise<{ acc
     if (!existing) throw e;
     accountId = existing.id;
   }
-  await db.candidateAccount.update({ where: { id: c.id }, data: { adoptedAccountId: accountId } });
+  await markCandidateAdopted(db, c.id, accountId);
   return { accountId, created };
 }

@@ -4,6 +4,7 @@
  * once; the scheduler's process (or a PostgreSQL worker) does the work.
  */
 import type { Db } from "../lib/db";
+import { markNotificationPending } from "../lib/notify";
 import { latestJob, requestJob, type JobView, type RequestResult } from "@/crawler/jobs";
 
 /** A topic's training or re-scoring job as the topic page shows it. */
@@ -52,8 +53,7 @@ export async function requestTopicJob(
  * notification does not exist or was sent meanwhile (nothing asked).
  */
 export async function requestNotificationSend(db: Db, notificationId: number, requestedBy: number | null): Promise<boolean> {
-  const marked = await db.notification.updateMany({ where: { id: notificationId, status: { not: "sent" } }, data: { status: "pending" } });
-  if (marked.count === 0) return false;
+  if (!(await markNotificationPending(db, notificationId))) return false;
   await requestJob(db, { kind: "notify", notificationIds: [notificationId] }, { requestedBy });
   return true;
 }

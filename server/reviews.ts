@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Db } from "../lib/db";
-import { postText, reviewLabel, storeReviewSample } from "@/crawler/classify";
+import { closeReviewedFlag, postText, reviewLabel, storeReviewSample } from "@/crawler/classify";
 import { requestJob } from "@/crawler/jobs";
 
 export const reviewInputSchema = z.object({
@@ -68,7 +68,7 @@ export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewerId: 
   const status = input.decision === "confirm" ? "confirmed" : "dismissed";
   await db.$transaction(async (tx) => {
     for (const f of flags) {
-      await tx.flag.update({ where: { id: f.id }, data: { status, reviewedAt: now } });
+      await closeReviewedFlag(tx, f.id, status, now);
       await tx.review.create({ data: { flagId: f.id, reviewerId, decision: input.decision, note: input.note, createdAt: now } });
       await storeReviewSample(tx, {
         topicId: f.topicId,

@@ -7,6 +7,7 @@ import type { Db } from "../lib/db";
 import { DUMMY_HASH, verifyPassword } from "../lib/auth/password";
 import type { Role } from "../lib/auth/session";
 import { settleSignInAttempt, takeSignInAttempt, type ThrottleRefusal } from "../lib/auth/throttle";
+import { setLastSignIn } from "../lib/users";
 
 /**
  * The user with this name, with what the sign-in checks (password hash, role, disabled, session
@@ -52,5 +53,5 @@ export async function attemptSignIn(
 
 /** Record a successful sign-in (shown on the Users page). */
 export async function markSignedIn(db: Db, userId: number, now = new Date()): Promise<void> {
-  await db.user.update({ where: { id: userId }, data: { lastSignInAt: now } });
+  await setLastSignIn(db, userId, now);
 }

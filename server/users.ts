@@ -5,7 +5,16 @@
 import { z } from "zod";
 import { dialectOf, type Db } from "../lib/db";
 import { hashPassword, newPasswordSchema } from "../lib/auth/password";
-import { createUser, DuplicateUserError, newUserSchema } from "../lib/users";
+import {
+  createUser,
+  deleteUserRow,
+  DuplicateUserError,
+  endUserSessions,
+  newUserSchema,
+  setUserDisabledAt,
+  setUserPasswordHash,
+  setUserRole,
+} from "../lib/users";
 import { ValidationError } from "../lib/validation";
 
 export { newUserSchema };
@@ -86,19 +95,19 @@ export async function changeRole(db: Db, actorId: number, userId: number, role: 
       if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] }, { code: "selfRole" });
       await assertAnotherAdmin(tx, userId, "demote");
     }
-    return tx.user.update({ where: { id: userId }, data: { role, sessionVersion: { increment: 1 } } });
+    return setUserRole(tx, userId, role);
   });
 }
 
 /** Set a new password; every session of the user ends (they sign in again with the new one). */
 export async function resetPassword(db: Db, userId: number, password: string) {
   const passwordHash = await hashPassword(newPasswordSchema.parse(password));
-  return db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+  return setUserPasswordHash(db, userId, passwordHash);
 }
 
 /** End every session of a user (sign-out does this: a copied cookie stops working too). */
 export async function revokeSessions(db: Db, userId: number): Promise<void> {
-  await db.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+  await endUserSessions(db, userId);
 }
 
 /**
@@ -119,7 +128,7 @@ export async function deleteUser(db: Db, actorId: number, userId: number) {
         { code: "hasReviews", values: { username: user.username, count: user._count.reviews } },
       );
     }
-    return tx.user.delete({ where: { id: userId } });
+    return deleteUserRow(tx, userId);
   });
 }
 
@@ -136,6 +145,6 @@ export async function setUserDisabled(db: Db, actorId: number, userId: number, d
       if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] }, { code: "selfDisable" });
       if (user.role === "admin") await assertAnotherAdmin(tx, userId, "disable");
     }
-    return tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null, sessionVersion: { increment: 1 } } });
+    return setUserDisabledAt(tx, userId, disabled ? new Date() : null);
   });
 }

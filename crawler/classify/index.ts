@@ -96,6 +96,7 @@ export {
   addUploadedSamples,
   clearUploadedSamples,
   storeReviewSample,
+  closeReviewedFlag,
   storeFeedbackSamples,
   FEEDBACK_SOURCE,
   LEGACY_FEEDBACK_SOURCE,

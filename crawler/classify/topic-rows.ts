@@ -1,7 +1,7 @@
 /**
  * The writes of Topic and TopicSample rows that the dashboard, the CLI and the demo ask for: a
  * topic's settings (validated by server/topic-admin.ts, written here), uploaded samples, review
- * samples and the CLI's review feedback. The rest of crawler/classify writes what training and
+ * samples and the CLI's review feedback; and a flag closed by its review. The rest of crawler/classify writes what training and
  * learning change (models, evaluations, learnedAt). crawler/classify owns both tables
  * (docs/tables.md): samples and the model that learned them change together (learnedAt,
  * retrainDue), so nothing outside this module writes either.
@@ -57,6 +57,14 @@ export async function storeReviewSample(
   if (replaced.count > 0) await tx.topic.update({ where: { id: s.topicId }, data: { retrainDue: true } });
   await tx.topicSample.deleteMany({ where: { topicId: s.topicId, postId: s.postId, source: "review" } });
   await tx.topicSample.create({ data: { topicId: s.topicId, postId: s.postId, source: "review", label: s.label, text: s.text, createdAt: s.createdAt } });
+}
+
+/**
+ * Close a flag with a reviewer's decision (call inside the review's transaction, with its review
+ * sample): the flag no longer waits in the queue, and a later re-score does not reopen it.
+ */
+export async function closeReviewedFlag(tx: Prisma.TransactionClient, flagId: number, status: "confirmed" | "dismissed", at: Date): Promise<void> {
+  await tx.flag.update({ where: { id: flagId }, data: { status, reviewedAt: at }, select: { id: true } });
 }
 
 /** Source of the CLI's review samples (`topics feedback`): the same as the dashboard's reviews. */

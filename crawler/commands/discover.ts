@@ -95,7 +95,7 @@ export function registerDiscoverCommand(program: Command) {
 async function discover(o: DiscoverFlags): Promise<void> {
   const modes = [o.resume, o.revisit, o.report].filter((x) => x !== undefined).length;
   if (modes > 1) throw new UserInputError("use only one of --resume, --revisit, --report");
-  const [db, { createDiscoveryRun }] = await Promise.all([loadDb(), import("../discover")]);
+  const [db, { createDiscoveryRun, setDiscoveryRunMaxPages }] = await Promise.all([loadDb(), import("../discover")]);
   if (o.report !== undefined) return report(db, o.report, o.json === true);
   const [{ createJobRunner, discoverWork }, { requestDiscoveryRun }] = await Promise.all([import("../jobs"), import("../../server/discovery")]);
 
@@ -134,7 +134,7 @@ async function discover(o: DiscoverFlags): Promise<void> {
       runId = o.resume;
       const run = await db.discoveryRun.findUnique({ where: { id: runId }, select: { id: true } });
       if (!run) throw new UserInputError(`no discovery run ${runId}`);
-      if (o.maxPages !== undefined) await db.discoveryRun.update({ where: { id: runId }, data: { maxPages: o.maxPages } });
+      if (o.maxPages !== undefined) await setDiscoveryRunMaxPages(db, runId, o.maxPages);
     } else {
       if (!o.topic) throw new UserInputError("--topic is required (or --resume/--revisit/--report RUN)");
       if (!o.seeds) throw new UserInputError("--seeds is required: a seed set name or a file of URLs");

@@ -88,3 +88,4 @@ export {
   type HarvestSample,
 } from "./metrics";
 export { normalizeUrl, siteOf, onSites } from "./url";
+export { failDiscoveryRunRow, markCandidateAdopted, pauseDiscoveryRunRow, queueDiscoveryRunRow, setDiscoveryRunMaxPages } from "./rows";

@@ -11,6 +11,7 @@
 import os from "node:os";
 import crypto from "node:crypto";
 import type { Db } from "../../lib/db";
+import { failDiscoveryRunRow } from "../discover";
 import { reasonOf } from "../runs";
 import { afterJobFinished, jobHandlers, type JobContext, type JobHandlers } from "./handlers";
 import { parseSpecOrNull, requestJob, toJobView } from "./requests";
@@ -254,10 +255,7 @@ export async function reapDeadJobs(db: Db, opts: ReapOptions): Promise<{ requeue
     if (!again && j.kind === "discover") {
       const spec = parseSpecOrNull(j.payload);
       if (spec?.kind === "discover") {
-        await db.discoveryRun.updateMany({
-          where: { id: spec.runId, status: { in: ["running", "queued"] } },
-          data: { status: "failed", note: reason.slice(0, 500) },
-        });
+        await failDiscoveryRunRow(db, spec.runId, reason);
       }
     }
   }

@@ -299,6 +299,15 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
 }
 
 /**
+ * Mark a notification "pending" again, to be sent by the next notify job (the dashboard's Retry,
+ * server/jobs.ts). False when it does not exist or was sent meanwhile: a sent one is never re-sent.
+ */
+export async function markNotificationPending(db: Db, id: number): Promise<boolean> {
+  const marked = await db.notification.updateMany({ where: { id, status: { not: "sent" } }, data: { status: "pending" } });
+  return marked.count > 0;
+}
+
+/**
  * Try (again) to deliver one notification; records attempts, the outcome and the last error.
  * It goes where the topic's settings point now (a fixed URL or secret takes effect on Retry); a
  * channel since removed from the topic fails with that reason.

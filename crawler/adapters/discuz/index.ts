@@ -29,15 +29,7 @@ import { offThread } from "../../parse/off-thread";
 import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
 import { discuz } from "../../../lib/platforms/discuz";
 import { getThreadPage, structureWarning, walkThreadPages } from "../shared";
-import {
-  boardListUrl,
-  DISCUZ_BOARD_FORMS,
-  discuzBoardFromUrl,
-  discuzCategoryFromUrl,
-  discuzThreadFromUrl,
-  threadPageUrl,
-  type DiscuzBoard,
-} from "../../../lib/platforms/discuz-urls";
+import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, threadPageUrl, type DiscuzBoard } from "../../../lib/platforms/discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./pages";
 import { checkDiscuzLogin } from "./login";
 import { withDiscuzComments } from "./comments";
