@@ -53,15 +53,21 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 2000 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
 }
 
+/** An accepted request: no refusal, and the discovery job it queued. */
+function expectQueued(r: Awaited<ReturnType<typeof requestDiscoveryRun>>): void {
+  expect(r.refused).toBeUndefined();
+  expect(r.job).toMatchObject({ kind: "discover", status: "queued" });
+}
+
 describe("runs asked for from the dashboard (jobs)", () => {
   const runner = () => createJobRunner({ db, heartbeatMs: 50 });
   const jobOf = async (runId: number) => db.job.findFirstOrThrow({ where: { key: `discover:${runId}` }, orderBy: { id: "desc" } });
 
   test("asking only queues: the run waits 'queued' with one job, a second ask finds it", async () => {
     const run = await newRun("bfs", 10);
-    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({});
+    expectQueued(await requestDiscoveryRun(db, run.id, null));
     expect((await db.discoveryRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("queued");
-    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({ refused: "alreadyRunning" });
+    expect(await requestDiscoveryRun(db, run.id, null)).toMatchObject({ refused: "alreadyRunning", job: { kind: "discover" } });
     expect(await db.job.count({ where: { key: `discover:${run.id}` } })).toBe(1);
     const done = await runner().run((await jobOf(run.id)).id);
     expect(done).toMatchObject({ status: "done", result: { step: "discovered", values: { status: "done", crawled: 10 } } });
@@ -85,7 +91,7 @@ describe("runs asked for from the dashboard (jobs)", () => {
     expect(paused.crawled).toBeLessThan(150);
     expect(await requestPause(db, run.id)).toBe(false);
 
-    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({});
+    expectQueued(await requestDiscoveryRun(db, run.id, null));
     expect(await r.run((await jobOf(run.id)).id)).toMatchObject({ status: "done", result: { values: { status: "done", crawled: 150 } } });
   });
 
@@ -109,7 +115,7 @@ describe("runs asked for from the dashboard (jobs)", () => {
     expect(await db.job.count({ where: { key: `discover:${run.id}` } })).toBe(0);
     // Stale: nothing written for longer than STALE_AFTER_MS.
     await db.discoveryRun.update({ where: { id: run.id }, data: { updatedAt: new Date(Date.now() - 10 * 60_000) } });
-    expect(await requestDiscoveryRun(db, run.id, null)).toEqual({});
+    expectQueued(await requestDiscoveryRun(db, run.id, null));
     const job = await jobOf(run.id);
     expect(JSON.parse(job.payload)).toMatchObject({ kind: "discover", force: true });
     expect(await runner().run(job.id)).toMatchObject({ status: "done", result: { values: { status: "done", crawled: 10 } } });
