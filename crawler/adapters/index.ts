@@ -65,6 +65,8 @@ export {
   SEARCH_PLATFORMS,
   SEARCH_URL_EXAMPLES,
   searchUrlProblem,
+  searchUrlProblemCode,
+  searchUrlProblems,
   searchWatchOf,
 } from "./search";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./search";
