@@ -160,6 +160,9 @@ function formsList(p: Platform): string {
   return forms.length <= 1 ? forms[0] : `${forms.slice(0, -1).join(", ")} or ${forms.at(-1)}`;
 }
 
+/** The codes of crawler/adapters `searchUrlProblemCode` (a keyword watch's search URL): keys of the `accounts.watch.errors` messages. */
+export const searchUrlProblems = codeBook("accounts.watch.errors", ["noWord", "pagesParam"]);
+
 /** The codes of {@link platformProblemCode} (its own; a search URL's are crawler/adapters' `searchUrlProblems`): keys of the `accounts.validation` messages. */
 export const platformUrlProblems = codeBook("accounts.validation", ["platformUrlInvalid", "platformProtocol", "platformUnknown", "platformShape"]);
 

@@ -66,7 +66,6 @@ export {
   SEARCH_URL_EXAMPLES,
   searchUrlProblem,
   searchUrlProblemCode,
-  searchUrlProblems,
   searchWatchOf,
 } from "./search";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./search";

@@ -32,7 +32,6 @@ export {
   SEARCH_URL_EXAMPLES,
   searchUrlProblem,
   searchUrlProblemCode,
-  searchUrlProblems,
   searchWatchOf,
 } from "./recognise";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./recognise";

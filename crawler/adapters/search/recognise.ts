@@ -18,7 +18,8 @@
  * the history mark, at most {@link SEARCH_TIME_PAGE_CAP} pages a run.
  */
 import type { Platform } from "../../types";
-import { codeBook, type Problem } from "../../../lib/validation";
+// Only the type: lib/validation loads cron-parser, which a crawl does not need (test/unit/cli-startup).
+import type { Problem } from "../../../lib/validation";
 
 /** Result pages a relevance-ordered watch reads per run unless its URL says `cw_pages=N`. */
 export const DEFAULT_SEARCH_PAGES = 3;
@@ -118,12 +119,9 @@ export const SEARCH_URL_EXAMPLES: Record<SearchPlatform, string> = {
   discuz: "https://bbs.example.edu.cn/search.php?mod=forum&srchtxt=食堂&searchsubmit=yes",
 };
 
-/** The codes of {@link searchUrlProblemCode}: keys of the `accounts.watch.errors` messages. */
-export const searchUrlProblems = codeBook("accounts.watch.errors", ["noWord", "pagesParam"]);
-
 /**
  * Why a URL shaped like a platform search cannot be a keyword watch (no word, a bad `cw_pages`),
- * as a code of {@link searchUrlProblems} with its values and the English message, or null: for
+ * as a code of server/accounts.ts `searchUrlProblems` with its values and the English message, or null: for
  * URLs that are not searches at all, and for good ones.
  */
 export function searchUrlProblemCode(url: string | URL): Problem | null {

@@ -17,8 +17,7 @@ import { parseSeedList } from "@/server/seeds";
 import { discoveryProblems, startDiscoverySchema } from "@/server/discovery";
 import { topicFormSchema } from "@/server/topic-admin";
 import { topicProblems } from "@/server/topic-problems";
-import { accountFormSchema, platformProblemCode, platformUrlProblems } from "@/server/accounts";
-import { searchUrlProblems } from "@/crawler/adapters";
+import { accountFormSchema, platformProblemCode, platformUrlProblems, searchUrlProblems } from "@/server/accounts";
 import { urlMessage } from "@/app/(dashboard)/accounts/_lib/problems";
 
 const root = path.resolve(import.meta.dirname, "../../..");

@@ -2,7 +2,7 @@
  * The account form's field errors in the reader's language. lib/, server/ and the crawler keep
  * their messages in English (the CLI prints them) and name each refusal with a code of a code
  * book (lib/validation.ts codeBook): the URL's (lib/validation.ts urlCronProblems, server/accounts.ts
- * platformUrlProblems, crawler/adapters searchUrlProblems) and the cron expression's. They are
+ * platformUrlProblems, server/accounts.ts searchUrlProblems) and the cron expression's. They are
  * said here from the code and its values; no English text is matched.
  */
 import { getTranslations } from "next-intl/server";
@@ -11,16 +11,8 @@ import { issueCode, urlCronProblems, type IssueCode } from "@/lib/validation";
 import { codedIssueMessage, codedMessage } from "@/i18n/validation";
 import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
 import { FALLBACK_PLATFORM, PLATFORMS, platformEntry, type Platform } from "@/lib/platforms";
-import {
-  buildSearchUrl,
-  DISCUZ_BOARD_FORMS,
-  discuzBoardFromUrl,
-  MAX_SEARCH_PAGES,
-  SEARCH_PLATFORMS,
-  searchUrlProblems,
-  type SearchPlatform,
-} from "@/crawler/adapters";
-import { platformUrlProblems } from "@/server/accounts";
+import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
+import { platformUrlProblems, searchUrlProblems } from "@/server/accounts";
 
 type T = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
 type TW = Awaited<ReturnType<typeof getTranslations<"accounts.watch">>>;
