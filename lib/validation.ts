@@ -101,8 +101,8 @@ export function issueCode(issue: z.core.$ZodIssue): IssueCode | null {
 }
 
 /**
- * A refusal the dashboard can say in the reader's language: `code` is a key of the
- * `accounts.validation` messages, `values` what its message needs. The English `message` stays
+ * A refusal the dashboard can say in the reader's language: `code` is a code of a
+ * {@link CodeBook} (a key of its messages), `values` what its message needs. The English `message` stays
  * for the CLI.
  */
 export interface Problem {
@@ -111,8 +111,9 @@ export interface Problem {
   message: string;
 }
 
-/** The codes of {@link urlProblemCode} and {@link cronProblemCode}: keys of the `accounts.validation` messages. */
+/** The codes of {@link httpUrl}, {@link urlProblemCode} and {@link cronProblemCode}: keys of the `accounts.validation` messages. */
 export const urlCronProblems = codeBook("accounts.validation", [
+  "urlRequired",
   "urlInvalid",
   "urlProtocol",
   "urlNoHost",
@@ -221,7 +222,7 @@ export async function checkRegisteredHost(value: string, resolve?: Resolver): Pr
 export const httpUrl = z
   .string()
   .trim()
-  .min(1, "URL is required")
+  .min(1, urlCronProblems.error("urlRequired", "URL is required"))
   .superRefine((v, ctx) => {
     const problem = urlProblemCode(v);
     if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code, values: problem.values } });

@@ -2,9 +2,20 @@
 import { z } from "zod";
 import type { Db } from "../lib/db";
 import { Prisma } from "@/generated/prisma/client";
-import { checkRegisteredHost, cronExpression, refuseEntryUrl, cronProblemCode, httpUrl, nextRunTimes, parseInput, ValidationError } from "../lib/validation";
+import {
+  checkRegisteredHost,
+  codeBook,
+  cronExpression,
+  refuseEntryUrl,
+  cronProblemCode,
+  httpUrl,
+  nextRunTimes,
+  parseInput,
+  ValidationError,
+  type Problem,
+} from "../lib/validation";
 import type { Resolver } from "../lib/net/address";
-import { getAdapter, recognisePlatform, searchUrlProblem, searchWatchOf } from "@/crawler/adapters";
+import { getAdapter, recognisePlatform, searchUrlProblemCode, searchWatchOf } from "@/crawler/adapters";
 import { platformEntry, PLATFORMS, type Platform } from "@/lib/platforms";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "../lib/time";
@@ -95,9 +106,13 @@ export async function createAccount(db: Db, input: AccountInput, options: Regist
  * @throws ValidationError on the url field, as the account form reports it
  */
 function refuseBadSearch(entryUrl: string): void {
-  const problem = searchUrlProblem(entryUrl);
+  const problem = searchUrlProblemCode(entryUrl);
   if (problem)
-    throw new ValidationError(`url: ${problem}`, { url: [problem] }, { issues: [{ code: "custom", path: ["url"], message: problem, input: entryUrl }] });
+    throw new ValidationError(
+      `url: ${problem.message}`,
+      { url: [problem.message] },
+      { issues: [{ code: "custom", path: ["url"], message: problem.message, input: entryUrl, params: { code: problem.code, values: problem.values } }] },
+    );
 }
 
 function defaultName(entryUrl: string): string {
@@ -145,28 +160,45 @@ function formsList(p: Platform): string {
   return forms.length <= 1 ? forms[0] : `${forms.slice(0, -1).join(", ")} or ${forms.at(-1)}`;
 }
 
+/** The codes of crawler/adapters `searchUrlProblemCode` (a keyword watch's search URL): keys of the `accounts.watch.errors` messages. */
+export const searchUrlProblems = codeBook("accounts.watch.errors", ["noWord", "pagesParam"]);
+
+/** The codes of {@link platformProblemCode} (its own; a search URL's are crawler/adapters' `searchUrlProblems`): keys of the `accounts.validation` messages. */
+export const platformUrlProblems = codeBook("accounts.validation", ["platformUrlInvalid", "platformProtocol", "platformUnknown", "platformShape"]);
+
 /**
- * Why `url` cannot be registered as `platform` (or as the platform recognised from it), or null.
- * Any http(s) URL can be a blog; the other platforms need their exact entry shape (a Weibo user,
- * a Tieba bar, a Discuz! board), because the adapter builds every request from it.
+ * Why `url` cannot be registered as `platform` (or as the platform recognised from it), as a
+ * code with its values and the English message, or null. Any http(s) URL can be a blog; the
+ * other platforms need their exact entry shape (a Weibo user, a Tieba bar, a Discuz! board),
+ * because the adapter builds every request from it. `platformShape` names the platform (the
+ * dashboard says its shape from the `platforms` messages) and its entry URL forms.
  */
-export function platformProblem(url: string, platform: Platform | undefined): string | null {
+export function platformProblemCode(url: string, platform: Platform | undefined): Problem | null {
   let u: URL;
   try {
     u = new URL(url.trim());
   } catch {
-    return "not a valid URL";
+    return { code: "platformUrlInvalid", values: {}, message: "not a valid URL" };
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") return "only http and https URLs can be crawled";
-  const searchProblem = searchUrlProblem(u);
+  if (u.protocol !== "http:" && u.protocol !== "https:") return { code: "platformProtocol", values: {}, message: "only http and https URLs can be crawled" };
+  const searchProblem = searchUrlProblemCode(u);
   if (searchProblem) return searchProblem;
   const p = platform ?? recognisePlatform(u);
-  if (!p) return "cannot tell the platform from this URL; choose one";
+  if (!p) return { code: "platformUnknown", values: {}, message: "cannot tell the platform from this URL; choose one" };
   const entry = platformEntry(p);
   // A keyword watch (the platform's own search with a word), or the platform's entry shape.
   const shapeOk = searchWatchOf(u)?.platform === p || entry.isEntryUrl(u);
   if (shapeOk && (platform === undefined || entry.fallback || getAdapter(p, u.href).recognise(u))) return null;
-  return `unknown URL shape for a ${entry.shapeLabel}: expected something like ${formsList(p)}`;
+  return {
+    code: "platformShape",
+    values: { platform: p, example: entry.entryUrlForms.join(", ") },
+    message: `unknown URL shape for a ${entry.shapeLabel}: expected something like ${formsList(p)}`,
+  };
+}
+
+/** {@link platformProblemCode}'s English message (the CLI prints it), or null. */
+export function platformProblem(url: string, platform: Platform | undefined): string | null {
+  return platformProblemCode(url, platform)?.message ?? null;
 }
 
 /** The interval field: a preset's cron expression, or "custom" with the expression in `cron`. */
@@ -182,8 +214,8 @@ export const accountFormSchema = z
     const cron = v.interval === "custom" ? (v.cron ?? "") : v.interval;
     const problem = cron ? cronProblemCode(cron) : { code: "cronMissing" as const, values: {}, message: "enter a cron expression" };
     if (problem) ctx.addIssue({ code: "custom", path: ["cron"], message: problem.message, params: { code: problem.code, values: problem.values } });
-    const urlProblem = platformProblem(v.url, v.platform);
-    if (urlProblem) ctx.addIssue({ code: "custom", path: ["url"], message: urlProblem });
+    const urlProblem = platformProblemCode(v.url, v.platform);
+    if (urlProblem) ctx.addIssue({ code: "custom", path: ["url"], message: urlProblem.message, params: { code: urlProblem.code, values: urlProblem.values } });
     return { url: v.url, platform: v.platform, name: v.name || undefined, cron };
   });
 export type AccountForm = z.output<typeof accountFormSchema>;

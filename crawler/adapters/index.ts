@@ -65,6 +65,7 @@ export {
   SEARCH_PLATFORMS,
   SEARCH_URL_EXAMPLES,
   searchUrlProblem,
+  searchUrlProblemCode,
   searchWatchOf,
 } from "./search";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./search";

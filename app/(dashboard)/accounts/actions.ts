@@ -12,7 +12,7 @@ import { accountIssues, watchFromForm } from "./_lib/problems";
 
 /** A failed parse of the account form as translated form state. */
 async function invalidAccount(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
-  const [errors, tc] = await Promise.all([accountIssues(error.issues, values), getTranslations("common")]);
+  const [errors, tc] = await Promise.all([accountIssues(error.issues), getTranslations("common")]);
   return { errors, message: tc("correctFields"), values };
 }
 

@@ -31,6 +31,7 @@ export {
   SEARCH_TIME_PAGE_CAP,
   SEARCH_URL_EXAMPLES,
   searchUrlProblem,
+  searchUrlProblemCode,
   searchWatchOf,
 } from "./recognise";
 export type { SearchPlatform, SearchWatch, WatchRequest } from "./recognise";

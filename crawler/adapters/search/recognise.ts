@@ -18,6 +18,8 @@
  * the history mark, at most {@link SEARCH_TIME_PAGE_CAP} pages a run.
  */
 import type { Platform } from "../../types";
+// Only the type: lib/validation loads cron-parser, which a crawl does not need (test/unit/cli-startup).
+import type { Problem } from "../../../lib/validation";
 
 /** Result pages a relevance-ordered watch reads per run unless its URL says `cw_pages=N`. */
 export const DEFAULT_SEARCH_PAGES = 3;
@@ -119,16 +121,28 @@ export const SEARCH_URL_EXAMPLES: Record<SearchPlatform, string> = {
 
 /**
  * Why a URL shaped like a platform search cannot be a keyword watch (no word, a bad `cw_pages`),
- * or null: for URLs that are not searches at all, and for good ones.
+ * as a code of server/accounts.ts `searchUrlProblems` with its values and the English message, or null: for
+ * URLs that are not searches at all, and for good ones.
  */
-export function searchUrlProblem(url: string | URL): string | null {
+export function searchUrlProblemCode(url: string | URL): Problem | null {
   const u = toUrl(url);
   if (!u) return null;
   const platform = searchShape(u);
   if (!platform) return null;
-  if (pagesOf(u) === null) return `${PAGES_PARAM} must be a whole number of result pages from 1 to ${MAX_SEARCH_PAGES}`;
+  if (pagesOf(u) === null)
+    return {
+      code: "pagesParam",
+      values: { max: MAX_SEARCH_PAGES },
+      message: `${PAGES_PARAM} must be a whole number of result pages from 1 to ${MAX_SEARCH_PAGES}`,
+    };
   if (searchWatchOf(u)) return null;
-  return `a search URL with no word: add the word to search for, like ${SEARCH_URL_EXAMPLES[platform]}`;
+  const example = SEARCH_URL_EXAMPLES[platform];
+  return { code: "noWord", values: { example }, message: `a search URL with no word: add the word to search for, like ${example}` };
+}
+
+/** {@link searchUrlProblemCode}'s English message (the CLI prints it), or null. */
+export function searchUrlProblem(url: string | URL): string | null {
+  return searchUrlProblemCode(url)?.message ?? null;
 }
 
 /** The platform's search URL for a word, as the dashboard's "keyword watch" builds it. */

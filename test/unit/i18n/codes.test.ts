@@ -17,9 +17,18 @@ import { parseSeedList } from "@/server/seeds";
 import { discoveryProblems, startDiscoverySchema } from "@/server/discovery";
 import { topicFormSchema } from "@/server/topic-admin";
 import { topicProblems } from "@/server/topic-problems";
+import { accountFormSchema, platformProblemCode, platformUrlProblems, searchUrlProblems } from "@/server/accounts";
+import { urlMessage } from "@/app/(dashboard)/accounts/_lib/problems";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const BOOKS: Pick<CodeBook<string>, "namespace" | "codes">[] = [urlCronProblems, entryUrlProblems, topicProblems, discoveryProblems];
+const BOOKS: Pick<CodeBook<string>, "namespace" | "codes">[] = [
+  urlCronProblems,
+  entryUrlProblems,
+  topicProblems,
+  discoveryProblems,
+  platformUrlProblems,
+  searchUrlProblems,
+];
 
 /** The message tree at `namespace` ("a.b") in `locale`'s catalogue. */
 function namespaceOf(locale: (typeof LOCALES)[number], namespace: string): Record<string, unknown> | undefined {
@@ -147,5 +156,49 @@ describe("the forms' refusals carry their codes", () => {
     expect(invalid.map((l) => l.problem.code)).toEqual(["urlProtocol", "urlCredentials", "urlTooLong"]);
     // The English reason stays for the CLI.
     expect(invalid[0]!.reason).toBe("only http and https URLs are allowed (got ftp:)");
+  });
+
+  it("account URLs: empty, not a URL, not http, no platform, wrong shape, a search without a word or with bad pages", () => {
+    const form = { interval: "0 * * * *" };
+    const urls = [
+      "",
+      "not a url",
+      "ftp://x.example/",
+      "https://weibo.com/hot",
+      "https://m.weibo.cn/search",
+      "https://bbs.x.edu.cn/search.php?mod=forum&srchtxt=a&cw_pages=0",
+    ];
+    expect(urls.map((url) => codesOf(accountFormSchema, { ...form, url }).url)).toEqual([
+      ["urlRequired", "urlInvalid"],
+      ["urlInvalid"],
+      ["urlProtocol"],
+      ["platformShape"],
+      ["noWord"],
+      ["pagesParam"],
+    ]);
+    // The URL check of the recognise route (the form's own URL check comes first there).
+    expect(["not a url", "ftp://x.example/"].map((url) => platformProblemCode(url, undefined)?.code)).toEqual(["platformUrlInvalid", "platformProtocol"]);
+  });
+
+  it("account URLs: said in both languages from the code, with the platform's shape from the platforms messages", () => {
+    const r = accountFormSchema.safeParse({ interval: "0 * * * *", url: "https://blog.x.edu.cn/someone/", platform: "tieba" });
+    const r2 = accountFormSchema.safeParse({ interval: "0 * * * *", url: "https://m.weibo.cn/search" });
+    const issues = [...r.error!.issues, ...r2.error!.issues].filter((i) => i.path[0] === "url");
+    const said = (locale: (typeof LOCALES)[number]) => {
+      const messages = messagesFor(locale);
+      const ts = {
+        t: createTranslator({ locale, messages, namespace: "accounts.validation" }),
+        tw: createTranslator({ locale, messages, namespace: "accounts.watch" }),
+        tp: createTranslator({ locale, messages, namespace: "platforms" }),
+      };
+      return issues.map((i) => urlMessage(ts, { ...issueCode(i)!, message: i.message }));
+    };
+    const en = said("en");
+    expect(en[0]).toMatch(/^unknown URL shape for a /);
+    expect(en[0]).toContain("f?kw=");
+    expect(en[1]).toMatch(/^This search URL has no word: add the word to search for, like https:\/\/m\.weibo\.cn\/search\?/);
+    const zh = said("zh-CN");
+    expect(zh[0]).toContain(messagesFor("zh-CN").platforms.tieba.shape);
+    expect(zh.every((m) => /[\u4e00-\u9fff]/.test(m) && !/unknown URL shape|search URL with no word/.test(m))).toBe(true);
   });
 });

@@ -1,55 +1,51 @@
 /**
- * The account form's field errors in the reader's language. lib/ keeps its messages in English
- * (the CLI prints them); a cron refusal carries its code (lib/validation.ts urlCronProblems), said
- * here with its values. The URL refusals of the platform and search checks (server/accounts.ts
- * platformProblem, crawler/adapters/search) are still matched by their English text: they move
- * to codes with the platform registry.
+ * The account form's field errors in the reader's language. lib/, server/ and the crawler keep
+ * their messages in English (the CLI prints them) and name each refusal with a code of a code
+ * book (lib/validation.ts codeBook): the URL's (lib/validation.ts urlCronProblems, server/accounts.ts
+ * platformUrlProblems, server/accounts.ts searchUrlProblems) and the cron expression's. They are
+ * said here from the code and its values; no English text is matched.
  */
 import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
-import { urlCronProblems, urlProblemCode, type IssueCode } from "@/lib/validation";
+import { issueCode, urlCronProblems, type IssueCode } from "@/lib/validation";
 import { codedIssueMessage, codedMessage } from "@/i18n/validation";
 import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
-import { FALLBACK_PLATFORM, PLATFORM_ENTRIES, platformEntry } from "@/lib/platforms";
+import { FALLBACK_PLATFORM, PLATFORMS, platformEntry, type Platform } from "@/lib/platforms";
 import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
+import { platformUrlProblems, searchUrlProblems } from "@/server/accounts";
 
 type T = Awaited<ReturnType<typeof getTranslations<"accounts.validation">>>;
 type TW = Awaited<ReturnType<typeof getTranslations<"accounts.watch">>>;
 type TS = Awaited<ReturnType<typeof getTranslations<"accounts.structure">>>;
 type TP = Awaited<ReturnType<typeof getTranslations<"platforms">>>;
 
-const NO_WORD = /^a search URL with no word: add the word to search for, like (.+)$/;
-const PAGES_PARAM = /^cw_pages must be a whole number of result pages from 1 to (\d+)$/;
+/** The translators {@link urlMessage} needs. */
+export interface UrlTranslators {
+  t: T;
+  tw: TW;
+  tp: TP;
+}
 
 /** The longest word and bar a watch takes (longer is a paste gone wrong). */
 const MAX_WORD = 60;
 
-const SHAPE = /^unknown URL shape for a (.+?): expected something like (.+)$/;
-
-/** A problem of the account URL (from lib/validation.ts or server/accounts.ts platformProblem), translated. */
-export function urlMessage(t: T, tp: TP, url: string, english: string): string {
-  const p = urlProblemCode(url);
-  if (p && p.message === english) return t(p.code as "urlInvalid", p.values);
-  if (english === "URL is required") return t("urlRequired");
-  if (english === "not a valid URL") return t("platformUrlInvalid");
-  if (english === "only http and https URLs can be crawled") return t("platformProtocol");
-  if (english === "cannot tell the platform from this URL; choose one") return t("platformUnknown");
-  const shape = SHAPE.exec(english);
-  if (shape) {
-    // The English names what the entry URL should name (the registry entry's `shapeLabel`).
-    const platform = PLATFORM_ENTRIES.find((e) => e.shapeLabel === shape[1])?.id ?? FALLBACK_PLATFORM;
-    return t("platformShape", { shape: tp(`${platform}.shape`), example: shape[2]! });
+/**
+ * A refusal of the account URL (lib/validation.ts httpUrl, server/accounts.ts platformProblemCode,
+ * crawler/adapters searchUrlProblemCode), said from its code; a code of no book keeps its English.
+ */
+export function urlMessage({ t, tw, tp }: UrlTranslators, problem: IssueCode & { message: string }): string {
+  if (problem.code === "platformShape") {
+    // The code names the platform; its shape ("a Weibo user") is the `platforms` messages'.
+    const named = String(problem.values?.platform);
+    const platform = (PLATFORMS as readonly string[]).includes(named) ? (named as Platform) : FALLBACK_PLATFORM;
+    return t("platformShape", { shape: tp(`${platform}.shape`), example: String(problem.values?.example ?? "") });
   }
-  return english;
-}
-
-/** A keyword watch's refusal of a search URL (server/accounts.ts via searchUrlProblem), translated, or null. */
-function watchUrlMessage(tw: TW, english: string): string | null {
-  const noWord = NO_WORD.exec(english);
-  if (noWord) return tw("errors.noWord", { example: noWord[1]! });
-  const pages = PAGES_PARAM.exec(english);
-  if (pages) return tw("errors.pagesParam", { max: Number(pages[1]) });
-  return null;
+  return (
+    codedMessage(problem, platformUrlProblems, t) ??
+    codedMessage(problem, searchUrlProblems, (key, values) => tw(`errors.${key}`, values)) ??
+    codedMessage(problem, urlCronProblems, t) ??
+    problem.message
+  );
 }
 
 /** What the "keyword watch" mode of the add-account form builds: the search URL, or why not per field. */
@@ -107,13 +103,14 @@ export function cronMessage(t: T, problem: IssueCode & { message: string }): str
 }
 
 /** Translated messages per field for a failed parse of the account form. */
-export async function accountIssues(issues: readonly z.core.$ZodIssue[], values: Record<string, string>): Promise<Record<string, string[]>> {
+export async function accountIssues(issues: readonly z.core.$ZodIssue[]): Promise<Record<string, string[]>> {
   const [t, tw, tp] = await Promise.all([getTranslations("accounts.validation"), getTranslations("accounts.watch"), getTranslations("platforms")]);
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const field = issue.path.map(String).join(".") || "_";
     let text = issue.message;
-    if (field === "url") text = watchUrlMessage(tw, issue.message) ?? urlMessage(t, tp, (values.url ?? "").trim(), issue.message);
+    const found = issueCode(issue);
+    if (field === "url") text = found ? urlMessage({ t, tw, tp }, { ...found, message: issue.message }) : issue.message;
     else if (field === "cron") text = codedIssueMessage(issue, urlCronProblems, t) ?? issue.message;
     else if (field === "name" && issue.code === "too_big") text = t("nameTooLong", { max: Number(issue.maximum) });
     else if (field === "interval") text = t("chooseInterval");

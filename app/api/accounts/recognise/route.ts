@@ -4,7 +4,7 @@ import { z } from "zod";
 import { withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
 import { recognisePlatform } from "@/crawler/adapters";
-import { platformProblem } from "@/server/accounts";
+import { platformProblemCode } from "@/server/accounts";
 import { urlMessage } from "@/app/(dashboard)/accounts/_lib/problems";
 
 const querySchema = z.object({ url: z.string().max(2000) });
@@ -13,8 +13,8 @@ const querySchema = z.object({ url: z.string().max(2000) });
 export const GET = withAuth("manage-accounts", async (req) => {
   const { url } = parseInput(querySchema, Object.fromEntries(new URL(req.url).searchParams));
   const platform = recognisePlatform(url.trim());
-  const problem = url.trim() ? platformProblem(url, undefined) : null;
+  const problem = url.trim() ? platformProblemCode(url, undefined) : null;
   if (!problem) return NextResponse.json({ platform, problem: null });
-  const [t, tp] = await Promise.all([getTranslations("accounts.validation"), getTranslations("platforms")]);
-  return NextResponse.json({ platform, problem: urlMessage(t, tp, url.trim(), problem) });
+  const [t, tw, tp] = await Promise.all([getTranslations("accounts.validation"), getTranslations("accounts.watch"), getTranslations("platforms")]);
+  return NextResponse.json({ platform, problem: urlMessage({ t, tw, tp }, problem) });
 });
