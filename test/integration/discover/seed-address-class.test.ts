@@ -67,8 +67,7 @@ describe("seed address classes", () => {
         line: 5,
         text: "http://meta.campus.test/latest/",
         reason: "meta.campus.test resolves to 169.254.169.254, a link-local or cloud metadata address: it is never crawled",
-        code: "urlMetadataResolves",
-        values: { host: "meta.campus.test", address: "169.254.169.254" },
+        problem: { code: "urlMetadataResolves", values: { host: "meta.campus.test", address: "169.254.169.254" } },
       },
     ]);
     expect(await classesOf(t, set.id)).toEqual({

@@ -25,6 +25,7 @@ import type { Db } from "../../../lib/db";
 import { createTestDb, type TestDb } from "../../support/db";
 import { runCli } from "../../support/cli";
 import { testDbKind } from "../../support/pg";
+import { createTopicWithChannels } from "../../support/topics";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
 
 let t: TestDb | undefined;
@@ -302,7 +303,8 @@ describe("housekeeping is jobs", () => {
       });
     });
     await new Promise<void>((r) => hook!.listen(0, "127.0.0.1", r));
-    const topic = await db.topic.create({ data: { name: "考试", webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` } });
+    // Stored as the settings form stores it: the robot URL sealed (a plaintext URL is refused at send time).
+    const topic = await createTopicWithChannels(db, { name: "考试" }, { webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` });
     const account = await db.account.create({ data: { platform: "blog", entryUrl: "http://127.0.0.1:9/blog/", name: "博客" } });
     const started = new Date(Date.now() - 10_000);
     const run = await db.crawlRun.create({ data: { accountId: account.id, status: "ok", startedAt: started, finishedAt: new Date(Date.now() + 1000) } });
