@@ -102,9 +102,15 @@ class CountedRequest extends http.IncomingMessage {
   }
 }
 
+/** How long a refused client may go on sending (discarded) after the 413, before the socket is cut. */
+const LINGER_MS = 2000;
+
 /**
- * Answer 413 and close the connection: the rest of the body is never read, and a Next.js handler
- * still waiting for it gets an aborted request.
+ * Answer 413 and close the connection: the rest of the body never reaches Next.js, and a handler
+ * still waiting for it gets an aborted request. Why not destroy at once: a client still uploading
+ * would then meet a TCP reset, which can discard the 413 before it reads it (it sees only
+ * "connection reset"). So the server half-closes after the answer, drops what still arrives
+ * (CountedRequest), and cuts the socket when the client closes or after LINGER_MS.
  */
 function tooLarge(req, res, limit) {
   if (res.headersSent) {
@@ -113,7 +119,17 @@ function tooLarge(req, res, limit) {
   }
   const body = `Request body too large: at most ${limit / 1024} KB before sign-in.\n`;
   res.writeHead(413, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
-  res.end(body, () => req.destroy());
+  res.end(body, () => {
+    const socket = req.socket;
+    if (!socket || socket.destroyed) return req.destroy();
+    socket.end();
+    const cut = setTimeout(() => req.destroy(), LINGER_MS);
+    cut.unref();
+    socket.once("close", () => {
+      clearTimeout(cut);
+      req.destroy();
+    });
+  });
 }
 
 const app = next({ dev: false, dir: root, hostname: host, port });

@@ -26,7 +26,7 @@ describe("seed:large", () => {
     const out = await new Promise<{ code: number; err: string }>((resolve) =>
       execFile(
         process.execPath,
-        [path.join(root, "bin/tsx.mjs"), "scripts/seed-large.ts", "--db", `file:${file}`, "--posts", "1500", "--days", "20"],
+        [path.join(root, "bin/tsx.mjs"), "scripts/seed-large/index.ts", "--db", `file:${file}`, "--posts", "1500", "--days", "20"],
         { cwd: root, env: { ...process.env, BCRYPT_COST: "4" }, maxBuffer: 16 << 20 },
         (e, _out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, err }),
       ),
