@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyPosts } from "../../../crawler/classify";
 import { crawlFixture, type CrawlFixture } from "./support";
+import { testDbKind } from "../../support/pg";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -144,7 +145,10 @@ describe("a crawl killed between storing and classifying", () => {
     const killed = await crawlAndDieAfterFirstStore(accountId);
     // Nothing to crawl: only the start-up catch-up can classify them.
     await f!.t.db.account.update({ where: { id: accountId }, data: { enabled: false } });
-    const r = await cli(["start", "--poll-ms", "60000"], {}, { pattern: /classified \d+ posts left unclassified/, then: "SIGTERM" });
+    // The catch-up is a job the scheduler asks for: on SQLite `start` runs it in-process; on
+    // PostgreSQL the scheduler only enqueues and a worker runs jobs, so `start` gets one worker.
+    const workers = testDbKind() === "postgresql" ? ["--workers", "1"] : [];
+    const r = await cli(["start", "--poll-ms", "60000", ...workers], {}, { pattern: /classified \d+ posts left unclassified/, then: "SIGTERM" });
     expect(r.out).toMatch(/classified \d+ posts left unclassified by an earlier run/);
     expect(r.code, r.out).toBe(0);
     const done = await expectAllClassified(topics);
