@@ -186,6 +186,8 @@ export interface AccountRunState {
   status: string;
   lastRunAt?: Date;
   lastError?: string | null;
+  /** Account.listValidators (crawler/fetch/conditional.ts), JSON. */
+  listValidators?: string;
 }
 
 /** Write a run's {@link AccountRunState} on its account (the account must exist, as for Prisma's update). */

@@ -43,6 +43,13 @@ export interface FetchOptions {
   json?: boolean;
   /** Return the raw bytes in `raw` (images for OCR); always over plain HTTP. */
   binary?: boolean;
+  /**
+   * The listing's head page (a board's or bar's first list page, a timeline's first page, a
+   * blog's feed or entry page): unchanged, nothing new is anywhere in the listing. When the last
+   * complete run saw an ETag or Last-Modified for this URL, the request is made conditional, and a
+   * 304 answer throws NotModifiedError instead of returning a body (crawler/fetch/conditional.ts).
+   */
+  conditional?: boolean;
 }
 
 /**

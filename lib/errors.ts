@@ -78,3 +78,15 @@ export class LoginExpiredError extends Error {
     super(message);
   }
 }
+
+/**
+ * The listing's head page answered 304 Not Modified to a conditional request
+ * (crawler/fetch/conditional.ts): nothing was added, edited or removed since the last complete
+ * run. Not a failure: the walk ends at once, without parsing, and the account's marks stay.
+ */
+export class NotModifiedError extends Error {
+  override name = "NotModified";
+  constructor(readonly url: string) {
+    super(`list not modified (HTTP 304): ${url}`);
+  }
+}

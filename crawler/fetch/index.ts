@@ -27,3 +27,5 @@ export { AddressRefusedError, createAddressPolicy, createGuardedAgent, parseTrus
 export type { AddressPolicy, AddressPolicyOptions, GuardedAgentOptions, Resolver } from "./address-policy";
 export { createProxyAgent, maskProxyUrl, parseProxyUrl, PROXY_SCHEMES, ProxyError, ProxyUrlError } from "./proxy";
 export type { ProxyConfig, ProxyFailure, ProxyScheme, ProxySetting } from "./proxy";
+export { parseListValidators } from "./conditional";
+export type { ListValidators } from "./conditional";

@@ -13,6 +13,7 @@ export interface AccountChange {
   status?: string;
   lastRunAt?: Date;
   lastError?: string | null;
+  listValidators?: string;
   updatedAt: Date;
 }
 

@@ -38,6 +38,7 @@ import { walk } from "./walk";
 import { crawlFinished, crawlStarted, profiling, timed } from "../profile";
 import { flushSearchIndex } from "../../lib/search-index";
 import { flushArchive } from "../archive";
+import { conditionalLayer, nextListValidators, parseListValidators } from "../fetch/conditional";
 
 // The run's types belong to the CrawlRun lifecycle (./runs.ts); importers of the worker keep finding them here.
 export type { RunError, RunSummary, RunWarning };
@@ -111,6 +112,10 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
     const get = fetcher.get.bind(fetcher);
     fetcher.get = (url, options) => timed("fetch", () => get(url, options));
   }
+  // The listing's head is asked for conditionally when the last complete run kept its validators.
+  // Not with a re-check window: edits do not change a list page, and a 304 would skip the re-check.
+  const validators = parseListValidators(account.listValidators);
+  const conditional = conditionalLayer(fetcher, validators, account.recheckDays === 0);
   // The URL an error names is the one that was requested (an API URL, a thread's page 37); the
   // caller's URL (the post it belongs to) is only a fallback for errors that name none. A
   // redirect target refused before any request names the page that redirected (the reason
@@ -147,7 +152,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
         // With login cookies the adapter checks each answer is logged in (LoginExpiredError).
         hasLoginCookies: Boolean(account.cookies),
       },
-      fetch: fetcher,
+      fetch: conditional.fetcher,
       now: started,
       log: (m) => services.onProgress?.(m),
       warn: (w) => {
@@ -210,6 +215,8 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   await setAccountState(db, accountId, {
     status: loginExpired ? "relogin" : s.blocks > 0 && listFailed ? "blocked" : s.status === "failed" ? "error" : unrecognised ? UNRECOGNISED : "idle",
     lastRunAt: wallStart,
+    // Kept only from a run that stored all it read: after anything less the next run reads the listing whole.
+    listValidators: JSON.stringify(nextListValidators(validators, conditional, s.status === "ok", finished)),
     lastError: lastError
       ? `${lastError.kind}: ${lastError.reason}`
       : unrecognised

@@ -3,12 +3,12 @@
  * stop and which threads to open; what it could not finish keeps the account's mark below it.
  */
 import { archiveSource } from "../archive";
-import { LoginExpiredError } from "../errors";
+import { LoginExpiredError, NotModifiedError } from "../errors";
 import { advanceMark, createThreadMarks, knownPosts, listHash, prepareItem, readMarks, readResumes, type KnownPost, type PreparedItem } from "../store";
 import { sameHash } from "../text";
 import type { CrawlItem, ListItem, ListPage } from "../types";
 import { commit } from "./commit";
-import type { Crawl } from "./context";
+import { note, type Crawl } from "./context";
 import { isGone, postGone, probeMissingThreads } from "./deletions";
 import { crawlThread, needsThread } from "./thread";
 import { timed } from "../profile";
@@ -61,6 +61,16 @@ async function walkListing(c: Crawl, account: AccountRow): Promise<boolean> {
     try {
       next = await iterator.next();
     } catch (e) {
+      if (e instanceof NotModifiedError) {
+        // The listing's head is as the last complete run left it (crawler/fetch/conditional.ts):
+        // nothing new before any page, the natural end after some (a blog's entry page behind
+        // its feed). Nothing was parsed, so no mark moves and no thread is probed.
+        if (pageNo === 0) {
+          note(c, `list not modified (HTTP 304): nothing new since the last complete run`);
+          return false;
+        }
+        break;
+      }
       c.record(e);
       return true;
     }

@@ -126,7 +126,7 @@ export function createBlogAdapter(): Adapter {
    */
   async function tryFeed(ctx: AdapterContext, url: string): Promise<FetchResult | null> {
     try {
-      const res = await ctx.fetch.get(url, { kind: "list" });
+      const res = await ctx.fetch.get(url, { kind: "list", conditional: true });
       return looksLikeFeed(res.body) ? res : null;
     } catch (err) {
       if (err instanceof NonRetryableError) {
@@ -156,7 +156,7 @@ export function createBlogAdapter(): Adapter {
         if (!feed) feedCache.delete(entryUrl);
       }
       if (!feed && !(fresh && cached.feedUrl === null)) {
-        entry = await ctx.fetch.get(entryUrl, { kind: "list" });
+        entry = await ctx.fetch.get(entryUrl, { kind: "list", conditional: true });
         if (looksLikeFeed(entry.body)) {
           feed = entry;
         } else {
@@ -186,7 +186,7 @@ export function createBlogAdapter(): Adapter {
       }
 
       // Listing pages: the whole crawl without a feed, or what lies beyond the feed's window.
-      entry ??= await ctx.fetch.get(entryUrl, { kind: "list" });
+      entry ??= await ctx.fetch.get(entryUrl, { kind: "list", conditional: true });
       let page: FetchResult = entry;
       const visited = new Set<string>();
       for (;;) {

@@ -93,13 +93,14 @@ function tidOf(item: ListItem): string {
 async function getListPage(ctx: AdapterContext, url: string, page: number) {
   const board = boardOf(ctx);
   try {
-    return await ctx.fetch.get(url, { kind: "list" });
+    // Page 1 is the board's head (ordered by last reply): unchanged, nothing is new on the board.
+    return await ctx.fetch.get(url, { kind: "list", conditional: page === 1 });
   } catch (e) {
     if (!(page === 1 && board.dialectGuessed && board.dialect === "x" && e instanceof NonRetryableError && e.status === 404)) throw e;
     const old: DiscuzBoard = { ...board, dialect: "7", dialectGuessed: false };
     learnt.set(ctx, old);
     ctx.log(`${board.base}forum.php answers 404: reading the board as Discuz! 7`);
-    return ctx.fetch.get(boardListUrl(old, page), { kind: "list" });
+    return ctx.fetch.get(boardListUrl(old, page), { kind: "list", conditional: page === 1 });
   }
 }
 

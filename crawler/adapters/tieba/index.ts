@@ -216,7 +216,8 @@ export const tiebaAdapter: Adapter = {
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const kw = encodeURIComponent(barOf(ctx));
     for (let pn = 0; ;) {
-      const res = await ctx.fetch.get(onOrigin(ctx, `/f?kw=${kw}&ie=utf-8&pn=${pn}`), { kind: "list" });
+      // The first page is the bar's head: any new thread or reply moves a thread onto it.
+      const res = await ctx.fetch.get(onOrigin(ctx, `/f?kw=${kw}&ie=utf-8&pn=${pn}`), { kind: "list", conditional: pn === 0 });
       checkTiebaLogin(ctx, res);
       const { items, hasNext, nextPn } = await offThread("tiebaList", parseListPage, res.body, rebase(ctx, res.url, res.url), ctx.now, true, ctx.warn);
       if (items.length === 0) {

@@ -205,7 +205,8 @@ export const weiboAdapter: Adapter = {
     const seenCursors = new Set<string>();
     for (;;) {
       const url = apiUrl(ctx, timeline + cursor);
-      const { res, data } = await getJson(ctx, url, { kind: "list" });
+      // The timeline's first page is its head (the container lookup above changes with nothing).
+      const { res, data } = await getJson(ctx, url, { kind: "list", conditional: cursor === "" });
       const mblogs = mblogsOf(data);
       const items = pageItems(ctx, mblogs, url, { url: res.url, body: res.body });
       // A page where nothing could be read is a changed API: fail loudly, naming the page.

@@ -19,6 +19,7 @@ import { createRequestLog, type RequestFilter, type RequestLogEntry } from "./re
 import { DEFAULT_PAGE_SIZES, notFound, type PageSizes, type Rendered } from "./responses";
 import { createRouter, entryPath, platformIdOf, type Routed } from "./router";
 import type { WeiboDateStyle } from "./weibo";
+import { createValidators, type ValidatorMode } from "./validators";
 
 export type { Fault, FaultHandle, FaultMatch } from "./faults";
 export type { RequestFilter, RequestLogEntry } from "./request-log";
@@ -40,6 +41,11 @@ export interface LocalPlatformsOptions extends ModelOptions {
    * @default false
    */
   realCaptures?: boolean | string;
+  /**
+   * List pages carry an ETag, a Last-Modified or both, and answer 304 to a conditional request
+   * that still holds (./validators.ts). @default off
+   */
+  validators?: ValidatorMode;
   /** @default "127.0.0.1" */
   host?: string;
   /** @default 0 (any free port) */
@@ -93,6 +99,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
   const faults = createFaults();
   const logins = createLogins(model);
   let origin = "";
+  const conditional = options.validators ? createValidators(options.validators, () => model.clock.now()) : null;
   const route = createRouter({
     model,
     sizes,
@@ -119,7 +126,9 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
         // on a busy machine can be well before "close" runs; "close" covers answers never finished.
         let ended = false;
         const end = () => {
-          if (!ended) (ended = true), log.end(entry);
+          if (ended) return;
+          ended = true;
+          log.end(entry);
         };
         res.once("finish", end);
         res.once("close", end);
@@ -134,6 +143,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions = {}): 
         entry.kind = routed.kind;
         const fault = faults.take(url);
         let rendered = routed.rendered;
+        if (conditional && routed.kind === "list") rendered = conditional(url, req, rendered);
         if (fault) {
           entry.fault = fault.type;
           rendered = await answerFault(fault, url, rendered);
