@@ -7,7 +7,6 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 node bin/campuswatch.mjs db migrate
 # Rebuild only when a source file is newer than the last build.
-stamp=.next/BUILD_ID
-if [ ! -f "$stamp" ] || [ -n "$(find app components lib server crawler i18n messages proxy.ts next.config.ts package-lock.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+if ! bash scripts/next-build-current.sh .next; then
   npx next build
 fi

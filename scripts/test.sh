@@ -25,7 +25,13 @@ node scripts/gen-pg-schema.mjs --check || status=1
 
 echo "== build for browser tests"
 built=1
-if ! NEXT_DIST_DIR=.next-test npx next build > test-results/next-build.log 2>&1; then
+# The quick start's build (`npm start`, or CI's run of scripts/prepare-start.sh) is the same
+# production build: when it is current with the sources the browser tests use it instead of
+# building a second time (minutes on a small machine). Otherwise they get their own, .next-test.
+if [ -z "${NEXT_DIST_DIR:-}" ] && bash scripts/next-build-current.sh .next; then
+  export NEXT_DIST_DIR=.next
+  echo "using the quick start's build in .next (current with the sources)"
+elif ! NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next-test}" npx next build > test-results/next-build.log 2>&1; then
   tail -40 test-results/next-build.log
   echo "next build failed: browser tests not run" >&2
   built=0
