@@ -160,13 +160,13 @@ export class ScreenshotRenderer {
   }
 
   /**
-   * The stored screenshot of an archived page, drawn and stored now when there is none yet.
-   * Null when the archived page itself is gone (pruned, or never written).
+   * The stored screenshot of an archived page, drawn and stored now when there is none yet
+   * (`drawnNow` says which). Null when the archived page itself is gone (pruned, or never written).
    */
-  async ensure(archiveDir: string, archiveRel: string): Promise<StoredScreenshot | null> {
+  async ensure(archiveDir: string, archiveRel: string): Promise<(StoredScreenshot & { drawnNow: boolean }) | null> {
     const rel = screenshotPathOf(archiveRel);
     const existing = await readStoredScreenshot(archiveDir, rel);
-    if (existing) return existing;
+    if (existing) return { ...existing, drawnNow: false };
     let source: { url: string; body: string };
     try {
       source = await readArchived(archiveDir, archiveRel);
@@ -181,7 +181,7 @@ export class ScreenshotRenderer {
     const temp = `${file}.${process.pid}.tmp`;
     await fs.writeFile(temp, shot.png, { mode: 0o600 });
     await fs.rename(temp, file);
-    return { ...shot, rel, takenAt: (await fs.stat(file)).mtime };
+    return { ...shot, rel, takenAt: (await fs.stat(file)).mtime, drawnNow: true };
   }
 
   /** Stop Chromium (when it was started). */

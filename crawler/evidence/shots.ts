@@ -57,9 +57,8 @@ export async function drawRunScreenshots(
       if (options.signal?.aborted) break;
       options.progress?.(i, pages.length);
       try {
-        const before = Date.now();
         const shot = await renderer.ensure(archiveDir, rel);
-        if (shot && shot.takenAt.getTime() >= before - 1000) result.drawn++;
+        if (shot?.drawnNow) result.drawn++;
         else result.skipped++;
       } catch (e) {
         result.failed++;
