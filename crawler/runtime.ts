@@ -96,7 +96,9 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
     notify: (db, runId) => {
       const p = Promise.all([
         runMayNotify(db, runId).then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null)),
-        opts.archive === false ? null : runFlaggedArchivedPosts(db, runId).then((has) => (has ? requestJob(db, { kind: "evidenceShots", crawlRunId: runId }) : null)),
+        opts.archive === false
+          ? null
+          : runFlaggedArchivedPosts(db, runId).then((has) => (has ? requestJob(db, { kind: "evidenceShots", crawlRunId: runId }) : null)),
       ]).finally(() => requests.delete(p));
       requests.add(p);
       return p;

@@ -190,7 +190,8 @@ export function readZip(zip: Buffer, options: ReadZipOptions = {}): ZipEntry[] {
   let total = 0;
   let p = centralOffset;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > end || zip.readUInt32LE(p) !== CENTRAL_SIG) throw new ZipFormatError(`damaged ZIP: central directory entry ${i + 1} is not where it should be`);
+    if (p + 46 > end || zip.readUInt32LE(p) !== CENTRAL_SIG)
+      throw new ZipFormatError(`damaged ZIP: central directory entry ${i + 1} is not where it should be`);
     const flags = zip.readUInt16LE(p + 8);
     const method = zip.readUInt16LE(p + 10);
     const crc = zip.readUInt32LE(p + 16);
@@ -212,7 +213,8 @@ export function readZip(zip: Buffer, options: ReadZipOptions = {}): ZipEntry[] {
     if (method !== STORE && method !== DEFLATE) throw new ZipFormatError(`${name} uses compression method ${method} (only store and deflate are read)`);
     total += size;
     if (total > maxTotal) throw new ZipFormatError(`the ZIP unpacks to more than ${maxTotal} bytes`);
-    if (localOffset + 30 > centralOffset || zip.readUInt32LE(localOffset) !== LOCAL_SIG) throw new ZipFormatError(`damaged ZIP: ${name}'s local header is missing`);
+    if (localOffset + 30 > centralOffset || zip.readUInt32LE(localOffset) !== LOCAL_SIG)
+      throw new ZipFormatError(`damaged ZIP: ${name}'s local header is missing`);
     const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
     if (dataStart + compressedSize > centralOffset) throw new ZipFormatError(`damaged ZIP: ${name}'s content runs past the end of the file data`);
     const raw = zip.subarray(dataStart, dataStart + compressedSize);

@@ -50,7 +50,13 @@ export function evidenceResponse(built: BuiltEvidence): Response {
   });
 }
 
-const paramsSchema = z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) });
+const paramsSchema = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
 
 /**
  * The route handler of `GET /api/evidence/posts/:id` and `GET /api/evidence/incidents/:id`: signed

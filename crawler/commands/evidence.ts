@@ -24,8 +24,7 @@ export function registerEvidenceCommands(program: Command) {
         ]);
         const renderer = o.screenshots ? new ScreenshotRenderer({ chromiumPath: crawlerConfig().chromiumPath, log: (m) => console.warn(m) }) : null;
         try {
-          const built =
-            postId !== undefined ? await buildPostEvidence(db, postId, { renderer }) : await buildIncidentEvidence(db, o.incident!, { renderer });
+          const built = postId !== undefined ? await buildPostEvidence(db, postId, { renderer }) : await buildIncidentEvidence(db, o.incident!, { renderer });
           if (!built) throw new UserInputError(postId !== undefined ? `no post ${postId}` : `no incident ${o.incident}`);
           fs.writeFileSync(o.out, built.zip, { flag: "wx" });
           const m = built.manifest;
@@ -55,7 +54,10 @@ export function registerEvidenceCommands(program: Command) {
         } catch (e) {
           throw new UserInputError(`cannot read ${file}: ${(e as Error).message}`);
         }
-        const [{ verifyEvidencePackage }, { evidenceKeyFile, loadEvidenceKey }] = await Promise.all([import("../../lib/evidence/package"), import("../../lib/evidence/key")]);
+        const [{ verifyEvidencePackage }, { evidenceKeyFile, loadEvidenceKey }] = await Promise.all([
+          import("../../lib/evidence/package"),
+          import("../../lib/evidence/key"),
+        ]);
         // This install's key is compared with, never made, by a check.
         const expected = o.key ?? (fs.existsSync(evidenceKeyFile()) ? loadEvidenceKey().fingerprint : null);
         const r = verifyEvidencePackage(zip, { expectedFingerprint: expected });
@@ -63,7 +65,8 @@ export function registerEvidenceCommands(program: Command) {
           const { manifest: _manifest, ...rest } = r;
           console.log(JSON.stringify(rest, null, 2));
         } else {
-          const keyNote = r.trustedKey === null ? "no key to compare with" : r.trustedKey ? (o.key ? "the expected key" : "this install's key") : "NOT the expected key";
+          const keyNote =
+            r.trustedKey === null ? "no key to compare with" : r.trustedKey ? (o.key ? "the expected key" : "this install's key") : "NOT the expected key";
           if (r.manifestReadable) console.log(`signature: ${r.signature} (key ${r.keyFingerprint}, ${keyNote})`);
           for (const f of r.files) console.log(`${f.status === "ok" ? "ok     " : f.status.toUpperCase().padEnd(7)} ${f.name}`);
           for (const n of r.unlisted) console.log(`ADDED   ${n}`);

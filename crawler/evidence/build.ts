@@ -194,7 +194,15 @@ async function build(
       const name = `${dir}/versions/v${v.version}.json`;
       files.push({
         name,
-        data: json({ version: v.version, title: v.title, text: v.text, html: v.html, contentHash: v.sha1, seenAt: v.seenAt.toISOString(), replacedAt: v.replacedAt.toISOString() }),
+        data: json({
+          version: v.version,
+          title: v.title,
+          text: v.text,
+          html: v.html,
+          contentHash: v.sha1,
+          seenAt: v.seenAt.toISOString(),
+          replacedAt: v.replacedAt.toISOString(),
+        }),
       });
       versions.push({ version: v.version, file: name, seenAt: v.seenAt.toISOString(), replacedAt: v.replacedAt.toISOString() });
       own.push(name);
@@ -204,7 +212,16 @@ async function build(
     if (!versions.some((v) => v.version === p.version)) {
       files.push({
         name: current,
-        data: json({ version: p.version, title: p.title, text: p.text, html: p.html, contentHash: p.sha1, seenAt: currentSeen.toISOString(), replacedAt: null, deletedAt: p.deletedAt?.toISOString() ?? null }),
+        data: json({
+          version: p.version,
+          title: p.title,
+          text: p.text,
+          html: p.html,
+          contentHash: p.sha1,
+          seenAt: currentSeen.toISOString(),
+          replacedAt: null,
+          deletedAt: p.deletedAt?.toISOString() ?? null,
+        }),
       });
       versions.push({ version: p.version, file: current, seenAt: currentSeen.toISOString(), replacedAt: null });
       own.push(current);

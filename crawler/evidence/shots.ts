@@ -37,7 +37,13 @@ export interface RunShots {
 export async function drawRunScreenshots(
   db: Db,
   crawlRunId: number,
-  options: { archiveDir?: string; chromiumPath?: string; signal?: AbortSignal; log?: (message: string) => void; progress?: (done: number, total: number) => void } = {},
+  options: {
+    archiveDir?: string;
+    chromiumPath?: string;
+    signal?: AbortSignal;
+    log?: (message: string) => void;
+    progress?: (done: number, total: number) => void;
+  } = {},
 ): Promise<RunShots> {
   const result: RunShots = { drawn: 0, skipped: 0, failed: 0 };
   const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, select: { accountId: true, startedAt: true, finishedAt: true } });

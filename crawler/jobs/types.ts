@@ -56,7 +56,17 @@ export type JobSpec = z.infer<typeof jobSpecSchema>;
 export type JobKind = JobSpec["kind"];
 
 /** Every kind of job with a row, in the order `jobs list --kind` names them. */
-export const JOB_KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive", "evidenceShots"] as const satisfies readonly JobKind[];
+export const JOB_KINDS = [
+  "discover",
+  "train",
+  "rescore",
+  "learn",
+  "notify",
+  "notifyRun",
+  "catchUp",
+  "pruneArchive",
+  "evidenceShots",
+] as const satisfies readonly JobKind[];
 // Compile-time: every kind of the union is listed above.
 const allKinds: [Exclude<JobKind, (typeof JOB_KINDS)[number]>] extends [never] ? true : false = true;
 void allKinds;

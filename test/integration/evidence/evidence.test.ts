@@ -19,7 +19,15 @@ import { loadEvidenceKey, type EvidenceKey } from "@/lib/evidence/key";
 import { MANIFEST_NAME, SIGNATURE_NAME, verifyEvidencePackage, type EvidenceManifest } from "@/lib/evidence/package";
 import { readZip, writeZip } from "@/lib/zip";
 import { archiveSource, flushArchive, pruneArchive } from "@/crawler/archive";
-import { buildIncidentEvidence, buildPostEvidence, drawRunScreenshots, evidenceArchiveFiles, pngSize, ScreenshotRenderer, screenshotPathOf } from "@/crawler/evidence";
+import {
+  buildIncidentEvidence,
+  buildPostEvidence,
+  drawRunScreenshots,
+  evidenceArchiveFiles,
+  pngSize,
+  ScreenshotRenderer,
+  screenshotPathOf,
+} from "@/crawler/evidence";
 import { decodePng } from "../../support/png";
 import { testDbs } from "../../support/db";
 
@@ -123,7 +131,9 @@ async function addPost(
     });
   }
   if (o.flag !== null) {
-    await s.db.flag.create({ data: { postId: post.id, topicId: s.topicId, reasons: "[]", score: 0.91, status: o.flag ?? "open", createdAt: new Date("2026-12-01T02:06:00Z") } });
+    await s.db.flag.create({
+      data: { postId: post.id, topicId: s.topicId, reasons: "[]", score: 0.91, status: o.flag ?? "open", createdAt: new Date("2026-12-01T02:06:00Z") },
+    });
   }
   return { id: post.id, url, archivePath: archivePath! };
 }
@@ -133,7 +143,12 @@ const entriesOf = (zip: Buffer) => new Map(readZip(zip).map((e) => [e.name, e.da
 describe("evidence packages", () => {
   it("exports a flagged post: raw page, screenshot of it, every version, OCR text, signed manifest", async () => {
     const s = await seed();
-    const p = await addPost(s, { tid: "501", title: "食堂饭菜吃出虫子", versions: ["第一版：食堂饭菜", "第二版：食堂饭菜吃出虫子了"], ocrText: "图片文字：菜里有虫" });
+    const p = await addPost(s, {
+      tid: "501",
+      title: "食堂饭菜吃出虫子",
+      versions: ["第一版：食堂饭菜", "第二版：食堂饭菜吃出虫子了"],
+      ocrText: "图片文字：菜里有虫",
+    });
     const built = (await buildPostEvidence(s.db, p.id, { archiveDir, renderer, key, now: NOW, createdBy: "user:reviewer" }))!;
     expect(built.fileName).toBe(`campuswatch-evidence-post-${p.id}-20261203.zip`);
 
@@ -166,7 +181,11 @@ describe("evidence packages", () => {
       seenAt: "2026-12-01T02:05:00.000Z",
       replacedAt: "2026-12-01T03:05:00.000Z",
     });
-    expect(JSON.parse(files.get(`post-${p.id}/versions/v3.json`)!.toString())).toMatchObject({ version: 3, text: "现在的内容：食堂饭菜吃出虫子", replacedAt: null });
+    expect(JSON.parse(files.get(`post-${p.id}/versions/v3.json`)!.toString())).toMatchObject({
+      version: 3,
+      text: "现在的内容：食堂饭菜吃出虫子",
+      replacedAt: null,
+    });
     expect(files.get(`post-${p.id}/ocr.txt`)!.toString()).toBe("图片文字：菜里有虫");
 
     // The manifest: every file's hash, the URLs, crawl times, the install and its key.
@@ -224,7 +243,8 @@ describe("evidence packages", () => {
 
     // 1. One byte of the screenshot flipped inside the ZIP.
     const flipped = Buffer.from(zip);
-    flipped[flipped.indexOf(png.subarray(200, 232)) + 5] ^= 0x20;
+    const i1 = flipped.indexOf(png.subarray(200, 232)) + 5;
+    flipped[i1] = flipped[i1]! ^ 0x20;
     const v1 = verifyEvidencePackage(flipped, { expectedFingerprint: key.fingerprint });
     expect(v1.ok).toBe(false);
     expect(v1.signature).toBe("valid");
@@ -234,7 +254,9 @@ describe("evidence packages", () => {
     // 2. A version's text edited and the ZIP rewritten cleanly (its own checksums right).
     const files = readZip(zip);
     const edited = files.map((f) =>
-      f.name === `post-${p.id}/versions/v1.json` ? { name: f.name, data: Buffer.from(f.data.toString().replace("第一版", "第一版（已改）")) } : { name: f.name, data: f.data },
+      f.name === `post-${p.id}/versions/v1.json`
+        ? { name: f.name, data: Buffer.from(f.data.toString().replace("第一版", "第一版（已改）")) }
+        : { name: f.name, data: f.data },
     );
     const v2 = verifyEvidencePackage(writeZip(edited), { expectedFingerprint: key.fingerprint });
     expect(v2.files.filter((f) => f.status !== "ok")).toEqual([{ name: `post-${p.id}/versions/v1.json`, status: "changed" }]);
@@ -261,7 +283,7 @@ describe("evidence packages", () => {
     const at = m4.indexOf(Buffer.from(`"createdAt"`));
     // manifest.json is deflated: flip a byte of its compressed data instead, right after its local header.
     const local = 30 + Buffer.byteLength(MANIFEST_NAME);
-    m4[local + 40] ^= 0x01;
+    m4[local + 40] = m4[local + 40]! ^ 0x01;
     expect(at).toBe(-1); // (deflated: its text is not in the ZIP as such)
     const v4 = verifyEvidencePackage(m4);
     expect(v4.ok).toBe(false);
@@ -277,7 +299,13 @@ describe("evidence packages", () => {
     expect(v5.problems[0]).toMatch(/manifest.sig was altered/);
 
     // 6. A file added, and a package re-signed with another key.
-    const v6 = verifyEvidencePackage(writeZip([...edited.filter((f) => f.name !== `post-${p.id}/versions/v1.json`), { name: "extra.txt", data: Buffer.from("x") }, { name: `post-${p.id}/versions/v1.json`, data: files.find((f) => f.name === `post-${p.id}/versions/v1.json`)!.data }]));
+    const v6 = verifyEvidencePackage(
+      writeZip([
+        ...edited.filter((f) => f.name !== `post-${p.id}/versions/v1.json`),
+        { name: "extra.txt", data: Buffer.from("x") },
+        { name: `post-${p.id}/versions/v1.json`, data: files.find((f) => f.name === `post-${p.id}/versions/v1.json`)!.data },
+      ]),
+    );
     expect(v6.unlisted).toEqual(["extra.txt"]);
     expect(v6.problems).toContain("extra.txt was added: the manifest does not list it");
     const other = loadEvidenceKey(fs.mkdtempSync(path.join(tmp, "other-")));
@@ -299,7 +327,7 @@ describe("evidence packages", () => {
       text: "现在的内容：被删的帖子",
       deletedAt: deletedAt.toISOString(),
     });
-    expect(JSON.parse(files.get(`post-${p.id}/versions/v1.json`)!.toString()).text).toBe("删帖前的第一版");
+    expect((JSON.parse(files.get(`post-${p.id}/versions/v1.json`)!.toString()) as { text: string }).text).toBe("删帖前的第一版");
     expect(entry.rawPage).toBeNull();
     expect(entry.screenshot).toBeNull();
     expect(entry.notes.join(" ")).toMatch(/no longer in the archive/);
@@ -360,7 +388,13 @@ describe("evidence packages", () => {
     const s = await seed();
     const p = await addPost(s, { tid: "801", title: "运行中的新预警", body: "<html><body style='background:#123456'><h1>新预警</h1></body></html>" });
     const run = await s.db.crawlRun.create({
-      data: { accountId: s.accountId, trigger: "manual", status: "ok", startedAt: new Date("2026-12-01T02:00:00Z"), finishedAt: new Date("2026-12-01T02:10:00Z") },
+      data: {
+        accountId: s.accountId,
+        trigger: "manual",
+        status: "ok",
+        startedAt: new Date("2026-12-01T02:00:00Z"),
+        finishedAt: new Date("2026-12-01T02:10:00Z"),
+      },
     });
     const shot = path.join(archiveDir, screenshotPathOf(p.archivePath));
     expect(fs.existsSync(shot)).toBe(false);
