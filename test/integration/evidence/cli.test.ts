@@ -16,7 +16,7 @@ import { createTestDb, type TestDb } from "../../support/db";
 let dir = "";
 let dataDir = "";
 let t: TestDb;
-let env: NodeJS.ProcessEnv = {};
+let env: NodeJS.ProcessEnv = { ...process.env };
 let postId = 0;
 let incidentId = 0;
 const cw = (args: string[]) => runCli(args, { cwd: dir, env });

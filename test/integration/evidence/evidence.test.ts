@@ -28,6 +28,7 @@ import {
   ScreenshotRenderer,
   screenshotPathOf,
 } from "@/crawler/evidence";
+import { createServices, pruneArchiveNow } from "@/crawler/runtime";
 import { decodePng } from "../../support/png";
 import { testDbs } from "../../support/db";
 
@@ -404,5 +405,52 @@ describe("evidence packages", () => {
     expect(img.pixel(640, 800).slice(0, 3)).toEqual([0x12, 0x34, 0x56]);
     // Once drawn, a second run of the job draws nothing.
     expect(await drawRunScreenshots(s.db, run.id, { archiveDir, chromiumPath: CHROMIUM })).toEqual({ drawn: 0, skipped: 1, failed: 0 });
+  });
+
+  it("a crawl run that flagged posts asks for the screenshot job; the archive's prune job keeps the evidence", async () => {
+    const s = await seed();
+    const p = await addPost(s, { tid: "901", title: "新预警", body: "<p>flagged in this run</p>" });
+    const gone = await addPost(s, { tid: "902", title: "普通", flag: null, body: "<p>not flagged</p>" });
+    const run = await s.db.crawlRun.create({
+      data: {
+        accountId: s.accountId,
+        trigger: "manual",
+        status: "ok",
+        startedAt: new Date("2026-12-01T02:00:00Z"),
+        finishedAt: new Date("2026-12-01T02:10:00Z"),
+      },
+    });
+    const quiet = await s.db.crawlRun.create({
+      data: {
+        accountId: s.accountId,
+        trigger: "manual",
+        status: "ok",
+        startedAt: new Date("2026-12-01T05:00:00Z"),
+        finishedAt: new Date("2026-12-01T05:10:00Z"),
+      },
+    });
+    const services = createServices({ db: s.db, hostDelayMs: 0, classify: false, parseThreads: 0 });
+    await services.notify!(s.db, run.id);
+    await services.notify!(s.db, quiet.id);
+    await services.flush();
+    const jobs = await s.db.job.findMany({ where: { kind: "evidenceShots" } });
+    expect(jobs.map((j) => JSON.parse(j.payload) as unknown)).toEqual([{ kind: "evidenceShots", crawlRunId: run.id }]);
+
+    // The prune job's own entry (the data directory's archive, the configured age): old files go, evidence stays.
+    const old = new Date("2025-11-01T00:00:00Z");
+    for (const f of [p.archivePath, gone.archivePath]) fs.utimesSync(path.join(archiveDir, f), old, old);
+    const saved = { dir: process.env.CAMPUSWATCH_DATA_DIR, days: process.env.CAMPUSWATCH_ARCHIVE_MAX_DAYS };
+    process.env.CAMPUSWATCH_DATA_DIR = tmp;
+    process.env.CAMPUSWATCH_ARCHIVE_MAX_DAYS = "30";
+    try {
+      expect(await pruneArchiveNow(s.db)).toBeGreaterThanOrEqual(1);
+    } finally {
+      if (saved.dir === undefined) delete process.env.CAMPUSWATCH_DATA_DIR;
+      else process.env.CAMPUSWATCH_DATA_DIR = saved.dir;
+      if (saved.days === undefined) delete process.env.CAMPUSWATCH_ARCHIVE_MAX_DAYS;
+      else process.env.CAMPUSWATCH_ARCHIVE_MAX_DAYS = saved.days;
+    }
+    expect(fs.existsSync(path.join(archiveDir, p.archivePath))).toBe(true);
+    expect(fs.existsSync(path.join(archiveDir, gone.archivePath))).toBe(false);
   });
 });
