@@ -177,10 +177,16 @@ export async function readArchived(dir: string, rel: string): Promise<{ url: str
 
 /**
  * Bound the archive: delete files older than `maxAgeDays`, then the oldest until the total is
- * under `maxBytes`. Returns how many files were removed.
+ * under `maxBytes`. Files whose path (relative to `dir`) is in `keep` are never deleted — the raw
+ * pages and screenshots of posts kept as evidence (crawler/evidence/keep.ts) — and their size is
+ * counted against `maxBytes`, so other files go sooner. Returns how many files were removed.
  */
-export async function pruneArchive(dir: string, { maxAgeDays, maxBytes }: { maxAgeDays: number; maxBytes: number }, now = new Date()): Promise<number> {
-  const files: { file: string; mtime: number; size: number }[] = [];
+export async function pruneArchive(
+  dir: string,
+  { maxAgeDays, maxBytes, keep }: { maxAgeDays: number; maxBytes: number; keep?: ReadonlySet<string> },
+  now = new Date(),
+): Promise<number> {
+  const files: { file: string; mtime: number; size: number; kept: boolean }[] = [];
   let accounts: string[];
   try {
     accounts = await fs.readdir(dir);
@@ -197,7 +203,7 @@ export async function pruneArchive(dir: string, { maxAgeDays, maxBytes }: { maxA
     }
     for (const n of names) {
       const st = await fs.stat(path.join(sub, n)).catch(() => null);
-      if (st?.isFile()) files.push({ file: path.join(sub, n), mtime: st.mtimeMs, size: st.size });
+      if (st?.isFile()) files.push({ file: path.join(sub, n), mtime: st.mtimeMs, size: st.size, kept: keep?.has(path.join(a, n)) ?? false });
     }
   }
   files.sort((x, y) => x.mtime - y.mtime);
@@ -206,6 +212,7 @@ export async function pruneArchive(dir: string, { maxAgeDays, maxBytes }: { maxA
   const oldest = now.getTime() - maxAgeDays * 86_400_000;
   for (const f of files) {
     if (f.mtime >= oldest && total <= maxBytes) break;
+    if (f.kept) continue;
     await fs.rm(f.file, { force: true });
     total -= f.size;
     removed++;

@@ -7,6 +7,7 @@
  * is imported inside its action, so `--help` loads commander and little else.
  */
 import { Command, CommanderError } from "commander";
+import { CAMPUSWATCH_VERSION } from "../lib/version";
 import { registerDbCommands } from "./commands/db";
 import { registerUserCommands } from "./commands/users";
 import { registerAccountCommands } from "./commands/accounts";
@@ -19,6 +20,7 @@ import { registerDiscoverCommand } from "./commands/discover";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerJobCommands } from "./commands/jobs";
 import { registerSecretCommands } from "./commands/secrets";
+import { registerEvidenceCommands } from "./commands/evidence";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -29,7 +31,7 @@ const program = new Command();
 program
   .name("campuswatch")
   .description("CampusWatch: topic-focused monitoring of campus forums, Tieba, Weibo and blogs")
-  .version("0.1.0")
+  .version(CAMPUSWATCH_VERSION)
   .showSuggestionAfterError(true)
   .configureOutput({ outputError: (str, write) => write(str.split("\n")[0] + "\n") });
 
@@ -46,6 +48,7 @@ registerWorkerCommand(program);
 registerDiscoverCommand(program);
 registerJobCommands(program);
 registerSecretCommands(program);
+registerEvidenceCommands(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

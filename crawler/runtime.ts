@@ -14,6 +14,8 @@ import { enableSegmentThread } from "./classify/segment-thread";
 import { enableParseThreads } from "./parse/thread";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
+import { evidenceArchiveFiles } from "./evidence/keep";
+import { runFlaggedArchivedPosts } from "./evidence/shots";
 import { runMayNotify } from "../lib/notify";
 import { requestJob } from "./jobs/requests";
 import { loadAccountCookies, loadAccountProxy } from "./account-access";
@@ -89,10 +91,15 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   return {
     // The run's notifications are a job (crawler/jobs/ notifyRun), asked for only when the run may
     // have something to say: a worker sends them, and a failure is written on the job.
+    // Likewise the screenshots of the pages behind the run's new flags (crawler/evidence/shots.ts):
+    // drawn by a worker after the run, never during the crawl.
     notify: (db, runId) => {
-      const p = runMayNotify(db, runId)
-        .then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null))
-        .finally(() => requests.delete(p));
+      const p = Promise.all([
+        runMayNotify(db, runId).then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null)),
+        opts.archive === false
+          ? null
+          : runFlaggedArchivedPosts(db, runId).then((has) => (has ? requestJob(db, { kind: "evidenceShots", crawlRunId: runId }) : null)),
+      ]).finally(() => requests.delete(p));
       requests.add(p);
       return p;
     },
@@ -139,10 +146,15 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
   };
 }
 
-/** Apply the archive retention settings (age and total size); returns the number of files removed. */
-export async function pruneArchiveNow(): Promise<number> {
+/**
+ * Apply the archive retention settings (age and total size); returns the number of files removed.
+ * The raw pages and screenshots of posts with an open flag or in an open incident are kept
+ * whatever their age (crawler/evidence/keep.ts).
+ */
+export async function pruneArchiveNow(db: Db): Promise<number> {
   const cfg = crawlerConfig();
-  return pruneArchive(path.join(dataDir(), "archive"), { maxAgeDays: cfg.archiveMaxDays, maxBytes: cfg.archiveMaxMb * 1024 * 1024 });
+  const keep = await evidenceArchiveFiles(db);
+  return pruneArchive(path.join(dataDir(), "archive"), { maxAgeDays: cfg.archiveMaxDays, maxBytes: cfg.archiveMaxMb * 1024 * 1024, keep });
 }
 
 /**

@@ -19,7 +19,7 @@ import path from "node:path";
 import { dataDir } from "./config";
 
 /** Files in the data directory made 0600 at start, when present. */
-const DATA_FILES = ["session-secret", "session-secret.new", "browser-sandbox.json"];
+const DATA_FILES = ["session-secret", "session-secret.new", "browser-sandbox.json", "evidence-key.pem"];
 
 function chmodIfPresent(file: string, mode: number): void {
   try {
@@ -75,4 +75,26 @@ export function securePrivateFiles(sqliteFile: string | null): void {
  */
 export function secureSqliteFiles(file: string): void {
   for (const suffix of ["", "-wal", "-shm", "-journal"]) chmodIfPresent(file + suffix, 0o600);
+}
+
+/**
+ * Create `file` with `content`, readable by this user only (0600 whatever the umask), unless it
+ * exists already: returns false then and leaves it as it is. The content appears all at once (a
+ * private temporary file hard-linked into place), so two processes creating the same file at the
+ * same time never leave, or read, half of one: one wins, the other reads the winner's.
+ */
+export function createPrivateFileOnce(file: string, content: string | Buffer): boolean {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(temp, content, { flag: "wx", mode: 0o600 });
+  try {
+    fs.chmodSync(temp, 0o600);
+    fs.linkSync(temp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { EvidenceDownload } from "@/components/evidence/download-button";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useFormatter, useTranslations } from "next-intl";
@@ -42,7 +43,7 @@ function typing(target: EventTarget | null): boolean {
  * i or x not relevant. An answered card leaves at once (the answer is saved in the background and
  * the card comes back with the reason if it was not) and focus moves to the next one.
  */
-export function ReviewQueueList({ topicId, cards }: { topicId: number; cards: QueueCard[] }) {
+export function ReviewQueueList({ topicId, cards, canExport = false }: { topicId: number; cards: QueueCard[]; canExport?: boolean }) {
   const t = useTranslations("topics.queue");
   const format = useFormatter();
   const router = useRouter();
@@ -170,6 +171,12 @@ export function ReviewQueueList({ topicId, cards }: { topicId: number; cards: Qu
                       </span>
                     )}{" "}
                     · <Link href={`/posts/${c.postId}`}>{t("openPost")}</Link>
+                    {c.flagged && canExport && (
+                      <>
+                        {" "}
+                        · <EvidenceDownload kind="post" id={c.postId} compact />
+                      </>
+                    )}
                   </p>
                   <div className="button-row">
                     <button type="button" aria-label={t("relevantFor", { title: name })} aria-keyshortcuts="r" onClick={() => answer(c.postId, true)}>

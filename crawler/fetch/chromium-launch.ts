@@ -63,6 +63,11 @@ export interface BrowserConfinement {
 export interface LaunchChromiumOptions {
   /** Where the one-line sandbox fallback notice goes. @default console.warn */
   log?: (message: string) => void;
+  /**
+   * Flags added to {@link CHROMIUM_ARGS} for this launch (the evidence renderer's "no network at
+   * all": crawler/evidence/screenshot.ts).
+   */
+  args?: readonly string[];
 }
 
 /** The user named by `CAMPUSWATCH_BROWSER_USER` (a name or a uid), default `nobody`. */
@@ -102,7 +107,7 @@ export async function launchChromium(chromium: string, options: LaunchChromiumOp
     const launch = (sandbox: boolean) =>
       launcher.launch({
         executablePath: wrapper?.file ?? chromium,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
         // Playwright adds --no-sandbox unless told otherwise.
         chromiumSandbox: sandbox,
         env: childEnv(user !== null),

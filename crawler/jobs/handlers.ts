@@ -12,6 +12,7 @@ import { learnTopic, rescoreOpenFlags, rescoreTopic, trainTopic } from "../class
 import { classifyPending } from "../classify/pending";
 import { revisitDiscovery, runDiscovery, type DiscoverySummary, type RevisitSummary } from "../discover";
 import { pruneArchiveNow } from "../runtime";
+import { drawRunScreenshots } from "../evidence/shots";
 import { appendRunError, recordCrawlFailure, reasonOf } from "../runs";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
 import { requestJob } from "./requests";
@@ -234,8 +235,17 @@ export const jobHandlers: JobHandlers = {
 
   catchUp: (ctx, spec) => catchUpWork(ctx, spec),
 
-  async pruneArchive() {
-    const n = await pruneArchiveNow();
+  async evidenceShots(ctx, spec) {
+    const r = await drawRunScreenshots(ctx.db, spec.crawlRunId, {
+      signal: ctx.signal,
+      log: ctx.log,
+      progress: (done, total) => ctx.progress({ message: `screenshot ${done + 1} of ${total}`, step: "drawing", done, total }),
+    });
+    return { message: `screenshots: ${r.drawn} drawn, ${r.skipped} already there or gone, ${r.failed} failed`, step: "drawn", values: { ...r } };
+  },
+
+  async pruneArchive(ctx) {
+    const n = await pruneArchiveNow(ctx.db);
     return { message: `archive: removed ${n} old files`, step: "pruned", values: { files: n } };
   },
 };

@@ -10,6 +10,7 @@ import { getPostDetail } from "@/server/posts";
 import { PageHeader, Notice } from "@/components/page-header";
 import { InReplyTo, PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
 import { PanelSkeleton } from "@/components/skeletons";
+import { EvidenceDownload } from "@/components/evidence/download-button";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("posts.pages");
@@ -35,6 +36,7 @@ export default async function PostPage({ params, searchParams }: { params: Promi
         images={sp.images === "1" && can(user.role, "manage-accounts")}
         canReview={can(user.role, "review")}
         canLoadImages={can(user.role, "manage-accounts")}
+        canExport={can(user.role, "export")}
         reviewed={sp.reviewed}
       />
     </Suspense>
@@ -47,6 +49,7 @@ async function PostDetailView({
   images,
   canReview,
   canLoadImages,
+  canExport,
   reviewed,
 }: {
   postId: number;
@@ -54,6 +57,7 @@ async function PostDetailView({
   images: boolean;
   canReview: boolean;
   canLoadImages: boolean;
+  canExport: boolean;
   reviewed?: string;
 }) {
   const [post, t] = await Promise.all([getPostDetail(db, postId), getTranslations("posts.detail")]);
@@ -67,7 +71,9 @@ async function PostDetailView({
       <p className="crumbs">
         <Link href="/">{t("crumbFlagged")}</Link> / <Link href="/posts">{t("crumbPosts")}</Link> / #{post.id}
       </p>
-      <PageHeader title={post.title || (post.kind === "reply" ? t("reply") : post.text.slice(0, 40))} subtitle={<PostHeader post={post} />} />
+      <PageHeader title={post.title || (post.kind === "reply" ? t("reply") : post.text.slice(0, 40))} subtitle={<PostHeader post={post} />}>
+        {canExport && <EvidenceDownload kind="post" id={post.id} />}
+      </PageHeader>
       {decision && count && <Notice>{t("reviewedNotice", { decision: decision === "confirm" ? "confirm" : "dismiss" })}</Notice>}
       <div className="detail-grid">
         <div>

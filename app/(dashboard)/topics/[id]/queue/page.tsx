@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { requirePermission } from "@/lib/auth/current-user";
 import { db } from "@/lib/db";
+import { can } from "@/lib/permissions";
 import { reviewQueue } from "@/server/review-queue";
 import { getDateTools } from "@/i18n/server";
 import { dateText, dateTitle } from "@/i18n/format";
@@ -18,7 +19,7 @@ export const dynamic = "force-dynamic";
 /** A topic's 待复核 queue: the posts its model is least sure about, answered one key press each. */
 export default async function TopicQueuePage({ params }: { params: Promise<{ id: string }> }) {
   // The page checks the permission; the answer action checks it again (it can be called without the page).
-  await requirePermission("review");
+  const user = await requirePermission("review");
   const id = Number((await params).id);
   if (!Number.isSafeInteger(id) || id <= 0) notFound();
   const [q, t, tt, tools] = await Promise.all([reviewQueue(db, id), getTranslations("topics.queue"), getTranslations("topics.detail"), getDateTools()]);
@@ -55,7 +56,7 @@ export default async function TopicQueuePage({ params }: { params: Promise<{ id:
         <>
           <p className="small muted">{t("pool", { pool: q.pool })}</p>
           {/* Keyed by the cards: a new round (router.refresh) starts a fresh list. */}
-          <ReviewQueueList key={cards.map((c) => c.postId).join(",")} topicId={q.topicId} cards={cards} />
+          <ReviewQueueList key={cards.map((c) => c.postId).join(",")} topicId={q.topicId} cards={cards} canExport={can(user.role, "export")} />
         </>
       )}
     </>
