@@ -12,6 +12,7 @@ import { registerUserCommands } from "./commands/users";
 import { registerAccountCommands } from "./commands/accounts";
 import { registerServeCommand } from "./commands/serve";
 import { registerTopicCommands } from "./commands/topics";
+import { registerSentimentCommands } from "./commands/sentiment";
 import { registerCrawlCommands } from "./commands/crawl";
 import { registerPostCommands } from "./commands/posts";
 import { registerRunCommand } from "./commands/run";
@@ -38,6 +39,7 @@ registerUserCommands(program);
 registerAccountCommands(program);
 registerServeCommand(program);
 registerTopicCommands(program);
+registerSentimentCommands(program);
 
 registerCrawlCommands(program);
 registerPostCommands(program);
