@@ -19,6 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { dataDir } from "../../lib/config";
+import type { Sentiment } from "../../lib/sentiments";
 import { fitPlatt } from "./calibrate";
 import { train, TopicModel, type Sample, type TopicModelJSON } from "./model";
 import { splitRandom } from "./random";
@@ -26,15 +27,7 @@ import { prepareTexts } from "./segment-thread";
 import { SentimentLexicon } from "./sentiment-lexicon";
 import { cleanText, stickersAsWords } from "./text-clean";
 
-/** The three sentiments, in the order the dashboard lists them. */
-export const SENTIMENTS = ["negative", "neutral", "positive"] as const;
-/** A post's sentiment. */
-export type Sentiment = (typeof SENTIMENTS)[number];
-
-/** True when `x` names a sentiment. */
-export function isSentiment(x: unknown): x is Sentiment {
-  return typeof x === "string" && (SENTIMENTS as readonly string[]).includes(x);
-}
+export { SENTIMENTS, isSentiment, type Sentiment } from "../../lib/sentiments";
 
 /** The neutral band on P(negative): below `low` positive, above `high` negative. */
 export interface SentimentBand {
