@@ -6,7 +6,8 @@
  * Scoring: the cleaned text (stickers kept as words) is matched once for every word; overlapping
  * hits keep the leftmost, then longest (不满意 before 满意). A hit is negated when a negator (不,
  * 没, 别, 未, 无, 非, 莫, 勿) occurs in the three characters before it within the same clause
- * (不太满意, 并不差劲, 没有很开心), which flips its polarity. P(negative) is then
+ * (不太满意, 并不差劲, 没有很开心), which flips its polarity; not in words like 非常 or 特别, nor in
+ * an A-not-A question (是不是中毒了 asks, it does not deny). P(negative) is then
  * (negative + 1) / (negative + positive + 2): 0.5 without a hit, 0.67 for one negative word.
  */
 import { WordMatcher, type WordHit } from "./aho-corasick";
@@ -149,6 +150,7 @@ export const NEGATIVE_WORDS: readonly string[] = [
 /** Words that make a post read as positive (praise, thanks, joy, good news). */
 export const POSITIVE_WORDS: readonly string[] = [
   "满意",
+  "不错",
   "感谢",
   "谢谢",
   "感恩",
@@ -233,6 +235,8 @@ export const POSITIVE_WORDS: readonly string[] = [
 ];
 
 const NEGATORS = new Set(["不", "没", "别", "未", "无", "非", "莫", "勿"]);
+// Words with a negator's character that negate nothing: 非常满意 is very satisfied, not unsatisfied.
+const NOT_NEGATING = ["非常", "特别", "分别", "区别", "无比", "无论", "不仅", "不但", "不禁", "别人"];
 // A negator reaches back this many characters, and not across a clause boundary.
 const NEGATION_REACH = 3;
 const CLAUSE_END = /[,.!?;:，。！？；：\n、~…]/;
@@ -281,12 +285,18 @@ export class SentimentLexicon {
   }
 }
 
+/** The negator at `i` is part of a word that negates nothing, or of an A-not-A question (是不是, 有没有). */
+function notNegating(text: string, i: number): boolean {
+  if (i > 0 && text[i - 1] === text[i + 1]) return true;
+  return NOT_NEGATING.some((w) => text.startsWith(w, i) || (i > 0 && text.startsWith(w, i - 1)));
+}
+
 /** Whether a negator stands within reach before `start`, in the same clause. */
 function negatedAt(text: string, start: number): boolean {
   for (let i = start - 1; i >= 0 && i >= start - NEGATION_REACH; i--) {
     const c = text[i] as string;
     if (CLAUSE_END.test(c)) return false;
-    if (NEGATORS.has(c)) return true;
+    if (NEGATORS.has(c) && !notNegating(text, i)) return true;
   }
   return false;
 }
