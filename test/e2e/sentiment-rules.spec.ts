@@ -52,10 +52,13 @@ async function filterBySentiment(page: Page, l: (typeof LOCALES)[number]) {
 }
 
 for (const l of LOCALES) {
-  test(`${l.locale}: posts filter by sentiment; the topic form refuses a bad keyword rule where it is`, async ({ browser }) => {
+  test(`${l.locale}: posts filter by sentiment; the topic form refuses a bad keyword rule where it is`, async ({ browser, baseURL }) => {
     const context = await browser.newContext({ locale: l.locale });
     const page = await context.newPage();
+    // Signed in through the English form (users.ts), then the language the sidebar's switch sets.
+    await context.addCookies([{ name: "NEXT_LOCALE", value: "en", url: baseURL! }]);
     await signIn(page, E2E_USERS.admin);
+    await context.addCookies([{ name: "NEXT_LOCALE", value: l.locale === "zh-CN" ? "zh-CN" : "en", url: baseURL! }]);
     await filterBySentiment(page, l);
 
     await page.goto("/topics");
