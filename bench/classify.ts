@@ -9,11 +9,14 @@
  * linear SVM over the same scaled features alone and averaged with naive Bayes, and of the
  * TF-IDF cosine method (nearest topic vector per class), each with its throughput from raw text, beside raw jieba segmentation speed; then the
  * full pipeline of one topic (clean + segment + classify + sensitive words) and that topic's
- * binary precision/recall; then the same methods on full news articles.
+ * binary precision/recall; then the same methods on full news articles; then the sentiment model
+ * (crawler/classify/sentiment.ts) on the shared Weibo sentiment set: held-out accuracy, the neutral
+ * band and the built-in lexicon alone on the same held-out posts.
  *
  *   npm run bench:classify [-- --json] [-- --train FILE --test FILE] [-- --validate]
  *   npm run bench:classify -- --binary 体育 [--threshold 0.5] [--cosine-threshold 0.35] [--classifier nb|nb-chi2|nb-nbsvm|nb-svm]
  *   npm run bench:classify -- --write-split DIR     (train.jsonl / test.jsonl for the CLI path)
+ *   npm run bench:classify -- --sentiment           (only the sentiment section)
  *
  * With --json, the row of each topic classifier kind says it (`classifier`), and the row of the
  * product's default (lib/classifiers.ts DEFAULT_CLASSIFIER) has `"default": true`. --classifier
@@ -51,6 +54,7 @@ import {
   type SegmentOptions,
 } from "../crawler/classify";
 import { rawJiebaCut } from "../crawler/classify/tokenizer";
+import { heldOutFigures, LexiconScorer, readSentimentSamples, SENTIMENT_CORPUS_FILE, trainSentiment } from "../crawler/classify/sentiment";
 import { nearestVectorClassifier, pairedThroughput, pct, rate, throughput } from "./classify-support";
 import { FusedEnsemble } from "../crawler/classify/ensemble-model";
 import { NB_SVM_MIX } from "../crawler/classify/model-kinds";
@@ -71,6 +75,7 @@ const { values } = parseArgs({
     "write-split": { type: "string" },
     seed: { type: "string", default: "20240601" },
     classifier: { type: "string", default: DEFAULT_CLASSIFIER },
+    sentiment: { type: "boolean", default: false },
   },
 });
 if (!isClassifierKind(values.classifier)) {
@@ -84,6 +89,53 @@ const VALIDATION_SEED = 7;
 const CORPUS_FILE = "thucnews-titles.jsonl";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const corpusDir = process.env.CAMPUSWATCH_CORPUS_DIR?.trim() || path.resolve(repoRoot, "../shared/corpus");
+
+/**
+ * The sentiment section: the product's own training (trainSentiment: the classifier on 80%, the
+ * calibration and band on the held-out 20%, split seed fixed) and its held-out figures, beside the
+ * built-in lexicon on the same held-out posts. Skipped with a message without the corpus.
+ */
+function sentimentSection(): void {
+  const file = path.join(corpusDir, SENTIMENT_CORPUS_FILE);
+  if (!fs.existsSync(file)) {
+    console.log(`sentiment: skipped, corpus not found at ${file} (set CAMPUSWATCH_CORPUS_DIR to the directory holding ${SENTIMENT_CORPUS_FILE})`);
+    return;
+  }
+  const { samples } = readSentimentSamples(file);
+  const t0 = process.cpuUsage();
+  const model = trainSentiment(samples);
+  const trainSeconds = (process.cpuUsage(t0).user + process.cpuUsage(t0).system) / 1e6;
+  const heldOut = splitRandom(samples, 0.2, 20261203).test;
+  const lexicon = new LexiconScorer();
+  const lexScores = heldOut.map((s) => lexicon.judgeOne(s.text).score);
+  const lex = heldOutFigures(
+    lexScores,
+    heldOut.map((s) => s.label === "negative"),
+    lexicon.band,
+  );
+  const h = model.json.heldOut;
+  if (values.json) {
+    console.log(
+      JSON.stringify({ config: "sentiment", corpus: SENTIMENT_CORPUS_FILE, corpusSamples: samples.length, band: model.band, ...h, lexicon: lex, trainSeconds }),
+    );
+    return;
+  }
+  console.log("");
+  console.log(
+    `sentiment: ${SENTIMENT_CORPUS_FILE}, ${samples.length} Weibo posts (positive / negative), trained on ${model.json.corpus.trainSamples}, held out ${h.samples} (seed 20261203)`,
+  );
+  console.log(
+    `  model (nb-svm + lexicon, Platt-calibrated)  accuracy ${pct(h.accuracy)}%  neutral band ${model.band.low}–${model.band.high}: ${pct(h.neutralShare)}% neutral, accuracy outside ${pct(h.decidedAccuracy)}%  (trained in ${trainSeconds.toFixed(1)} s CPU)`,
+  );
+  console.log(
+    `  built-in lexicon alone                      accuracy ${pct(lex.accuracy)}%  band ${lexicon.band.low}–${lexicon.band.high}: ${pct(lex.neutralShare)}% neutral, accuracy outside ${pct(lex.decidedAccuracy)}%`,
+  );
+}
+
+if (values.sentiment) {
+  sentimentSection();
+  process.exit(0);
+}
 
 function readJsonl(file: string): Sample[] {
   const out: Sample[] = [];
@@ -387,3 +439,5 @@ if (!values.train && !values.validate && fs.existsSync(fullTextFile)) {
     if (ftEval.cosine) console.log(line(`${topicLabel} vs the rest, cosine ≥ ${ftEval.cosineThreshold}`, ftEval.cosine));
   }
 }
+
+if (!values.train && !values.validate) sentimentSection();

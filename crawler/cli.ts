@@ -13,6 +13,7 @@ import { registerUserCommands } from "./commands/users";
 import { registerAccountCommands } from "./commands/accounts";
 import { registerServeCommand } from "./commands/serve";
 import { registerTopicCommands } from "./commands/topics";
+import { registerSentimentCommands } from "./commands/sentiment";
 import { registerCrawlCommands } from "./commands/crawl";
 import { registerPostCommands } from "./commands/posts";
 import { registerRunCommand } from "./commands/run";
@@ -40,6 +41,7 @@ registerUserCommands(program);
 registerAccountCommands(program);
 registerServeCommand(program);
 registerTopicCommands(program);
+registerSentimentCommands(program);
 
 registerCrawlCommands(program);
 registerPostCommands(program);

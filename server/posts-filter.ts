@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { shanghaiDayStart } from "../lib/time";
 import { PLATFORMS, type Platform } from "@/crawler/types";
+import { SENTIMENTS, type Sentiment } from "../lib/sentiments";
 
 export const REVIEW_STATES = ["open", "reviewed", "confirmed", "dismissed"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
@@ -27,6 +28,8 @@ export interface PostFilter {
   kind?: "post" | "reply";
   /** "yes": only posts the crawler noticed deleted on the platform; "no": only those still there. */
   deleted?: DeletedState;
+  /** Only posts the classifier judged so (Post.sentiment). */
+  sentiment?: Sentiment;
   q?: string;
 }
 
@@ -52,6 +55,7 @@ export const postFilterSchema = z.object({
   minScore: optional(z.coerce.number().min(0).max(1)),
   kind: optional(z.enum(["post", "reply"])),
   deleted: optional(z.enum(DELETED_STATES)),
+  sentiment: optional(z.enum(SENTIMENTS)),
   q: optional(z.string().trim().max(200)),
   after: optional(z.string().regex(/^\d+\.\d+$/)),
   before: optional(z.string().regex(/^\d+\.\d+$/)),
@@ -73,6 +77,7 @@ export function parsePostFilter(params: SearchParams, flagged: boolean): { filte
     minScore: p.minScore,
     kind: p.kind,
     deleted: p.deleted,
+    sentiment: p.sentiment,
     q: p.q || undefined,
   };
   return { filter, after: decodeCursor(p.after), before: decodeCursor(p.before) };
@@ -101,6 +106,7 @@ export function filterToParams(f: PostFilter): URLSearchParams {
   if (f.minScore !== undefined) sp.set("minScore", String(f.minScore));
   if (f.kind) sp.set("kind", f.kind);
   if (f.deleted) sp.set("deleted", f.deleted);
+  if (f.sentiment) sp.set("sentiment", f.sentiment);
   if (f.q) sp.set("q", f.q);
   return sp;
 }

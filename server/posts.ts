@@ -8,6 +8,7 @@
  */
 import { Prisma } from "@/generated/prisma/client";
 import { dialectOf, type Db } from "../lib/db";
+import { isSentiment, type Sentiment } from "../lib/sentiments";
 import { encodeCursor, shanghaiDayStart, type Cursor, type PostFilter, type ReviewState } from "./posts-filter";
 import { planSearch, queryWords, searchCondition, wordProbe } from "./search";
 import { indexedBy, toBoolean } from "./sql";
@@ -38,6 +39,8 @@ function cheapConditions(f: PostFilter, sourced = false): Prisma.Sql[] {
   if (f.kind) where.push(Prisma.sql`p."kind" = ${f.kind}`);
   // Posts still on the platform are nearly all of them: checked row by row like the others.
   if (f.deleted === "no") where.push(Prisma.sql`p."deletedAt" IS NULL`);
+  // Each sentiment is a large share of the posts (a third or more): checked on the walk too.
+  if (f.sentiment) where.push(Prisma.sql`p."sentiment" = ${f.sentiment}`);
   return where;
 }
 
@@ -232,6 +235,9 @@ export interface PostRow {
   deletedAt: Date | null;
   /** Only part of the text could be read (a later crawl completes it). */
   incomplete: boolean;
+  /** The classifier's sentiment (null until the post is classified) and its P(negative). */
+  sentiment: Sentiment | null;
+  sentimentScore: number | null;
   account: { id: number; name: string; platform: string };
   parent: { id: number; title: string; excerpt: string } | null;
   flags: { id: number; topicId: number; topicName: string; score: number; status: string; reasons: string }[];
@@ -267,8 +273,10 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
         parentId: Int | null;
         deletedAt: Date | string | null;
         incomplete: Int | boolean;
+        sentiment: string | null;
+        sentimentScore: number | null;
       }[]
-    >`SELECT "id", "kind", "title", substr("text", 1, 240) AS "excerpt", "url", "author", "authorId", "publishedAt", "version", "replyCount", "accountId", "parentId", "deletedAt", "incomplete"
+    >`SELECT "id", "kind", "title", substr("text", 1, 240) AS "excerpt", "url", "author", "authorId", "publishedAt", "version", "replyCount", "accountId", "parentId", "deletedAt", "incomplete", "sentiment", "sentimentScore"
       FROM "Post" WHERE "id" IN (${idList(ids)})`,
     db.$queryRaw<{ id: Int; postId: Int; topicId: Int; score: number; status: string; reasons: string }[]>`
       SELECT "id", "postId", "topicId", "score", "status", "reasons" FROM "Flag" WHERE "postId" IN (${idList(ids)}) ORDER BY "score" DESC`,
@@ -327,6 +335,8 @@ export async function loadPostRows(db: Db, ids: number[]): Promise<PostRow[]> {
       replyCount: num(p.replyCount),
       deletedAt: p.deletedAt === null ? null : new Date(p.deletedAt),
       incomplete: toBoolean(p.incomplete),
+      sentiment: isSentiment(p.sentiment) ? p.sentiment : null,
+      sentimentScore: p.sentimentScore,
       account: accountById.get(Number(p.accountId)) ?? { id: Number(p.accountId), name: "?", platform: "?" },
       parent: parentId === null ? null : (parentById.get(parentId) ?? null),
       flags: flagsBy.get(id) ?? [],

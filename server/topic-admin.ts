@@ -24,7 +24,7 @@ import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import type { Db } from "../lib/db";
 import { cancelQueuedJob } from "@/crawler/jobs";
 // Validated here, written by the tables' owner (crawler/classify, docs/tables.md).
-import { createTopicRow, DEFAULT_THRESHOLDS, deleteTopicRow, updateTopicRow } from "@/crawler/classify";
+import { createTopicRow, DEFAULT_THRESHOLDS, deleteTopicRow, parseKeywordRules, splitKeywordEntries, updateTopicRow } from "@/crawler/classify";
 import { jsonList } from "../lib/format";
 import { parseInput, ValidationError } from "../lib/validation";
 import {
@@ -68,6 +68,29 @@ const words = (max: number) =>
           .max(max, topicProblems.error("atMostEntries", `at most ${max} entries`, { max })),
       ),
   );
+/**
+ * The keyword rules field (crawler/classify/keyword-rules.ts): one rule per line, or a plain
+ * comma list as before; each rule parsed by the same parser the classifier uses, and a refused
+ * rule said with its line (the rule's number) and position.
+ */
+const keywordRules = (max: number) =>
+  z.preprocess(
+    (v) => (Array.isArray(v) ? v.join("\n") : v),
+    z
+      .string()
+      .default("")
+      .transform(splitKeywordEntries)
+      .pipe(z.array(z.string()).max(max, topicProblems.error("atMostEntries", `at most ${max} entries`, { max })))
+      .superRefine((entries, ctx) => {
+        for (const e of parseKeywordRules(entries).errors) {
+          ctx.addIssue({
+            code: "custom",
+            message: e.message,
+            params: topicProblems.params("keywordRule", { line: e.line, column: e.column, problem: e.problem }),
+          });
+        }
+      }),
+  );
 const threshold = (label: string, number: "nbNumber" | "cosineNumber", range: "nbRange" | "cosineRange") =>
   z.coerce
     .number(topicProblems.error(number, `${label} must be a number`))
@@ -87,7 +110,7 @@ export const topicFormSchema = z
       .max(60, topicProblems.error("atMostChars", "at most 60 characters", { max: 60 })),
     description: z.string().trim().max(500).default(""),
     enabled: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()).default(false),
-    keywords: words(200),
+    keywords: keywordRules(200),
     userDict: words(2000),
     sensitiveWords: words(500),
     relevantLabels: words(20),

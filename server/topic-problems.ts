@@ -25,4 +25,5 @@ export const topicProblems = codeBook("topics.validation", [
   "dingtalkSecretFormat",
   "feishuSecretFormat",
   "secretNeedsUrl",
+  "keywordRule",
 ]);

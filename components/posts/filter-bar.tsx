@@ -2,6 +2,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { PLATFORMS } from "@/lib/platforms";
+import { SENTIMENTS } from "@/lib/sentiments";
 import { filterOptions } from "@/server/overview";
 import type { PostFilter } from "@/server/posts";
 import { FilterSelect } from "../filter-select";
@@ -95,6 +96,14 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
         value={filter.deleted}
         anyLabel={t("deletedAny")}
         options={DELETED_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))}
+      />
+      <FilterSelect
+        id="f-sentiment"
+        name="sentiment"
+        label={t("sentiment")}
+        value={filter.sentiment}
+        anyLabel={t("sentimentAny")}
+        options={SENTIMENTS.map((v) => ({ value: v, label: t(`sentiment_${v}`) }))}
       />
       {!flagged && (
         <FilterSelect

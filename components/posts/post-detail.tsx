@@ -1,12 +1,13 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { jsonList } from "@/lib/format";
+import { isSentiment } from "@/lib/sentiments";
 import type { PostDetail } from "@/server/posts";
 import { queryWords } from "@/server/search";
 import { highlightHtml, sanitizePostHtml, safeHttpUrl } from "@/lib/sanitize";
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";
-import { AuthorName, DeletedMark, IncompleteMark } from "./post-marks";
+import { AuthorName, DeletedMark, IncompleteMark, SentimentMark } from "./post-marks";
 import { FlagStatus, ReasonBadges, ReasonKindName, score } from "./reasons";
 import { ReviewForm } from "./review-form";
 import { VersionDiff } from "./version-diff";
@@ -57,6 +58,7 @@ export function PostHeader({ post }: { post: PostDetail }) {
       <span>{t.rich("published", { time: () => <Time date={post.publishedAt} withYear /> })}</span>
       <span>{t.rich("firstSeen", { time: () => <Time date={post.firstSeenAt} withYear /> })}</span>
       {post.version > 1 && <span className="badge warn">{t("edited", { version: post.version })}</span>}
+      <SentimentMark sentiment={isSentiment(post.sentiment) ? post.sentiment : null} score={post.sentimentScore} />
       <DeletedMark deletedAt={post.deletedAt} />
       <IncompleteMark incomplete={post.incomplete} />
       {original && (

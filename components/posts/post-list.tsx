@@ -8,7 +8,7 @@ import { filterToParams, listPostsPage, type Cursor, type PostFilter, type PostR
 import { PlatformBadge } from "../platform-badge";
 import { Time } from "../time";
 import { BulkReviewForm } from "./bulk-review-form";
-import { AuthorName, DeletedFlaggedMark, DeletedMark, IncompleteMark } from "./post-marks";
+import { AuthorName, DeletedFlaggedMark, DeletedMark, IncompleteMark, SentimentMark } from "./post-marks";
 import { FlagStatus, ReasonBadges, score } from "./reasons";
 
 interface Props {
@@ -130,9 +130,10 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
           {p.kind === "reply" && <span className="badge kind">{t("replyBadge")}</span>}
           {title || <span className="muted">{p.parent ? t("re", { title: p.parent.title || p.parent.excerpt }) : t("noTitle")}</span>}
         </Link>
-        {(p.deletedAt || p.incomplete) && (
+        {(p.deletedAt || p.incomplete || p.sentiment) && (
           <div className="post-marks">
-            {deletedFlagged ? <DeletedFlaggedMark /> : null} <DeletedMark deletedAt={p.deletedAt} /> <IncompleteMark incomplete={p.incomplete} />
+            <SentimentMark sentiment={p.sentiment} score={p.sentimentScore} /> {deletedFlagged ? <DeletedFlaggedMark /> : null}{" "}
+            <DeletedMark deletedAt={p.deletedAt} /> <IncompleteMark incomplete={p.incomplete} />
           </div>
         )}
         <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>

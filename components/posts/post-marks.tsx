@@ -1,4 +1,5 @@
 import { useTranslations } from "next-intl";
+import type { Sentiment } from "@/lib/sentiments";
 import { Time } from "../time";
 
 /**
@@ -53,5 +54,24 @@ export function AuthorName({ author, authorId, fallback }: { author: string; aut
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * The post's sentiment as the classifier judged it (负面 / 中性 / 正面), with its P(negative) in
+ * the tooltip; nothing until the post is classified.
+ */
+export function SentimentMark({ sentiment, score }: { sentiment: Sentiment | null; score: number | null }) {
+  const t = useTranslations("posts.marks");
+  if (!sentiment) return null;
+  return (
+    <span
+      className={`badge sentiment sentiment-${sentiment}`}
+      data-testid="sentiment-mark"
+      data-sentiment={sentiment}
+      title={score === null ? undefined : t("sentimentTitle", { score: score.toFixed(2) })}
+    >
+      {t(`sentiment_${sentiment}`)}
+    </span>
   );
 }

@@ -33,6 +33,35 @@ export {
 export { buildTopicVectors, TopicVector, DEFAULT_VECTOR_OPTIONS, type TopicVectorOptions, type TopicVectorState } from "./vector-space";
 export { WordMatcher, type WordHit } from "./aho-corasick";
 export {
+  parseKeywordRules,
+  splitKeywordEntries,
+  describeMatches,
+  checkRegex,
+  KeywordRules,
+  type KeywordRuleError,
+  type KeywordRuleProblem,
+  type RuleMatch,
+} from "./keyword-rules";
+export {
+  SENTIMENTS,
+  isSentiment,
+  sentimentOf,
+  trainSentiment,
+  readSentimentSamples,
+  saveSentimentModel,
+  sentimentModelPath,
+  sentimentScorer,
+  sentimentStatus,
+  corpusDir,
+  SENTIMENT_CORPUS_FILE,
+  LexiconScorer,
+  SentimentModel,
+  SentimentModelError,
+  type Sentiment,
+  type SentimentBand,
+  type SentimentHeldOut,
+} from "./sentiment";
+export {
   train,
   TopicModel,
   ModelFormatError,

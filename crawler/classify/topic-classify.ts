@@ -8,6 +8,8 @@ import { prepareTexts } from "./segment-thread";
 import { cleanText } from "./text-clean";
 import { loadTopics, topicById } from "./topic-loader";
 import type { TopicProgress } from "./topic-train";
+import type { SentimentRow } from "../store/sentiment";
+import { sentimentScorer } from "./sentiment";
 import { judge, postText } from "./verdict";
 import { writeBatch, type VerdictRow } from "./write-batch";
 
@@ -22,6 +24,11 @@ export interface ClassifyOptions {
    * those posts again. Ids not among them are read. @default every post is read
    */
   posts?: readonly ClassifiedPost[];
+  /**
+   * Also judge and store each post's sentiment (./sentiment.ts). A topic's re-score passes false:
+   * the posts' text has not changed. @default true
+   */
+  sentiment?: boolean;
 }
 
 /** A post as the classifier judges it; `lastSeenAt` says which stored version the text is (see dequeueJudged). */
@@ -57,7 +64,8 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
   // a re-score of one topic among several leaves the queue alone.
   const { topics, complete } = await loadTopics(db, options.topics);
   const topicIds = topics.map((t) => t.row.id);
-  if (topics.length === 0) {
+  const sentiment = options.sentiment !== false ? sentimentScorer() : null;
+  if (topics.length === 0 && !sentiment) {
     // Nothing to judge against: the posts are as classified as they can be.
     if (complete) await db.unclassifiedPost.deleteMany({ where: { postId: { in: ids } } });
     return result;
@@ -68,15 +76,16 @@ export async function classifyPosts(db: Db, postIds: readonly number[], options:
   for (let i = 0; i < ids.length; i += batchSize) {
     const batchIds = ids.slice(i, i + batchSize);
     const posts = await postsOf(db, batchIds, given);
-    const prepared = await prepareFor(
-      topics,
-      posts.map((post) => postText(post)),
-    );
+    const texts = posts.map((post) => postText(post));
+    const prepared = topics.length > 0 ? await prepareFor(topics, texts) : [];
     const rows: VerdictRow[] = [];
     posts.forEach((post, i) => {
       for (const t of topics) rows.push({ postId: post.id, topicId: t.row.id, verdict: judge(t, prepared[i]!), modelVersion: t.row.modelVersion });
     });
-    const flags = await writeBatch(db, posts, topicIds, rows, complete);
+    const sentiments: SentimentRow[] = sentiment
+      ? (await sentiment.judge(texts)).map((j, i) => ({ postId: posts[i]!.id, sentiment: j.sentiment, score: j.score }))
+      : [];
+    const flags = await writeBatch(db, posts, topicIds, rows, complete, sentiments);
     result.flagsOpened += flags.opened;
     result.flagsUpdated += flags.updated;
     result.flagsClosed += flags.closed;
@@ -141,7 +150,7 @@ export async function rescoreTopic(db: Db, topicId: number, options: RescoreOpti
     const ids = (await db.post.findMany({ where: { id: { gt: cursor } }, select: { id: true }, orderBy: { id: "asc" }, take: batchSize })).map((p) => p.id);
     if (ids.length === 0) break;
     cursor = ids[ids.length - 1] as number;
-    const r = await classifyPosts(db, ids, { topics: [topicId], batchSize });
+    const r = await classifyPosts(db, ids, { topics: [topicId], batchSize, sentiment: false });
     result.posts += r.posts;
     result.classifications += r.classifications;
     result.flagsOpened += r.flagsOpened;

@@ -8,6 +8,7 @@ import { CRAWL_STORE, one } from "../store/driver";
 import type { StoredTopicRow } from "../store/ops";
 import { jsonArray, parseJsonColumn } from "../../lib/json-column";
 import { WordMatcher } from "./aho-corasick";
+import { parseKeywordRules, type KeywordRules } from "./keyword-rules";
 import { TopicModel } from "./model";
 import { setUserDictionary } from "./tokenizer";
 
@@ -29,7 +30,8 @@ export interface LoadedTopic {
   row: TopicRow;
   model: TopicModel | null;
   sensitive: WordMatcher;
-  keywords: WordMatcher;
+  /** The topic's keyword rules (./keyword-rules.ts). */
+  keywords: KeywordRules;
 }
 
 // Parsed models per client, one (the newest) version per topic: a model can be megabytes of JSON,
@@ -37,7 +39,23 @@ export interface LoadedTopic {
 // databases (tests, tools) must not collide.
 const modelCache = new WeakMap<Db, Map<number, { version: number; model: TopicModel | null }>>();
 const matcherCache = new Map<string, WordMatcher>();
+const rulesCache = new Map<string, KeywordRules>();
 const MATCHER_CACHE_LIMIT = 512;
+
+/**
+ * A keyword column's compiled rules, cached by its JSON (regexes are compiled once). Entries the
+ * parser refuses are left out: the form and the CLI refuse to store them, so only a list written
+ * before a rule became invalid can hold one, and the other rules keep working.
+ */
+export function keywordRulesFor(json: string): KeywordRules {
+  let r = rulesCache.get(json);
+  if (!r) {
+    if (rulesCache.size >= MATCHER_CACHE_LIMIT) rulesCache.clear();
+    r = parseKeywordRules(parseStringList(json)).rules;
+    rulesCache.set(json, r);
+  }
+  return r;
+}
 
 function matcherFor(json: string): WordMatcher {
   let m = matcherCache.get(json);
@@ -94,7 +112,7 @@ export async function loadTopics(db: Db, ids?: readonly number[]): Promise<{ top
   if (wanted.length > 0) setUserDictionary(rows.flatMap((r) => parseStringList(r.userDict)));
   const topics: LoadedTopic[] = [];
   for (const row of wanted) {
-    topics.push({ row, model: await modelFor(db, row), sensitive: matcherFor(row.sensitiveWords), keywords: matcherFor(row.keywords) });
+    topics.push({ row, model: await modelFor(db, row), sensitive: matcherFor(row.sensitiveWords), keywords: keywordRulesFor(row.keywords) });
   }
   return { topics, complete };
 }

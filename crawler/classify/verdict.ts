@@ -15,6 +15,7 @@
 import type { ClassifierKind } from "../../lib/classifiers";
 import type { WordHit } from "./aho-corasick";
 import type { PreparedText } from "./features";
+import { describeMatches } from "./keyword-rules";
 import { relevanceDecision } from "./relevance-rule";
 import type { LoadedTopic } from "./topic-loader";
 
@@ -32,6 +33,7 @@ export interface PostVerdict {
   relevant: boolean;
   topTerms: { term: string; weight: number }[];
   sensitiveHits: WordHit[];
+  /** What the matched keyword rules matched (words, or a regex's matched text). */
   keywordHits: string[];
   /** Empty when the post is not flagged. */
   reasons: FlagReason[];
@@ -53,7 +55,8 @@ function fmt(x: number): string {
 export function judge(topic: LoadedTopic, text: PreparedText): PostVerdict {
   const { row, model } = topic;
   const sensitiveHits = topic.sensitive.findAll(text.cleaned);
-  const keywordHits = topic.keywords.distinctWords(text.cleaned);
+  const keywordMatches = topic.keywords.match(text.cleaned);
+  const keywordHits = [...new Set(keywordMatches.flatMap((m) => m.hits))];
   const reasons: FlagReason[] = [];
   let score = 0;
   let cosine = 0;
@@ -78,14 +81,15 @@ export function judge(topic: LoadedTopic, text: PreparedText): PostVerdict {
     }
     if (byCosine) reasons.push({ kind: "cosine", detail: `cosine ${fmt(cosine)} ≥ ${row.cosineThreshold}` });
   } else {
-    relevant = keywordHits.length > 0;
+    relevant = keywordMatches.length > 0;
     label = relevant ? "on-topic" : "off-topic";
   }
   if (sensitiveHits.length > 0) {
     reasons.push({ kind: "sensitive", detail: sensitiveHits.map((h) => `${h.word} @${h.start}–${h.end}`).join(", ") });
   }
-  if (keywordHits.length > 0 && (reasons.length > 0 || !model)) {
-    reasons.push({ kind: "keyword", detail: keywordHits.join(", ") });
+  if (keywordMatches.length > 0 && (reasons.length > 0 || !model)) {
+    // The detail names the rule that matched and what matched it (./keyword-rules.ts describeMatches).
+    reasons.push({ kind: "keyword", detail: describeMatches(keywordMatches) });
   }
   return { score, cosine, label, relevant, topTerms, sensitiveHits, keywordHits, reasons };
 }

@@ -10,6 +10,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { dialectOf, type Db } from "../../lib/db";
 import { storesOf, type PlanDriver, type Tx } from "../../lib/store";
 import { prepared, sqlValue } from "../../lib/sqlite-statements";
+import { writeSentimentsPrisma, writeSentimentsSqlite, type SentimentRow } from "../store/sentiment";
 import { dequeueJudged, type JudgedPost } from "./unclassified";
 import type { PostVerdict } from "./verdict";
 
@@ -65,13 +66,21 @@ type BatchOp =
   | { op: "createFlags"; rows: NewFlag[] }
   /** → nothing: these flags removed, if still open. */
   | { op: "closeFlags"; ids: number[] }
+  /** → nothing: the posts' sentiment, written by the Post table's owner (crawler/store/sentiment.ts). */
+  | { op: "sentiment"; rows: SentimentRow[] }
   /** → nothing: ./unclassified.ts dequeueJudged. */
   | { op: "dequeue"; posts: JudgedPost[] };
 
 type BatchPlan = Generator<BatchOp, BatchFlags, unknown>;
 
 /** The operations of one batch, in order. `dequeue`: the posts were judged against every enabled topic. */
-function* planBatch(posts: readonly JudgedPost[], topicIds: number[], rows: readonly VerdictRow[], dequeue: boolean): BatchPlan {
+function* planBatch(
+  posts: readonly JudgedPost[],
+  topicIds: number[],
+  rows: readonly VerdictRow[],
+  dequeue: boolean,
+  sentiments: readonly SentimentRow[],
+): BatchPlan {
   const presentIds = posts.map((p) => p.id);
   const flags: BatchFlags = { opened: 0, updated: 0, closed: 0 };
   yield { op: "lock", postIds: presentIds };
@@ -113,6 +122,7 @@ function* planBatch(posts: readonly JudgedPost[], topicIds: number[], rows: read
   }
   if (create.length > 0) yield { op: "createFlags", rows: create };
   if (close.length > 0) yield { op: "closeFlags", ids: close };
+  if (sentiments.length > 0) yield { op: "sentiment", rows: [...sentiments] };
   if (dequeue) yield { op: "dequeue", posts: [...posts] };
   flags.opened = create.length;
   flags.closed = close.length;
@@ -122,9 +132,17 @@ function* planBatch(posts: readonly JudgedPost[], topicIds: number[], rows: read
 /**
  * Write one batch of verdicts in one transaction (see the module comment).
  * @param dequeue the posts were judged against every enabled topic: take them off the queue
+ * @param sentiments the posts' sentiment (./sentiment.ts), written in the same transaction
  */
-export async function writeBatch(db: Db, posts: readonly JudgedPost[], topicIds: number[], rows: readonly VerdictRow[], dequeue: boolean): Promise<BatchFlags> {
-  return storesOf(db).run(() => planBatch(posts, topicIds, rows, dequeue), VERDICT_STORE, { timeout: 120_000, maxWait: 30_000 });
+export async function writeBatch(
+  db: Db,
+  posts: readonly JudgedPost[],
+  topicIds: number[],
+  rows: readonly VerdictRow[],
+  dequeue: boolean,
+  sentiments: readonly SentimentRow[] = [],
+): Promise<BatchFlags> {
+  return storesOf(db).run(() => planBatch(posts, topicIds, rows, dequeue, sentiments), VERDICT_STORE, { timeout: 120_000, maxWait: 30_000 });
 }
 
 /** The verdict store: a batch's operations through Prisma and on SQLite. */
@@ -162,6 +180,8 @@ async function runPrisma(tx: Tx, op: BatchOp, db: Db): Promise<unknown> {
     case "closeFlags":
       await tx.flag.deleteMany({ where: { id: { in: op.ids }, status: "open" } });
       return undefined;
+    case "sentiment":
+      return writeSentimentsPrisma(tx, op.rows);
     case "dequeue":
       return dequeueJudged(tx, op.posts);
   }
@@ -204,6 +224,9 @@ function runSqlite(db: Database, op: BatchOp): unknown {
       for (const id of op.ids) remove.run(id);
       return undefined;
     }
+    case "sentiment":
+      writeSentimentsSqlite(db, op.rows);
+      return undefined;
     case "dequeue": {
       // ./unclassified.ts dequeueJudged: a post stored again since it was read stays queued.
       const remove = prepared(db, `DELETE FROM "UnclassifiedPost" WHERE "postId" = ? AND "queuedAt" <= ?`);

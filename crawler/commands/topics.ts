@@ -24,6 +24,19 @@ export type { TopicCommandIo, TopicCommandOptions } from "./topics-support";
  */
 export const DEFAULT_RELEVANT_HELP = "on-topic";
 
+const KEYWORDS_HELP =
+  "keyword rules, comma-separated or the option repeated (one rule each): 考试 | 食堂 中毒 (all) | (食堂|饭堂) (中毒|腹泻) (any of each group) | +must | !exclude | /食堂.{0,10}中毒/; they flag posts while the topic is untrained";
+
+/**
+ * `--keywords`, repeatable: each value is kept whole and the settings schema splits it with the
+ * keyword-rule splitter (crawler/classify/keyword-rules.ts), which leaves a regex's or a group's
+ * commas alone: `--keywords '/a.{0,10}b/, c'` is two rules, where a plain comma split would cut
+ * the regex.
+ */
+function keywordRulesOption(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /**
  * What the topic commands run on, loaded when one runs: the settings (topic-admin), the classifier
  * (nodejieba) and the printing helpers.
@@ -53,7 +66,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .command("add")
     .description("create a topic")
     .requiredOption("--name <name>", "unique topic name")
-    .option("--keywords <list>", "comma-separated keywords (they flag posts while the topic is untrained)", listOption)
+    .option("--keywords <rules>", KEYWORDS_HELP, keywordRulesOption)
     .option("--sensitive <list>", "comma-separated sensitive words (any hit flags a post)", listOption)
     .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
     .option("--relevant <labels>", `comma-separated sample labels that count as on-topic (default ${DEFAULT_RELEVANT_HELP})`, listOption)
@@ -82,7 +95,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
     .description("change a topic's settings: only the options given change (a list option replaces the list; '' empties it)")
     .argument("<topic>", "topic name (or id)")
     .option("--name <name>", "new unique name")
-    .option("--keywords <list>", "comma-separated keywords", listOption)
+    .option("--keywords <rules>", KEYWORDS_HELP, keywordRulesOption)
     .option("--sensitive <list>", "comma-separated sensitive words", listOption)
     .option("--user-dict <list>", "comma-separated words for the segmenter's user dictionary", listOption)
     .option("--relevant <labels>", `comma-separated sample labels that count as on-topic ('' for ${DEFAULT_RELEVANT_HELP})`, listOption)

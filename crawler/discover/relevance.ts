@@ -5,7 +5,17 @@
  * (method.md §4: R = w1·C1 + w2·C2 + w3·C3), and the URL evidence learned during a run.
  */
 import type { Db } from "../../lib/db";
-import { DEFAULT_THRESHOLDS, parseStringList, prepareText, relevanceDecision, TopicModel, TopicVector, tokenize, WordMatcher } from "../classify";
+import {
+  DEFAULT_THRESHOLDS,
+  parseKeywordRules,
+  parseStringList,
+  prepareText,
+  relevanceDecision,
+  TopicModel,
+  TopicVector,
+  tokenize,
+  WordMatcher,
+} from "../classify";
 
 /** How a text relates to the topic. */
 export interface TopicJudgement {
@@ -77,9 +87,16 @@ export function modelJudge(model: TopicModel, options: ModelJudgeOptions = {}): 
  * than a trained model (no negative evidence at all): train the topic for real discovery.
  */
 export function keywordJudge(keywords: readonly string[], cosineThreshold = DEFAULT_THRESHOLDS.cosineThreshold): TopicJudge {
-  const terms = [...new Set(keywords.flatMap((k) => tokenize(k)))];
+  // Keyword rules (crawler/classify/keyword-rules.ts): the words of plain and + terms weigh a
+  // page; a topic-wide ! term rules it out.
+  const rules = parseKeywordRules(keywords).rules;
+  const terms = [...new Set(rules.positiveWords().flatMap((k) => tokenize(k)))];
   const vector = new TopicVector({ terms, weights: terms.map(() => 1) });
-  const cosine = (text: string): number => (terms.length === 0 || text.trim() === "" ? 0 : vector.cosine(prepareText(text)));
+  const cosine = (text: string): number => {
+    if (terms.length === 0 || text.trim() === "") return 0;
+    const prepared = prepareText(text);
+    return rules.excluded(prepared.cleaned) ? 0 : vector.cosine(prepared);
+  };
   return {
     kind: "keywords",
     judge(text) {

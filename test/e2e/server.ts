@@ -29,6 +29,8 @@ const examTopic = await db.topic.create({ data: { name: "考试", keywords: JSON
 // Threaded replies, deletions and run warnings for field-ready.spec.ts.
 const { seedThreads } = await import("./seed-threads");
 const threads = await seedThreads(db, examTopic.id);
+// Posts with a sentiment for sentiment-rules.spec.ts.
+await (await import("./seed-sentiment")).seedSentiment(db);
 
 // Remote content in hostile posts points at loopback only: if the sanitizer ever failed, the
 // request would stay on this machine (and the specs watch for it).

@@ -39,6 +39,7 @@ const RULES: { name: string; pattern: RegExp; allowed: Record<string, string> }[
       "crawler/store/sqlite.ts": "SQLite implementation of the crawl's small aggregates",
       "crawler/store/page-sqlite.ts": "SQLite implementation of the page store",
       "crawler/classify/write-batch.ts": "the verdict store's SQLite implementation (VERDICT_STORE)",
+      "crawler/store/sentiment.ts": "the Post table's owner (docs/tables.md): its SQLite write of a post's sentiment, run by the verdict store's SQLite driver",
       "crawler/classify/unclassified.ts": "the UnclassifiedPost queue's owner (docs/tables.md): its SQLite write, run by the page store's SQLite driver",
       "lib/search-index.ts": "the search index store's SQLite implementation (SEARCH_INDEX_STORE)",
       "lib/notify/index.ts": "the channel probe's SQLite implementation (CHANNEL_PROBE)",

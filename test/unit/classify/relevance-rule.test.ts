@@ -18,6 +18,7 @@ import {
   type RelevanceThresholds,
 } from "../../../crawler/classify";
 import { judge } from "../../../crawler/classify/verdict";
+import { parseKeywordRules } from "../../../crawler/classify/keyword-rules";
 import { modelJudge } from "../../../crawler/discover";
 import { topicFormSchema } from "../../../server/topic-admin";
 import { CAMPUS_SAMPLES, EXAM, CANTEEN } from "./fixtures";
@@ -80,7 +81,7 @@ describe("every user decides by the rule", () => {
 
       // The flagger: the verdict's relevance and its classifier / cosine reasons.
       const row = { id: 1, name: "t", keywords: "[]", sensitiveWords: "[]", relevantLabels: '["考试"]', modelVersion: 1, ...t };
-      const verdict = judge({ row, model, sensitive: none, keywords: none }, model.prepare(text));
+      const verdict = judge({ row, model, sensitive: none, keywords: parseKeywordRules([]).rules }, model.prepare(text));
       expect(verdict.relevant).toBe(expected.relevant);
       expect(verdict.reasons.some((r) => r.kind === "classifier")).toBe(expected.byClassifier);
       expect(verdict.reasons.some((r) => r.kind === "cosine")).toBe(expected.byCosine);

@@ -96,7 +96,7 @@ describe("the forms' refusals carry their codes", () => {
     expect(
       codesOf(topicFormSchema, {
         name: " ",
-        keywords: "x".repeat(51),
+        keywords: "考试\n(食堂|饭堂",
         nbThreshold: "abc",
         cosineThreshold: "2",
         webhookUrl: "not a url",
@@ -110,7 +110,7 @@ describe("the forms' refusals carry their codes", () => {
       }),
     ).toEqual({
       name: ["nameRequired"],
-      "keywords.0": ["wordTooLong"],
+      keywords: ["keywordRule"],
       nbThreshold: ["nbNumber"],
       cosineThreshold: ["cosineRange"],
       webhookUrl: ["fullUrl"],
