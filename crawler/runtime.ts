@@ -15,6 +15,8 @@ import { enableParseThreads } from "./parse/thread";
 import { createOcr } from "./ocr";
 import { pruneArchive } from "./archive";
 import { runMayNotify } from "../lib/notify";
+import { incidentsAfterRun } from "./incidents/alerts";
+import { appendRunError } from "./runs";
 import { requestJob } from "./jobs/requests";
 import { loadAccountCookies, loadAccountProxy } from "./account-access";
 import type { FetchMode } from "./types";
@@ -90,7 +92,12 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
     // The run's notifications are a job (crawler/jobs/ notifyRun), asked for only when the run may
     // have something to say: a worker sends them, and a failure is written on the job.
     notify: (db, runId) => {
-      const p = runMayNotify(db, runId)
+      // First the incidents the run updated: their heat, and the alerts due, queued as the run's
+      // notifications (crawler/incidents/alerts.ts). A failure there is written on the run; the
+      // run's flags are still notified.
+      const p = incidentsAfterRun(db, runId, opts.now?.() ?? new Date())
+        .catch((e: unknown) => appendRunError(db, runId, "IncidentError", e, opts.onProgress))
+        .then(() => runMayNotify(db, runId))
         .then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null))
         .finally(() => requests.delete(p));
       requests.add(p);

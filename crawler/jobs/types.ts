@@ -43,6 +43,11 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("catchUp"), queuedBefore: z.string().datetime() }),
   /** Apply the raw archive's retention (age, total size) to this machine's archive folder. */
   z.object({ kind: z.literal("pruneArchive") }),
+  /**
+   * The periodic incident check (crawler/incidents/alerts.ts incidentsTick): heat of live incidents
+   * (it decays when nothing happens), alerts and updates due, and messages whose quiet hours ended.
+   */
+  z.object({ kind: z.literal("incidents") }),
 ]);
 
 /** A job with a row in the Job table. */
@@ -51,7 +56,17 @@ export type JobSpec = z.infer<typeof jobSpecSchema>;
 export type JobKind = JobSpec["kind"];
 
 /** Every kind of job with a row, in the order `jobs list --kind` names them. */
-export const JOB_KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive"] as const satisfies readonly JobKind[];
+export const JOB_KINDS = [
+  "discover",
+  "train",
+  "rescore",
+  "learn",
+  "notify",
+  "notifyRun",
+  "catchUp",
+  "pruneArchive",
+  "incidents",
+] as const satisfies readonly JobKind[];
 // Compile-time: every kind of the union is listed above.
 const allKinds: [Exclude<JobKind, (typeof JOB_KINDS)[number]>] extends [never] ? true : false = true;
 void allKinds;
@@ -94,6 +109,8 @@ export function jobKey(spec: JobSpec): string {
       return "classify:pending";
     case "pruneArchive":
       return "archive:prune";
+    case "incidents":
+      return "incidents:tick";
   }
 }
 
