@@ -238,7 +238,7 @@ export const jobHandlers: JobHandlers = {
   async incidents(ctx) {
     const now = new Date();
     const r = await incidentsTick(ctx.db, now);
-    const d = await deliverPending(ctx.db, { now: () => now.getTime() });
+    const d = await deliverPending(ctx.db, { clock: () => now.getTime() });
     return {
       message: `heat of ${r.heated} incidents; ${r.alerts} alerts and ${r.updates} updates queued; ${d.sent} messages sent, ${d.failed} failed, ${d.held ?? 0} held`,
       step: "incidentsChecked",

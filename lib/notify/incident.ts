@@ -54,7 +54,7 @@ function reasonText(r: IncidentAlertReason, w: Words): string {
 export function incidentLines(
   p: IncidentAlertPayload,
   esc: (text: string, max: number) => string,
-): { title: string; intro: string; why: string; figures: string; seen: string; link: string | null; linkLabel: string } {
+): { title: string; name: string; intro: string; why: string; figures: string; seen: string; link: string | null; linkLabel: string } {
   const w = WORDS[p.locale] ?? WORDS["zh-CN"];
   const names = PLATFORM_NAMES[p.locale] ?? PLATFORM_NAMES["zh-CN"];
   const platformName = (id: string) => (names as Record<string, { short: string } | undefined>)[id]?.short ?? id;
@@ -63,6 +63,7 @@ export function incidentLines(
   const head = fill(p.kind === "alert" ? w.alertTitle : w.updateTitle, { topic, title });
   return {
     title: `${p.topic.urgent ? w.urgentMark : ""}${head}`,
+    name: title,
     intro: fill(p.kind === "alert" ? w.intro : w.updateIntro, { topic }),
     why: fill(w.why, { reasons: p.reasons.map((r) => reasonText(r, w)).join(w.separator) }),
     figures: fill(w.figures, {
@@ -81,7 +82,7 @@ export function incidentLines(
 /** The markdown of DingTalk (`lineBreak` "\n\n") and WeCom ("\n"); short enough for WeCom's 4096 bytes. */
 export function incidentMarkdown(p: IncidentAlertPayload, opts: { lineBreak: string; heading?: string }): { title: string; text: string } {
   const m = incidentLines(p, markdownText);
-  const lines = [`${opts.heading ?? "###"} ${m.title}`, m.intro, `> ${m.why}`, `> ${m.figures}`, `> ${m.seen}`];
+  const lines = [`${opts.heading ?? "###"} ${m.title}`, `${m.intro}${m.name}`, `> ${m.why}`, `> ${m.figures}`, `> ${m.seen}`];
   if (m.link) lines.push(`[${m.linkLabel}](${m.link})`);
   return { title: m.title, text: lines.join(opts.lineBreak) };
 }
@@ -93,7 +94,7 @@ export function incidentFeishuPost(p: IncidentAlertPayload): {
 } {
   const m = incidentLines(p, plainText);
   const text = (t: string): FeishuElement => ({ tag: "text", text: t });
-  const content: FeishuElement[][] = [[text(m.intro)], [text(m.why)], [text(m.figures)], [text(m.seen)]];
+  const content: FeishuElement[][] = [[text(`${m.intro}${m.name}`)], [text(m.why)], [text(m.figures)], [text(m.seen)]];
   if (m.link) content.push([{ tag: "a", text: m.linkLabel, href: m.link }]);
   return { msg_type: "post", content: { post: { zh_cn: { title: m.title, content } } } };
 }
@@ -107,7 +108,7 @@ export function incidentEmail(p: IncidentAlertPayload): { subject: string; text:
   };
   const m = incidentLines(p, oneLine);
   const lines = [
-    m.intro,
+    `${m.intro}${m.name}`,
     "",
     m.why,
     m.figures,

@@ -369,11 +369,11 @@ export async function queueTopicMessage(
 
 /**
  * Send what waits: pending messages (queued by a periodic incident check, or left by a job that
- * stopped) and held ones whose quiet hours have ended (`now`: the clock that says so). For the
+ * stopped) and held ones whose quiet hours have ended (`clock` says when). For the
  * periodic incident job (crawler/jobs).
  */
 export async function deliverPending(db: Db, options: NotifyOptions = {}): Promise<NotifyResult> {
-  const now = new Date((options.now ?? Date.now)());
+  const now = new Date((options.clock ?? Date.now)());
   const due = await db.notification.findMany({
     where: {
       OR: [
@@ -410,7 +410,7 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   if (n.status === "sent") return "sent";
   // Quiet hours of the channel hold the message until they end, unless the topic is urgent.
   if (isChannel(n.channel) && !n.topic.urgent) {
-    const until = quietUntil(n.topic[QUIET_COLUMN[n.channel]], new Date((options.now ?? Date.now)()));
+    const until = quietUntil(n.topic[QUIET_COLUMN[n.channel]], new Date((options.clock ?? Date.now)()));
     if (until) {
       await db.notification.update({ where: { id }, data: { status: "held", notBefore: until } });
       return "held";

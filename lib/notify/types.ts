@@ -22,6 +22,8 @@ export interface NotifyOptions {
   smtp?: SmtpSettings | null;
   /** The clock that timestamps signatures (tests send stale ones). @default Date.now */
   now?: () => number;
+  /** The clock quiet hours are judged by (ms; a scheduler test's fixed clock). @default Date.now */
+  clock?: () => number;
   /**
    * Hosts and CIDR ranges a channel may reach on an internal address (lib/net/address.ts).
    * @default CAMPUSWATCH_ALLOW_INTERNAL
