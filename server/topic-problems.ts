@@ -25,4 +25,9 @@ export const topicProblems = codeBook("topics.validation", [
   "dingtalkSecretFormat",
   "feishuSecretFormat",
   "secretNeedsUrl",
+  "quietHours",
+  "notifyMode",
+  "notifyLocale",
+  "alertMinPosts",
+  "alertUpdateMinutes",
 ]);

@@ -152,11 +152,11 @@ export interface MentionBurst extends RateVerdict {
 /** The topic's and each of its keywords' rates at `now`, the topic first, then keywords by ratio. */
 export async function topicBursts(db: Db, topic: { id: number; keywords: string }, now: Date, options: Partial<BurstOptions> = {}): Promise<MentionBurst[]> {
   const o = { ...BURST_DEFAULTS, ...options };
-  const series = async (keyword: string | null, times: Date[]): Promise<MentionBurst> => {
+  const series = (keyword: string | null, times: Date[]): MentionBurst => {
     const { baseline, recent } = hourlyCounts(times, now, o.baselineHours);
     return { keyword, ...burstVerdict(recent, ewmaRate(baseline, o.halfLifeHours), o), last24: [...baseline.slice(-23), recent] };
   };
-  const out = [await series(null, await topicMentionTimes(db, topic.id, now, o))];
+  const out = [series(null, await topicMentionTimes(db, topic.id, now, o))];
   const words = await Promise.all(mentionWords(topic.keywords).map(async (w) => series(w, await keywordMentionTimes(db, w, now, o))));
   out.push(...words.sort((a, b) => Number(b.bursting) - Number(a.bursting) || b.ratio - a.ratio));
   return out;

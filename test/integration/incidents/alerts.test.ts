@@ -59,7 +59,13 @@ async function receivers(): Promise<Receivers> {
     },
   });
   await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-  closers.push(dingtalk.close, wecom.close, feishu.close, webhook.close, () => new Promise<void>((r) => smtp.close(() => r())));
+  closers.push(
+    () => dingtalk.close(),
+    () => wecom.close(),
+    () => feishu.close(),
+    () => webhook.close(),
+    () => new Promise<void>((r) => smtp.close(() => r())),
+  );
   return { dingtalk, wecom, feishu, webhook, mails, smtpPort: (smtp.server.address() as AddressInfo).port };
 }
 
