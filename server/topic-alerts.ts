@@ -20,7 +20,12 @@ const blankToNull = (v: unknown) => (v === null || (typeof v === "string" && v.t
 
 const quietField = z.preprocess(
   blankToNull,
-  z.string().trim().refine(isQuietHours, topicProblems.error("quietHours", "quiet hours look like 22:00-07:30 (Asia/Shanghai)")).nullable().default(null),
+  z
+    .string()
+    .transform((q) => q.replace(/\s+/g, ""))
+    .refine(isQuietHours, topicProblems.error("quietHours", "quiet hours look like 22:00-07:30 (Asia/Shanghai)"))
+    .nullable()
+    .default(null),
 );
 
 /** The alert fields of the topic form (spread into server/topic-admin.ts topicFormSchema). */
