@@ -29,7 +29,7 @@ describe("incident alert settings", () => {
       notifyLocale: "zh-CN",
       dingtalkQuiet: null,
     });
-    await updateTopic(db, created!.id, {
+    await updateTopic(db, created.id, {
       name: "安全",
       enabled: "on",
       notifyMode: "both",
@@ -44,7 +44,7 @@ describe("incident alert settings", () => {
       dingtalkQuiet: "22:00-07:30",
       emailQuiet: " 12:00 - 13:30 ",
     });
-    const row = await getTopic(db, created!.id);
+    const row = await getTopic(db, created.id);
     expect(row).toMatchObject({
       notifyMode: "both",
       alertOnFlag: true,
@@ -60,8 +60,8 @@ describe("incident alert settings", () => {
     });
     expect(topicToForm(row!)).toMatchObject({ alertOnSpread: "off", alertMinPosts: "", urgent: "on", dingtalkQuiet: "22:00-07:30" });
     // The CLI changes one setting: the alert settings stay.
-    await changeTopic(db, created!.id, { description: "校园安全" });
-    expect(await getTopic(db, created!.id)).toMatchObject({
+    await changeTopic(db, created.id, { description: "校园安全" });
+    expect(await getTopic(db, created.id)).toMatchObject({
       description: "校园安全",
       alertOnSpread: false,
       alertMinPosts: null,
@@ -76,13 +76,13 @@ describe("incident alert settings", () => {
       ["notifyMode", "storm", "notifyMode"],
       ["notifyLocale", "fr", "notifyLocale"],
     ] as const) {
-      const e = await updateTopic(db, created!.id, { name: "安全", [field]: value }).catch((x: unknown) => x);
+      const e = await updateTopic(db, created.id, { name: "安全", [field]: value }).catch((x: unknown) => x);
       expect(e, field).toBeInstanceOf(ValidationError);
       const issue = (e as ValidationError).detail.issues?.find((i) => i.path[0] === field);
       expect(issue, field).toBeDefined();
       expect(JSON.stringify(issue)).toContain(code);
     }
-    expect(await getTopic(db, created!.id)).toMatchObject({ alertUpdateMinutes: 30, notifyMode: "both" });
+    expect(await getTopic(db, created.id)).toMatchObject({ alertUpdateMinutes: 30, notifyMode: "both" });
   });
 
   it("the home page's list says what is bursting now, with the topic page's series", async () => {
