@@ -17,6 +17,8 @@ import { pruneArchive } from "./archive";
 import { evidenceArchiveFiles } from "./evidence/keep";
 import { runFlaggedArchivedPosts } from "./evidence/shots";
 import { runMayNotify } from "../lib/notify";
+import { incidentsAfterRun } from "./incidents/alerts";
+import { appendRunError } from "./runs";
 import { requestJob } from "./jobs/requests";
 import { loadAccountCookies, loadAccountProxy } from "./account-access";
 import type { FetchMode } from "./types";
@@ -94,12 +96,17 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
     // Likewise the screenshots of the pages behind the run's new flags (crawler/evidence/shots.ts):
     // drawn by a worker after the run, never during the crawl.
     notify: (db, runId) => {
-      const p = Promise.all([
-        runMayNotify(db, runId).then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null)),
-        opts.archive === false
-          ? null
-          : runFlaggedArchivedPosts(db, runId).then((has) => (has ? requestJob(db, { kind: "evidenceShots", crawlRunId: runId }) : null)),
-      ]).finally(() => requests.delete(p));
+      const p = incidentsAfterRun(db, runId, opts.now?.() ?? new Date())
+        .catch((e: unknown) => appendRunError(db, runId, "IncidentError", e, opts.onProgress))
+        .then(() =>
+          Promise.all([
+            runMayNotify(db, runId).then((may) => (may ? requestJob(db, { kind: "notifyRun", crawlRunId: runId }) : null)),
+            opts.archive === false
+              ? null
+              : runFlaggedArchivedPosts(db, runId).then((has) => (has ? requestJob(db, { kind: "evidenceShots", crawlRunId: runId }) : null)),
+          ]),
+        )
+        .finally(() => requests.delete(p));
       requests.add(p);
       return p;
     },

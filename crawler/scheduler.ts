@@ -14,7 +14,16 @@ import cron, { type ScheduledTask } from "node-cron";
 import type { Db } from "../lib/db";
 import { TIME_ZONE, cronProblem, nextRunTimes } from "../lib/validation";
 import { scaleOutConfig } from "../lib/config";
-import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, requestArchivePrune, requestCatchUp, requestDailyRetrains, type CrawlJob } from "./jobs";
+import {
+  dispatchQueuedJobs,
+  forgetDispatches,
+  reapDeadJobs,
+  requestArchivePrune,
+  requestCatchUp,
+  requestDailyRetrains,
+  requestIncidentCheck,
+  type CrawlJob,
+} from "./jobs";
 import type { JobQueue } from "./queue/in-process";
 import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 import { updateAccountRow } from "./account-rows";
@@ -48,6 +57,11 @@ export interface SchedulerOptions {
    * @default null
    */
   archivePruneCron?: string | null;
+  /**
+   * When the periodic incident check runs (an `incidents` job: heat decay, alerts and updates due,
+   * held messages whose quiet hours ended); null: never. @default every ten minutes
+   */
+  incidentCron?: string | null;
   log?: (message: string) => void;
 }
 
@@ -65,6 +79,7 @@ export class Scheduler {
   private jobTimer: NodeJS.Timeout | undefined;
   private dailyTask: ScheduledTask | undefined;
   private pruneTask: ScheduledTask | undefined;
+  private incidentTask: ScheduledTask | undefined;
   private dispatching = false;
   private readonly log: (m: string) => void;
 
@@ -92,6 +107,13 @@ export class Scheduler {
       this.pruneTask = cron.schedule(prune, () => this.background("archive pruning", requestArchivePrune(this.opts.db)), {
         timezone: TIME_ZONE,
         name: "archive-prune",
+      });
+    }
+    const incidents = this.opts.incidentCron === undefined ? "*/10 * * * *" : this.opts.incidentCron;
+    if (incidents) {
+      this.incidentTask = cron.schedule(incidents, () => this.background("incident check", requestIncidentCheck(this.opts.db)), {
+        timezone: TIME_ZONE,
+        name: "incident-check",
       });
     }
   }
@@ -237,6 +259,7 @@ export class Scheduler {
     for (const [what, task] of [
       ["the daily training task", this.dailyTask],
       ["the archive pruning task", this.pruneTask],
+      ["the incident check task", this.incidentTask],
     ] as const) {
       if (task)
         this.background(

@@ -19,6 +19,7 @@
  *   held-out reviews (crawler/classify/calibrate.ts). Absent means on (a topic made elsewhere gets
  *   the column's default); the form sends "off" in a hidden field before its checkbox.
  */
+import { alertData, alertFormFields, alertFormValues, type AlertColumns } from "./topic-alerts";
 import { z } from "zod";
 import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER } from "../lib/classifiers";
 import type { Db } from "../lib/db";
@@ -134,6 +135,7 @@ export const topicFormSchema = z
       )
       .default(null),
     ...channelFormFields,
+    ...alertFormFields,
   })
   .superRefine(checkChannelSecrets);
 export type TopicForm = z.output<typeof topicFormSchema>;
@@ -141,7 +143,7 @@ export type TopicForm = z.output<typeof topicFormSchema>;
 export type TopicInput = z.input<typeof topicFormSchema>;
 
 /** A topic's settings as the form needs them: secrets only as "set or not", never their values. */
-export interface TopicSettings extends ChannelColumns {
+export interface TopicSettings extends ChannelColumns, AlertColumns {
   name: string;
   description: string;
   enabled: boolean;
@@ -187,6 +189,7 @@ export function topicToForm(t: TopicSettings): Record<string, string> {
     webhookSecretSet: t.secretsSet.webhook ? "1" : "",
     dingtalkSecretSet: t.secretsSet.dingtalk ? "1" : "",
     feishuSecretSet: t.secretsSet.feishu ? "1" : "",
+    ...alertFormValues(t),
   };
 }
 
@@ -210,6 +213,7 @@ function toData(f: TopicForm, update: boolean) {
     calibrate: f.calibrate,
     targetPrecision: f.targetPrecision,
     ...channelData(f, update),
+    ...alertData(f),
   };
 }
 

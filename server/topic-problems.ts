@@ -26,4 +26,9 @@ export const topicProblems = codeBook("topics.validation", [
   "feishuSecretFormat",
   "secretNeedsUrl",
   "keywordRule",
+  "quietHours",
+  "notifyMode",
+  "notifyLocale",
+  "alertMinPosts",
+  "alertUpdateMinutes",
 ]);

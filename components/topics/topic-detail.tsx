@@ -8,6 +8,7 @@ import { latestTopicJob } from "@/server/jobs";
 import { CHANNELS, type Channel } from "@/lib/notify/types";
 import { PageHeader, Notice } from "../page-header";
 import { TopicForm } from "./topic-form";
+import { TopicBursts } from "../bursts/topic-bursts";
 import { SampleUpload } from "./sample-upload";
 import { TopicJobPanel } from "./topic-job";
 import { ThresholdCurve } from "./threshold-curve";
@@ -127,6 +128,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
           )}
         </section>
       </div>
+      <TopicBursts topicId={t.id} />
       <TopicLearningPanel topicId={t.id} classifier={t.classifier} />
       {t.modelVersion > 0 && <ThresholdCurve topicId={t.id} />}
       <section className="panel" aria-labelledby="settings-h">

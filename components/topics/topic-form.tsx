@@ -5,6 +5,7 @@ import { CLASSIFIER_KINDS, DEFAULT_CLASSIFIER, isClassifierKind } from "@/lib/cl
 import { useTranslations } from "next-intl";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { FormStatus, SubmitButton } from "../form";
+import { TopicAlertFields } from "./topic-alert-fields";
 
 type Values = Record<string, string>;
 interface Props {
@@ -188,6 +189,7 @@ export function TopicForm({ action, initial, id, submitLabel, compact = false }:
           })}
         {!compact &&
           field("notifyEmail", t("notifyEmail"), { type: "email", span2: true, help: t("notifyEmailHelp"), placeholder: t("notifyEmailPlaceholder") })}
+        {!compact && <TopicAlertFields p={p} v={v} errors={state.errors} suffix={state.values ? "s" : "i"} />}
       </div>
       <FormStatus message={state.message} />
       <div className="button-row">

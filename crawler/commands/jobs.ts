@@ -19,6 +19,7 @@ const KINDS = [
   "catchUp",
   "pruneArchive",
   "evidenceShots",
+  "incidents",
 ] as const satisfies readonly JobKind[];
 // Compile-time: every kind is listed above.
 const allKinds: [Exclude<JobKind, (typeof KINDS)[number]>] extends [never] ? true : false = true;

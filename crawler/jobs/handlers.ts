@@ -7,7 +7,8 @@
  * deleted meanwhile: trying again would fail again). Only a job whose process died is tried again.
  */
 import type { Db } from "../../lib/db";
-import { deliverNotification, notifyRun } from "../../lib/notify";
+import { deliverNotification, deliverPending, notifyRun } from "../../lib/notify";
+import { incidentsTick } from "../incidents/alerts";
 import { learnTopic, rescoreOpenFlags, rescoreTopic, trainTopic } from "../classify";
 import { classifyPending } from "../classify/pending";
 import { revisitDiscovery, runDiscovery, type DiscoverySummary, type RevisitSummary } from "../discover";
@@ -234,6 +235,17 @@ export const jobHandlers: JobHandlers = {
   },
 
   catchUp: (ctx, spec) => catchUpWork(ctx, spec),
+
+  async incidents(ctx) {
+    const now = new Date();
+    const r = await incidentsTick(ctx.db, now);
+    const d = await deliverPending(ctx.db, { clock: () => now.getTime() });
+    return {
+      message: `heat of ${r.heated} incidents; ${r.alerts} alerts and ${r.updates} updates queued; ${d.sent} messages sent, ${d.failed} failed, ${d.held ?? 0} held`,
+      step: "incidentsChecked",
+      values: { heated: r.heated, alerts: r.alerts, updates: r.updates, sent: d.sent, failed: d.failed, held: d.held ?? 0 },
+    };
+  },
 
   async evidenceShots(ctx, spec) {
     const r = await drawRunScreenshots(ctx.db, spec.crawlRunId, {

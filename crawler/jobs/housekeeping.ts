@@ -23,3 +23,11 @@ export function requestCatchUp(db: Db, now = new Date()): Promise<RequestResult>
 export function requestArchivePrune(db: Db): Promise<RequestResult> {
   return requestJob(db, { kind: "pruneArchive" });
 }
+
+/**
+ * Ask for the periodic incident check (heat decay, alerts and updates due, held messages whose
+ * quiet hours ended: crawler/incidents/alerts.ts). Asked for by the scheduler every few minutes.
+ */
+export function requestIncidentCheck(db: Db): Promise<RequestResult> {
+  return requestJob(db, { kind: "incidents" });
+}

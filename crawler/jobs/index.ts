@@ -30,4 +30,4 @@ export {
 } from "./runner";
 export { dispatchQueuedJobs, forgetDispatches, type DispatchOptions } from "./dispatch";
 export { requestDailyRetrains } from "./daily";
-export { requestCatchUp, requestArchivePrune } from "./housekeeping";
+export { requestCatchUp, requestArchivePrune, requestIncidentCheck } from "./housekeeping";

@@ -48,6 +48,11 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
    * their evidence packages: after the run, so the crawl never waits for Chromium.
    */
   z.object({ kind: z.literal("evidenceShots"), crawlRunId: z.number().int().positive() }),
+  /**
+   * The periodic incident check (crawler/incidents/alerts.ts incidentsTick): heat of live incidents
+   * (it decays when nothing happens), alerts and updates due, and messages whose quiet hours ended.
+   */
+  z.object({ kind: z.literal("incidents") }),
 ]);
 
 /** A job with a row in the Job table. */
@@ -66,6 +71,7 @@ export const JOB_KINDS = [
   "catchUp",
   "pruneArchive",
   "evidenceShots",
+  "incidents",
 ] as const satisfies readonly JobKind[];
 // Compile-time: every kind of the union is listed above.
 const allKinds: [Exclude<JobKind, (typeof JOB_KINDS)[number]>] extends [never] ? true : false = true;
@@ -111,6 +117,8 @@ export function jobKey(spec: JobSpec): string {
       return "archive:prune";
     case "evidenceShots":
       return `evidence:run:${spec.crawlRunId}`;
+    case "incidents":
+      return "incidents:tick";
   }
 }
 

@@ -46,6 +46,8 @@ import { sendFeishu } from "./channels/feishu";
 import { sendWebhook } from "./channels/webhook";
 import { sendWecom } from "./channels/wecom";
 import { loginExpiredPayloads, loginExpiryOf, LOGIN_PAYLOAD_PREFIX } from "./login";
+import { INCIDENT_PAYLOAD_PREFIX } from "./incident";
+import { quietUntil } from "./quiet";
 import {
   CHANNELS,
   type AnyNotificationPayload,
@@ -59,6 +61,8 @@ import {
 
 export type {
   AnyNotificationPayload,
+  IncidentAlertPayload,
+  IncidentAlertReason,
   Channel,
   FlagSummary,
   LoginExpiredPayload,
@@ -87,6 +91,24 @@ const CHANNEL_FIELDS = {
   feishuWebhookDisplay: true,
   feishuSecret: true,
 } as const;
+
+/** The topic columns that say when a channel must stay quiet (./quiet.ts), and whether the topic overrides them. */
+const QUIET_FIELDS = { urgent: true, webhookQuiet: true, emailQuiet: true, dingtalkQuiet: true, wecomQuiet: true, feishuQuiet: true } as const;
+
+/** A channel's quiet-hours column. */
+const QUIET_COLUMN: Readonly<Record<Channel, Exclude<keyof typeof QUIET_FIELDS, "urgent">>> = {
+  webhook: "webhookQuiet",
+  email: "emailQuiet",
+  dingtalk: "dingtalkQuiet",
+  wecom: "wecomQuiet",
+  feishu: "feishuQuiet",
+};
+
+/** The topic's notification mode: which flags a run's batch lists (see the Topic.notifyMode column). */
+export type NotifyMode = "incidents" | "flags" | "both";
+
+/** Incident statuses whose flagged members are told by the incident's alert instead of the run's flag batch. */
+const ALERTED_STATUSES = ["open", "handled"];
 
 /** The columns that name a channel's target: a topic with none of them set sends nothing. */
 const CHANNEL_TARGETS = ["webhookUrl", "notifyEmail", "dingtalkWebhook", "wecomWebhook", "feishuWebhook"] as const;
@@ -195,6 +217,8 @@ export async function runMayNotify(db: Db, crawlRunId: number): Promise<boolean>
   const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, select: { accountId: true, startedAt: true, finishedAt: true, errors: true } });
   if (!run) return false;
   if (loginExpiryOf(run.errors)) return true;
+  // Incident alerts the end of the run queued (crawler/incidents/alerts.ts) wait for this job to send them.
+  if (await db.notification.findFirst({ where: { crawlRunId, status: "pending" }, select: { id: true } })) return true;
   const flag = await db.flag.findFirst({
     where: { createdAt: { gte: run.startedAt, lte: run.finishedAt ?? new Date() }, post: { accountId: run.accountId } },
     select: { id: true },
@@ -214,21 +238,25 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
   if (!(await mayHaveChannels(db))) return result;
   const topics = await db.topic.findMany({
     where: { OR: CHANNEL_TARGETS.map((c) => ({ [c]: { not: null } })) },
-    select: { id: true, name: true, enabled: true, ...CHANNEL_FIELDS },
+    select: { id: true, name: true, enabled: true, notifyMode: true, ...CHANNEL_FIELDS },
   });
   if (topics.length === 0) return result;
   const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
   if (!run) return result;
   // The run's flag messages (its login-expired notice, if any, is counted apart below).
   const already = await db.notification.findMany({
-    where: { crawlRunId, NOT: { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } } },
+    where: { crawlRunId, NOT: [{ payload: { startsWith: LOGIN_PAYLOAD_PREFIX } }, { payload: { startsWith: INCIDENT_PAYLOAD_PREFIX } }] },
     select: { topicId: true, channel: true },
   });
   const until = run.finishedAt ?? new Date();
   const baseUrl = (options.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
   const created: number[] = [];
   for (const topic of topics) {
-    const where = { topicId: topic.id, createdAt: { gte: run.startedAt, lte: until }, post: { accountId: run.accountId } };
+    // With incident alerts ("incidents", the default), a flag whose post belongs to an open or
+    // handled incident is told by that incident's alert or update, not listed again per run.
+    const onlyLoose =
+      topic.notifyMode === "incidents" ? { OR: [{ incident: { is: null } }, { incident: { incident: { status: { notIn: ALERTED_STATUSES } } } }] } : {};
+    const where = { topicId: topic.id, createdAt: { gte: run.startedAt, lte: until }, post: { accountId: run.accountId, ...onlyLoose } };
     const [flags, total] = await Promise.all([
       db.flag.findMany({
         where,
@@ -289,12 +317,76 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
       created.push(n.id);
     }
   }
+  // Incident alerts and updates queued at the end of the run (crawler/incidents/alerts.ts).
+  const queued = await db.notification.findMany({
+    where: { crawlRunId, status: "pending", payload: { startsWith: INCIDENT_PAYLOAD_PREFIX } },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  created.push(...queued.map((q) => q.id));
   result.notifications = created.length;
-  for (const id of created) {
-    const status = await deliverNotification(db, id, options);
-    if (status === "sent") result.sent++;
-    else result.failed++;
+  for (const id of created) count(result, await deliverNotification(db, id, options));
+  return result;
+}
+
+/** Add one delivery's outcome to a result. */
+function count(result: NotifyResult, status: "sent" | "failed" | "held"): void {
+  if (status === "sent") result.sent++;
+  else if (status === "held") result.held = (result.held ?? 0) + 1;
+  else result.failed++;
+}
+
+/**
+ * Queue one message of a topic on each of its channels (pending Notification rows, sent by the
+ * run's notifyRun job or by {@link deliverPending}); the ids made. For an incident's message, a
+ * message of the same incident still held on a channel (quiet hours) is brought up to date instead,
+ * so a night of updates wakes the group with one message, not a pile.
+ */
+export async function queueTopicMessage(
+  db: Db,
+  topicId: number,
+  payload: AnyNotificationPayload,
+  opts: { crawlRunId?: number | null; incidentId?: number | null } = {},
+): Promise<number[]> {
+  const topic = await db.topic.findUnique({ where: { id: topicId }, select: CHANNEL_FIELDS });
+  if (!topic) return [];
+  const json = JSON.stringify(payload);
+  const ids: number[] = [];
+  for (const channel of CHANNELS) {
+    const { target, shown } = channelOf(topic, channel);
+    if (!target) continue;
+    if (opts.incidentId != null) {
+      const held = await db.notification.updateMany({ where: { topicId, channel, incidentId: opts.incidentId, status: "held" }, data: { payload: json } });
+      if (held.count > 0) continue;
+    }
+    const n = await db.notification.create({
+      data: { topicId, crawlRunId: opts.crawlRunId ?? null, incidentId: opts.incidentId ?? null, channel, target: shown, payload: json, status: "pending" },
+    });
+    ids.push(n.id);
   }
+  return ids;
+}
+
+/**
+ * Send what waits: pending messages (queued by a periodic incident check, or left by a job that
+ * stopped) and held ones whose quiet hours have ended (`clock` says when). For the
+ * periodic incident job (crawler/jobs).
+ */
+export async function deliverPending(db: Db, options: NotifyOptions = {}): Promise<NotifyResult> {
+  const now = new Date((options.clock ?? Date.now)());
+  const due = await db.notification.findMany({
+    where: {
+      OR: [
+        { status: "pending", crawlRunId: null },
+        { status: "held", notBefore: { lte: now } },
+      ],
+    },
+    select: { id: true },
+    orderBy: { id: "asc" },
+    take: 200,
+  });
+  const result: NotifyResult = { notifications: due.length, sent: 0, failed: 0 };
+  for (const d of due) count(result, await deliverNotification(db, d.id, options));
   return result;
 }
 
@@ -312,10 +404,18 @@ export async function markNotificationPending(db: Db, id: number): Promise<boole
  * It goes where the topic's settings point now (a fixed URL or secret takes effect on Retry); a
  * channel since removed from the topic fails with that reason.
  */
-export async function deliverNotification(db: Db, id: number, options: NotifyOptions = {}): Promise<"sent" | "failed"> {
-  const n = await db.notification.findUnique({ where: { id }, include: { topic: { select: CHANNEL_FIELDS } } });
+export async function deliverNotification(db: Db, id: number, options: NotifyOptions = {}): Promise<"sent" | "failed" | "held"> {
+  const n = await db.notification.findUnique({ where: { id }, include: { topic: { select: { ...CHANNEL_FIELDS, ...QUIET_FIELDS } } } });
   if (!n) return "failed";
   if (n.status === "sent") return "sent";
+  // Quiet hours of the channel hold the message until they end, unless the topic is urgent.
+  if (isChannel(n.channel) && !n.topic.urgent) {
+    const until = quietUntil(n.topic[QUIET_COLUMN[n.channel]], new Date((options.clock ?? Date.now)()));
+    if (until) {
+      await db.notification.update({ where: { id }, data: { status: "held", notBefore: until } });
+      return "held";
+    }
+  }
   const fail = async (lastError: string) => {
     await db.notification.update({ where: { id }, data: { status: "failed", lastError } });
     return "failed" as const;

@@ -22,6 +22,8 @@ export interface NotifyOptions {
   smtp?: SmtpSettings | null;
   /** The clock that timestamps signatures (tests send stale ones). @default Date.now */
   now?: () => number;
+  /** The clock quiet hours are judged by (ms; a scheduler test's fixed clock). @default Date.now */
+  clock?: () => number;
   /**
    * Hosts and CIDR ranges a channel may reach on an internal address (lib/net/address.ts).
    * @default CAMPUSWATCH_ALLOW_INTERNAL
@@ -90,13 +92,58 @@ export interface LoginExpiredPayload {
   accountUrl: string | null;
 }
 
+/** Why an incident alert or update is sent (crawler/incidents/alerts.ts), with the figures it names. */
+export type IncidentAlertReason =
+  | { rule: "flagged"; flagged: number }
+  | { rule: "posts"; size: number; min: number }
+  | { rule: "spread"; platformCount: number; size: number }
+  | { rule: "burst"; recent: number; ratio: number }
+  | { rule: "growth"; added: number; size: number };
+
+/**
+ * One incident's alert (its first message) or update (at most one per incident per the topic's
+ * period): stored as JSON in `Notification.payload` and POSTed as it is to the generic webhook.
+ * `event` is the first key, so stored rows can be told apart by their prefix.
+ */
+export interface IncidentAlertPayload {
+  event: "campuswatch.incident";
+  kind: "alert" | "update";
+  /** The language the chat and e-mail texts are written in (the topic's notifyLocale). */
+  locale: "zh-CN" | "en";
+  topic: { id: number; name: string; urgent: boolean };
+  incident: {
+    id: number;
+    title: string;
+    keywords: string[];
+    heat: number;
+    bursting: boolean;
+    size: number;
+    /** Platform ids (lib/platforms) in the order the incident reached them. */
+    platforms: string[];
+    authorCount: number;
+    flaggedCount: number;
+    negativeCount: number;
+    firstSeenAt: string;
+    lastSeenAt: string;
+  };
+  reasons: IncidentAlertReason[];
+  /** The incident's page on the dashboard (null without a public URL). */
+  incidentUrl: string | null;
+  /** The crawl run whose posts made it due; null for the periodic check. */
+  crawlRunId: number | null;
+  /** When it was decided (ISO). */
+  at: string;
+}
+
 /** Whatever a Notification row carries. */
-export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload;
+export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload | IncidentAlertPayload;
 
 export interface NotifyResult {
   notifications: number;
   sent: number;
   failed: number;
+  /** Held for their channel's quiet hours (sent when they end). */
+  held?: number;
 }
 
 /** The result of one delivery attempt. `retry`: worth trying again (network, rate limit, 5xx). */

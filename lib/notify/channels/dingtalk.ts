@@ -14,6 +14,7 @@
 import crypto from "node:crypto";
 import { markdownMessage } from "../message";
 import { isLoginExpired, loginMarkdown } from "../login";
+import { incidentMarkdown, isIncidentAlert } from "../incident";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -35,7 +36,11 @@ export function dingtalkUrl(webhook: string, secret: string | null, nowMs: numbe
 /** Send one notification to a DingTalk robot. */
 export async function sendDingtalk(ctx: SendContext): Promise<Outcome> {
   const p = ctx.payload;
-  const { title, text } = isLoginExpired(p) ? loginMarkdown(p, { lineBreak: "\n\n" }) : markdownMessage(p, { lineBreak: "\n\n" });
+  const { title, text } = isLoginExpired(p)
+    ? loginMarkdown(p, { lineBreak: "\n\n" })
+    : isIncidentAlert(p)
+      ? incidentMarkdown(p, { lineBreak: "\n\n" })
+      : markdownMessage(p, { lineBreak: "\n\n" });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { title, text } });
   const answer = await postJson(dingtalkUrl(ctx.target, ctx.secret, ctx.now()), body, ctx);
   return errcodeOutcome(answer, "钉钉", DINGTALK_RETRY_CODES);

@@ -9,6 +9,7 @@
 import { messageTitle, PLATFORM_ZH, reasonsZh, shanghaiTime } from "../message";
 import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "../types";
 import { isLoginExpired, loginEmail } from "../login";
+import { incidentEmail, isIncidentAlert } from "../incident";
 import { AddressRefusedError, isIpLiteral } from "../../net/address";
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
@@ -91,7 +92,11 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   });
   try {
     const p = ctx.payload;
-    await transport.sendMail({ from: smtp.from, to: ctx.target, ...(isLoginExpired(p) ? loginEmail(p) : emailMessage(p)) });
+    await transport.sendMail({
+      from: smtp.from,
+      to: ctx.target,
+      ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : emailMessage(p)),
+    });
     return { ok: true };
   } catch (e) {
     const err = e as Error & { code?: string; responseCode?: number; response?: string };

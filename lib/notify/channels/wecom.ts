@@ -10,6 +10,7 @@
  */
 import { markdownMessage } from "../message";
 import { isLoginExpired, loginMarkdown } from "../login";
+import { incidentMarkdown, isIncidentAlert } from "../incident";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -25,7 +26,11 @@ export const WECOM_SEND_URL = "https://qyapi.weixin.qq.com/cgi-bin/webhook/send"
 /** Send one notification to a WeCom group robot. */
 export async function sendWecom(ctx: SendContext): Promise<Outcome> {
   const p = ctx.payload;
-  const { text } = isLoginExpired(p) ? loginMarkdown(p, { lineBreak: "\n" }) : markdownMessage(p, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
+  const { text } = isLoginExpired(p)
+    ? loginMarkdown(p, { lineBreak: "\n" })
+    : isIncidentAlert(p)
+      ? incidentMarkdown(p, { lineBreak: "\n" })
+      : markdownMessage(p, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { content: text } });
   const answer = await postJson(ctx.target, body, ctx);
   return errcodeOutcome(answer, "企业微信", WECOM_RETRY_CODES);
