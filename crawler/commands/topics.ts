@@ -12,6 +12,7 @@ import { DEFAULT_CLASSIFIER, CLASSIFIER_KINDS } from "../../lib/classifiers";
 // The rule's module has no imports: the options' help reads the defaults without loading the classifier.
 import { DEFAULT_THRESHOLDS } from "../classify/relevance-rule";
 import { action, jobRefusal, listOption, thresholdOption, UserInputError } from "./util";
+import { CLI_ACTOR } from "../../lib/audit";
 import { registerTopicLoopCommands } from "./topics-loop";
 import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics-support";
 
@@ -70,7 +71,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         const { withFlagNames, createTopic, topicInput, calibrationLine } = await load();
         const db = await getDb();
         // The same function as the dashboard's form: same validation, defaults and word lists.
-        const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }));
+        const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }, CLI_ACTOR));
         const model = o.model ? `classifier ${t.classifier}, ` : "";
         io.out(`added topic ${t.id} "${t.name}" (${model}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold})`);
         if (o.targetPrecision !== undefined || o.calibrate !== undefined) io.out(calibrationLine(t));
@@ -104,7 +105,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
           throw new UserInputError("nothing to change: give at least one option (campuswatch topics set --help)");
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
-        const t = await withFlagNames(changeTopic(db, topic.id, changes));
+        const t = await withFlagNames(changeTopic(db, topic.id, changes, CLI_ACTOR));
         io.out(
           `changed topic ${t.id} "${t.name}" (${t.enabled ? "on" : "off"}, ${o.model ? `classifier ${t.classifier}, ` : ""}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold}, relevant: ${parseStringList(t.relevantLabels).join(",")})`,
         );
@@ -126,7 +127,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         const { findTopic, deleteTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
-        const d = await deleteTopic(db, topic.id);
+        const d = await deleteTopic(db, topic.id, CLI_ACTOR);
         io.out(
           `removed topic ${d.id} "${d.name}" with ${d.flags} flags (${d.reviews} reviews), ${d.samples} samples, ${d.notifications} notifications and ${d.discoveryRuns} discovery runs; posts stay`,
         );
