@@ -56,6 +56,7 @@ export const CLIENT_NAMESPACES = [
   "seeds",
   "discovery",
   "platforms",
+  "tokens",
 ] as const;
 
 /** True when `value` is one of {@link LOCALES}. */

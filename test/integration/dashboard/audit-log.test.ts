@@ -76,7 +76,17 @@ const cases: Case[] = [
     run: async () => {
       accountId = (await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=审计", cron: "*/15 * * * *" }, actor)).id;
       const post = (n: number) =>
-        t.db.post.create({ data: { accountId, platformId: `p${n}`, url: `https://tieba.baidu.com/p/${n}`, title: `帖子${n}`, publishedAt: new Date(), text: "考试 作弊", sha1: `s${n}` } });
+        t.db.post.create({
+          data: {
+            accountId,
+            platformId: `p${n}`,
+            url: `https://tieba.baidu.com/p/${n}`,
+            title: `帖子${n}`,
+            publishedAt: new Date(),
+            text: "考试 作弊",
+            sha1: `s${n}`,
+          },
+        });
       postIds = [(await post(1)).id, (await post(2)).id, (await post(3)).id];
     },
     kind: "account",
@@ -85,7 +95,7 @@ const cases: Case[] = [
   },
   {
     name: "account interval changed",
-    run: () => updateAccount(t.db, accountId, { url: "https://tieba.baidu.com/f?kw=审计", cron: "*/30 * * * *" }, actor),
+    run: () => updateAccount(t.db, accountId, { url: "https://tieba.baidu.com/f?kw=审计", platform: undefined, name: undefined, cron: "*/30 * * * *" }, actor),
     kind: "account",
     action: "update",
     check: (e) => {
@@ -160,7 +170,7 @@ const cases: Case[] = [
     run: async () => {
       const row = await t.db.topic.findUniqueOrThrow({ where: { id: topicId } });
       const form = topicToForm({ ...row, secretsSet: { webhook: false, dingtalk: false, feishu: false } });
-      await updateTopic(t.db, topicId, { ...form, dingtalkWebhook: DING, dingtalkSecret: DING_SECRET }, actor);
+      await updateTopic(t.db, topicId, { ...form, name: row.name, dingtalkWebhook: DING, dingtalkSecret: DING_SECRET }, actor);
     },
     kind: "channel",
     action: "update",
@@ -174,7 +184,7 @@ const cases: Case[] = [
     run: async () => {
       const row = await t.db.topic.findUniqueOrThrow({ where: { id: topicId } });
       const form = topicToForm({ ...row, secretsSet: { webhook: false, dingtalk: true, feishu: false } });
-      await updateTopic(t.db, topicId, { ...form, dingtalkWebhookClear: "on" }, actor);
+      await updateTopic(t.db, topicId, { ...form, name: row.name, dingtalkWebhookClear: "on" }, actor);
     },
     kind: "channel",
     action: "update",
@@ -312,13 +322,13 @@ describe("every kind of change leaves exactly one audit entry", () => {
   test("an update that changes nothing records nothing", async () => {
     const a = await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=不变", cron: "*/15 * * * *" }, actor);
     const n = await t.db.auditEntry.count();
-    await updateAccount(t.db, a.id, { url: "https://tieba.baidu.com/f?kw=不变", cron: "*/15 * * * *" }, actor);
+    await updateAccount(t.db, a.id, { url: "https://tieba.baidu.com/f?kw=不变", platform: undefined, name: undefined, cron: "*/15 * * * *" }, actor);
     await setAccountEnabled(t.db, a.id, true, actor);
     expect(await t.db.auditEntry.count()).toBe(n);
   });
 
   test("filters, choices and the CSV export (formula-guarded)", async () => {
-    await recordAudit(t.db, CLI_ACTOR, { kind: "case", action: "assign", targetId: 1, target: "=HYPERLINK(\"x\")", after: { assignee: "counsellor" } });
+    await recordAudit(t.db, CLI_ACTOR, { kind: "case", action: "assign", targetId: 1, target: '=HYPERLINK("x")', after: { assignee: "counsellor" } });
     expect((await listAudit(t.db, { kind: "cookies" })).map((e) => e.action)).toEqual(["clear", "set"]);
     expect((await listAudit(t.db, { actor: "cli" })).every((e) => e.userId === null)).toBe(true);
     expect(await listAudit(t.db, { since: new Date(Date.now() + 60_000) })).toEqual([]);
