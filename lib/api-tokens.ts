@@ -54,6 +54,8 @@ export interface TokenInfo {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** At the time of listing. */
+  state: "active" | "expired" | "revoked";
 }
 
 const INFO_SELECT = {
@@ -69,9 +71,10 @@ const INFO_SELECT = {
   user: { select: { username: true } },
 } as const;
 
-function info(r: { user: { username: string } } & Omit<TokenInfo, "username">): TokenInfo {
+function info(r: { user: { username: string } } & Omit<TokenInfo, "username" | "state">, now = new Date()): TokenInfo {
   const { user, ...rest } = r;
-  return { ...rest, username: user.username };
+  const state = r.revokedAt ? "revoked" : r.expiresAt && r.expiresAt.getTime() <= now.getTime() ? "expired" : "active";
+  return { ...rest, username: user.username, state };
 }
 
 /**
@@ -97,7 +100,11 @@ export async function createApiToken(
     throw new ValidationError(`scope: a ${owner.role} may not review`, { scope: ["your role may not review"] }, { code: "scopeNotAllowed" });
   const live = await db.apiToken.count({ where: { userId: owner.id, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } });
   if (live >= MAX_TOKENS_PER_USER)
-    throw new ValidationError(`at most ${MAX_TOKENS_PER_USER} tokens: revoke one first`, { _: [`at most ${MAX_TOKENS_PER_USER} tokens`] }, { code: "tooManyTokens" });
+    throw new ValidationError(
+      `at most ${MAX_TOKENS_PER_USER} tokens: revoke one first`,
+      { _: [`at most ${MAX_TOKENS_PER_USER} tokens`] },
+      { code: "tooManyTokens" },
+    );
   const token = TOKEN_PREFIX + crypto.randomBytes(32).toString("base64url");
   const expiresAt = expiresInDays ? new Date(now.getTime() + expiresInDays * 86_400_000) : null;
   const row = await db.apiToken.create({
@@ -107,16 +114,22 @@ export async function createApiToken(
   await recordAudit(
     db,
     actor,
-    { kind: "token", action: "create", targetId: row.id, target: `${owner.username}: ${name}`, after: { name, scope, expiresAt: expiresAt?.toISOString() ?? null, prefix: row.prefix } },
+    {
+      kind: "token",
+      action: "create",
+      targetId: row.id,
+      target: `${owner.username}: ${name}`,
+      after: { name, scope, expiresAt: expiresAt?.toISOString() ?? null, prefix: row.prefix },
+    },
     now,
   );
-  return { token, info: info(row) };
+  return { token, info: info(row, now) };
 }
 
 /** Tokens, newest first: a user's own (`userId`), or everyone's (an admin's list, the CLI). */
-export async function listApiTokens(db: Db, userId?: number): Promise<TokenInfo[]> {
+export async function listApiTokens(db: Db, userId?: number, now = new Date()): Promise<TokenInfo[]> {
   const rows = await db.apiToken.findMany({ where: userId === undefined ? {} : { userId }, orderBy: { id: "desc" }, select: INFO_SELECT });
-  return rows.map(info);
+  return rows.map((r) => info(r, now));
 }
 
 /**
@@ -131,7 +144,12 @@ export async function revokeApiToken(db: Db, id: number, by: { id: number; role:
   if (row.revokedAt) return true;
   const { count } = await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
   if (count > 0)
-    await recordAudit(db, actor, { kind: "token", action: "revoke", targetId: id, target: `${row.user.username}: ${row.name}`, before: { revoked: false }, after: { revoked: true } }, now);
+    await recordAudit(
+      db,
+      actor,
+      { kind: "token", action: "revoke", targetId: id, target: `${row.user.username}: ${row.name}`, before: { revoked: false }, after: { revoked: true } },
+      now,
+    );
   return true;
 }
 
@@ -159,7 +177,15 @@ export async function verifyApiToken(db: Db, token: string | null | undefined, n
   const hash = hashToken(token);
   const row = await db.apiToken.findUnique({
     where: { tokenHash: hash },
-    select: { id: true, tokenHash: true, scope: true, expiresAt: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, username: true, role: true, disabledAt: true } } },
+    select: {
+      id: true,
+      tokenHash: true,
+      scope: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      user: { select: { id: true, username: true, role: true, disabledAt: true } },
+    },
   });
   if (!row || !crypto.timingSafeEqual(Buffer.from(row.tokenHash, "hex"), Buffer.from(hash, "hex"))) return { refused: "unknown" };
   if (row.revokedAt) return { refused: "revoked" };

@@ -5,8 +5,9 @@ function show(v: unknown, t: (k: "set" | "cleared" | "replaced" | "none") => str
   if (v === "set" || v === "cleared" || v === "replaced") return t(v);
   if (v === null || v === undefined || v === "") return t("none");
   if (Array.isArray(v)) return v.map((x) => show(x, t)).join(", ") || t("none");
-  if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
 }
 
 /** An audit entry's before or after values, one `key: value` line each. */

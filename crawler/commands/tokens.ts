@@ -47,10 +47,9 @@ export function registerTokenCommands(program: Command) {
           userId = u.id;
         }
         const rows = await listApiTokens(db, userId);
-        const now = Date.now();
         for (const t of rows) {
-          const state = t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt.getTime() <= now ? "expired" : "active";
-          if (o.json) console.log(JSON.stringify({ ...t, state }));
+          const state = t.state;
+          if (o.json) console.log(JSON.stringify(t));
           else
             console.log(
               [

@@ -12,7 +12,7 @@ import { DEFAULT_CLASSIFIER, CLASSIFIER_KINDS } from "../../lib/classifiers";
 // The rule's module has no imports: the options' help reads the defaults without loading the classifier.
 import { DEFAULT_THRESHOLDS } from "../classify/relevance-rule";
 import { action, jobRefusal, listOption, thresholdOption, UserInputError } from "./util";
-import { CLI_ACTOR } from "../../lib/audit";
+import { CLI_ACTOR, recordAudit } from "../../lib/audit";
 import { registerTopicLoopCommands } from "./topics-loop";
 import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics-support";
 
@@ -228,6 +228,14 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
               };
               const started = Date.now();
               const r = await trainTopic(db, topic.id, samples, { relevantLabels: o.relevant, onProgress: progress });
+              await recordAudit(db, CLI_ACTOR, {
+                kind: "topic",
+                action: "train",
+                targetId: topic.id,
+                target: topic.name,
+                before: { modelVersion: topic.modelVersion },
+                after: { modelVersion: r.modelVersion, samples: r.samples, ...(o.relevant ? { relevantLabels: o.relevant } : {}) },
+              });
               io.out(
                 `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s (classifier ${r.classifier})`,
               );

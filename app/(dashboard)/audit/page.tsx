@@ -35,7 +35,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   }
   const more = new URLSearchParams(query);
   if (rows.length > PAGE_SIZE) more.set("before", String(shown.at(-1)!.id));
-  const str = (k: string) => (typeof sp[k] === "string" ? (sp[k] as string) : "");
+  const str = (k: string) => (typeof sp[k] === "string" ? sp[k] : "");
   return (
     <>
       <PageHeader title={t("title")} subtitle={t("subtitle")}>
@@ -53,7 +53,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           anyLabel={t("filters.anyActor")}
           options={choices.actors.map((a) => ({ value: a, label: a === "cli" ? t("table.cli") : a }))}
         />
-        <FilterSelect id="a-kind" name="kind" label={t("filters.kind")} value={str("kind")} anyLabel={t("filters.anyKind")} options={kinds.map((k) => ({ value: k, label: kindLabel(k) }))} />
+        <FilterSelect
+          id="a-kind"
+          name="kind"
+          label={t("filters.kind")}
+          value={str("kind")}
+          anyLabel={t("filters.anyKind")}
+          options={kinds.map((k) => ({ value: k, label: kindLabel(k) }))}
+        />
         <div className="filter-field">
           <label htmlFor="a-since">{t("filters.since")}</label>
           <input id="a-since" name="since" type="date" defaultValue={str("since")} />

@@ -22,7 +22,6 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const all = sp.all === "1" && me.role === "admin";
   const [t, tokens] = await Promise.all([getTranslations("tokens"), listApiTokens(db, all ? undefined : me.id)]);
-  const now = Date.now();
   return (
     <>
       <PageHeader title={t("title")} subtitle={t("subtitle")}>
@@ -56,7 +55,7 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
             </thead>
             <tbody>
               {tokens.map((tok) => {
-                const state = tok.revokedAt ? "revoked" : tok.expiresAt && tok.expiresAt.getTime() <= now ? "expired" : "active";
+                const state = tok.state;
                 return (
                   <tr key={tok.id} data-state={state}>
                     <td>{tok.name}</td>
