@@ -82,7 +82,8 @@ async function writeEverything(t: TestDb) {
       dingtalkSecret: SECRETS.dingtalk,
       ...Object.fromEntries(Object.keys(URLS).map((k) => [k, ""])),
       dingtalkWebhookSet: "1",
-    }), CLI_ACTOR,
+    }),
+    CLI_ACTOR,
   );
   const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR);
   const other = await createAccount(t.db, { url: "http://127.0.0.1:9/other.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR);

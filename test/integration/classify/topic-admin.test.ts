@@ -102,7 +102,12 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     expect(set.err).toBe("");
     expect(set.out.trim()).toMatch(/^changed topic \d+ "考试 cli" \(off, nb threshold 0\.6, cosine threshold 0\.4, relevant: 考试\)$/);
     const page = topicToForm((await getTopic(t.db, formTopic.id))!);
-    await updateTopic(t.db, formTopic.id, topicFormSchema.parse({ ...page, keywords: "期末", relevantLabels: "考试", enabled: "", cosineThreshold: "0.4" }), CLI_ACTOR);
+    await updateTopic(
+      t.db,
+      formTopic.id,
+      topicFormSchema.parse({ ...page, keywords: "期末", relevantLabels: "考试", enabled: "", cosineThreshold: "0.4" }),
+      CLI_ACTOR,
+    );
     expect(await settingsOf("考试 cli")).toEqual(await settingsOf("考试 form"));
     expect(await settingsOf("考试 form")).toMatchObject({
       enabled: false,

@@ -60,7 +60,8 @@ describe("seed address classes", () => {
         "http://meta.campus.test/latest/",
         "http://unknown.campus.test/",
       ].join("\n"),
-      CLI_ACTOR, { resolve },
+      CLI_ACTOR,
+      { resolve },
     );
     expect(r.added).toBe(5);
     expect(r.invalid).toEqual([

@@ -200,7 +200,10 @@ describe("the last admin under concurrent changes", () => {
   test("two admins disabling each other at the same moment leave one enabled admin", async () => {
     const a = await addUser(t.db, { username: "ann", password: "password-123", role: "admin" }, CLI_ACTOR);
     const b = await addUser(t.db, { username: "ben", password: "password-123", role: "admin" }, CLI_ACTOR);
-    const results = await Promise.allSettled([setUserDisabled(t.db, { userId: a.id, name: "test" }, b.id, true), setUserDisabled(t.db, { userId: b.id, name: "test" }, a.id, true)]);
+    const results = await Promise.allSettled([
+      setUserDisabled(t.db, { userId: a.id, name: "test" }, b.id, true),
+      setUserDisabled(t.db, { userId: b.id, name: "test" }, a.id, true),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(String((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason)).toMatch(/last admin/);
     expect(await t.db.user.count({ where: { role: "admin", disabledAt: null } })).toBe(1);
@@ -209,7 +212,10 @@ describe("the last admin under concurrent changes", () => {
   test("two admins demoting each other at the same moment leave one admin", async () => {
     const a = await addUser(t.db, { username: "ann", password: "password-123", role: "admin" }, CLI_ACTOR);
     const b = await addUser(t.db, { username: "ben", password: "password-123", role: "admin" }, CLI_ACTOR);
-    const results = await Promise.allSettled([changeRole(t.db, { userId: a.id, name: "test" }, b.id, "reviewer"), changeRole(t.db, { userId: b.id, name: "test" }, a.id, "reviewer")]);
+    const results = await Promise.allSettled([
+      changeRole(t.db, { userId: a.id, name: "test" }, b.id, "reviewer"),
+      changeRole(t.db, { userId: b.id, name: "test" }, a.id, "reviewer"),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.user.count({ where: { role: "admin" } })).toBe(1);
   });

@@ -111,7 +111,8 @@ describe("write-only secrets", () => {
         dingtalkSecret: DING_SECRET,
         feishuWebhook: FEISHU,
         feishuSecret: FEISHU_SECRET,
-      }), CLI_ACTOR,
+      }),
+      CLI_ACTOR,
     );
     return topic.id;
   }
@@ -218,7 +219,12 @@ describe("write-only secrets", () => {
 
   test("reviewers' view of the channels: names, origins and whether signed", async () => {
     const id = await created();
-    await updateTopic(t.db, id, parse({ ...topicToForm((await getTopic(t.db, id))!), wecomWebhook: WECOM_KEY, notifyEmail: "it-office@example.edu.cn" }), CLI_ACTOR);
+    await updateTopic(
+      t.db,
+      id,
+      parse({ ...topicToForm((await getTopic(t.db, id))!), wecomWebhook: WECOM_KEY, notifyEmail: "it-office@example.edu.cn" }),
+      CLI_ACTOR,
+    );
     expect(notificationChannels((await getTopic(t.db, id))!)).toEqual([
       { channel: "webhook", label: "Webhook", where: "https://hooks.example.edu.cn/…", signed: true },
       { channel: "email", label: "E-mail", where: "it-office@example.edu.cn", signed: null },

@@ -38,7 +38,9 @@ describe("disabling users", () => {
     const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR);
     const b = await addUser(t.db, { username: "second", password: "password-123", role: "admin" }, CLI_ACTOR);
     const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" }, CLI_ACTOR);
-    await expect(setUserDisabled(t.db, { userId: a.id, name: "test" }, a.id, true)).rejects.toMatchObject({ fieldErrors: { _: ["You cannot disable yourself; ask another admin."] } });
+    await expect(setUserDisabled(t.db, { userId: a.id, name: "test" }, a.id, true)).rejects.toMatchObject({
+      fieldErrors: { _: ["You cannot disable yourself; ask another admin."] },
+    });
     expect((await setUserDisabled(t.db, { userId: a.id, name: "test" }, r.id, true)).disabledAt).toBeInstanceOf(Date);
     // Already disabled: nothing changes, the first date stays.
     const since = (await t.db.user.findUniqueOrThrow({ where: { id: r.id } })).disabledAt;
@@ -50,7 +52,9 @@ describe("disabling users", () => {
     await expect(deleteUser(t.db, { userId: b.id, name: "test" }, a.id)).rejects.toThrow(/last admin/);
     expect((await setUserDisabled(t.db, { userId: a.id, name: "test" }, b.id, false)).disabledAt).toBeNull();
     await setUserDisabled(t.db, { userId: b.id, name: "test" }, a.id, true);
-    await expect(setUserDisabled(t.db, { userId: a.id, name: "test" }, 9999, true)).rejects.toMatchObject({ fieldErrors: { _: ["That user no longer exists."] } });
+    await expect(setUserDisabled(t.db, { userId: a.id, name: "test" }, 9999, true)).rejects.toMatchObject({
+      fieldErrors: { _: ["That user no longer exists."] },
+    });
   });
 
   test("a user with review decisions cannot be deleted; the message says to disable them", async () => {

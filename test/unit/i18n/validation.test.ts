@@ -95,8 +95,12 @@ describe("refusals of server/users.ts and the setup link", () => {
     const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR);
     const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" }, CLI_ACTOR);
     check(await refusal(addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR)), { username: ["此用户名已被占用"] });
-    check(await refusal(changeRole(t.db, { userId: r.id, name: "test" }, a.id, "reviewer")), { _: ["这是最后一个管理员：更改其角色后将没有人能管理 CampusWatch。"] });
-    check(await refusal(setUserDisabled(t.db, { userId: r.id, name: "test" }, a.id, true)), { _: ["这是最后一个管理员：停用该用户后将没有人能管理 CampusWatch。"] });
+    check(await refusal(changeRole(t.db, { userId: r.id, name: "test" }, a.id, "reviewer")), {
+      _: ["这是最后一个管理员：更改其角色后将没有人能管理 CampusWatch。"],
+    });
+    check(await refusal(setUserDisabled(t.db, { userId: r.id, name: "test" }, a.id, true)), {
+      _: ["这是最后一个管理员：停用该用户后将没有人能管理 CampusWatch。"],
+    });
     check(await refusal(deleteUser(t.db, { userId: r.id, name: "test" }, a.id)), { _: ["这是最后一个管理员：删除该用户后将没有人能管理 CampusWatch。"] });
     check(await refusal(changeRole(t.db, { userId: a.id, name: "test" }, a.id, "reviewer")), { _: ["你不能更改自己的角色，请让其他管理员操作。"] });
     check(await refusal(deleteUser(t.db, { userId: a.id, name: "test" }, a.id)), { _: ["你不能删除自己。"] });
@@ -109,7 +113,9 @@ describe("refusals of server/users.ts and the setup link", () => {
     const topic = await t.db.topic.create({ data: { name: "t" } });
     const flag = await t.db.flag.create({ data: { postId: post.id, topicId: topic.id, reasons: "[]", score: 1 } });
     await t.db.review.create({ data: { flagId: flag.id, reviewerId: r.id, decision: "confirm" } });
-    check(await refusal(deleteUser(t.db, { userId: a.id, name: "test" }, r.id)), { _: ["reviewer 已做出 1 条复核决定；删除该用户会抹去决定人的记录。请改为停用该用户。"] });
+    check(await refusal(deleteUser(t.db, { userId: a.id, name: "test" }, r.id)), {
+      _: ["reviewer 已做出 1 条复核决定；删除该用户会抹去决定人的记录。请改为停用该用户。"],
+    });
   });
 
   test("a used setup link, and the new admin's fields through the link", async () => {
