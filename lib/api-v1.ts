@@ -72,13 +72,16 @@ export function withToken<C>(needs: RouteNeeds, handler: (req: Request, user: To
     const header = req.headers.get("authorization");
     if (header && !/^Bearer\s+\S+\s*$/i.test(header)) return apiError(401, "unauthenticated", "use Authorization: Bearer <token>");
     const checked = await verifyApiToken(db, tokenOf(req, needs.tokenInQuery ?? false));
-    if ("refused" in checked) return apiError(401, checked.refused === "missing" ? "unauthenticated" : `token-${checked.refused}`, REFUSAL_TEXT[checked.refused]);
+    if ("refused" in checked)
+      return apiError(401, checked.refused === "missing" ? "unauthenticated" : `token-${checked.refused}`, REFUSAL_TEXT[checked.refused]);
     const user = checked.user;
     try {
       await rateLimiter().consume(`token:${user.tokenId}`);
     } catch (e) {
       if (e instanceof RateLimiterRes)
-        return apiError(429, "rate-limited", `at most ${apiRatePerMinute()} requests a minute per token`, { "retry-after": String(Math.ceil(e.msBeforeNext / 1000)) });
+        return apiError(429, "rate-limited", `at most ${apiRatePerMinute()} requests a minute per token`, {
+          "retry-after": String(Math.ceil(e.msBeforeNext / 1000)),
+        });
       throw e;
     }
     if (needs.scope === "review" && user.scope !== "review") return apiError(403, "scope", "this needs a token with the review scope");

@@ -81,7 +81,14 @@ export async function clearAccountCookies(db: Db, id: number, actor: AuditActor)
   const account = await accountOrThrow(db, id);
   await updateAccountRow(db, { where: { id }, data: { cookies: null, cookieSummary: "[]", cookiesSetAt: null } });
   await clearRelogin(db, id);
-  await recordAudit(db, actor, { kind: "cookies", action: "clear", targetId: id, target: account.name, before: cookieAuditState(account), after: { cookies: "" } });
+  await recordAudit(db, actor, {
+    kind: "cookies",
+    action: "clear",
+    targetId: id,
+    target: account.name,
+    before: cookieAuditState(account),
+    after: { cookies: "" },
+  });
 }
 
 /** The cookies an account had, as the audit log says it: set or not, and for which domains. */

@@ -42,7 +42,14 @@ export async function setAccountProxy(db: Db, id: number, url: string, actor: Au
   }
   await updateAccountRow(db, { where: { id }, data: { proxy: seal(config.url, ACCOUNT_PROXY, id), proxyDisplay: config.display } });
   // The masked display only: the sealed URL (with its password) never reaches the log.
-  await recordAudit(db, actor, { kind: "proxy", action: "set", targetId: id, target: account.name, before: { proxy: account.proxyDisplay }, after: { proxy: config.display } });
+  await recordAudit(db, actor, {
+    kind: "proxy",
+    action: "set",
+    targetId: id,
+    target: account.name,
+    before: { proxy: account.proxyDisplay },
+    after: { proxy: config.display },
+  });
   return { display: config.display };
 }
 
@@ -50,5 +57,12 @@ export async function setAccountProxy(db: Db, id: number, url: string, actor: Au
 export async function clearAccountProxy(db: Db, id: number, actor: AuditActor): Promise<void> {
   const account = await accountOrThrow(db, id);
   await updateAccountRow(db, { where: { id }, data: { proxy: null, proxyDisplay: null } });
-  await recordAudit(db, actor, { kind: "proxy", action: "clear", targetId: id, target: account.name, before: { proxy: account.proxyDisplay }, after: { proxy: null } });
+  await recordAudit(db, actor, {
+    kind: "proxy",
+    action: "clear",
+    targetId: id,
+    target: account.name,
+    before: { proxy: account.proxyDisplay },
+    after: { proxy: null },
+  });
 }

@@ -329,7 +329,14 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, actor
       data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}), ...(moved ? { addressClass } : {}) },
     });
     if (before)
-      await recordAudit(db, actor, { kind: "account", action: "update", targetId: id, target: row.name, before: accountAuditValues(before), after: accountAuditValues(row) });
+      await recordAudit(db, actor, {
+        kind: "account",
+        action: "update",
+        targetId: id,
+        target: row.name,
+        before: accountAuditValues(before),
+        after: accountAuditValues(row),
+      });
     return row;
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
@@ -348,7 +355,14 @@ export function requestCrawl(db: Db, id: number) {
 export async function setAccountEnabled(db: Db, id: number, enabled: boolean, actor: AuditActor) {
   const before = await db.account.findUnique({ where: { id }, select: { enabled: true } });
   const row = await updateAccountRow(db, { where: { id }, data: { enabled } });
-  await recordAudit(db, actor, { kind: "account", action: "update", targetId: id, target: row.name, before: { enabled: before?.enabled ?? null }, after: { enabled } });
+  await recordAudit(db, actor, {
+    kind: "account",
+    action: "update",
+    targetId: id,
+    target: row.name,
+    before: { enabled: before?.enabled ?? null },
+    after: { enabled },
+  });
   return row;
 }
 

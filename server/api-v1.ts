@@ -12,10 +12,7 @@ import { parseInput } from "../lib/validation";
 import { decodeIdCursor, encodeIdCursor } from "../lib/api-v1";
 
 const optionalId = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().positive().optional());
-const optionalDate = z.preprocess(
-  (v) => (v === "" || v === null ? undefined : v),
-  z.coerce.date({ error: "a date or time (ISO 8601)" }).optional(),
-);
+const optionalDate = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.date({ error: "a date or time (ISO 8601)" }).optional());
 const limit = z.preprocess((v) => (v === "" || v === null || v === undefined ? 50 : v), z.coerce.number().int().min(1).max(200, "limit is at most 200"));
 
 /** The query string as an object: the first value of each name. */
@@ -272,7 +269,13 @@ export async function apiPost(db: Db, id: number) {
     firstSeenAt: p.firstSeenAt.toISOString(),
     lastSeenAt: p.lastSeenAt.toISOString(),
     // Earlier versions, each as it was until replaced; the current text is the post's own.
-    versions: p.versions.map((v) => ({ version: v.version, title: v.title, text: v.text, seenAt: v.seenAt.toISOString(), replacedAt: v.replacedAt.toISOString() })),
+    versions: p.versions.map((v) => ({
+      version: v.version,
+      title: v.title,
+      text: v.text,
+      seenAt: v.seenAt.toISOString(),
+      replacedAt: v.replacedAt.toISOString(),
+    })),
     flags: p.flags,
     incidentId: p.incident?.incidentId ?? null,
   };
@@ -287,7 +290,13 @@ export async function topicFeed(db: Db, topicId: number, take = 50) {
       where: { topicId },
       orderBy: { id: "desc" },
       take,
-      select: { id: true, status: true, score: true, createdAt: true, post: { select: { id: true, url: true, title: true, text: true, author: true, publishedAt: true } } },
+      select: {
+        id: true,
+        status: true,
+        score: true,
+        createdAt: true,
+        post: { select: { id: true, url: true, title: true, text: true, author: true, publishedAt: true } },
+      },
     }),
     db.incident.findMany({
       where: { topicId, status: { notIn: ["merged"] } },

@@ -108,7 +108,13 @@ export async function importSeedUrls(db: Db, seedSetId: number, text: string, ac
   }
   if (fresh.length > 0) {
     const set = await db.seedSet.findUnique({ where: { id: seedSetId }, select: { name: true } });
-    await recordAudit(db, actor, { kind: "seed", action: "add-urls", targetId: seedSetId, target: set?.name ?? "", after: { added: fresh.length, urls: fresh.slice(0, 50) } });
+    await recordAudit(db, actor, {
+      kind: "seed",
+      action: "add-urls",
+      targetId: seedSetId,
+      target: set?.name ?? "",
+      after: { added: fresh.length, urls: fresh.slice(0, 50) },
+    });
   }
   return { added: fresh.length, alreadyThere: existing.size + duplicates, invalid };
 }
@@ -127,7 +133,8 @@ function normalSeed(line: string): string | null {
 export async function removeSeedUrl(db: Db, seedSetId: number, id: number, actor: AuditActor) {
   const row = await db.seedUrl.findFirst({ where: { id, seedSetId }, select: { url: true, seedSet: { select: { name: true } } } });
   const removed = await db.seedUrl.deleteMany({ where: { id, seedSetId } });
-  if (row && removed.count > 0) await recordAudit(db, actor, { kind: "seed", action: "remove-url", targetId: seedSetId, target: row.seedSet.name, before: { url: row.url } });
+  if (row && removed.count > 0)
+    await recordAudit(db, actor, { kind: "seed", action: "remove-url", targetId: seedSetId, target: row.seedSet.name, before: { url: row.url } });
   return removed;
 }
 

@@ -272,7 +272,13 @@ export async function createTopic(db: Db, input: TopicInput, actor: AuditActor) 
       if (Object.values(sealed).some(Boolean))
         topic = await updateTopicRow(tx, { where: { id: topic.id }, data: sealChannelSecrets(sealed, topic.id), omit: SECRET_COLUMNS });
       const row = (await topicForAudit(tx, topic.id))!;
-      await recordAudit(tx, actor, { kind: "topic", action: "create", targetId: topic.id, target: topic.name, after: { ...topicSettingsOf(row), ...topicChannelsOf(row) } });
+      await recordAudit(tx, actor, {
+        kind: "topic",
+        action: "create",
+        targetId: topic.id,
+        target: topic.name,
+        after: { ...topicSettingsOf(row), ...topicChannelsOf(row) },
+      });
       return topic;
     });
   } catch (e) {

@@ -8,7 +8,15 @@ import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { SECRET_COLUMNS, type SecretsSet } from "./topic-channels";
 import { recordAudit, type AuditActor } from "../lib/audit";
-import { clearUploadedSamples as clearTopicUploads, addUploadedSamples, parseSamples, parseStringList, topicLabelRule, type SampleError, type SampleFormat } from "@/crawler/classify";
+import {
+  clearUploadedSamples as clearTopicUploads,
+  addUploadedSamples,
+  parseSamples,
+  parseStringList,
+  topicLabelRule,
+  type SampleError,
+  type SampleFormat,
+} from "@/crawler/classify";
 import { toNumber, type SqlNumber } from "./sql";
 
 export { notificationChannels, type SecretsSet } from "./topic-channels";
@@ -122,7 +130,8 @@ export async function uploadSamples(
   if (!topic) return null;
   const { samples, errors } = parseSamples(text, format, topicLabelRule(parseStringList(topic.relevantLabels), "corpus"));
   const kept = await addUploadedSamples(db, topicId, samples);
-  if (kept > 0) await recordAudit(db, actor, { kind: "samples", action: "upload", targetId: topicId, target: topic.name, after: { kept, refused: errors.length, format } });
+  if (kept > 0)
+    await recordAudit(db, actor, { kind: "samples", action: "upload", targetId: topicId, target: topic.name, after: { kept, refused: errors.length, format } });
   return { kept, errors };
 }
 
@@ -130,6 +139,7 @@ export async function uploadSamples(
 export async function clearUploadedSamples(db: Db, topicId: number, actor: AuditActor): Promise<{ count: number }> {
   const topic = await db.topic.findUnique({ where: { id: topicId }, select: { name: true } });
   const { count } = await clearTopicUploads(db, topicId);
-  if (topic && count > 0) await recordAudit(db, actor, { kind: "samples", action: "clear", targetId: topicId, target: topic.name, before: { uploaded: count } });
+  if (topic && count > 0)
+    await recordAudit(db, actor, { kind: "samples", action: "clear", targetId: topicId, target: topic.name, before: { uploaded: count } });
   return { count };
 }

@@ -139,7 +139,13 @@ export async function deleteUser(db: Db, actor: AuditActor, userId: number) {
       );
     }
     const deleted = await deleteUserRow(tx, userId);
-    await recordAudit(tx, actor, { kind: "user", action: "delete", targetId: userId, target: user.username, before: { role: user.role, disabled: Boolean(user.disabledAt) } });
+    await recordAudit(tx, actor, {
+      kind: "user",
+      action: "delete",
+      targetId: userId,
+      target: user.username,
+      before: { role: user.role, disabled: Boolean(user.disabledAt) },
+    });
     return deleted;
   });
 }
@@ -159,7 +165,14 @@ export async function setUserDisabled(db: Db, actor: AuditActor, userId: number,
       if (user.role === "admin") await assertAnotherAdmin(tx, userId, "disable");
     }
     const changed = await setUserDisabledAt(tx, userId, disabled ? new Date() : null);
-    await recordAudit(tx, actor, { kind: "user", action: disabled ? "disable" : "enable", targetId: userId, target: user.username, before: { disabled: !disabled }, after: { disabled } });
+    await recordAudit(tx, actor, {
+      kind: "user",
+      action: disabled ? "disable" : "enable",
+      targetId: userId,
+      target: user.username,
+      before: { disabled: !disabled },
+      after: { disabled },
+    });
     return changed;
   });
 }

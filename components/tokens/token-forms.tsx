@@ -42,7 +42,13 @@ export function NewTokenForm({ canReview }: { canReview: boolean }) {
           </div>
           <div className="field">
             <label htmlFor="t-scope">{t("new.scope")}</label>
-            <select id="t-scope" name="scope" defaultValue={state.values?.scope ?? "read"} aria-invalid={Boolean(err("scope"))} aria-describedby="t-scope-error">
+            <select
+              id="t-scope"
+              name="scope"
+              defaultValue={state.values?.scope ?? "read"}
+              aria-invalid={Boolean(err("scope"))}
+              aria-describedby="t-scope-error"
+            >
               <option value="read">{t("new.scopeRead")}</option>
               {canReview && <option value="review">{t("new.scopeReview")}</option>}
             </select>

@@ -20,7 +20,12 @@ export async function createTokenAction(_prev: TokenFormState, formData: FormDat
   const { user, state } = await guard("read");
   if (state) return { ...state, values };
   try {
-    const { token } = await createApiToken(db, user, { name: values.name ?? "", scope: (values.scope ?? "read") as "read", expiresInDays: values.expiresInDays }, userActor(user));
+    const { token } = await createApiToken(
+      db,
+      user,
+      { name: values.name ?? "", scope: (values.scope ?? "read") as "read", expiresInDays: values.expiresInDays },
+      userActor(user),
+    );
     revalidatePath("/tokens");
     return { ok: true, token };
   } catch (e) {
