@@ -17,6 +17,7 @@ import { CSP_REPORT_PATH, STATIC_SECURITY_HEADERS, newNonce, perRequestSecurityH
 // /sign-in and /setup (lib/auth/pre-auth.ts) answer anonymous visitors. Browsers send CSP reports
 // without the session cookie's help (the route caps and rate-limits them itself).
 const PUBLIC_PATHS = new Set([...PRE_AUTH_PATHS, CSP_REPORT_PATH]);
+const API_V1_PREFIX = "/api/v1/";
 
 export async function proxy(request: NextRequest) {
   const nonce = newNonce();
@@ -26,8 +27,10 @@ export async function proxy(request: NextRequest) {
     return response;
   };
   const { pathname, search } = request.nextUrl;
-  const session = PUBLIC_PATHS.has(pathname) ? null : await verifySession(request.cookies.get(SESSION_COOKIE)?.value);
-  if (PUBLIC_PATHS.has(pathname) || session) {
+  // The token API (/api/v1/) takes no session: each route checks its API token itself (lib/api-v1.ts).
+  const open = PUBLIC_PATHS.has(pathname) || pathname.startsWith(API_V1_PREFIX);
+  const session = open ? null : await verifySession(request.cookies.get(SESSION_COOKIE)?.value);
+  if (open || session) {
     const requestHeaders = new Headers(request.headers);
     requestHeaders.set("Content-Security-Policy", headers["Content-Security-Policy"]!);
     return secure(NextResponse.next({ request: { headers: requestHeaders } }));

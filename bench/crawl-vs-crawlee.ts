@@ -37,6 +37,7 @@ import { createAccount } from "../server/accounts";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 import { CAMPUS_SAMPLES } from "../test/unit/classify/fixtures";
 import { trainTopic } from "../crawler/classify";
+import { CLI_ACTOR } from "../lib/audit";
 
 const { values } = parseArgs({
   options: {
@@ -111,7 +112,7 @@ async function prepare(file: string, migrate: (url: string) => Promise<unknown>)
   accountCount = 0;
   for (const site of sites)
     for (const a of site.accounts) {
-      await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" });
+      await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" }, CLI_ACTOR);
       accountCount++;
     }
   const topic = await db.topic.create({

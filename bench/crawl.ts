@@ -18,6 +18,7 @@ import { crawlAccount, type WorkerServices } from "../crawler/worker";
 import { classifyPosts } from "../crawler/classify";
 import { createInProcessQueue } from "../crawler/queue/in-process";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
+import { CLI_ACTOR } from "../lib/audit";
 
 const { values } = parseArgs({
   options: {
@@ -54,7 +55,7 @@ for (let k = 0; k < perPlatform; k++) {
   }
 }
 const ids: number[] = [];
-for (const site of sites) for (const a of site.accounts) ids.push((await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" })).id);
+for (const site of sites) for (const a of site.accounts) ids.push((await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" }, CLI_ACTOR)).id);
 const requests = () => sites.flatMap((s) => s.requests()).filter((r) => r.kind !== "other");
 
 // One topic (keywords and sensitive words, as a fresh install has), so every stored post is

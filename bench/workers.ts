@@ -25,6 +25,7 @@ import { createAccount } from "../server/accounts";
 import { createPgBossQueue, startBoss } from "../crawler/queue/pg-boss";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 import { pgAdmin } from "../test/support/pg";
+import { CLI_ACTOR } from "../lib/audit";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -83,7 +84,7 @@ async function runOnce(workers: number) {
   }
   if (latencyMs > 0) for (const site of sites) site.fault(() => true, { type: "slow", delayMs: latencyMs });
   const ids: number[] = [];
-  for (const site of sites) for (const a of site.accounts) ids.push((await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" })).id);
+  for (const site of sites) for (const a of site.accounts) ids.push((await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http" }, CLI_ACTOR)).id);
   await db.topic.create({ data: { name: "考试", keywords: JSON.stringify(["考试", "作弊", "期末"]), sensitiveWords: JSON.stringify(["作弊", "代考"]) } });
 
   const boss = await startBoss(url, { name: "campuswatch bench" });

@@ -4,8 +4,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 
-type SectionKey = "review" | "sources" | "analysis" | "admin";
-type LinkKey = "flags" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "users";
+type SectionKey = "review" | "sources" | "analysis" | "admin" | "me";
+type LinkKey = "flags" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "users" | "audit" | "tokens";
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
@@ -33,7 +33,14 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
       { href: "/charts", label: "charts" },
     ],
   },
-  { title: "admin", links: [{ href: "/users", label: "users", adminOnly: true }] },
+  {
+    title: "admin",
+    links: [
+      { href: "/users", label: "users", adminOnly: true },
+      { href: "/audit", label: "audit", adminOnly: true },
+    ],
+  },
+  { title: "me", links: [{ href: "/tokens", label: "tokens" }] },
 ];
 
 /** Sidebar navigation; marks the current section. Reviewers do not see the admin-only pages. */

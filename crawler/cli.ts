@@ -22,6 +22,8 @@ import { registerWorkerCommand } from "./commands/worker";
 import { registerJobCommands } from "./commands/jobs";
 import { registerSecretCommands } from "./commands/secrets";
 import { registerEvidenceCommands } from "./commands/evidence";
+import { registerAuditCommands } from "./commands/audit";
+import { registerTokenCommands } from "./commands/tokens";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -51,6 +53,8 @@ registerDiscoverCommand(program);
 registerJobCommands(program);
 registerSecretCommands(program);
 registerEvidenceCommands(program);
+registerAuditCommands(program);
+registerTokenCommands(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

@@ -10,6 +10,7 @@ import { createUser } from "../lib/users";
 // Topic rows are written by their owner, crawler/classify (docs/tables.md); its light file, not the classifier.
 import { createTopicRow } from "./classify/topic-rows";
 import { createAccount } from "../server/accounts";
+import { CLI_ACTOR } from "../lib/audit";
 import { startLocalPlatforms, type LocalPlatforms } from "../test/support/platforms";
 import { updateAccountRow } from "./account-rows";
 
@@ -90,7 +91,7 @@ export async function seedDemo(db: Db, site: LocalPlatforms, log: (m: string) =>
   for (const a of site.accounts) {
     const url = site.entryUrl(a.key);
     if (await db.account.findUnique({ where: { entryUrl: url } })) continue;
-    const row = await createAccount(db, { url, name: `${a.name} (demo)`, cron: "*/5 * * * *", fetchMode: "http" });
+    const row = await createAccount(db, { url, name: `${a.name} (demo)`, cron: "*/5 * * * *", fetchMode: "http" }, CLI_ACTOR);
     await updateAccountRow(db, { where: { id: row.id }, data: { crawlRequestedAt: new Date() } });
     log(`demo: registered ${row.platform} account ${row.name} at ${url}`);
   }

@@ -57,6 +57,7 @@ export const CLIENT_NAMESPACES = [
   "discovery",
   "platforms",
   "evidence",
+  "tokens",
 ] as const;
 
 /** True when `value` is one of {@link LOCALES}. */

@@ -22,6 +22,10 @@ import en_seeds from "@/messages/en/seeds.json";
 import zh_seeds from "@/messages/zh-CN/seeds.json";
 import en_discovery from "@/messages/en/discovery.json";
 import zh_discovery from "@/messages/zh-CN/discovery.json";
+import en_audit from "@/messages/en/audit.json";
+import zh_audit from "@/messages/zh-CN/audit.json";
+import en_tokens from "@/messages/en/tokens.json";
+import zh_tokens from "@/messages/zh-CN/tokens.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
 const en = {
@@ -34,6 +38,8 @@ const en = {
   charts: en_charts,
   seeds: en_seeds,
   discovery: en_discovery,
+  audit: en_audit,
+  tokens: en_tokens,
 };
 export type Messages = typeof en;
 
@@ -47,6 +53,8 @@ const zhCN: Messages = {
   charts: zh_charts,
   seeds: zh_seeds,
   discovery: zh_discovery,
+  audit: zh_audit,
+  tokens: zh_tokens,
 };
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };

@@ -4,7 +4,7 @@
  */
 import type { Role } from "./auth/session";
 
-export type Permission = "read" | "review" | "export" | "manage-accounts" | "manage-topics" | "manage-seeds" | "manage-users" | "run-crawls";
+export type Permission = "read" | "review" | "export" | "manage-accounts" | "manage-topics" | "manage-seeds" | "manage-users" | "run-crawls" | "view-audit";
 
 const REVIEWER: ReadonlySet<Permission> = new Set(["read", "review", "export"]);
 

@@ -11,6 +11,7 @@ import { CookieInputError, parseCookieInput, summariseCookies, type CookieFormat
 import type { Platform } from "../lib/platforms";
 import { ACCOUNT_COOKIES } from "../lib/sealed-columns";
 import { updateAccountRow, updateAccountRows } from "@/crawler/account-rows";
+import { recordAudit, type AuditActor } from "../lib/audit";
 
 // The crawler reads the cookies (decrypted) itself, so that it never imports server/; kept
 // here too for the CLI and the tests.
@@ -34,7 +35,10 @@ export interface CookiesStored {
 }
 
 async function accountOrThrow(db: Db, id: number) {
-  const account = await db.account.findUnique({ where: { id }, select: { id: true, entryUrl: true, platform: true } });
+  const account = await db.account.findUnique({
+    where: { id },
+    select: { id: true, name: true, entryUrl: true, platform: true, cookiesSetAt: true, cookieSummary: true, robotsPolicy: true, robotsPolicySetBy: true },
+  });
   if (!account) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "accountGone" });
   return account;
 }
@@ -43,7 +47,7 @@ async function accountOrThrow(db: Db, id: number) {
  * Replace an account's login cookies with those in `text` (a Cookie header value, a Netscape
  * cookies.txt or a JSON export). A refusal changes nothing and says why ({@link CookieRefusal}).
  */
-export async function setAccountCookies(db: Db, id: number, text: string, now = new Date()): Promise<CookiesStored> {
+export async function setAccountCookies(db: Db, id: number, text: string, actor: AuditActor, now = new Date()): Promise<CookiesStored> {
   const account = await accountOrThrow(db, id);
   let parsed;
   try {
@@ -60,14 +64,37 @@ export async function setAccountCookies(db: Db, id: number, text: string, now = 
     data: { cookies: seal(JSON.stringify(parsed.cookies), ACCOUNT_COOKIES, id), cookieSummary: JSON.stringify(summary), cookiesSetAt: now },
   });
   await clearRelogin(db, id);
+  // Only that cookies are set, how many and for which domains: never a name or a value.
+  await recordAudit(db, actor, {
+    kind: "cookies",
+    action: "set",
+    targetId: id,
+    target: account.name,
+    before: cookieAuditState(account),
+    after: { cookies: "set", count: parsed.cookies.length, domains: summary.map((c) => c.domain) },
+  });
   return { format: parsed.format, count: parsed.cookies.length, summary, skipped: parsed.skipped, expired: parsed.expired };
 }
 
 /** Forget an account's login cookies. */
-export async function clearAccountCookies(db: Db, id: number): Promise<void> {
-  await accountOrThrow(db, id);
+export async function clearAccountCookies(db: Db, id: number, actor: AuditActor): Promise<void> {
+  const account = await accountOrThrow(db, id);
   await updateAccountRow(db, { where: { id }, data: { cookies: null, cookieSummary: "[]", cookiesSetAt: null } });
   await clearRelogin(db, id);
+  await recordAudit(db, actor, {
+    kind: "cookies",
+    action: "clear",
+    targetId: id,
+    target: account.name,
+    before: cookieAuditState(account),
+    after: { cookies: "" },
+  });
+}
+
+/** The cookies an account had, as the audit log says it: set or not, and for which domains. */
+function cookieAuditState(a: { cookiesSetAt: Date | null; cookieSummary: string }) {
+  const domains = cookieSummaryOf(a).map((c) => c.domain);
+  return a.cookiesSetAt ? { cookies: "set", count: domains.length, domains } : { cookies: "" };
 }
 
 /**
@@ -99,13 +126,21 @@ export function parseRobotsPolicy(value: string): RobotsPolicyValue {
  * to crawl; who set it (`by`: a dashboard user name, or "cli (unix user)") and when are stored and
  * shown on the account and on every run it governs. Setting `obey` clears them.
  */
-export async function setRobotsPolicy(db: Db, id: number, policy: RobotsPolicyValue, by: string, now = new Date()): Promise<void> {
-  await accountOrThrow(db, id);
+export async function setRobotsPolicy(db: Db, id: number, policy: RobotsPolicyValue, by: string, actor: AuditActor, now = new Date()): Promise<void> {
+  const account = await accountOrThrow(db, id);
   await updateAccountRow(db, {
     where: { id },
     data:
       policy === "ignore"
         ? { robotsPolicy: "ignore", robotsPolicySetBy: by.slice(0, 100), robotsPolicySetAt: now }
         : { robotsPolicy: "obey", robotsPolicySetBy: null, robotsPolicySetAt: null },
+  });
+  await recordAudit(db, actor, {
+    kind: "robots",
+    action: policy,
+    targetId: id,
+    target: account.name,
+    before: { robotsPolicy: account.robotsPolicy },
+    after: { robotsPolicy: policy },
   });
 }

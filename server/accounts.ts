@@ -20,6 +20,34 @@ import { platformEntry, PLATFORMS, type Platform } from "@/lib/platforms";
 import { toNumber, type SqlNumber } from "./sql";
 import { shanghaiDay } from "../lib/time";
 import { createAccountRow, deleteAccountRow, updateAccountRow } from "@/crawler/account-rows";
+import { recordAudit, type AuditActor } from "../lib/audit";
+
+/** An account's settings as the audit log records them (no cookies or proxy: those have their own kinds). */
+function accountAuditValues(a: {
+  name: string;
+  entryUrl: string;
+  platform: string;
+  cron: string;
+  enabled: boolean;
+  fetchMode: string;
+  backfillDays: number | null;
+  backfillPages: number | null;
+  recheckDays: number;
+  ocr: boolean;
+}) {
+  return {
+    name: a.name,
+    entryUrl: a.entryUrl,
+    platform: a.platform,
+    cron: a.cron,
+    enabled: a.enabled,
+    fetchMode: a.fetchMode,
+    backfillDays: a.backfillDays,
+    backfillPages: a.backfillPages,
+    recheckDays: a.recheckDays,
+    ocr: a.ocr,
+  };
+}
 
 const optionalInt = (min: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(min).optional());
 
@@ -60,7 +88,7 @@ export interface RegisterOptions {
  * platform…). The entry host is resolved and its address class stored (lib/validation.ts
  * checkRegisteredHost): a host registered on a public address is never trusted inside later.
  */
-export async function createAccount(db: Db, input: AccountInput, options: RegisterOptions = {}) {
+export async function createAccount(db: Db, input: AccountInput, actor: AuditActor, options: RegisterOptions = {}) {
   const data = parseInput(accountInputSchema, input);
   // As typed (a Tieba form is rewritten below): too long, credentials, a metadata host.
   refuseEntryUrl(data.url);
@@ -77,7 +105,7 @@ export async function createAccount(db: Db, input: AccountInput, options: Regist
   }
   const name = data.name || defaultName(entryUrl);
   try {
-    return await createAccountRow(db, {
+    const row = await createAccountRow(db, {
       data: {
         platform,
         entryUrl,
@@ -92,6 +120,8 @@ export async function createAccount(db: Db, input: AccountInput, options: Regist
         addressClass,
       },
     });
+    await recordAudit(db, actor, { kind: "account", action: "create", targetId: row.id, target: row.name, after: accountAuditValues(row) });
+    return row;
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
       throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["this URL is already registered"] }, { code: "urlTaken" });
@@ -144,11 +174,18 @@ export async function listAccounts(db: Db) {
  * another account also reached stay, under the one that reached them first (a trigger moves them,
  * migration 20261201040000_post_sources), and are not counted as removed.
  */
-export async function removeAccount(db: Db, id: number) {
+export async function removeAccount(db: Db, id: number, actor: AuditActor) {
   const account = await db.account.findUnique({ where: { id } });
   if (!account) throw new ValidationError(`no account with id ${id}`, { id: ["not found"] });
   const posts = await db.post.count({ where: { accountId: id, sources: { every: { accountId: id } } } });
   await deleteAccountRow(db, id);
+  await recordAudit(db, actor, {
+    kind: "account",
+    action: "delete",
+    targetId: id,
+    target: account.name,
+    before: { ...accountAuditValues(account), cookies: account.cookies, proxy: account.proxyDisplay, posts },
+  });
   return { account, posts };
 }
 
@@ -277,20 +314,30 @@ export async function getAccountStatus(db: Db, id: number) {
  * refused as at registration). A changed entry URL is registered again: its address class is
  * found anew; an unchanged one keeps the class it had.
  */
-export async function updateAccount(db: Db, id: number, form: AccountForm, options: RegisterOptions = {}) {
+export async function updateAccount(db: Db, id: number, form: AccountForm, actor: AuditActor, options: RegisterOptions = {}) {
   const entryUrl = normaliseEntryUrl(form.url);
   refuseBadSearch(entryUrl);
-  const before = await db.account.findUnique({ where: { id }, select: { entryUrl: true } });
+  const before = await db.account.findUnique({ where: { id } });
   const moved = before?.entryUrl !== entryUrl;
   const addressClass = moved ? await checkRegisteredHost(entryUrl, options.resolve) : undefined;
   const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform)
     throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
   try {
-    return await updateAccountRow(db, {
+    const row = await updateAccountRow(db, {
       where: { id },
       data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}), ...(moved ? { addressClass } : {}) },
     });
+    if (before)
+      await recordAudit(db, actor, {
+        kind: "account",
+        action: "update",
+        targetId: id,
+        target: row.name,
+        before: accountAuditValues(before),
+        after: accountAuditValues(row),
+      });
+    return row;
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
       throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["another account already has this URL"] }, { code: "urlTaken" });
@@ -304,8 +351,19 @@ export function requestCrawl(db: Db, id: number) {
   return updateAccountRow(db, { where: { id }, data: { crawlRequestedAt: new Date() } });
 }
 
-export function setAccountEnabled(db: Db, id: number, enabled: boolean) {
-  return updateAccountRow(db, { where: { id }, data: { enabled } });
+/** Enable or disable an account's schedule; a change of state is audited (setting it again is not a change). */
+export async function setAccountEnabled(db: Db, id: number, enabled: boolean, actor: AuditActor) {
+  const before = await db.account.findUnique({ where: { id }, select: { enabled: true } });
+  const row = await updateAccountRow(db, { where: { id }, data: { enabled } });
+  await recordAudit(db, actor, {
+    kind: "account",
+    action: "update",
+    targetId: id,
+    target: row.name,
+    before: { enabled: before?.enabled ?? null },
+    after: { enabled },
+  });
+  return row;
 }
 
 /** What deleting an account removes: its posts, replies, flags (reviewed ones among them) and runs. */

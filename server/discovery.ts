@@ -8,6 +8,7 @@ import type { Db } from "../lib/db";
 import { FALLBACK_PLATFORM, isPlatform } from "../lib/platforms";
 import { codeBook, ValidationError } from "../lib/validation";
 import { createAccount, normaliseEntryUrl } from "./accounts";
+import type { AuditActor } from "../lib/audit";
 import { markCandidateAdopted, pauseDiscoveryRunRow, queueDiscoveryRunRow, STRATEGIES, type HarvestCurve, type StrategyName } from "@/crawler/discover";
 import { activeJob, cancelQueuedJob, requestJob, type JobView } from "@/crawler/jobs";
 
@@ -247,7 +248,7 @@ export async function requestDiscoveryRun(
  * registered by hand, links the existing account.
  * @throws ValidationError when the candidate does not exist.
  */
-export async function adoptCandidate(db: Db, candidateId: number): Promise<{ accountId: number; created: boolean }> {
+export async function adoptCandidate(db: Db, candidateId: number, actor: AuditActor): Promise<{ accountId: number; created: boolean }> {
   const c = await db.candidateAccount.findUnique({ where: { id: candidateId } });
   if (!c) throw new ValidationError("candidate: no such candidate", { candidate: ["no such candidate"] }, { code: "noCandidate" });
   if (c.adoptedAccountId !== null) {
@@ -258,7 +259,7 @@ export async function adoptCandidate(db: Db, candidateId: number): Promise<{ acc
   let created = false;
   const platform = isPlatform(c.platform) ? c.platform : FALLBACK_PLATFORM;
   try {
-    accountId = (await createAccount(db, { url: c.url, platform, name: c.name })).id;
+    accountId = (await createAccount(db, { url: c.url, platform, name: c.name }, actor)).id;
     created = true;
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;

@@ -10,7 +10,8 @@
 import type { Db } from "../lib/db";
 import { postText, reviewLabel, selectScored } from "@/crawler/classify";
 import { requestJob } from "@/crawler/jobs";
-import { reviewFlagsReport, storeReviewSample } from "./reviews";
+import { reviewFlagsReport, storeReviewSample, type Reviewer } from "./reviews";
+import { recordAudit, userActor } from "../lib/audit";
 
 /** How many of the newest unanswered scored posts the queue chooses from. */
 export const QUEUE_POOL = 1000;
@@ -167,8 +168,9 @@ export type AnswerResult =
  * Review row), so the flagged list and the queue never disagree. Refused, changing nothing, for a
  * topic or post that no longer exists and for a post deleted on its platform.
  */
-export async function answerQueue(db: Db, topicId: number, postId: number, relevant: boolean, userId: number): Promise<AnswerResult> {
-  const topic = await db.topic.findUnique({ where: { id: topicId }, select: { relevantLabels: true, modelVersion: true } });
+export async function answerQueue(db: Db, topicId: number, postId: number, relevant: boolean, user: Reviewer): Promise<AnswerResult> {
+  const userId = user.id;
+  const topic = await db.topic.findUnique({ where: { id: topicId }, select: { name: true, relevantLabels: true, modelVersion: true } });
   if (!topic) return { ok: false, reason: "topic-gone", message: `topic ${topicId} no longer exists` };
   const post = await db.post.findUnique({ where: { id: postId }, select: { title: true, text: true, ocrText: true, deletedAt: true } });
   if (!post) return { ok: false, reason: "post-gone", message: `post ${postId} no longer exists` };
@@ -178,12 +180,21 @@ export async function answerQueue(db: Db, topicId: number, postId: number, relev
   const had = (await db.topicSample.count({ where: { topicId, postId, source: "review" } })) > 0;
   const flag = await db.flag.findUnique({ where: { postId_topicId: { postId, topicId } }, select: { id: true } });
   if (flag) {
-    const r = await reviewFlagsReport(db, { flagIds: [flag.id], decision, note: "" }, userId);
+    const r = await reviewFlagsReport(db, { flagIds: [flag.id], decision, note: "" }, user);
     // A flag re-scoring closed a moment ago is answered like an unflagged post below.
     if (r.reviewed > 0) return { ok: true, replaced: had, flagReviewed: true, learnRequested: r.learnTopics.includes(topicId) };
   }
   await db.$transaction(async (tx) => {
-    await storeReviewSample(tx, { topicId, postId, label: reviewLabel(decision, topic.relevantLabels), text: postText(post), createdAt: new Date() });
+    const label = reviewLabel(decision, topic.relevantLabels);
+    await storeReviewSample(tx, { topicId, postId, label, text: postText(post), createdAt: new Date() });
+    await recordAudit(tx, userActor(user), {
+      kind: "review",
+      action: relevant ? "label-relevant" : "label-irrelevant",
+      targetId: `post:${postId}`,
+      target: `${topic.name}: ${(post.title || post.text).slice(0, 80)}`,
+      after: { label },
+      note: "queue",
+    });
   });
   const learnRequested = topic.modelVersion > 0;
   // After the commit, as for flag reviews: a learn job that starts at once must find the sample.

@@ -10,6 +10,13 @@ import { z } from "zod";
 import type { Db } from "../lib/db";
 import { closeReviewedFlag, postText, reviewLabel, storeReviewSample } from "@/crawler/classify";
 import { requestJob } from "@/crawler/jobs";
+import { recordAudit, userActor } from "../lib/audit";
+
+/** Who reviews: a signed-in user, or an API token's owner (their name goes into the audit log). */
+export interface Reviewer {
+  id: number;
+  username: string;
+}
 
 export const reviewInputSchema = z.object({
   flagIds: z.array(z.coerce.number().int().positive()).min(1, "Select at least one flag").max(500, "Review at most 500 flags at once"),
@@ -40,15 +47,16 @@ export interface ReviewReport {
 }
 
 /** Apply one decision to flags. Returns how many flags were reviewed (unknown ids are skipped). */
-export async function reviewFlags(db: Db, input: ReviewInput, reviewerId: number): Promise<number> {
-  return (await reviewFlagsReport(db, input, reviewerId)).reviewed;
+export async function reviewFlags(db: Db, input: ReviewInput, reviewer: Reviewer): Promise<number> {
+  return (await reviewFlagsReport(db, input, reviewer)).reviewed;
 }
 
 /**
  * {@link reviewFlags}, saying which ids changed nothing and which topics were asked to learn.
  * Reviews by a reviewer disabled later keep counting: their samples are rows of their own.
  */
-export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewerId: number): Promise<ReviewReport> {
+export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewer: Reviewer): Promise<ReviewReport> {
+  const reviewerId = reviewer.id;
   const flags = await db.flag.findMany({
     where: { id: { in: input.flagIds } },
     // In id order, so the samples (and reviews) are written in a stable order on every database.
@@ -57,7 +65,8 @@ export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewerId: 
       id: true,
       postId: true,
       topicId: true,
-      topic: { select: { relevantLabels: true, modelVersion: true } },
+      status: true,
+      topic: { select: { name: true, relevantLabels: true, modelVersion: true } },
       post: { select: { title: true, text: true, ocrText: true } },
     },
   });
@@ -77,6 +86,20 @@ export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewerId: 
         text: postText(f.post),
         createdAt: now,
       });
+      // One entry per flag, in the decision's transaction: a review that did not commit is not logged.
+      await recordAudit(
+        tx,
+        userActor(reviewer),
+        {
+          kind: "review",
+          action: input.decision,
+          targetId: f.id,
+          target: `${f.topic.name}: ${(f.post.title || f.post.text).slice(0, 80)}`,
+          before: { status: f.status },
+          after: { status, ...(input.note ? { note: input.note } : {}) },
+        },
+        now,
+      );
     }
   });
   const learnTopics = [...new Set(flags.filter((f) => f.topic.modelVersion > 0).map((f) => f.topicId))];

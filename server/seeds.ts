@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../lib/db";
+import { recordAudit, type AuditActor } from "../lib/audit";
 import type { Resolver } from "../lib/net/address";
 import { entryUrlProblemCode, ValidationError, type IssueCode } from "../lib/validation";
 import { classifySeeds } from "@/crawler/discover/seed-class";
@@ -72,9 +73,11 @@ export function getSeedSet(db: Db, id: number) {
   });
 }
 
-export async function createSeedSet(db: Db, name: string) {
+export async function createSeedSet(db: Db, name: string, actor: AuditActor) {
   try {
-    return await db.seedSet.create({ data: { name } });
+    const set = await db.seedSet.create({ data: { name } });
+    await recordAudit(db, actor, { kind: "seed", action: "create", targetId: set.id, target: set.name, after: { name } });
+    return set;
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
       throw new ValidationError("name: a seed set with this name exists", { name: ["a seed set with this name already exists"] });
@@ -87,7 +90,7 @@ export async function createSeedSet(db: Db, name: string) {
  * Add the valid URLs of a text to a set, each with its host's address class
  * (crawler/discover/seed-class.ts classifySeeds). URLs already in the set are counted, not added twice.
  */
-export async function importSeedUrls(db: Db, seedSetId: number, text: string, options: { resolve?: Resolver } = {}) {
+export async function importSeedUrls(db: Db, seedSetId: number, text: string, actor: AuditActor, options: { resolve?: Resolver } = {}) {
   const { urls, invalid, duplicates } = parseSeedList(text);
   const existing = new Set((await db.seedUrl.findMany({ where: { seedSetId, url: { in: urls } }, select: { url: true } })).map((u) => u.url));
   const candidates = urls.filter((u) => !existing.has(u));
@@ -103,6 +106,16 @@ export async function importSeedUrls(db: Db, seedSetId: number, text: string, op
   for (let i = 0; i < fresh.length; i += 500) {
     await db.seedUrl.createMany({ data: fresh.slice(i, i + 500).map((url) => ({ seedSetId, url, addressClass: classes.get(url) ?? null })) });
   }
+  if (fresh.length > 0) {
+    const set = await db.seedSet.findUnique({ where: { id: seedSetId }, select: { name: true } });
+    await recordAudit(db, actor, {
+      kind: "seed",
+      action: "add-urls",
+      targetId: seedSetId,
+      target: set?.name ?? "",
+      after: { added: fresh.length, urls: fresh.slice(0, 50) },
+    });
+  }
   return { added: fresh.length, alreadyThere: existing.size + duplicates, invalid };
 }
 
@@ -117,10 +130,16 @@ function normalSeed(line: string): string | null {
   }
 }
 
-export function removeSeedUrl(db: Db, seedSetId: number, id: number) {
-  return db.seedUrl.deleteMany({ where: { id, seedSetId } });
+export async function removeSeedUrl(db: Db, seedSetId: number, id: number, actor: AuditActor) {
+  const row = await db.seedUrl.findFirst({ where: { id, seedSetId }, select: { url: true, seedSet: { select: { name: true } } } });
+  const removed = await db.seedUrl.deleteMany({ where: { id, seedSetId } });
+  if (row && removed.count > 0)
+    await recordAudit(db, actor, { kind: "seed", action: "remove-url", targetId: seedSetId, target: row.seedSet.name, before: { url: row.url } });
+  return removed;
 }
 
-export function deleteSeedSet(db: Db, id: number) {
-  return db.seedSet.delete({ where: { id } });
+export async function deleteSeedSet(db: Db, id: number, actor: AuditActor) {
+  const set = await db.seedSet.delete({ where: { id } });
+  await recordAudit(db, actor, { kind: "seed", action: "delete", targetId: id, target: set.name, before: { name: set.name } });
+  return set;
 }

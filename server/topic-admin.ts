@@ -38,6 +38,65 @@ import {
   type ChannelColumns,
 } from "./topic-channels";
 import { topicProblems } from "./topic-problems";
+import { recordAudit, secretState, type AuditActor } from "../lib/audit";
+import type { Prisma } from "../lib/db";
+
+/** The topic columns the audit log reads: everything but the model (secrets are reduced to "set"). */
+async function topicForAudit(db: Db | Prisma.TransactionClient, id: number) {
+  return db.topic.findUnique({ where: { id }, omit: { model: true, evaluation: true } });
+}
+type TopicAuditRow = NonNullable<Awaited<ReturnType<typeof topicForAudit>>>;
+
+/** A topic's settings as the audit log records them (lists as lists). */
+function topicSettingsOf(t: TopicAuditRow) {
+  return {
+    name: t.name,
+    description: t.description,
+    enabled: t.enabled,
+    keywords: jsonList<string>(t.keywords),
+    userDict: jsonList<string>(t.userDict),
+    sensitiveWords: jsonList<string>(t.sensitiveWords),
+    relevantLabels: jsonList<string>(t.relevantLabels),
+    nbThreshold: t.nbThreshold,
+    cosineThreshold: t.cosineThreshold,
+    classifier: t.classifier,
+    calibrate: t.calibrate,
+    targetPrecision: t.targetPrecision,
+  };
+}
+
+/** The sealed channel columns and their masked display column (null: a secret, no display). */
+const CHANNEL_AUDIT = [
+  ["webhookUrl", "webhookUrlDisplay"],
+  ["webhookSecret", null],
+  ["dingtalkWebhook", "dingtalkWebhookDisplay"],
+  ["dingtalkSecret", null],
+  ["wecomWebhook", "wecomWebhookDisplay"],
+  ["feishuWebhook", "feishuWebhookDisplay"],
+  ["feishuSecret", null],
+] as const;
+
+/**
+ * A topic's notification channels as the audit log records them: each robot URL as its masked
+ * origin, each secret as "set" or "". `other` (the row before) marks a URL or secret typed anew
+ * as "replaced" when its masked form alone would not show the change (the sealed text differs).
+ */
+function topicChannelsOf(t: TopicAuditRow, other?: TopicAuditRow | null) {
+  const out: Record<string, string | null> = { notifyEmail: t.notifyEmail };
+  for (const [column, display] of CHANNEL_AUDIT) {
+    const value = t[column];
+    const shown = display ? (t[display] ?? (value ? "set" : "")) : secretState(value);
+    out[column] = other && value && other[column] && other[column] !== value && (!display || other[display] === t[display]) ? "replaced" : shown;
+  }
+  return out;
+}
+
+/** Record a topic's update: its settings (kind "topic") and its channels (kind "channel"), each only when changed. */
+async function auditTopicUpdate(db: Db, actor: AuditActor, before: TopicAuditRow, after: TopicAuditRow): Promise<void> {
+  const target = { targetId: after.id, target: after.name };
+  await recordAudit(db, actor, { kind: "topic", action: "update", ...target, before: topicSettingsOf(before), after: topicSettingsOf(after) });
+  await recordAudit(db, actor, { kind: "channel", action: "update", ...target, before: topicChannelsOf(before), after: topicChannelsOf(after, before) });
+}
 
 /** The relevant labels of a topic that names none (see the module comment for why). */
 export const DEFAULT_RELEVANT_LABELS: readonly string[] = ["on-topic"];
@@ -230,15 +289,23 @@ function nameClash(e: unknown, name: string): never {
  * Create a topic from form values or CLI options. Throws a ValidationError when the input is
  * refused (field errors by form field) or the name is taken. Returns the row without its secrets.
  */
-export async function createTopic(db: Db, input: TopicInput) {
+export async function createTopic(db: Db, input: TopicInput, actor: AuditActor) {
   const f = parseInput(topicFormSchema, input);
   const { sealed, rest: data } = splitSealedChannels(toData(f, false));
   try {
     // URLs and secrets are sealed bound to the row's id, known once it is inserted: see sealChannelSecrets.
     return await db.$transaction(async (tx) => {
-      const topic = await createTopicRow(tx, { data, omit: SECRET_COLUMNS });
+      let topic = await createTopicRow(tx, { data, omit: SECRET_COLUMNS });
       if (Object.values(sealed).some(Boolean))
-        return await updateTopicRow(tx, { where: { id: topic.id }, data: sealChannelSecrets(sealed, topic.id), omit: SECRET_COLUMNS });
+        topic = await updateTopicRow(tx, { where: { id: topic.id }, data: sealChannelSecrets(sealed, topic.id), omit: SECRET_COLUMNS });
+      const row = (await topicForAudit(tx, topic.id))!;
+      await recordAudit(tx, actor, {
+        kind: "topic",
+        action: "create",
+        targetId: topic.id,
+        target: topic.name,
+        after: { ...topicSettingsOf(row), ...topicChannelsOf(row) },
+      });
       return topic;
     });
   } catch (e) {
@@ -250,10 +317,14 @@ export async function createTopic(db: Db, input: TopicInput) {
  * Replace a topic's settings with a whole form (what the settings form saves): a setting left out
  * takes its default, except the secrets, which an empty field keeps (./topic-channels.ts).
  */
-export async function updateTopic(db: Db, id: number, input: TopicInput) {
+export async function updateTopic(db: Db, id: number, input: TopicInput, actor: AuditActor) {
   const f = parseInput(topicFormSchema, input);
   try {
-    return await updateTopicRow(db, { where: { id }, data: sealChannelSecrets(toData(f, true), id), omit: SECRET_COLUMNS });
+    const before = await topicForAudit(db, id);
+    const topic = await updateTopicRow(db, { where: { id }, data: sealChannelSecrets(toData(f, true), id), omit: SECRET_COLUMNS });
+    const after = await topicForAudit(db, id);
+    if (before && after) await auditTopicUpdate(db, actor, before, after);
+    return topic;
   } catch (e) {
     nameClash(e, f.name);
   }
@@ -263,7 +334,7 @@ export async function updateTopic(db: Db, id: number, input: TopicInput) {
  * Change only the given settings of a topic (the CLI's `topics set`): the others, channels and
  * secrets included, are kept. The result passes through the same validation as the form.
  */
-export async function changeTopic(db: Db, id: number, changes: Partial<TopicInput>) {
+export async function changeTopic(db: Db, id: number, changes: Partial<TopicInput>, actor: AuditActor) {
   const row = await db.topic.findUnique({ where: { id }, omit: { model: true } });
   if (!row) throw new ValidationError(`no topic with id ${id}`, { id: ["not found"] }, { code: "topicNotFound" });
   const secretsSet = { webhook: row.webhookSecret !== null, dingtalk: row.dingtalkSecret !== null, feishu: row.feishuSecret !== null };
@@ -271,7 +342,7 @@ export async function changeTopic(db: Db, id: number, changes: Partial<TopicInpu
   // An undefined value is a setting not given (an option left out), not one to clear.
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   const current = topicToForm({ ...row, secretsSet });
-  return updateTopic(db, id, { ...current, ...given, name: typeof given.name === "string" ? given.name : row.name });
+  return updateTopic(db, id, { ...current, ...given, name: typeof given.name === "string" ? given.name : row.name }, actor);
 }
 
 /** What went with a deleted topic (its posts stay). */
@@ -295,8 +366,9 @@ export interface DeletedTopic {
  * runs (all by the schema's cascades). Posts, accounts and crawl runs stay. Throws a
  * ValidationError when there is no such topic.
  */
-export async function deleteTopic(db: Db, id: number): Promise<DeletedTopic> {
+export async function deleteTopic(db: Db, id: number, actor: AuditActor): Promise<DeletedTopic> {
   const deleted = await db.$transaction(async (tx) => {
+    const before = await topicForAudit(tx, id);
     const topic = await tx.topic.findUnique({
       where: { id },
       select: {
@@ -309,6 +381,13 @@ export async function deleteTopic(db: Db, id: number): Promise<DeletedTopic> {
     const reviews = await tx.review.count({ where: { flag: { topicId: id } } });
     await deleteTopicRow(tx, id);
     const n = topic._count;
+    await recordAudit(tx, actor, {
+      kind: "topic",
+      action: "delete",
+      targetId: id,
+      target: topic.name,
+      before: { ...(before ? { ...topicSettingsOf(before), ...topicChannelsOf(before) } : {}), flags: n.flags, reviews, samples: n.samples },
+    });
     return {
       id,
       name: topic.name,

@@ -7,7 +7,16 @@
 import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { SECRET_COLUMNS, type SecretsSet } from "./topic-channels";
-import { addUploadedSamples, parseSamples, parseStringList, topicLabelRule, type SampleError, type SampleFormat } from "@/crawler/classify";
+import { recordAudit, type AuditActor } from "../lib/audit";
+import {
+  clearUploadedSamples as clearTopicUploads,
+  addUploadedSamples,
+  parseSamples,
+  parseStringList,
+  topicLabelRule,
+  type SampleError,
+  type SampleFormat,
+} from "@/crawler/classify";
 import { toNumber, type SqlNumber } from "./sql";
 
 export { notificationChannels, type SecretsSet } from "./topic-channels";
@@ -110,12 +119,27 @@ export type TopicDetail = NonNullable<Awaited<ReturnType<typeof getTopic>>>;
  * {@link topicLabelRule}: `on-topic`/`off-topic` understood literally, relevance look-alikes
  * refused with their line) and store the good records as uploads (crawler/classify writes them). Null when there is no such topic.
  */
-export async function uploadSamples(db: Db, topicId: number, text: string, format: SampleFormat): Promise<{ kept: number; errors: SampleError[] } | null> {
-  const topic = await db.topic.findUnique({ where: { id: topicId }, select: { relevantLabels: true } });
+export async function uploadSamples(
+  db: Db,
+  topicId: number,
+  text: string,
+  format: SampleFormat,
+  actor: AuditActor,
+): Promise<{ kept: number; errors: SampleError[] } | null> {
+  const topic = await db.topic.findUnique({ where: { id: topicId }, select: { name: true, relevantLabels: true } });
   if (!topic) return null;
   const { samples, errors } = parseSamples(text, format, topicLabelRule(parseStringList(topic.relevantLabels), "corpus"));
-  return { kept: await addUploadedSamples(db, topicId, samples), errors };
+  const kept = await addUploadedSamples(db, topicId, samples);
+  if (kept > 0)
+    await recordAudit(db, actor, { kind: "samples", action: "upload", targetId: topicId, target: topic.name, after: { kept, refused: errors.length, format } });
+  return { kept, errors };
 }
 
 /** Remove a topic's uploaded samples (review samples stay). */
-export { clearUploadedSamples } from "@/crawler/classify";
+export async function clearUploadedSamples(db: Db, topicId: number, actor: AuditActor): Promise<{ count: number }> {
+  const topic = await db.topic.findUnique({ where: { id: topicId }, select: { name: true } });
+  const { count } = await clearTopicUploads(db, topicId);
+  if (topic && count > 0)
+    await recordAudit(db, actor, { kind: "samples", action: "clear", targetId: topicId, target: topic.name, before: { uploaded: count } });
+  return { count };
+}

@@ -16,6 +16,7 @@ import {
   setUserRole,
 } from "../lib/users";
 import { ValidationError } from "../lib/validation";
+import { recordAudit, type AuditActor } from "../lib/audit";
 
 export { newUserSchema };
 export const passwordSchema = z.object({ password: newPasswordSchema });
@@ -29,9 +30,11 @@ export function listUsers(db: Db) {
 }
 
 /** Create a user; a taken name is a field error. */
-export async function addUser(db: Db, input: z.infer<typeof newUserSchema>) {
+export async function addUser(db: Db, input: z.infer<typeof newUserSchema>, actor: AuditActor) {
   try {
-    return await createUser(db, input);
+    const user = await createUser(db, input);
+    await recordAudit(db, actor, { kind: "user", action: "create", targetId: user.id, target: user.username, after: { role: user.role, password: "set" } });
+    return user;
   } catch (e) {
     if (e instanceof DuplicateUserError) throw new ValidationError("username: taken", { username: ["this username is taken"] }, { code: "usernameTaken" });
     throw e;
@@ -86,7 +89,8 @@ async function assertAnotherAdmin(tx: Tx, userId: number, action: AdminLoss) {
 const USER_GONE = () => new ValidationError("no such user", { _: ["That user no longer exists."] }, { code: "userGone" });
 
 /** Change a user's role (their sessions end). Refuses to demote yourself or the last admin. */
-export async function changeRole(db: Db, actorId: number, userId: number, role: "admin" | "reviewer") {
+export async function changeRole(db: Db, actor: AuditActor, userId: number, role: "admin" | "reviewer") {
+  const actorId = actor.userId;
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId } });
     if (!user) throw USER_GONE();
@@ -95,14 +99,19 @@ export async function changeRole(db: Db, actorId: number, userId: number, role: 
       if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] }, { code: "selfRole" });
       await assertAnotherAdmin(tx, userId, "demote");
     }
-    return setUserRole(tx, userId, role);
+    const changed = await setUserRole(tx, userId, role);
+    await recordAudit(tx, actor, { kind: "user", action: "role", targetId: userId, target: user.username, before: { role: user.role }, after: { role } });
+    return changed;
   });
 }
 
 /** Set a new password; every session of the user ends (they sign in again with the new one). */
-export async function resetPassword(db: Db, userId: number, password: string) {
+export async function resetPassword(db: Db, userId: number, password: string, actor: AuditActor) {
   const passwordHash = await hashPassword(newPasswordSchema.parse(password));
-  return setUserPasswordHash(db, userId, passwordHash);
+  const user = await setUserPasswordHash(db, userId, passwordHash);
+  // That it was reset, never the password or its hash.
+  await recordAudit(db, actor, { kind: "user", action: "password", targetId: userId, target: user.username, after: { password: "set" } });
+  return user;
 }
 
 /** End every session of a user (sign-out does this: a copied cookie stops working too). */
@@ -115,7 +124,8 @@ export async function revokeSessions(db: Db, userId: number): Promise<void> {
  * schema restricts deleting a reviewer with reviews), so a user who has reviewed is refused with a
  * message suggesting to disable them instead.
  */
-export async function deleteUser(db: Db, actorId: number, userId: number) {
+export async function deleteUser(db: Db, actor: AuditActor, userId: number) {
+  const actorId = actor.userId;
   if (userId === actorId) throw new ValidationError("self", { _: ["You cannot delete yourself."] }, { code: "selfDelete" });
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, include: { _count: { select: { reviews: true } } } });
@@ -128,7 +138,15 @@ export async function deleteUser(db: Db, actorId: number, userId: number) {
         { code: "hasReviews", values: { username: user.username, count: user._count.reviews } },
       );
     }
-    return deleteUserRow(tx, userId);
+    const deleted = await deleteUserRow(tx, userId);
+    await recordAudit(tx, actor, {
+      kind: "user",
+      action: "delete",
+      targetId: userId,
+      target: user.username,
+      before: { role: user.role, disabled: Boolean(user.disabledAt) },
+    });
+    return deleted;
   });
 }
 
@@ -136,7 +154,8 @@ export async function deleteUser(db: Db, actorId: number, userId: number) {
  * Disable or re-enable a user. A disabled user cannot sign in, and the sessions they hold stop
  * working at their next request. Refuses yourself and the last enabled admin.
  */
-export async function setUserDisabled(db: Db, actorId: number, userId: number, disabled: boolean) {
+export async function setUserDisabled(db: Db, actor: AuditActor, userId: number, disabled: boolean) {
+  const actorId = actor.userId;
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId } });
     if (!user) throw USER_GONE();
@@ -145,6 +164,15 @@ export async function setUserDisabled(db: Db, actorId: number, userId: number, d
       if (userId === actorId) throw new ValidationError("self", { _: ["You cannot disable yourself; ask another admin."] }, { code: "selfDisable" });
       if (user.role === "admin") await assertAnotherAdmin(tx, userId, "disable");
     }
-    return setUserDisabledAt(tx, userId, disabled ? new Date() : null);
+    const changed = await setUserDisabledAt(tx, userId, disabled ? new Date() : null);
+    await recordAudit(tx, actor, {
+      kind: "user",
+      action: disabled ? "disable" : "enable",
+      targetId: userId,
+      target: user.username,
+      before: { disabled: !disabled },
+      after: { disabled },
+    });
+    return changed;
   });
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { PLATFORMS, type Platform } from "../../lib/platforms";
 import { action, intOption, loadDb, UserInputError } from "./util";
+import { CLI_ACTOR } from "../../lib/audit";
 
 /** What the account commands run on, loaded when one runs (not when the CLI starts). */
 async function load() {
@@ -38,19 +39,23 @@ export function registerAccountCommands(program: Command) {
         const { db, createAccount, parseRobotsPolicy, setRobotsPolicy } = await load();
         // Refused before anything is created.
         if (o.robots !== undefined) parseRobotsPolicy(String(o.robots));
-        const a = await createAccount(db, {
-          url,
-          name: o.name as string | undefined,
-          platform: o.platform as Platform | undefined,
-          cron: o.cron as string | undefined,
-          fetchMode: o.fetchMode as "auto",
-          backfillDays: o.backfillDays,
-          backfillPages: o.backfillPages,
-          recheckDays: o.recheckDays,
-          ocr: Boolean(o.ocr),
-          enabled: !o.disabled,
-        });
-        if (o.robots !== undefined && parseRobotsPolicy(String(o.robots)) === "ignore") await setRobotsPolicy(db, a.id, "ignore", cliUser());
+        const a = await createAccount(
+          db,
+          {
+            url,
+            name: o.name as string | undefined,
+            platform: o.platform as Platform | undefined,
+            cron: o.cron as string | undefined,
+            fetchMode: o.fetchMode as "auto",
+            backfillDays: o.backfillDays,
+            backfillPages: o.backfillPages,
+            recheckDays: o.recheckDays,
+            ocr: Boolean(o.ocr),
+            enabled: !o.disabled,
+          },
+          CLI_ACTOR,
+        );
+        if (o.robots !== undefined && parseRobotsPolicy(String(o.robots)) === "ignore") await setRobotsPolicy(db, a.id, "ignore", cliUser(), CLI_ACTOR);
         console.log(`added ${a.platform} account ${a.id} "${a.name}" (${a.entryUrl}), cron "${a.cron}"`);
       }),
     );
@@ -116,22 +121,22 @@ export function registerAccountCommands(program: Command) {
         }
         if (proxyGiven) {
           if (o.clearProxy) {
-            await clearAccountProxy(db, id);
+            await clearAccountProxy(db, id, CLI_ACTOR);
             console.log(`account ${id}: own proxy removed`);
           } else {
-            const { display } = await setAccountProxy(db, id, o.proxy ?? "");
+            const { display } = await setAccountProxy(db, id, o.proxy ?? "", CLI_ACTOR);
             console.log(`account ${id}: crawled through ${display} (stored encrypted)`);
           }
           if (given === 0 && o.robots === undefined) return;
         }
         if (o.robots !== undefined) {
           const policy = parseRobotsPolicy(o.robots);
-          await setRobotsPolicy(db, id, policy, cliUser());
+          await setRobotsPolicy(db, id, policy, cliUser(), CLI_ACTOR);
           console.log(`account ${id}: robots.txt ${policy === "ignore" ? "Disallow rules ignored (Crawl-delay still honoured)" : "obeyed"}`);
           if (given === 0) return;
         }
         if (o.clearCookies) {
-          await clearAccountCookies(db, id);
+          await clearAccountCookies(db, id, CLI_ACTOR);
           console.log(`account ${id}: login cookies removed`);
           return;
         }
@@ -152,7 +157,7 @@ export function registerAccountCommands(program: Command) {
             throw new UserInputError(`cannot read ${o.cookieFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
           }
         }
-        const r = await setAccountCookies(db, id, text);
+        const r = await setAccountCookies(db, id, text, CLI_ACTOR);
         console.log(`account ${id}: ${r.count} login cookies stored encrypted (read as ${r.format})`);
         for (const s of r.summary) console.log(`  ${s.domain}\t${s.count} cookies\t${s.expiresAt ? `expire ${s.expiresAt}` : "session"}`);
         const skipped = Object.entries(r.skipped);
@@ -173,7 +178,7 @@ export function registerAccountCommands(program: Command) {
     .action(
       action(async (id: number) => {
         const { db, removeAccount } = await load();
-        const { account, posts } = await removeAccount(db, id);
+        const { account, posts } = await removeAccount(db, id, CLI_ACTOR);
         console.log(`removed account ${account.id} "${account.name}" and its ${posts} posts`);
       }),
     );

@@ -16,6 +16,7 @@ import type { ReviewStrategy, TopicProgress } from "../classify";
 import type { JobOutcome } from "../jobs";
 import type { TopicCommandIo } from "./topics-support";
 import { action, intOption, jobRefusal, UserInputError } from "./util";
+import { CLI_ACTOR, recordAudit } from "../../lib/audit";
 
 /** The classifier (nodejieba) and the topic helpers, loaded when a loop command runs, not when the CLI starts. */
 async function load() {
@@ -158,6 +159,13 @@ export function registerTopicLoopCommands(topics: Command, deps: TopicLoopDeps):
           {
             handler: async (ctx) => {
               await storeFeedbackSamples(db, topic.id, reviews);
+              await recordAudit(db, CLI_ACTOR, {
+                kind: "samples",
+                action: "feedback",
+                targetId: topic.id,
+                target: topic.name,
+                after: { stored: reviews.length, relevant: nRelevant },
+              });
               io.out(`stored ${reviews.length} reviews of topic "${topic.name}": ${nRelevant} relevant, ${reviews.length - nRelevant} irrelevant`);
               const progress = (p: TopicProgress) => {
                 io.err(`${p.phase}: ${p.message}`);

@@ -12,6 +12,7 @@ import { DEFAULT_CLASSIFIER, CLASSIFIER_KINDS } from "../../lib/classifiers";
 // The rule's module has no imports: the options' help reads the defaults without loading the classifier.
 import { DEFAULT_THRESHOLDS } from "../classify/relevance-rule";
 import { action, jobRefusal, listOption, thresholdOption, UserInputError } from "./util";
+import { CLI_ACTOR, recordAudit } from "../../lib/audit";
 import { registerTopicLoopCommands } from "./topics-loop";
 import type { TopicCommandIo, TopicCommandOptions, TopicOptions } from "./topics-support";
 
@@ -83,7 +84,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         const { withFlagNames, createTopic, topicInput, calibrationLine } = await load();
         const db = await getDb();
         // The same function as the dashboard's form: same validation, defaults and word lists.
-        const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }));
+        const t = await withFlagNames(createTopic(db, { ...topicInput(o), name: o.name, enabled: !o.disabled }, CLI_ACTOR));
         const model = o.model ? `classifier ${t.classifier}, ` : "";
         io.out(`added topic ${t.id} "${t.name}" (${model}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold})`);
         if (o.targetPrecision !== undefined || o.calibrate !== undefined) io.out(calibrationLine(t));
@@ -117,7 +118,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
           throw new UserInputError("nothing to change: give at least one option (campuswatch topics set --help)");
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
-        const t = await withFlagNames(changeTopic(db, topic.id, changes));
+        const t = await withFlagNames(changeTopic(db, topic.id, changes, CLI_ACTOR));
         io.out(
           `changed topic ${t.id} "${t.name}" (${t.enabled ? "on" : "off"}, ${o.model ? `classifier ${t.classifier}, ` : ""}nb threshold ${t.nbThreshold}, cosine threshold ${t.cosineThreshold}, relevant: ${parseStringList(t.relevantLabels).join(",")})`,
         );
@@ -139,7 +140,7 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
         const { findTopic, deleteTopic } = await load();
         const db = await getDb();
         const topic = await findTopic(db, nameOrId);
-        const d = await deleteTopic(db, topic.id);
+        const d = await deleteTopic(db, topic.id, CLI_ACTOR);
         io.out(
           `removed topic ${d.id} "${d.name}" with ${d.flags} flags (${d.reviews} reviews), ${d.samples} samples, ${d.notifications} notifications and ${d.discoveryRuns} discovery runs; posts stay`,
         );
@@ -240,6 +241,14 @@ export function registerTopicCommands(program: Command, options: TopicCommandOpt
               };
               const started = Date.now();
               const r = await trainTopic(db, topic.id, samples, { relevantLabels: o.relevant, onProgress: progress });
+              await recordAudit(db, CLI_ACTOR, {
+                kind: "topic",
+                action: "train",
+                targetId: topic.id,
+                target: topic.name,
+                before: { modelVersion: topic.modelVersion },
+                after: { modelVersion: r.modelVersion, samples: r.samples, ...(o.relevant ? { relevantLabels: o.relevant } : {}) },
+              });
               io.out(
                 `trained topic "${topic.name}" model v${r.modelVersion} on ${r.samples} samples (${r.reviewSamples} from reviews) in ${((Date.now() - started) / 1000).toFixed(1)} s (classifier ${r.classifier})`,
               );

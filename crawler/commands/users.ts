@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { action, loadDb, UserInputError } from "./util";
+import { CLI_ACTOR, recordAudit } from "../../lib/audit";
 
 /** `campuswatch user add|list|disable|enable`. */
 export function registerUserCommands(program: Command) {
@@ -14,6 +15,7 @@ export function registerUserCommands(program: Command) {
       action(async (opts: { username: string; password: string; role: string }) => {
         const [db, { createUser }] = await Promise.all([loadDb(), import("../../lib/users")]);
         const u = await createUser(db, { username: opts.username, password: opts.password, role: opts.role as "admin" });
+        await recordAudit(db, CLI_ACTOR, { kind: "user", action: "create", targetId: u.id, target: u.username, after: { role: u.role, password: "set" } });
         console.log(`created ${u.role} ${u.username} (id ${u.id})`);
       }),
     );
@@ -29,7 +31,7 @@ export function registerUserCommands(program: Command) {
         if (!checked.success) throw new UserInputError(checked.error.issues.map((i) => i.message).join("; "));
         const u = await db.user.findUnique({ where: { username } });
         if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
-        await resetPassword(db, u.id, checked.data);
+        await resetPassword(db, u.id, checked.data, CLI_ACTOR);
         console.log(`password of ${u.role} ${u.username} changed; their sessions have ended`);
       }),
     );
@@ -56,8 +58,8 @@ export function registerUserCommands(program: Command) {
           const [db, { setUserDisabled }, { ValidationError }] = await Promise.all([loadDb(), import("../../server/users"), import("../../lib/validation")]);
           const u = await db.user.findUnique({ where: { username } });
           if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
-          // Actor 0: the command line is nobody's session, so the only rule left is the last admin.
-          await setUserDisabled(db, 0, u.id, disabled).catch((e: unknown) => {
+          // The command line is nobody's session (no user id), so the only rule left is the last admin.
+          await setUserDisabled(db, CLI_ACTOR, u.id, disabled).catch((e: unknown) => {
             throw e instanceof ValidationError ? new UserInputError(e.fieldErrors._?.join(" ") ?? e.message) : e;
           });
           console.log(`${disabled ? "disabled" : "enabled"} ${u.role} ${u.username}`);

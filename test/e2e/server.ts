@@ -31,6 +31,9 @@ const { seedThreads } = await import("./seed-threads");
 const threads = await seedThreads(db, examTopic.id);
 // Posts with a sentiment for sentiment-rules.spec.ts.
 await (await import("./seed-sentiment")).seedSentiment(db);
+// Flags, versions and an incident of its own for the API spec.
+const { seedApi } = await import("./seed-api");
+const api = await seedApi(db, examTopic.id);
 
 // Remote content in hostile posts points at loopback only: if the sanitizer ever failed, the
 // request would stay on this machine (and the specs watch for it).
@@ -64,6 +67,7 @@ fs.writeFileSync(
     accounts: { blog: site.entryUrl("blog-1"), weibo: site.entryUrl("weibo-1"), tieba: site.entryUrl("tieba-1"), discuz: site.entryUrl("discuz-1") },
     hostileBlog: site.entryUrl("blog-2"),
     threads,
+    api,
   }),
 );
 
@@ -73,6 +77,8 @@ const scheduler = await startScheduler({ hostDelayMs: 0, pollMs: 500, workers: 1
 // The dashboard server `campuswatch serve` runs, with the test clock on (bin/test-clock.mjs): the
 // throttle spec moves the server's time past the sign-in cool-off by writing this file.
 fs.writeFileSync(path.join(dir, "clock-offset-ms"), "0");
+// A small API rate limit, so the API spec reaches it in a few requests (lib/api-v1.ts).
+process.env.CAMPUSWATCH_API_RATE_PER_MINUTE = "40";
 const child = spawn(process.execPath, ["bin/dashboard-server.mjs", "--port", port, "--host", "127.0.0.1"], {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", CAMPUSWATCH_TEST_CLOCK_FILE: path.join(dir, "clock-offset-ms") },

@@ -35,6 +35,7 @@ import {
 import { maskNotificationTargets, resealAll, ResealError, sealAtRest } from "../../lib/secret-rotate";
 import { deliverNotification } from "../../lib/notify";
 import { FatalError } from "../../crawler/errors";
+import { CLI_ACTOR } from "../../lib/audit";
 
 const openDb = testDbs();
 
@@ -70,7 +71,7 @@ async function writeEverything(t: TestDb) {
       feishuSecret: SECRETS.feishu,
       ...extra,
     });
-  const topic = await createTopic(t.db, form({}));
+  const topic = await createTopic(t.db, form({}), CLI_ACTOR);
   // The DingTalk secret through an update (the other write path), the others kept (URL fields empty: kept too).
   await updateTopic(
     t.db,
@@ -82,11 +83,12 @@ async function writeEverything(t: TestDb) {
       ...Object.fromEntries(Object.keys(URLS).map((k) => [k, ""])),
       dingtalkWebhookSet: "1",
     }),
+    CLI_ACTOR,
   );
-  const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
-  const other = await createAccount(t.db, { url: "http://127.0.0.1:9/other.atom", platform: "blog", fetchMode: "http" });
-  await setAccountCookies(t.db, account.id, `Cookie: sid=${SECRETS.cookie}`);
-  await setAccountProxy(t.db, account.id, `http://ops:${SECRETS.proxyPassword}@127.0.0.1:3128`);
+  const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR);
+  const other = await createAccount(t.db, { url: "http://127.0.0.1:9/other.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR);
+  await setAccountCookies(t.db, account.id, `Cookie: sid=${SECRETS.cookie}`, CLI_ACTOR);
+  await setAccountProxy(t.db, account.id, `http://ops:${SECRETS.proxyPassword}@127.0.0.1:3128`, CLI_ACTOR);
   return { topic, account, other };
 }
 
@@ -241,13 +243,13 @@ describe("secrets at rest", () => {
     });
     // A notification an older version logged with the whole URL.
     const run = await t.db.crawlRun.create({
-      data: { accountId: (await createAccount(t.db, { url: "http://127.0.0.1:9/n.atom", platform: "blog", fetchMode: "http" })).id },
+      data: { accountId: (await createAccount(t.db, { url: "http://127.0.0.1:9/n.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR)).id },
     });
     const payload = JSON.stringify({ event: "campuswatch.flags", topic: { id: topic.id, name: topic.name }, total: 0, flags: [] });
     const logged = await t.db.notification.create({ data: { topicId: topic.id, crawlRunId: run.id, channel: "webhook", target: hookUrl, payload } });
     const mail = await t.db.notification.create({ data: { topicId: topic.id, channel: "email", target: "duty@campus.test", payload } });
-    const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" });
-    const broken = await createAccount(t.db, { url: "http://127.0.0.1:9/b.atom", platform: "blog", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: "http://127.0.0.1:9/feed.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR);
+    const broken = await createAccount(t.db, { url: "http://127.0.0.1:9/b.atom", platform: "blog", fetchMode: "http" }, CLI_ACTOR);
     // A v1 value as the previous version sealed it (HKDF purpose, AES-256-GCM, no associated data).
     const key = crypto.hkdfSync("sha256", sessionSecret(), Buffer.alloc(0), "campuswatch:account-proxy", 32);
     const iv = crypto.randomBytes(12);

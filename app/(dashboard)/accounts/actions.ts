@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
 import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/server/accounts";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
+import { userActor } from "@/lib/audit";
 import { accountIssues, watchFromForm } from "./_lib/problems";
 
 /** A failed parse of the account form as translated form state. */
@@ -41,11 +42,11 @@ export async function createAccountAction(_prev: FormState, formData: FormData):
   }
   const parsed = accountFormSchema.safeParse(input);
   if (!parsed.success) return invalidAccount(parsed.error, values);
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return { ...state, values };
   let id: number;
   try {
-    id = (await createAccount(db, parsed.data)).id;
+    id = (await createAccount(db, parsed.data, userActor(user))).id;
   } catch (e) {
     return failure(e, values);
   }
@@ -62,10 +63,10 @@ export async function updateAccountAction(_prev: FormState, formData: FormData):
   const parsed = accountFormSchema.safeParse(values);
   if (!ids.success) return localizedInvalid(ids.error, values);
   if (!parsed.success) return invalidAccount(parsed.error, values);
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return { ...state, values };
   try {
-    await updateAccount(db, ids.data.id, parsed.data);
+    await updateAccount(db, ids.data.id, parsed.data, userActor(user));
   } catch (e) {
     return failure(e, values);
   }
@@ -82,9 +83,9 @@ const toggleSchema = z.object({
 export async function toggleAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = toggleSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
-  await setAccountEnabled(db, parsed.data.id, parsed.data.enabled === "true");
+  await setAccountEnabled(db, parsed.data.id, parsed.data.enabled === "true", userActor(user));
   revalidatePath("/accounts");
   const t = await getTranslations("accounts.done");
   return {
@@ -118,10 +119,10 @@ export async function deleteAccountAction(_prev: FormState, formData: FormData):
     const state = await localizedInvalid(parsed.error, {});
     return parsed.error.issues.some((i) => i.path[0] === "confirm") ? { ...state, message: t("confirmDeletion") } : state;
   }
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
   try {
-    await removeAccount(db, parsed.data.id);
+    await removeAccount(db, parsed.data.id, userActor(user));
   } catch (e) {
     if (e instanceof ValidationError) return { message: t("gone") };
     throw e;

@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -18,7 +19,7 @@ const idSchema = z.object({ id: z.coerce.number().int().positive() });
 export async function setCookiesAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
   const t = await getTranslations("accounts.cookies");
   const file = formData.get("file");
@@ -30,7 +31,7 @@ export async function setCookiesAction(_prev: FormState, formData: FormData): Pr
   }
   let stored;
   try {
-    stored = await setAccountCookies(db, parsed.data.id, text);
+    stored = await setAccountCookies(db, parsed.data.id, text, userActor(user));
   } catch (e) {
     if (!(e instanceof CookieRefusal)) throw e;
     const key = `errors.${e.cause.code}` as "errors.empty";
@@ -58,9 +59,9 @@ export async function setCookiesAction(_prev: FormState, formData: FormData): Pr
 export async function clearCookiesAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
-  await clearAccountCookies(db, parsed.data.id);
+  await clearAccountCookies(db, parsed.data.id, userActor(user));
   revalidatePath(`/accounts/${parsed.data.id}`);
   const t = await getTranslations("accounts.cookies");
   return { ok: true, message: t("cleared") };

@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -16,13 +17,13 @@ const idSchema = z.object({ id: z.coerce.number().int().positive() });
 export async function setProxyAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
   const t = await getTranslations("accounts.proxy");
   const url = typeof formData.get("url") === "string" ? (formData.get("url") as string) : "";
   let stored;
   try {
-    stored = await setAccountProxy(db, parsed.data.id, url);
+    stored = await setAccountProxy(db, parsed.data.id, url, userActor(user));
   } catch (e) {
     if (!(e instanceof ProxyRefusal)) throw e;
     const key = `errors.${e.cause.code}` as "errors.empty";
@@ -38,9 +39,9 @@ export async function setProxyAction(_prev: FormState, formData: FormData): Prom
 export async function clearProxyAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
-  await clearAccountProxy(db, parsed.data.id);
+  await clearAccountProxy(db, parsed.data.id, userActor(user));
   revalidatePath(`/accounts/${parsed.data.id}`);
   const t = await getTranslations("accounts.proxy");
   return { ok: true, message: t("cleared") };

@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -15,7 +16,7 @@ export async function setRobotsPolicyAction(_prev: FormState, formData: FormData
   if (!parsed.success) return localizedInvalid(parsed.error, {});
   const { user, state } = await guard("manage-accounts");
   if (state) return state;
-  await setRobotsPolicy(db, parsed.data.id, parsed.data.policy, user.username);
+  await setRobotsPolicy(db, parsed.data.id, parsed.data.policy, user.username, userActor(user));
   revalidatePath(`/accounts/${parsed.data.id}`);
   const t = await getTranslations("accounts.robots");
   return { ok: true, message: parsed.data.policy === "ignore" ? t("nowIgnored") : t("nowObeyed") };

@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
@@ -92,13 +93,13 @@ export async function resumeDiscoveryAction(_prev: FormState, formData: FormData
 
 /** Register a candidate as a monitored account (one click); adopting twice links the same account. */
 export async function adoptCandidateAction(_prev: FormState, formData: FormData): Promise<FormState> {
-  const { state } = await guard("manage-accounts");
+  const { user, state } = await guard("manage-accounts");
   if (state) return state;
   const t = await getTranslations("discovery.done");
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return { message: t("noCandidate") };
   try {
-    const r = await adoptCandidate(db, parsed.data.id);
+    const r = await adoptCandidate(db, parsed.data.id, userActor(user));
     revalidatePath("/discovery", "layout");
     revalidatePath("/accounts");
     return { ok: true, message: r.created ? t("added", { id: r.accountId }) : t("alreadyMonitored", { id: r.accountId }) };

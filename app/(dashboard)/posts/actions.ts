@@ -44,7 +44,7 @@ export async function reviewAction(_prev: FormState, formData: FormData): Promis
   }
   const { user, state } = await guard("review");
   if (state) return { ...state, values };
-  const n = await reviewFlags(db, parsed.data, user.id);
+  const n = await reviewFlags(db, parsed.data, user);
   if (n === 0) return { message: t("gone"), values };
   revalidatePath("/", "layout");
   const back = new URL(safeLocalPath(formData.get("returnTo")), "http://x");

@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
@@ -62,15 +63,15 @@ export async function createSeedSetAction(_prev: FormState, formData: FormData):
   const values = formValues(formData);
   const parsed = createSchema.safeParse(values);
   if (!parsed.success) return nameInvalid(parsed.error, values);
-  const { state } = await guard("manage-seeds");
+  const { user, state } = await guard("manage-seeds");
   if (state) return { ...state, values };
   const [t, tu, tv] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation"), getTranslations("validation")]);
   let id: number;
   let result: FormState;
   try {
     const text = await importText(formData);
-    id = (await createSeedSet(db, parsed.data.name)).id;
-    result = report(t, tu, tv, await importSeedUrls(db, id, text));
+    id = (await createSeedSet(db, parsed.data.name, userActor(user))).id;
+    result = report(t, tu, tv, await importSeedUrls(db, id, text, userActor(user)));
   } catch (e) {
     if (e instanceof ValidationError) return localizedFailure(e, values);
     throw e;
@@ -88,13 +89,13 @@ export async function importSeedsAction(_prev: FormState, formData: FormData): P
   const values = formValues(formData);
   const parsed = idSchema.safeParse(values);
   if (!parsed.success) return localizedInvalid(parsed.error, values);
-  const { state } = await guard("manage-seeds");
+  const { user, state } = await guard("manage-seeds");
   if (state) return { ...state, values };
   const [t, tu, tv] = await Promise.all([getTranslations("seeds.done"), getTranslations("accounts.validation"), getTranslations("validation")]);
   try {
     const text = await importText(formData);
     if (!text.trim()) return { errors: { urls: [t("pasteOrChoose")] }, message: t("nothing"), values };
-    const r = report(t, tu, tv, await importSeedUrls(db, parsed.data.id, text));
+    const r = report(t, tu, tv, await importSeedUrls(db, parsed.data.id, text, userActor(user)));
     revalidatePath(`/seeds/${parsed.data.id}`);
     return r;
   } catch (e) {
@@ -106,9 +107,9 @@ export async function importSeedsAction(_prev: FormState, formData: FormData): P
 export async function removeSeedUrlAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = z.object({ id: z.coerce.number().int().positive(), urlId: z.coerce.number().int().positive() }).safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, {});
-  const { state } = await guard("manage-seeds");
+  const { user, state } = await guard("manage-seeds");
   if (state) return state;
-  await removeSeedUrl(db, parsed.data.id, parsed.data.urlId);
+  await removeSeedUrl(db, parsed.data.id, parsed.data.urlId, userActor(user));
   revalidatePath(`/seeds/${parsed.data.id}`);
   return { ok: true };
 }
@@ -119,9 +120,9 @@ export async function deleteSeedSetAction(_prev: FormState, formData: FormData):
     const t = await getTranslations("seeds.done");
     return { ...(await localizedInvalid(parsed.error, {})), message: t("confirmDeletion") };
   }
-  const { state } = await guard("manage-seeds");
+  const { user, state } = await guard("manage-seeds");
   if (state) return state;
-  await deleteSeedSet(db, parsed.data.id).catch(() => undefined);
+  await deleteSeedSet(db, parsed.data.id, userActor(user)).catch(() => undefined);
   revalidatePath("/seeds");
   redirect("/seeds?deleted=1");
 }

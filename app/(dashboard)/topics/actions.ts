@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { formatLimit, UPLOAD_LIMITS } from "@/lib/limits";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
@@ -91,11 +92,11 @@ export async function createTopicAction(_prev: FormState, formData: FormData): P
   const values = topicValues(formData);
   const parsed = topicFormSchema.safeParse(formValues(formData));
   if (!parsed.success) return topicInvalid(parsed.error, values);
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return { ...state, values };
   let id: number;
   try {
-    id = (await createTopic(db, parsed.data)).id;
+    id = (await createTopic(db, parsed.data, userActor(user))).id;
   } catch (e) {
     if (e instanceof ValidationError) return topicInvalid(e, values);
     throw e;
@@ -110,10 +111,10 @@ export async function updateTopicAction(_prev: FormState, formData: FormData): P
   const parsed = topicFormSchema.safeParse(formValues(formData));
   if (!ids.success) return actionInvalid(ids.error, values);
   if (!parsed.success) return topicInvalid(parsed.error, values);
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return { ...state, values };
   try {
-    await updateTopic(db, ids.data.id, parsed.data);
+    await updateTopic(db, ids.data.id, parsed.data, userActor(user));
   } catch (e) {
     if (e instanceof ValidationError) return topicInvalid(e, values);
     throw e;
@@ -127,9 +128,9 @@ const deleteSchema = z.object({ id: z.coerce.number().int().positive(), confirm:
 export async function deleteTopicAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = deleteSchema.safeParse(formValues(formData));
   if (!parsed.success) return actionInvalid(parsed.error, {}, { firstAsMessage: true });
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return state;
-  await deleteTopic(db, parsed.data.id).catch(() => undefined);
+  await deleteTopic(db, parsed.data.id, userActor(user)).catch(() => undefined);
   revalidatePath("/topics");
   redirect("/topics?deleted=1");
 }
@@ -149,11 +150,11 @@ export async function uploadSamplesAction(_prev: FormState, formData: FormData):
   const values = formValues(formData);
   const parsed = uploadSchema.safeParse({ id: formData.get("id"), format: formData.get("format") ?? "auto", file: formData.get("file") });
   if (!parsed.success) return actionInvalid(parsed.error, values);
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return { ...state, values };
   const { id, file } = parsed.data;
   const format = parsed.data.format === "auto" ? sampleFormatOf(file.name) : parsed.data.format;
-  const uploaded = await uploadSamples(db, id, await file.text(), format);
+  const uploaded = await uploadSamples(db, id, await file.text(), format, userActor(user));
   const t = await getTranslations("topics.actions");
   if (!uploaded) return { message: t("topicGone"), values };
   const { kept, errors } = uploaded;
@@ -179,9 +180,9 @@ export async function uploadSamplesAction(_prev: FormState, formData: FormData):
 export async function clearSamplesAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const parsed = idSchema.safeParse(formValues(formData));
   if (!parsed.success) return actionInvalid(parsed.error, {});
-  const { state } = await guard("manage-topics");
+  const { user, state } = await guard("manage-topics");
   if (state) return state;
-  const { count } = await clearUploadedSamples(db, parsed.data.id);
+  const { count } = await clearUploadedSamples(db, parsed.data.id, userActor(user));
   revalidatePath(`/topics/${parsed.data.id}`);
   const t = await getTranslations("topics.actions");
   return { ok: true, message: t("removed", { count }) };

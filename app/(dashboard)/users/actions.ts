@@ -1,5 +1,6 @@
 "use server";
 
+import { userActor } from "@/lib/audit";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
@@ -23,10 +24,10 @@ export async function createUserAction(_prev: FormState, formData: FormData): Pr
   // Never send a password back to the browser.
   const safe = { ...values, password: "" };
   if (!parsed.success) return localizedInvalid(parsed.error, safe);
-  const { state } = await guard("manage-users");
+  const { user, state } = await guard("manage-users");
   if (state) return { ...state, values: safe };
   try {
-    await addUser(db, parsed.data);
+    await addUser(db, parsed.data, userActor(user));
   } catch (e) {
     return failure(e, safe);
   }
@@ -41,7 +42,7 @@ export async function changeRoleAction(_prev: FormState, formData: FormData): Pr
   const { user, state } = await guard("manage-users");
   if (state) return state;
   try {
-    await changeRole(db, user.id, parsed.data.id, parsed.data.role);
+    await changeRole(db, userActor(user), parsed.data.id, parsed.data.role);
   } catch (e) {
     return failure(e, values);
   }
@@ -54,9 +55,9 @@ export async function resetPasswordAction(_prev: FormState, formData: FormData):
   const values = { ...formValues(formData), password: "" };
   const parsed = idSchema.and(passwordSchema).safeParse(formValues(formData));
   if (!parsed.success) return localizedInvalid(parsed.error, values);
-  const { state } = await guard("manage-users");
+  const { user, state } = await guard("manage-users");
   if (state) return state;
-  await resetPassword(db, parsed.data.id, parsed.data.password);
+  await resetPassword(db, parsed.data.id, parsed.data.password, userActor(user));
   revalidatePath("/users");
   const t = await getTranslations("users.done");
   return { ok: true, message: t("passwordChanged") };
@@ -69,7 +70,7 @@ export async function deleteUserAction(_prev: FormState, formData: FormData): Pr
   const { user, state } = await guard("manage-users");
   if (state) return state;
   try {
-    await deleteUser(db, user.id, parsed.data.id);
+    await deleteUser(db, userActor(user), parsed.data.id);
   } catch (e) {
     return failure(e, values);
   }
@@ -88,7 +89,7 @@ export async function setUserDisabledAction(_prev: FormState, formData: FormData
   if (state) return state;
   const disabled = parsed.data.disabled === "true";
   try {
-    await setUserDisabled(db, user.id, parsed.data.id, disabled);
+    await setUserDisabled(db, userActor(user), parsed.data.id, disabled);
   } catch (e) {
     return failure(e, values);
   }

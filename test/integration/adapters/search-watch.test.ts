@@ -13,6 +13,7 @@ import { createAccount } from "../../../server/accounts";
 import { loadAccountCookies, setAccountCookies } from "../../../server/account-access";
 import { ValidationError } from "../../../lib/validation";
 import { crawlFixture, type CrawlFixture } from "../crawl/support";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 const WORD = "紫藤餐厅";
 const HOUR = 3_600_000;
@@ -43,7 +44,7 @@ async function fixture(options: Parameters<typeof crawlFixture>[0]): Promise<Cra
 
 /** Register a watch and crawl it through the worker. */
 async function watch(f: CrawlFixture, url: string) {
-  const row = await createAccount(f.t.db, { url, fetchMode: "http" });
+  const row = await createAccount(f.t.db, { url, fetchMode: "http" }, CLI_ACTOR);
   return { id: row.id, crawl: () => crawlAccount(f.services, row.id, "cli") };
 }
 
@@ -290,7 +291,7 @@ describe("keyword watches", () => {
     expect(visitor.errors[0]?.url).toContain("/bbs/search.php");
     expect(await f.t.db.post.count({ where: { accountId: w.id } })).toBe(0);
 
-    await setAccountCookies(f.t.db, w.id, f.site.logins.signIn("discuz"));
+    await setAccountCookies(f.t.db, w.id, f.site.logins.signIn("discuz"), CLI_ACTOR);
     const member = await w.crawl();
     expect(member.errors).toEqual([]);
     expect(member.newPosts).toBe(2);
@@ -316,7 +317,7 @@ describe("keyword watches", () => {
       "https://m.weibo.cn/search?containerid=100103type%3D1%26q%3D",
       `${f.site.origin}/bbs/search.php?mod=forum&srchtxt=%20&searchsubmit=yes`,
     ]) {
-      const err = await createAccount(f.t.db, { url }).catch((e: unknown) => e);
+      const err = await createAccount(f.t.db, { url }, CLI_ACTOR).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
       expect((err as ValidationError).fieldErrors.url?.[0]).toMatch(/^a search URL with no word/);
     }

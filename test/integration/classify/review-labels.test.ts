@@ -11,6 +11,7 @@ import { runCli } from "../../support/cli";
 import { createTestDb, type TestDb } from "../../support/db";
 import { uploadSamples } from "@/server/topics";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let dir = "";
 let env: NodeJS.ProcessEnv = { ...process.env };
@@ -72,7 +73,7 @@ describe("the dashboard's sample upload (server/topics uploadSamples, real datab
       "相关,篮球赛决赛",
       "体育,足球联赛开赛",
     ].join("\n");
-    const r = await uploadSamples(t.db, topic.id, csv, "csv");
+    const r = await uploadSamples(t.db, topic.id, csv, "csv", CLI_ACTOR);
     expect(r!.kept).toBe(4);
     expect(r!.errors).toMatchObject([{ line: 5, code: "lookalikeLabel", values: { label: "相关" } }]);
     const rows = await t.db.topicSample.findMany({ where: { topicId: topic.id }, orderBy: { id: "asc" }, select: { label: true, source: true } });
@@ -82,6 +83,6 @@ describe("the dashboard's sample upload (server/topics uploadSamples, real datab
       { label: "财经", source: "upload" },
       { label: "体育", source: "upload" },
     ]);
-    expect(await uploadSamples(t.db, topic.id + 1000, csv, "csv")).toBeNull();
+    expect(await uploadSamples(t.db, topic.id + 1000, csv, "csv", CLI_ACTOR)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { changeTopic, createTopic, deleteTopic, getTopic, topicFormSchema, topic
 import { ValidationError } from "@/lib/validation";
 import { runCli } from "../../support/cli";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb;
 let env: NodeJS.ProcessEnv;
@@ -86,7 +87,7 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     const viaForm = topicFormSchema.parse(
       form({ name: "考试 form", keywords: "考试\n补考", sensitiveWords: "作弊\n代考", userDict: "四六级", nbThreshold: "0.6", description: "exam cheating" }),
     );
-    const formTopic = await createTopic(t.db, viaForm);
+    const formTopic = await createTopic(t.db, viaForm, CLI_ACTOR);
     expect(await settingsOf("考试 cli")).toEqual(await settingsOf("考试 form"));
     expect(await settingsOf("考试 cli")).toMatchObject({
       enabled: true,
@@ -101,7 +102,12 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     expect(set.err).toBe("");
     expect(set.out.trim()).toMatch(/^changed topic \d+ "考试 cli" \(off, nb threshold 0\.6, cosine threshold 0\.4, relevant: 考试\)$/);
     const page = topicToForm((await getTopic(t.db, formTopic.id))!);
-    await updateTopic(t.db, formTopic.id, topicFormSchema.parse({ ...page, keywords: "期末", relevantLabels: "考试", enabled: "", cosineThreshold: "0.4" }));
+    await updateTopic(
+      t.db,
+      formTopic.id,
+      topicFormSchema.parse({ ...page, keywords: "期末", relevantLabels: "考试", enabled: "", cosineThreshold: "0.4" }),
+      CLI_ACTOR,
+    );
     expect(await settingsOf("考试 cli")).toEqual(await settingsOf("考试 form"));
     expect(await settingsOf("考试 form")).toMatchObject({
       enabled: false,
@@ -111,7 +117,7 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     });
 
     // The CLI's partial change is the same function the dashboard could call.
-    await changeTopic(t.db, formTopic.id, { description: "exams" });
+    await changeTopic(t.db, formTopic.id, { description: "exams" }, CLI_ACTOR);
     expect(await cw("topics", "set", "考试 cli", "--description", "exams")).toMatchObject({ code: 0 });
     expect(await settingsOf("考试 cli")).toEqual(await settingsOf("考试 form"));
 
@@ -130,7 +136,7 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     expect(removed.out.trim()).toBe(
       `removed topic ${cliTopic.id} "考试 cli" with 1 flags (1 reviews), 1 samples, 1 notifications and 0 discovery runs; posts stay`,
     );
-    expect(await deleteTopic(t.db, formTopic.id)).toEqual({
+    expect(await deleteTopic(t.db, formTopic.id, CLI_ACTOR)).toEqual({
       id: formTopic.id,
       name: "考试 form",
       flags: 1,
@@ -150,14 +156,14 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     ]))
       expect(n).toBe(0);
     expect(await t.db.post.count()).toBe(1);
-    await expect(deleteTopic(t.db, formTopic.id)).rejects.toThrow(`no topic with id ${formTopic.id}`);
+    await expect(deleteTopic(t.db, formTopic.id, CLI_ACTOR)).rejects.toThrow(`no topic with id ${formTopic.id}`);
   });
 
   it("refuses a taken name and bad settings the same way, in the CLI with the option's name", { timeout: 120_000 }, async () => {
-    await createTopic(t.db, form({ name: "食堂" }));
+    await createTopic(t.db, form({ name: "食堂" }), CLI_ACTOR);
     const dup = await cw("topics", "add", "--name", "食堂");
     expect(dup).toMatchObject({ code: 1, err: 'campuswatch: a topic named "食堂" already exists\n' });
-    const clash = await createTopic(t.db, form({ name: "食堂" })).catch((e: unknown) => e);
+    const clash = await createTopic(t.db, form({ name: "食堂" }), CLI_ACTOR).catch((e: unknown) => e);
     expect(clash).toBeInstanceOf(ValidationError);
     expect((clash as ValidationError).fieldErrors).toEqual({ name: ["a topic with this name already exists"] });
 

@@ -7,6 +7,7 @@ import { topicThreshold } from "../../../server/topic-learning";
 import { createTestDb, type TestDb } from "../../support/db";
 import { runTopicsCli, seedCampusPosts } from "../../support/topics";
 import { CAMPUS_SAMPLES, CANTEEN, EXAM, SPORTS } from "../../unit/classify/fixtures";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb | undefined;
 afterEach(async () => {
@@ -64,7 +65,7 @@ describe("calibrated thresholds", () => {
     expect(await topicThreshold(db, topic.id)).toMatchObject({ current: after.nbThreshold, source: "f1", calibrate: true, version: after.modelVersion });
 
     // The admin types another threshold: it is theirs ("manual") until the next full retrain.
-    await changeTopic(db, topic.id, { nbThreshold: 0.8 });
+    await changeTopic(db, topic.id, { nbThreshold: 0.8 }, CLI_ACTOR);
     expect(await topicThreshold(db, topic.id)).toMatchObject({ current: 0.8, source: "manual" });
     expect(await topicThreshold(db, 999)).toBeNull();
   });
@@ -107,7 +108,7 @@ describe("calibrated thresholds", () => {
     t = await createTestDb();
     const { db } = t;
     const { topic } = await setup(db);
-    await changeTopic(db, topic.id, { targetPrecision: 0.9 });
+    await changeTopic(db, topic.id, { targetPrecision: 0.9 }, CLI_ACTOR);
     await learnJob(db, topic.id);
     const th = await topicThreshold(db, topic.id);
     const c = th?.calibration;
@@ -128,7 +129,7 @@ describe("calibrated thresholds", () => {
     t = await createTestDb();
     const { db } = t;
     const { topic } = await setup(db, { nbThreshold: 0.7 });
-    await changeTopic(db, topic.id, { calibrate: false });
+    await changeTopic(db, topic.id, { calibrate: false }, CLI_ACTOR);
     await learnJob(db, topic.id);
     expect((await db.topic.findUniqueOrThrow({ where: { id: topic.id } })).nbThreshold).toBe(0.7);
     const th = await topicThreshold(db, topic.id);
@@ -183,16 +184,16 @@ describe("calibration settings", () => {
     t = await createTestDb();
     const { db } = t;
     const base = { name: "考试", enabled: "on" };
-    const unchecked = await createTopic(db, { ...base, calibrate: "off", targetPrecision: "" });
+    const unchecked = await createTopic(db, { ...base, calibrate: "off", targetPrecision: "" }, CLI_ACTOR);
     expect(unchecked).toMatchObject({ calibrate: false, targetPrecision: null });
-    const checked = await updateTopic(db, unchecked.id, { ...base, calibrate: "on", targetPrecision: "0.85" });
+    const checked = await updateTopic(db, unchecked.id, { ...base, calibrate: "on", targetPrecision: "0.85" }, CLI_ACTOR);
     expect(checked).toMatchObject({ calibrate: true, targetPrecision: 0.85 });
     expect(topicToForm({ ...checked, secretsSet: { webhook: false, dingtalk: false, feishu: false } })).toMatchObject({
       calibrate: "on",
       targetPrecision: "0.85",
     });
-    expect(await updateTopic(db, unchecked.id, base)).toMatchObject({ calibrate: true, targetPrecision: null });
-    await expect(updateTopic(db, unchecked.id, { ...base, targetPrecision: "abc" })).rejects.toMatchObject({
+    expect(await updateTopic(db, unchecked.id, base, CLI_ACTOR)).toMatchObject({ calibrate: true, targetPrecision: null });
+    await expect(updateTopic(db, unchecked.id, { ...base, targetPrecision: "abc" }, CLI_ACTOR)).rejects.toMatchObject({
       fieldErrors: { targetPrecision: ["the target precision must be a number"] },
     });
   });

@@ -13,6 +13,7 @@ import { ValidationError } from "../../../lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
 import { runTopicsCli, seedCampusPosts } from "../../support/topics";
 import { CAMPUS_SAMPLES } from "../../unit/classify/fixtures";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb | undefined;
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe("a topic's classifier", () => {
   it("set to nb-nbsvm by topic-admin, trains that kind and flags posts with it", async () => {
     t = await createTestDb();
     const ids = await seedPosts(t.db);
-    const topic = await createTopic(t.db, { name: "考试", relevantLabels: "考试", enabled: "on", classifier: "nb-nbsvm" });
+    const topic = await createTopic(t.db, { name: "考试", relevantLabels: "考试", enabled: "on", classifier: "nb-nbsvm" }, CLI_ACTOR);
     expect(topic.classifier).toBe("nb-nbsvm");
     const r = await trainAndFlag(t.db, topic.id, ids);
     expect(r.model.classifier).toBe("nb-nbsvm");
@@ -55,10 +56,10 @@ describe("a topic's classifier", () => {
   it("defaults to nb-svm (issue 16); a changed classifier takes effect only at the next training", async () => {
     t = await createTestDb();
     const ids = await seedPosts(t.db);
-    const topic = await createTopic(t.db, { name: "考试", relevantLabels: "考试", enabled: "on" });
+    const topic = await createTopic(t.db, { name: "考试", relevantLabels: "考试", enabled: "on" }, CLI_ACTOR);
     expect(topic.classifier).toBe("nb-svm");
     expect((await trainAndFlag(t.db, topic.id, ids)).model.classifier).toBe("nb-svm");
-    await changeTopic(t.db, topic.id, { classifier: "nb-chi2" });
+    await changeTopic(t.db, topic.id, { classifier: "nb-chi2" }, CLI_ACTOR);
     // Still the nb-svm model until trained again.
     const before = await t.db.topic.findUniqueOrThrow({ where: { id: topic.id } });
     expect(TopicModel.fromJSON(before.model ?? "").classifier).toBe("nb-svm");
@@ -68,7 +69,7 @@ describe("a topic's classifier", () => {
   it("refuses an unknown classifier with one schema, for the form and the CLI", async () => {
     t = await createTestDb();
     expect(topicFormSchema.safeParse({ name: "x", classifier: "svm" }).success).toBe(false);
-    await expect(createTopic(t.db, { name: "x", classifier: "svm" })).rejects.toThrow(ValidationError);
+    await expect(createTopic(t.db, { name: "x", classifier: "svm" }, CLI_ACTOR)).rejects.toThrow(ValidationError);
     const bad = await cli(t.db, "topics", "add", "--name", "x", "--model", "svm");
     expect(bad.code).toBe(1);
     expect(bad.err.join("\n")).toContain("--model: the classifier is one of nb, nb-chi2, nb-nbsvm");

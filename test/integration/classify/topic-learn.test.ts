@@ -31,7 +31,7 @@ async function setup(db: Db, texts: readonly string[], sensitiveWords: string[] 
 }
 
 const review = (db: Db, flagIds: number[], decision: "confirm" | "dismiss", reviewerId: number) =>
-  reviewFlagsReport(db, { flagIds, decision, note: "" }, reviewerId);
+  reviewFlagsReport(db, { flagIds, decision, note: "" }, { id: reviewerId, username: "reviewer" });
 
 /** Run the topic's queued job (what the scheduler hands to a worker within a second). */
 async function runQueued(db: Db, topicId: number) {

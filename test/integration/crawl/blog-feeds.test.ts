@@ -18,6 +18,7 @@ import { createServices } from "../../../crawler/runtime";
 import { crawlAccount } from "../../../crawler/worker";
 import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 interface Served {
   origin: string;
@@ -145,7 +146,7 @@ const expectedPosts = (url: (id: number) => string) =>
 
 describe("a blog whose feed is on another host", () => {
   it("registered feed host: the feed is read there, the posts' links and articles are the blog's", async () => {
-    const account = await createAccount(t.db, { url: `${blog.origin}/alice/`, name: "alice", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: `${blog.origin}/alice/`, name: "alice", fetchMode: "http" }, CLI_ACTOR);
     feeds.hits.length = 0;
     const run = await crawlAccount(servicesWith([feeds.host]), account.id, "cli");
     expect(run.errors).toEqual([]);
@@ -155,7 +156,7 @@ describe("a blog whose feed is on another host", () => {
   });
 
   it("unregistered feed host on an internal address: refused before any request, said on the run, the listing read instead", async () => {
-    const account = await createAccount(t.db, { url: `${blog.origin}/bob/`, name: "bob", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: `${blog.origin}/bob/`, name: "bob", fetchMode: "http" }, CLI_ACTOR);
     feeds.hits.length = 0;
     const run = await crawlAccount(servicesWith([]), account.id, "cli");
     expect(feeds.hits).toEqual([]);
@@ -177,7 +178,7 @@ describe("a blog whose feed is on another host", () => {
 
 describe("blogs on engines without an advertised feed", () => {
   it("CSDN: the /<user>/rss/list feed is found and read", async () => {
-    const account = await createAccount(t.db, { url: `${blog.origin}/carol`, name: "carol", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: `${blog.origin}/carol`, name: "carol", fetchMode: "http" }, CLI_ACTOR);
     const before = blog.hits.length;
     const run = await crawlAccount(servicesWith([]), account.id, "cli");
     expect(run.errors).toEqual([]);
@@ -186,7 +187,7 @@ describe("blogs on engines without an advertised feed", () => {
   });
 
   it("no feed and no known markup: the generic article-list reader reads the repeated dated blocks", async () => {
-    const account = await createAccount(t.db, { url: `${blog.origin}/dave`, name: "dave", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: `${blog.origin}/dave`, name: "dave", fetchMode: "http" }, CLI_ACTOR);
     const run = await crawlAccount(servicesWith([]), account.id, "cli");
     expect(run.errors).toEqual([]);
     // The sidebar's lone date is not a post; the "原创" badge is not part of a title.

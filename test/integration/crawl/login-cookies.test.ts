@@ -12,6 +12,7 @@ import { createAccount } from "../../../server/accounts";
 import { clearAccountCookies, loadAccountCookies, setAccountCookies } from "../../../server/account-access";
 import { createTestDb, type TestDb } from "../../support/db";
 import { redirect, startScriptedServer, type RequestRecord, type ScriptedServer } from "../../support/scripted-server";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = fs.existsSync(chromiumPath);
@@ -55,7 +56,7 @@ describe("login cookies", () => {
   afterAll(closeSharedBrowser);
 
   it("a members-only feed is crawled with the account's cookies, which are stored sealed", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" }, CLI_ACTOR);
     const services = createServices({ db: t.db, hostDelayMs: 0, classify: false, archive: false });
 
     // Without cookies: the run fails on the login page, nothing is stored.
@@ -63,7 +64,7 @@ describe("login cookies", () => {
     expect(visitor.newPosts).toBe(0);
     expect(visitor.errors[0]).toMatchObject({ url: s.url("/feed.atom") });
 
-    const stored = await setAccountCookies(t.db, account.id, "Cookie: sid=member-7; theme=dark");
+    const stored = await setAccountCookies(t.db, account.id, "Cookie: sid=member-7; theme=dark", CLI_ACTOR);
     expect(stored).toMatchObject({ format: "header", count: 2, summary: [{ domain: "127.0.0.1", count: 2, expiresAt: null }] });
     const row = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
     expect(row.cookies).toMatch(/^v2\./);
@@ -76,12 +77,12 @@ describe("login cookies", () => {
     expect(s.requestsTo("/feed.atom").at(-1)!.headers.cookie).toBe("sid=member-7; theme=dark");
     expect((await t.db.post.findMany({ orderBy: { publishedAt: "desc" } })).map((p) => p.title)).toEqual(["内部通知一", "内部通知二"]);
 
-    await clearAccountCookies(t.db, account.id);
+    await clearAccountCookies(t.db, account.id, CLI_ACTOR);
     expect(await loadAccountCookies(t.db, account.id)).toEqual([]);
   });
 
   it("cookies sealed under another secret are reported and the crawl goes on as a visitor", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" }, CLI_ACTOR);
     await t.db.account.update({ where: { id: account.id }, data: { cookies: "v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } });
     const messages: string[] = [];
     expect(await loadAccountCookies(t.db, account.id, (m) => messages.push(m))).toEqual([]);
@@ -92,8 +93,8 @@ describe("login cookies", () => {
     const port = new URL(s.url("/")).port;
     s.route("/go", redirect(`http://localhost:${port}/elsewhere`));
     s.route("/elsewhere", { body: "ok" });
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
-    await setAccountCookies(t.db, account.id, "sid=member-7");
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" }, CLI_ACTOR);
+    await setAccountCookies(t.db, account.id, "sid=member-7", CLI_ACTOR);
     const f = createFetcher({
       mode: "http",
       scheduler: new HostScheduler(),
@@ -115,8 +116,8 @@ describe("login cookies", () => {
   it.skipIf(!haveChromium)(
     "Chromium sends them too",
     async () => {
-      const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
-      await setAccountCookies(t.db, account.id, "sid=member-7");
+      const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" }, CLI_ACTOR);
+      await setAccountCookies(t.db, account.id, "sid=member-7", CLI_ACTOR);
       const f = createFetcher({
         mode: "browser",
         scheduler: new HostScheduler(),

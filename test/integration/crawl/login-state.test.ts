@@ -16,6 +16,7 @@ import { notifyNewFlags } from "../../../lib/notify";
 import type { LoginExpiredPayload } from "../../../lib/notify";
 import { crawlFixture, type CrawlFixture } from "./support";
 import { createTopicWithChannels } from "../../support/topics";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 /** A webhook receiver that keeps every JSON body POSTed to it. */
 async function startReceiver(): Promise<{ url: string; received: unknown[]; close(): Promise<void> }> {
@@ -104,7 +105,7 @@ describe.each(["weibo", "discuz", "tieba"] as const)("login state on %s", (platf
     // The Discuz! board is for members: a visitor gets "抱歉，您尚未登录…" instead of the list.
     if (platform === "discuz") f.site.logins.membersOnly(key);
 
-    await setAccountCookies(f.t.db, id, f.site.logins.signIn(platform));
+    await setAccountCookies(f.t.db, id, f.site.logins.signIn(platform), CLI_ACTOR);
     const member = await f.crawl(key);
     await flush();
     expect(member.errors).toEqual([]);
@@ -155,7 +156,7 @@ describe.each(["weibo", "discuz", "tieba"] as const)("login state on %s", (platf
     expect(await snapshot(f, id)).toEqual(before);
 
     // The operator signs in again and sets the new cookies: the state is cleared at once.
-    await setAccountCookies(f.t.db, id, f.site.logins.signIn(platform));
+    await setAccountCookies(f.t.db, id, f.site.logins.signIn(platform), CLI_ACTOR);
     expect(await f.t.db.account.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "idle", lastError: null });
     const back = await f.crawl(key);
     await flush();
@@ -179,7 +180,7 @@ describe("login state inside a thread", () => {
     const { f } = await loginFixture("tieba");
     open.push(() => f.close());
     const id = f.ids.get("tieba-1")!;
-    await setAccountCookies(f.t.db, id, f.site.logins.signIn("tieba"));
+    await setAccountCookies(f.t.db, id, f.site.logins.signIn("tieba"), CLI_ACTOR);
     expect((await f.crawl("tieba-1")).status).toBe("ok");
     const before = await snapshot(f, id);
     f.site.clock.advance(60 * 60_000);

@@ -8,6 +8,7 @@ import { crawlAccount } from "../../../crawler/worker";
 import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 import { crawlFixture, type CrawlFixture } from "./support";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = fs.existsSync(chromium);
@@ -36,7 +37,7 @@ describe.skipIf(!haveChromium)("fetch modes", () => {
     await f.crawl(key);
     const viaHttp = await f.stored(key);
 
-    const account = await createAccount(browserDb.db, { url: f.site.entryUrl(key), fetchMode: "browser" });
+    const account = await createAccount(browserDb.db, { url: f.site.entryUrl(key), fetchMode: "browser" }, CLI_ACTOR);
     const scheduler = new HostScheduler();
     const run = await crawlAccount(
       {

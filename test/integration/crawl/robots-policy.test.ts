@@ -11,6 +11,7 @@ import { parseRobotsPolicy, setRobotsPolicy } from "../../../server/account-acce
 import { ValidationError } from "../../../lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
 import { startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 function feed(s: ScriptedServer): void {
   s.route("/robots.txt", { body: "User-agent: *\nDisallow: /\nCrawl-delay: 0.3\n" });
@@ -37,7 +38,7 @@ describe("robots.txt policy per account", () => {
   });
 
   it("obey refuses; ignore crawls with Crawl-delay kept, and the run shows who set it and when", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" }, CLI_ACTOR);
     const services = createServices({ db: t.db, hostDelayMs: 0, classify: false, archive: false });
 
     const obeyed = await crawlAccount(services, account.id);
@@ -47,7 +48,7 @@ describe("robots.txt policy per account", () => {
     expect(await t.db.crawlRun.findUniqueOrThrow({ where: { id: obeyed.runId } })).toMatchObject({ robotsPolicy: "obey", robotsPolicySetBy: null });
 
     const setAt = new Date("2026-12-01T02:00:00Z");
-    await setRobotsPolicy(t.db, account.id, "ignore", "wangli", setAt);
+    await setRobotsPolicy(t.db, account.id, "ignore", "wangli", CLI_ACTOR, setAt);
     s.clearLog();
     // Fresh services: robots.txt is read again (the first services cached it), so the gap it asks for shows.
     const ignored = await crawlAccount(createServices({ db: t.db, hostDelayMs: 0, classify: false, archive: false }), account.id);
@@ -63,7 +64,7 @@ describe("robots.txt policy per account", () => {
     expect(robots && page).toBeTruthy();
     expect(page!.start - robots!.end!).toBeGreaterThanOrEqual(290);
 
-    await setRobotsPolicy(t.db, account.id, "obey", "wangli");
+    await setRobotsPolicy(t.db, account.id, "obey", "wangli", CLI_ACTOR);
     expect(await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({
       robotsPolicy: "obey",
       robotsPolicySetBy: null,

@@ -24,6 +24,7 @@ import { getPostDetail, listPostsPage } from "../../../server/posts";
 import { createTestDb } from "../../support/db";
 import { pgAdmin, pgDatabaseUrl, testDbKind } from "../../support/pg";
 import { crawlFixture, type CrawlFixture } from "./support";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 describe("a post reached by two accounts of one site", () => {
   let f: CrawlFixture;
@@ -61,7 +62,7 @@ describe("a post reached by two accounts of one site", () => {
       ["discuz-1", `${board.origin}${board.pathname}?fid=${fid}&mod=forumdisplay`],
       ["weibo-1", `${f.site.origin}/p/100505${weiboSlug}`],
     ] as const) {
-      const row = await createAccount(f.t.db, { url, name: `${key} again`, fetchMode: "http" });
+      const row = await createAccount(f.t.db, { url, name: `${key} again`, fetchMode: "http" }, CLI_ACTOR);
       secondId.set(key, row.id);
     }
   });
@@ -183,7 +184,7 @@ describe("a post reached by two accounts of one site", () => {
     const mine = await f.t.db.post.count({ where: { accountId: a } });
     const flags = await f.t.db.flag.count({ where: { post: { accountId: a } } });
     // Every post of the board was reached by both: none is removed with the first.
-    expect((await removeAccount(f.t.db, a)).posts).toBe(0);
+    expect((await removeAccount(f.t.db, a, CLI_ACTOR)).posts).toBe(0);
     expect(await f.t.db.post.count({ where: { accountId: b } })).toBe(mine);
     expect(await f.t.db.postSource.count({ where: { accountId: a } })).toBe(0);
     const post = await f.t.db.post.findFirstOrThrow({ where: { platformId: flaggedPid }, include: { flags: true, sources: true } });
@@ -195,7 +196,7 @@ describe("a post reached by two accounts of one site", () => {
     expect(await sum("post_day_stats", a)).toBe(0);
     expect(await sum("flag_day_stats", b)).toBe(flags);
     // Deleting the last source removes the posts, as before.
-    expect((await removeAccount(f.t.db, b)).posts).toBe(mine);
+    expect((await removeAccount(f.t.db, b, CLI_ACTOR)).posts).toBe(mine);
     expect(await f.t.db.post.count({ where: { platformId: flaggedPid } })).toBe(0);
   });
 });
@@ -207,8 +208,8 @@ describe("two stores of the same new post at once", () => {
     // SQLite file takes one writer at a time: the one client's transactions queue).
     const other = t.kind === "postgresql" ? createDb(t.url) : t.db;
     try {
-      const a = await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=%E6%B5%8B%E8%AF%95", fetchMode: "http" });
-      const b = await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=%E5%8F%A6%E4%B8%80", fetchMode: "http" });
+      const a = await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=%E6%B5%8B%E8%AF%95", fetchMode: "http" }, CLI_ACTOR);
+      const b = await createAccount(t.db, { url: "https://tieba.baidu.com/f?kw=%E5%8F%A6%E4%B8%80", fetchMode: "http" }, CLI_ACTOR);
       const now = new Date("2026-11-20T08:00:00Z");
       const items = Array.from({ length: 20 }, (_, i) =>
         prepareItem({

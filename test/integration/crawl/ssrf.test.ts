@@ -20,6 +20,7 @@ import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 import { htmlPage, startScriptedServer } from "../../support/scripted-server";
 import { createTestTopic } from "../discover/support";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 /** A server on 127.0.0.1 standing for an internal service (admin panel, metadata endpoint…). */
 let internal: http.Server;
@@ -126,7 +127,7 @@ describe("account crawl: content cannot send the crawler to internal addresses",
     ];
     blog = await startBlog(posts);
     t = await createTestDb();
-    const account = await createAccount(t.db, { url: blog.entryUrl, name: "校园博客", fetchMode: "http", ocr: true });
+    const account = await createAccount(t.db, { url: blog.entryUrl, name: "校园博客", fetchMode: "http", ocr: true }, CLI_ACTOR);
 
     const ocrReads: number[] = [];
     const ocr: Ocr = { available: async () => true, read: async (image) => (ocrReads.push(image.length), "图片文字") };

@@ -12,6 +12,7 @@ import { createAccount } from "../../../server/accounts";
 import { htmlToText } from "../../../crawler/text";
 import { createTestDb, type TestDb } from "../../support/db";
 import { startLocalPlatforms, type LocalPlatforms, type LocalPlatformsOptions } from "../../support/platforms";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 export interface CrawlFixture {
   site: LocalPlatforms;
@@ -36,7 +37,7 @@ export async function crawlFixture(options: LocalPlatformsOptions, overrides: Pa
   const t = await createTestDb();
   const ids = new Map<string, number>();
   for (const a of site.accounts) {
-    const row = await createAccount(t.db, { url: site.entryUrl(a.key), name: a.name, fetchMode: "http" });
+    const row = await createAccount(t.db, { url: site.entryUrl(a.key), name: a.name, fetchMode: "http" }, CLI_ACTOR);
     ids.set(a.key, row.id);
   }
   const archiveDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-archive-"));

@@ -20,6 +20,7 @@ import { createAccount } from "../../../server/accounts";
 import { messagesFor } from "../../../i18n/messages";
 import { structureNotice } from "../../../app/(dashboard)/accounts/_lib/problems";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 /** How the board draws its rows: the stock X3 markup, or a theme whose rows the adapter does not know. */
 let theme: "stock" | "renamed" = "renamed";
@@ -70,7 +71,7 @@ afterAll(async () => {
 
 describe("a recognised page read as nothing", () => {
   it("warns on every run, marks the account after two in a row, and clears when the page reads again", async () => {
-    const account = await createAccount(t.db, { url: `${origin}/bbs/forum.php?mod=forumdisplay&fid=2`, name: "校园生活", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: `${origin}/bbs/forum.php?mod=forumdisplay&fid=2`, name: "校园生活", fetchMode: "http" }, CLI_ACTOR);
     const services = { ...createServices({ db: t.db, hostDelayMs: 0, classify: false, archive: false }), notify: undefined };
     const listUrl = `${origin}/bbs/forum.php?mod=forumdisplay&fid=2&page=1`;
     const state = () => t.db.account.findUniqueOrThrow({ where: { id: account.id }, select: { status: true, lastError: true } });
@@ -136,7 +137,7 @@ describe("a recognised page read as nothing", () => {
     await new Promise<void>((r) => empty.listen(0, "127.0.0.1", r));
     try {
       const at = `http://127.0.0.1:${(empty.address() as AddressInfo).port}`;
-      const account = await createAccount(t.db, { url: `${at}/forum.php?mod=forumdisplay&fid=3`, name: "空版块", fetchMode: "http" });
+      const account = await createAccount(t.db, { url: `${at}/forum.php?mod=forumdisplay&fid=3`, name: "空版块", fetchMode: "http" }, CLI_ACTOR);
       const services = { ...createServices({ db: t.db, hostDelayMs: 0, classify: false, archive: false }), notify: undefined };
       const run = await crawlAccount(services, account.id, "cli");
       expect(run.warnings).toEqual([]);

@@ -56,7 +56,7 @@ describe("the 待复核 queue", () => {
 
     await db.post.update({ where: { id: postIds[3] }, data: { deletedAt: new Date() } });
     const reviewer = await db.user.findFirstOrThrow();
-    expect(await answerQueue(db, topic.id, postIds[1] as number, true, reviewer.id)).toMatchObject({ ok: true });
+    expect(await answerQueue(db, topic.id, postIds[1] as number, true, { id: reviewer.id, username: "reviewer" })).toMatchObject({ ok: true });
     const after = await reviewQueue(db, topic.id);
     // The answered copy and the deleted post are gone; the original is no longer shadowed by its copy.
     expect(after?.items.map((i) => i.postId)).toEqual([postIds[0], postIds[4], postIds[2]]);
@@ -110,7 +110,7 @@ describe("the 待复核 queue", () => {
     await db.post.update({ where: { id: postIds[0] }, data: { ocrText: "图片里的补考名单" } });
     const before = await db.topic.findUniqueOrThrow({ where: { id: topic.id } });
 
-    const r = await answerQueue(db, topic.id, postIds[0] as number, true, reviewer.id);
+    const r = await answerQueue(db, topic.id, postIds[0] as number, true, { id: reviewer.id, username: "reviewer" });
     expect(r).toEqual({ ok: true, replaced: false, flagReviewed: false, learnRequested: true });
     expect(
       await db.topicSample.findMany({ where: { topicId: topic.id, source: "review" }, select: { postId: true, label: true, text: true, learnedAt: true } }),
@@ -119,7 +119,7 @@ describe("the 待复核 queue", () => {
     expect(job).toMatchObject({ key: `topic:${topic.id}`, status: "queued", requestedBy: reviewer.id });
 
     // A changed mind before the job ran: one sample, the second answer; the same queued job reads it.
-    expect(await answerQueue(db, topic.id, postIds[0] as number, false, reviewer.id)).toMatchObject({ ok: true, replaced: true });
+    expect(await answerQueue(db, topic.id, postIds[0] as number, false, { id: reviewer.id, username: "reviewer" })).toMatchObject({ ok: true, replaced: true });
     expect(await db.topicSample.findMany({ where: { topicId: topic.id, source: "review" }, select: { label: true } })).toEqual([{ label: "off-topic" }]);
     expect(await db.job.count({ where: { kind: "learn" } })).toBe(1);
 
@@ -128,7 +128,7 @@ describe("the 待复核 queue", () => {
     const after = await db.topic.findUniqueOrThrow({ where: { id: topic.id } });
     expect(after).toMatchObject({ modelVersion: before.modelVersion + 1, reviewsLearned: 1 });
     // Answering a learned post again: replaced, and the next learn retrains in full.
-    expect(await answerQueue(db, topic.id, postIds[0] as number, true, reviewer.id)).toMatchObject({ ok: true, replaced: true });
+    expect(await answerQueue(db, topic.id, postIds[0] as number, true, { id: reviewer.id, username: "reviewer" })).toMatchObject({ ok: true, replaced: true });
     expect((await db.topic.findUniqueOrThrow({ where: { id: topic.id } })).retrainDue).toBe(true);
     expect(await db.topicSample.count({ where: { topicId: topic.id, source: "review" } })).toBe(1);
   });
@@ -139,7 +139,7 @@ describe("the 待复核 queue", () => {
     const { topic, reviewer, postIds } = await setup(db, ["期末考试延期一周"], [0.55]);
     const flag = await db.flag.create({ data: { postId: postIds[0] as number, topicId: topic.id, reasons: "[]", score: 0.55 } });
     expect((await reviewQueue(db, topic.id))?.items[0]).toMatchObject({ postId: postIds[0], flagStatus: "open" });
-    const r = await answerQueue(db, topic.id, postIds[0] as number, false, reviewer.id);
+    const r = await answerQueue(db, topic.id, postIds[0] as number, false, { id: reviewer.id, username: "reviewer" });
     expect(r).toEqual({ ok: true, replaced: false, flagReviewed: true, learnRequested: true });
     expect(await db.flag.findUniqueOrThrow({ where: { id: flag.id } })).toMatchObject({ status: "dismissed" });
     expect(await db.review.findMany({ select: { flagId: true, reviewerId: true, decision: true } })).toEqual([
@@ -155,18 +155,18 @@ describe("the 待复核 queue", () => {
     const { topic, reviewer, postIds } = await setup(db, ["期末考试时间表", "考试周食堂延长营业", "四六级报名"], [0.5, 0.5, 0.5]);
     await db.post.update({ where: { id: postIds[1] }, data: { deletedAt: new Date() } });
     await db.post.delete({ where: { id: postIds[0] } });
-    expect(await answerQueue(db, topic.id, postIds[0] as number, true, reviewer.id)).toEqual({
+    expect(await answerQueue(db, topic.id, postIds[0] as number, true, { id: reviewer.id, username: "reviewer" })).toEqual({
       ok: false,
       reason: "post-gone",
       message: `post ${postIds[0]} no longer exists`,
     });
-    expect(await answerQueue(db, topic.id, postIds[1] as number, true, reviewer.id)).toEqual({
+    expect(await answerQueue(db, topic.id, postIds[1] as number, true, { id: reviewer.id, username: "reviewer" })).toEqual({
       ok: false,
       reason: "post-deleted",
       message: `post ${postIds[1]} was deleted on its platform`,
     });
     await db.topic.delete({ where: { id: topic.id } });
-    expect(await answerQueue(db, topic.id, postIds[2] as number, true, reviewer.id)).toEqual({
+    expect(await answerQueue(db, topic.id, postIds[2] as number, true, { id: reviewer.id, username: "reviewer" })).toEqual({
       ok: false,
       reason: "topic-gone",
       message: `topic ${topic.id} no longer exists`,

@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { SIGN_IN_LIMITS } from "@/lib/auth/throttle";
 import { addUser } from "@/server/users";
 import { testDbs } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 const openDb = testDbs();
 
@@ -59,7 +60,7 @@ function clients(db: Db, url: string) {
 
 test("39 parallel wrong passwords, then the right one while they are in flight: refused; at most 10 password checks", async () => {
   const { db, url } = await openDb();
-  await addUser(db, { username: "victim", password: "right-password-1", role: "reviewer" });
+  await addUser(db, { username: "victim", password: "right-password-1", role: "reviewer" }, CLI_ACTOR);
   const check = heldCheck();
   const c = clients(db, url);
   try {
@@ -88,7 +89,7 @@ test("39 parallel wrong passwords, then the right one while they are in flight: 
 
 test("45 parallel attempts on different usernames from one address: at most 30 password checks", async () => {
   const { db, url } = await openDb();
-  await addUser(db, { username: "known", password: "right-password-1", role: "admin" });
+  await addUser(db, { username: "known", password: "right-password-1", role: "admin" }, CLI_ACTOR);
   // Real users behind the guessed names (at the tests' low bcrypt cost; an unknown name would be
   // checked against the production-cost dummy hash, 30 times over).
   const passwordHash = await hashPassword("other-password-1");
@@ -117,7 +118,7 @@ test("45 parallel attempts on different usernames from one address: at most 30 p
 
 test("the same answer for an unknown name as for a wrong password, and a right password clears the count", async () => {
   const { db } = await openDb();
-  await addUser(db, { username: "erin", password: "right-password-1", role: "reviewer" });
+  await addUser(db, { username: "erin", password: "right-password-1", role: "reviewer" }, CLI_ACTOR);
   expect(await attemptSignIn(db, { username: "nobody", password: "x", address: "10.1.1.1" })).toEqual({ kind: "wrong" });
   for (let i = 0; i < SIGN_IN_LIMITS.perUsername - 1; i++) {
     expect(await attemptSignIn(db, { username: "erin", password: `wrong-${i}`, address: "10.1.1.1" })).toEqual({ kind: "wrong" });

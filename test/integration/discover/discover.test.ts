@@ -21,6 +21,7 @@ import { adoptCandidate } from "../../../server/discovery";
 import { createTestDb, type TestDb } from "../../support/db";
 import type { SyntheticWeb } from "../../support/synthetic-web";
 import { createTestTopic, KEYWORDS, startTestWeb, TARGET } from "./support";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let web: SyntheticWeb;
 let testDb: TestDb;
@@ -135,10 +136,10 @@ describe("strategies on the synthetic web", () => {
     expect(candidates.length).toBeGreaterThan(0);
     expect(candidates.every((c) => c.relevantPages >= 3 && c.platform === "blog" && c.url.endsWith("/"))).toBe(true);
     const first = candidates[0]!;
-    const adopted = await adoptCandidate(db, first.id);
+    const adopted = await adoptCandidate(db, first.id, CLI_ACTOR);
     expect(adopted.created).toBe(true);
     expect(await db.account.findUnique({ where: { id: adopted.accountId } })).toMatchObject({ entryUrl: first.url, platform: "blog" });
-    expect(await adoptCandidate(db, first.id)).toEqual({ accountId: adopted.accountId, created: false });
+    expect(await adoptCandidate(db, first.id, CLI_ACTOR)).toEqual({ accountId: adopted.accountId, created: false });
   });
 
   test("an untrained topic falls back to keyword cosine", async () => {

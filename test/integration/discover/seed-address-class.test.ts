@@ -15,6 +15,7 @@ import { createSeedSet, importSeedUrls } from "../../../server/seeds";
 import { testDbs, type TestDb } from "../../support/db";
 import { htmlPage, startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
 import { createTestTopic } from "./support";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 const openDb = testDbs();
 const closers: (() => Promise<unknown>)[] = [];
@@ -41,7 +42,7 @@ async function classesOf(t: TestDb, seedSetId: number) {
 describe("seed address classes", () => {
   it("are recorded at import like an account's; a host resolving to a metadata address is refused with its line", async () => {
     const t = await openDb();
-    const set = await createSeedSet(t.db, "门户");
+    const set = await createSeedSet(t.db, "门户", CLI_ACTOR);
     const resolve = resolverOf({
       "www.example.edu.cn": ["93.184.216.34"],
       "intranet.campus.test": ["10.20.1.5"],
@@ -59,6 +60,7 @@ describe("seed address classes", () => {
         "http://meta.campus.test/latest/",
         "http://unknown.campus.test/",
       ].join("\n"),
+      CLI_ACTOR,
       { resolve },
     );
     expect(r.added).toBe(5);
@@ -92,11 +94,11 @@ describe("seed address classes", () => {
     const site: ScriptedServer = await startScriptedServer({ host: "127.0.0.1" });
     closers.push(() => site.close());
     site.route("/", htmlPage("体育新闻", "<p>女排比赛夺冠，国足联赛决赛。</p>"));
-    const set = await createSeedSet(t.db, "重新绑定");
+    const set = await createSeedSet(t.db, "重新绑定", CLI_ACTOR);
     const portal = `http://portal.campus.test:${site.port}/`;
     const intranet = `http://intranet.campus.test:${site.port}/`;
     // At import: the portal is public, the intranet board is on loopback.
-    await importSeedUrls(t.db, set.id, `${portal}\n${intranet}`, {
+    await importSeedUrls(t.db, set.id, `${portal}\n${intranet}`, CLI_ACTOR, {
       resolve: resolverOf({ "portal.campus.test": ["93.184.216.34"], "intranet.campus.test": ["127.0.0.1"] }),
     });
     expect(await classesOf(t, set.id)).toEqual({ [portal]: "public", [intranet]: "internal" });

@@ -19,6 +19,7 @@ import { ACCOUNT_PROXY } from "../../../lib/sealed-columns";
 import { createTestDb, type TestDb } from "../../support/db";
 import { deadPort, startHttpProxy, startSocksProxy, type TestProxy } from "../../support/proxies";
 import { startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 function feed(s: ScriptedServer): void {
   s.route("/robots.txt", { status: 404 });
@@ -55,8 +56,8 @@ describe("an account's own proxy", () => {
   });
 
   it("is stored sealed, shown masked, never listed, and can be removed", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
-    const { display } = await setAccountProxy(t.db, account.id, "socks5://ops:hunter2@10.1.2.3:1080");
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" }, CLI_ACTOR);
+    const { display } = await setAccountProxy(t.db, account.id, "socks5://ops:hunter2@10.1.2.3:1080", CLI_ACTOR);
     expect(display).toBe("socks5://ops:***@10.1.2.3:1080");
     const row = await t.db.account.findUniqueOrThrow({ where: { id: account.id } });
     expect(row.proxy).toMatch(/^v2\./);
@@ -65,26 +66,26 @@ describe("an account's own proxy", () => {
     expect(JSON.stringify(await listAccounts(t.db))).not.toContain("hunter2");
     expect(await loadAccountProxy(t.db, account.id)).toMatchObject({ scheme: "socks5", host: "10.1.2.3", port: 1080, username: "ops", password: "hunter2" });
 
-    await clearAccountProxy(t.db, account.id);
+    await clearAccountProxy(t.db, account.id, CLI_ACTOR);
     expect(await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ proxy: null, proxyDisplay: null });
     expect(await loadAccountProxy(t.db, account.id)).toBeNull();
   });
 
   it("refuses an unknown scheme with a clear message and changes nothing", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" });
-    await setAccountProxy(t.db, account.id, "http://proxy.campus:3128");
-    const err = await setAccountProxy(t.db, account.id, "ftp://u:pw@proxy.campus:21").catch((e: unknown) => e);
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog" }, CLI_ACTOR);
+    await setAccountProxy(t.db, account.id, "http://proxy.campus:3128", CLI_ACTOR);
+    const err = await setAccountProxy(t.db, account.id, "ftp://u:pw@proxy.campus:21", CLI_ACTOR).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProxyRefusal);
     expect(err).toMatchObject({
       detail: { code: "proxy.scheme", values: { scheme: "ftp" } },
       fieldErrors: { proxy: ['unsupported proxy scheme "ftp://": use http://, https://, socks5:// or socks5h://'] },
     });
     expect((await t.db.account.findUniqueOrThrow({ where: { id: account.id } })).proxyDisplay).toBe("http://proxy.campus:3128");
-    await expect(setAccountProxy(t.db, 9999, "http://proxy.campus:3128")).rejects.toMatchObject({ detail: { code: "accountGone" } });
+    await expect(setAccountProxy(t.db, 9999, "http://proxy.campus:3128", CLI_ACTOR)).rejects.toMatchObject({ detail: { code: "accountGone" } });
   });
 
   it("a proxy sealed under another secret fails the crawl rather than going out directly", async () => {
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" }, CLI_ACTOR);
     await t.db.account.update({
       where: { id: account.id },
       data: { proxy: seal("http://127.0.0.1:1", ACCOUNT_PROXY, account.id, new TextEncoder().encode("x".repeat(40))), proxyDisplay: "http://127.0.0.1:1" },
@@ -100,8 +101,8 @@ describe("an account's own proxy", () => {
   it("wins over the global proxy; without it the global proxy is used", async () => {
     const [own, global] = [await startSocksProxy({ username: "acct", password: "pw" }), await startHttpProxy()];
     proxies.push(own, global);
-    const withOwn = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
-    await setAccountProxy(t.db, withOwn.id, own.url());
+    const withOwn = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" }, CLI_ACTOR);
+    await setAccountProxy(t.db, withOwn.id, own.url(), CLI_ACTOR);
     const shared = services({ proxy: parseProxyUrl(global.url()) });
 
     const first = await crawlAccount(shared, withOwn.id);
@@ -110,7 +111,7 @@ describe("an account's own proxy", () => {
     expect(own.passed().length).toBeGreaterThanOrEqual(1);
     expect(global.attempts).toHaveLength(0);
 
-    await clearAccountProxy(t.db, withOwn.id);
+    await clearAccountProxy(t.db, withOwn.id, CLI_ACTOR);
     const before = own.attempts.length;
     const second = await crawlAccount(shared, withOwn.id);
     expect(second.errors).toEqual([]);
@@ -120,8 +121,8 @@ describe("an account's own proxy", () => {
 
   it("a dead proxy is recorded on the run as a ProxyError naming it (masked), not as the site failing", async () => {
     const port = await deadPort();
-    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" });
-    await setAccountProxy(t.db, account.id, `http://ops:hunter2@127.0.0.1:${port}`);
+    const account = await createAccount(t.db, { url: s.url("/feed.atom"), platform: "blog", fetchMode: "http" }, CLI_ACTOR);
+    await setAccountProxy(t.db, account.id, `http://ops:hunter2@127.0.0.1:${port}`, CLI_ACTOR);
 
     const run = await crawlAccount(services({ proxy: null }), account.id);
 

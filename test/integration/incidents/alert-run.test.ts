@@ -13,6 +13,7 @@
  * This test needs the online clustering (crawler/incidents/cluster*.ts, issue 32 item 1) that
  * turns stored posts into incidents; without it no incident forms and the first expectation fails.
  */
+import { CLI_ACTOR } from "../../../lib/audit";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -80,7 +81,7 @@ describe("one alert per incident, in the run that stores the post crossing a rul
       { webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` },
     );
     const ids = new Map<string, number>();
-    for (const a of site.accounts) ids.set(a.key, (await createAccount(db, { url: site.entryUrl(a.key), name: a.name, fetchMode: "http" })).id);
+    for (const a of site.accounts) ids.set(a.key, (await createAccount(db, { url: site.entryUrl(a.key), name: a.name, fetchMode: "http" }, CLI_ACTOR)).id);
     const services = createServices({ db, hostDelayMs: 0, archive: false, parseThreads: 0, now: () => site!.clock.now() });
     const runner = createJobRunner({ db });
 

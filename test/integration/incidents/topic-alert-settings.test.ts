@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { changeTopic, createTopic, getTopic, topicToForm, updateTopic } from "../../../server/topics";
 import { burstingNow, forgetBursts, topicBurstReport } from "../../../server/bursts";
 import { ValidationError } from "../../../lib/validation";
+import { CLI_ACTOR } from "../../../lib/audit";
 import { testDbs } from "../../support/db";
 import { seedPosts } from "../../support/incidents";
 
@@ -16,7 +17,7 @@ const openDb = testDbs();
 describe("incident alert settings", () => {
   it("are stored from the form, shown back, validated, and kept by a partial change", async () => {
     const { db } = await openDb();
-    const created = await createTopic(db, { name: "安全", enabled: "on" });
+    const created = await createTopic(db, { name: "安全", enabled: "on" }, CLI_ACTOR);
     // Defaults: incident alerts, every rule on, 10 posts, hourly updates, not urgent, Chinese.
     expect(created).toMatchObject({
       notifyMode: "incidents",
@@ -29,21 +30,26 @@ describe("incident alert settings", () => {
       notifyLocale: "zh-CN",
       dingtalkQuiet: null,
     });
-    await updateTopic(db, created.id, {
-      name: "安全",
-      enabled: "on",
-      notifyMode: "both",
-      // The form: a hidden "off" then the box's "on" when checked (the last value wins); unchecked: "off".
-      alertOnFlag: "on",
-      alertOnSpread: "off",
-      alertOnBurst: "off",
-      alertMinPosts: "",
-      alertUpdateMinutes: "30",
-      urgent: "on",
-      notifyLocale: "en",
-      dingtalkQuiet: "22:00-07:30",
-      emailQuiet: " 12:00 - 13:30 ",
-    });
+    await updateTopic(
+      db,
+      created.id,
+      {
+        name: "安全",
+        enabled: "on",
+        notifyMode: "both",
+        // The form: a hidden "off" then the box's "on" when checked (the last value wins); unchecked: "off".
+        alertOnFlag: "on",
+        alertOnSpread: "off",
+        alertOnBurst: "off",
+        alertMinPosts: "",
+        alertUpdateMinutes: "30",
+        urgent: "on",
+        notifyLocale: "en",
+        dingtalkQuiet: "22:00-07:30",
+        emailQuiet: " 12:00 - 13:30 ",
+      },
+      CLI_ACTOR,
+    );
     const row = await getTopic(db, created.id);
     expect(row).toMatchObject({
       notifyMode: "both",
@@ -60,7 +66,7 @@ describe("incident alert settings", () => {
     });
     expect(topicToForm(row!)).toMatchObject({ alertOnSpread: "off", alertMinPosts: "", urgent: "on", dingtalkQuiet: "22:00-07:30" });
     // The CLI changes one setting: the alert settings stay.
-    await changeTopic(db, created.id, { description: "校园安全" });
+    await changeTopic(db, created.id, { description: "校园安全" }, CLI_ACTOR);
     expect(await getTopic(db, created.id)).toMatchObject({
       description: "校园安全",
       alertOnSpread: false,
@@ -76,7 +82,7 @@ describe("incident alert settings", () => {
       ["notifyMode", "storm", "notifyMode"],
       ["notifyLocale", "fr", "notifyLocale"],
     ] as const) {
-      const e = await updateTopic(db, created.id, { name: "安全", [field]: value }).catch((x: unknown) => x);
+      const e = await updateTopic(db, created.id, { name: "安全", [field]: value }, CLI_ACTOR).catch((x: unknown) => x);
       expect(e, field).toBeInstanceOf(ValidationError);
       const issue = (e as ValidationError).detail.issues?.find((i) => i.path[0] === field);
       expect(issue, field).toBeDefined();

@@ -19,6 +19,7 @@ import { createAccount } from "../../../server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
 import { createTopicWithChannels } from "../../support/topics";
 import { htmlPage, startScriptedServer, type ScriptedServer } from "../../support/scripted-server";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb | undefined;
 const closers: (() => Promise<unknown>)[] = [];
@@ -181,7 +182,9 @@ describe("a registered host keeps its address class", () => {
     t = await createTestDb();
     const blog = await blogOn("127.0.0.5");
     const entryUrl = `http://blog.rebind.test:${blog.port}/blog/`;
-    const account = await createAccount(t.db, { url: entryUrl, fetchMode: "http" }, { resolve: resolverOf({ "blog.rebind.test": [["93.184.216.34"]] }) });
+    const account = await createAccount(t.db, { url: entryUrl, fetchMode: "http" }, CLI_ACTOR, {
+      resolve: resolverOf({ "blog.rebind.test": [["93.184.216.34"]] }),
+    });
     expect(account.addressClass).toBe("public");
 
     const run = await crawl(resolverOf({ "blog.rebind.test": [["127.0.0.5"]] }), account.id);
@@ -197,17 +200,15 @@ describe("a registered host keeps its address class", () => {
   it("a host registered on loopback (the demo, an intranet board) still crawls", async () => {
     t = await createTestDb();
     const blog = await blogOn("127.0.0.6");
-    const byName = await createAccount(
-      t.db,
-      { url: `http://bbs.intranet.test:${blog.port}/blog/`, fetchMode: "http" },
-      { resolve: resolverOf({ "bbs.intranet.test": [["127.0.0.6"]] }) },
-    );
+    const byName = await createAccount(t.db, { url: `http://bbs.intranet.test:${blog.port}/blog/`, fetchMode: "http" }, CLI_ACTOR, {
+      resolve: resolverOf({ "bbs.intranet.test": [["127.0.0.6"]] }),
+    });
     expect(byName.addressClass).toBe("internal");
     const run = await crawl(resolverOf({ "bbs.intranet.test": [["127.0.0.6"]] }), byName.id);
     expect(run.errors.filter((e) => e.kind === "AddressRefused")).toEqual([]);
     expect(blog.requestsTo("/blog/").length).toBeGreaterThan(0);
 
-    const literal = await createAccount(t.db, { url: `${blog.origin}/blog/?literal=1`, fetchMode: "http" });
+    const literal = await createAccount(t.db, { url: `${blog.origin}/blog/?literal=1`, fetchMode: "http" }, CLI_ACTOR);
     expect(literal.addressClass).toBe("internal");
   });
 

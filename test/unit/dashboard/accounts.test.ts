@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { accountFormSchema, createAccount, deletionImpact, deletionImpacts, listAccountStatus, platformProblem } from "@/server/accounts";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 describe("platformProblem", () => {
   test.each([
@@ -55,7 +56,7 @@ describe("account status", () => {
 
   test("counts posts, open flags, runs and errors per account from the roll-ups", async () => {
     const { db } = t;
-    const a = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=测试", cron: "*/15 * * * *" });
+    const a = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=测试", cron: "*/15 * * * *" }, CLI_ACTOR);
     const topic = await db.topic.create({ data: { name: "考试" } });
     const now = new Date();
     const p = await db.post.create({ data: { accountId: a.id, platformId: "1", url: "u1", publishedAt: now, text: "作弊", sha1: "x" } });
@@ -67,7 +68,7 @@ describe("account status", () => {
     expect(s!.nextRunAt!.getTime()).toBeGreaterThan(now.getTime());
     expect(await deletionImpact(db, a.id)).toEqual({ posts: 1, replies: 1, flags: 1, reviewed: 0, runs: 1 });
     // The table asks for every account at once (three grouped queries, not three per account).
-    const b = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=另一个", cron: "*/15 * * * *" });
+    const b = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=另一个", cron: "*/15 * * * *" }, CLI_ACTOR);
     const impacts = await deletionImpacts(db, [a.id, b.id]);
     expect(impacts.get(a.id)).toEqual({ posts: 1, replies: 1, flags: 1, reviewed: 0, runs: 1 });
     expect(impacts.get(b.id)).toEqual({ posts: 0, replies: 0, flags: 0, reviewed: 0, runs: 0 });
@@ -75,7 +76,7 @@ describe("account status", () => {
 
   test("runs and errors count over the last 7 Shanghai days, today included", async () => {
     const { db } = t;
-    const a = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=测试", cron: "*/15 * * * *" });
+    const a = await createAccount(db, { url: "https://tieba.baidu.com/f?kw=测试", cron: "*/15 * * * *" }, CLI_ACTOR);
     // 04:00 on 1 December in Shanghai; the week is 25 November to 1 December, Shanghai days.
     const now = new Date("2026-11-30T20:00:00Z");
     const run = (at: string, errorCount: number) =>

@@ -11,6 +11,7 @@ import { newPasswordSchema, verifyPassword } from "@/lib/auth/password";
 import { secureCookie, signSession, verifySession } from "@/lib/auth/session";
 import { dashboardHost, loopbackListenHint, redactUrl } from "@/lib/config";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -89,22 +90,22 @@ describe("sign-in throttle (fixed clock)", () => {
 
 describe("session versions", () => {
   test("sign-out, password reset, role change and disable each move the user's version past their sessions", async () => {
-    const admin = await addUser(t.db, { username: "boss", password: "password-123", role: "admin" });
-    const u = await addUser(t.db, { username: "dave", password: "password-123", role: "reviewer" });
+    const admin = await addUser(t.db, { username: "boss", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const u = await addUser(t.db, { username: "dave", password: "password-123", role: "reviewer" }, CLI_ACTOR);
     const version = async () => (await t.db.user.findUniqueOrThrow({ where: { id: u.id } })).sessionVersion;
     expect(await version()).toBe(0);
     const token = await signSession({ userId: u.id, username: "dave", role: "reviewer", sessionVersion: 0 });
     expect(await verifySession(token)).toMatchObject({ userId: u.id, sessionVersion: 0 });
     await revokeSessions(t.db, u.id);
     expect(await version()).toBe(1);
-    await resetPassword(t.db, u.id, "new-password-1");
+    await resetPassword(t.db, u.id, "new-password-1", CLI_ACTOR);
     expect(await version()).toBe(2);
     expect(await verifyPassword("new-password-1", (await t.db.user.findUniqueOrThrow({ where: { id: u.id } })).passwordHash)).toBe(true);
-    await changeRole(t.db, admin.id, u.id, "admin");
+    await changeRole(t.db, { userId: admin.id, name: "test" }, u.id, "admin");
     expect(await version()).toBe(3);
-    await changeRole(t.db, admin.id, u.id, "admin"); // no change, no revocation
+    await changeRole(t.db, { userId: admin.id, name: "test" }, u.id, "admin"); // no change, no revocation
     expect(await version()).toBe(3);
-    await setUserDisabled(t.db, admin.id, u.id, true);
+    await setUserDisabled(t.db, { userId: admin.id, name: "test" }, u.id, true);
     expect(await version()).toBe(4);
   });
 
@@ -197,18 +198,24 @@ describe("first-admin setup link", () => {
 
 describe("the last admin under concurrent changes", () => {
   test("two admins disabling each other at the same moment leave one enabled admin", async () => {
-    const a = await addUser(t.db, { username: "ann", password: "password-123", role: "admin" });
-    const b = await addUser(t.db, { username: "ben", password: "password-123", role: "admin" });
-    const results = await Promise.allSettled([setUserDisabled(t.db, a.id, b.id, true), setUserDisabled(t.db, b.id, a.id, true)]);
+    const a = await addUser(t.db, { username: "ann", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const b = await addUser(t.db, { username: "ben", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const results = await Promise.allSettled([
+      setUserDisabled(t.db, { userId: a.id, name: "test" }, b.id, true),
+      setUserDisabled(t.db, { userId: b.id, name: "test" }, a.id, true),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(String((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason)).toMatch(/last admin/);
     expect(await t.db.user.count({ where: { role: "admin", disabledAt: null } })).toBe(1);
   });
 
   test("two admins demoting each other at the same moment leave one admin", async () => {
-    const a = await addUser(t.db, { username: "ann", password: "password-123", role: "admin" });
-    const b = await addUser(t.db, { username: "ben", password: "password-123", role: "admin" });
-    const results = await Promise.allSettled([changeRole(t.db, a.id, b.id, "reviewer"), changeRole(t.db, b.id, a.id, "reviewer")]);
+    const a = await addUser(t.db, { username: "ann", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const b = await addUser(t.db, { username: "ben", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const results = await Promise.allSettled([
+      changeRole(t.db, { userId: a.id, name: "test" }, b.id, "reviewer"),
+      changeRole(t.db, { userId: b.id, name: "test" }, a.id, "reviewer"),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.user.count({ where: { role: "admin" } })).toBe(1);
   });

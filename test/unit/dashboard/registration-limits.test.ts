@@ -12,6 +12,7 @@ import type { Resolver } from "@/lib/net/address";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh-CN.json";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -56,7 +57,7 @@ const REFUSED: [string, string, RegExp][] = [
 describe("entry URLs refused at registration", () => {
   const cases = REFUSED.map(([url, code, message]) => [url.length > 80 ? `${url.slice(0, 40)}… (${url.length} characters)` : url, url, code, message] as const);
   it.each(cases)("%s → %s", async (_title, url, code, message) => {
-    const err = await createAccount(t.db, { url, platform: "blog" }, { resolve }).catch((e: unknown) => e);
+    const err = await createAccount(t.db, { url, platform: "blog" }, CLI_ACTOR, { resolve }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).detail.code).toBe(code);
     expect((err as ValidationError).message).toMatch(message);
@@ -68,22 +69,22 @@ describe("entry URLs refused at registration", () => {
   });
 
   it("the same limits when an account's URL is changed; the class is found again for a new URL", async () => {
-    const a = await createAccount(t.db, { url: "http://blog.campus.test/a/", platform: "blog" }, { resolve });
+    const a = await createAccount(t.db, { url: "http://blog.campus.test/a/", platform: "blog" }, CLI_ACTOR, { resolve });
     expect(a.addressClass).toBe("public");
     const form = { url: "http://meta.attacker.test/", platform: "blog" as const, name: undefined, cron: "0 * * * *" };
-    await expect(updateAccount(t.db, a.id, form, { resolve })).rejects.toMatchObject({ detail: { code: "urlMetadataResolves" } });
-    await expect(updateAccount(t.db, a.id, { ...form, url: "http://u:p@blog.campus.test/a/" }, { resolve })).rejects.toMatchObject({
+    await expect(updateAccount(t.db, a.id, form, CLI_ACTOR, { resolve })).rejects.toMatchObject({ detail: { code: "urlMetadataResolves" } });
+    await expect(updateAccount(t.db, a.id, { ...form, url: "http://u:p@blog.campus.test/a/" }, CLI_ACTOR, { resolve })).rejects.toMatchObject({
       detail: { code: "urlCredentials" },
     });
-    const moved = await updateAccount(t.db, a.id, { ...form, url: "http://127.0.0.1:9/b/" }, { resolve });
+    const moved = await updateAccount(t.db, a.id, { ...form, url: "http://127.0.0.1:9/b/" }, CLI_ACTOR, { resolve });
     expect(moved.addressClass).toBe("internal");
   });
 
   it("at the limit, and a name that does not resolve now, are registered (the class is then found at the first crawl)", async () => {
     const atLimit = `http://blog.campus.test/${"a".repeat(2048 - "http://blog.campus.test/".length)}`;
     expect(atLimit).toHaveLength(2048);
-    expect((await createAccount(t.db, { url: atLimit, platform: "blog" }, { resolve })).addressClass).toBe("public");
-    expect((await createAccount(t.db, { url: "http://offline.campus.test/", platform: "blog" }, { resolve })).addressClass).toBeNull();
+    expect((await createAccount(t.db, { url: atLimit, platform: "blog" }, CLI_ACTOR, { resolve })).addressClass).toBe("public");
+    expect((await createAccount(t.db, { url: "http://offline.campus.test/", platform: "blog" }, CLI_ACTOR, { resolve })).addressClass).toBeNull();
   });
 
   it("seed lists refuse the same lines, each with its reason", () => {

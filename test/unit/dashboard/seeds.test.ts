@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createSeedSet, importSeedUrls, parseSeedList } from "@/server/seeds";
 import { ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 describe("parseSeedList", () => {
   test.each([
@@ -43,18 +44,18 @@ describe("seed sets", () => {
   });
 
   test("importing keeps valid lines, reports invalid ones and skips URLs already in the set", async () => {
-    const set = await createSeedSet(t.db, "高校论坛");
-    expect(await importSeedUrls(t.db, set.id, "https://a.cn/\nbad line\nhttps://b.cn/")).toEqual({
+    const set = await createSeedSet(t.db, "高校论坛", CLI_ACTOR);
+    expect(await importSeedUrls(t.db, set.id, "https://a.cn/\nbad line\nhttps://b.cn/", CLI_ACTOR)).toEqual({
       added: 2,
       alreadyThere: 0,
       invalid: [{ line: 2, text: "bad line", reason: expect.any(String), problem: { code: "urlInvalid", values: { value: JSON.stringify("bad line") } } }],
     });
-    expect(await importSeedUrls(t.db, set.id, "https://b.cn/\nhttps://c.cn/\nhttps://c.cn/")).toMatchObject({ added: 1, alreadyThere: 2 });
+    expect(await importSeedUrls(t.db, set.id, "https://b.cn/\nhttps://c.cn/\nhttps://c.cn/", CLI_ACTOR)).toMatchObject({ added: 1, alreadyThere: 2 });
     expect(await t.db.seedUrl.count({ where: { seedSetId: set.id } })).toBe(3);
   });
 
   test("a duplicate name is a field error (P2002)", async () => {
-    await createSeedSet(t.db, "高校论坛");
-    await expect(createSeedSet(t.db, "高校论坛")).rejects.toBeInstanceOf(ValidationError);
+    await createSeedSet(t.db, "高校论坛", CLI_ACTOR);
+    await expect(createSeedSet(t.db, "高校论坛", CLI_ACTOR)).rejects.toBeInstanceOf(ValidationError);
   });
 });

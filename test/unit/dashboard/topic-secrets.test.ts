@@ -19,6 +19,7 @@ import {
   TOPIC_WECOM_WEBHOOK,
   type SealedColumn,
 } from "@/lib/sealed-columns";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -111,6 +112,7 @@ describe("write-only secrets", () => {
         feishuWebhook: FEISHU,
         feishuSecret: FEISHU_SECRET,
       }),
+      CLI_ACTOR,
     );
     return topic.id;
   }
@@ -184,11 +186,11 @@ describe("write-only secrets", () => {
     const id = await created();
     const values = topicToForm((await getTopic(t.db, id))!);
     // What the browser posts back: the form's values with the secret inputs empty.
-    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, description: "改了描述" }));
+    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, description: "改了描述" }), CLI_ACTOR);
     expect(await stored(id)).toEqual({ webhookSecret: HOOK_SECRET, dingtalkSecret: DING_SECRET, feishuSecret: FEISHU_SECRET });
     // The URLs, posted back empty, are kept too.
     expect((await storedAll(id)).urls).toMatchObject({ webhookUrl: "https://hooks.example.edu.cn/cw", dingtalkWebhook: DING, feishuWebhook: FEISHU });
-    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, dingtalkSecretClear: "on", feishuSecret: "a-new-feishu-secret" }));
+    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, dingtalkSecretClear: "on", feishuSecret: "a-new-feishu-secret" }), CLI_ACTOR);
     expect(await stored(id)).toEqual({ webhookSecret: HOOK_SECRET, dingtalkSecret: null, feishuSecret: "a-new-feishu-secret" });
     expect((await getTopic(t.db, id))!.secretsSet).toEqual({ webhook: true, dingtalk: false, feishu: true });
   });
@@ -196,7 +198,7 @@ describe("write-only secrets", () => {
   test("removing a channel's URL removes its secret; a new URL replaces the stored one and its masked form", async () => {
     const id = await created();
     const values = topicToForm((await getTopic(t.db, id))!);
-    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, webhookUrlClear: "on", feishuWebhookClear: "on" }));
+    await updateTopic(t.db, id, topicFormSchema.parse({ ...values, webhookUrlClear: "on", feishuWebhookClear: "on" }), CLI_ACTOR);
     const after = await storedAll(id);
     expect(after.secrets).toEqual({ webhookSecret: null, dingtalkSecret: DING_SECRET, feishuSecret: null });
     expect(after.urls).toEqual({ webhookUrl: null, dingtalkWebhook: DING, wecomWebhook: null, feishuWebhook: null });
@@ -208,7 +210,7 @@ describe("write-only secrets", () => {
     });
 
     const relay = "http://relay.campus.test:8080/robot/send?access_token=99887766554433221100";
-    await updateTopic(t.db, id, topicFormSchema.parse({ ...topicToForm((await getTopic(t.db, id))!), dingtalkWebhook: relay }));
+    await updateTopic(t.db, id, topicFormSchema.parse({ ...topicToForm((await getTopic(t.db, id))!), dingtalkWebhook: relay }), CLI_ACTOR);
     const replaced = await storedAll(id);
     expect(replaced.urls.dingtalkWebhook).toBe(relay);
     expect(replaced.secrets.dingtalkSecret).toBe(DING_SECRET);
@@ -217,7 +219,12 @@ describe("write-only secrets", () => {
 
   test("reviewers' view of the channels: names, origins and whether signed", async () => {
     const id = await created();
-    await updateTopic(t.db, id, parse({ ...topicToForm((await getTopic(t.db, id))!), wecomWebhook: WECOM_KEY, notifyEmail: "it-office@example.edu.cn" }));
+    await updateTopic(
+      t.db,
+      id,
+      parse({ ...topicToForm((await getTopic(t.db, id))!), wecomWebhook: WECOM_KEY, notifyEmail: "it-office@example.edu.cn" }),
+      CLI_ACTOR,
+    );
     expect(notificationChannels((await getTopic(t.db, id))!)).toEqual([
       { channel: "webhook", label: "Webhook", where: "https://hooks.example.edu.cn/…", signed: true },
       { channel: "email", label: "E-mail", where: "it-office@example.edu.cn", signed: null },

@@ -3,6 +3,7 @@ import { addUser, changeRole, deleteUser, setUserDisabled } from "@/server/users
 import { reviewFlags, sampleLabel } from "@/server/reviews";
 import { ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -14,56 +15,60 @@ afterEach(async () => {
 
 describe("user rules", () => {
   test("never delete or demote yourself, never lose the last admin", async () => {
-    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
-    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
-    await expect(addUser(t.db, { username: "admin", password: "password-123", role: "admin" })).rejects.toMatchObject({
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" }, CLI_ACTOR);
+    await expect(addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR)).rejects.toMatchObject({
       fieldErrors: { username: ["this username is taken"] },
     });
-    await expect(deleteUser(t.db, a.id, a.id)).rejects.toBeInstanceOf(ValidationError);
-    await expect(changeRole(t.db, a.id, a.id, "reviewer")).rejects.toBeInstanceOf(ValidationError);
+    await expect(deleteUser(t.db, { userId: a.id, name: "test" }, a.id)).rejects.toBeInstanceOf(ValidationError);
+    await expect(changeRole(t.db, { userId: a.id, name: "test" }, a.id, "reviewer")).rejects.toBeInstanceOf(ValidationError);
     // Another admin may demote the last one? No: someone must stay admin.
-    await expect(changeRole(t.db, r.id, a.id, "reviewer")).rejects.toThrow(/last admin/);
-    await changeRole(t.db, a.id, r.id, "admin");
-    await changeRole(t.db, r.id, a.id, "reviewer");
+    await expect(changeRole(t.db, { userId: r.id, name: "test" }, a.id, "reviewer")).rejects.toThrow(/last admin/);
+    await changeRole(t.db, { userId: a.id, name: "test" }, r.id, "admin");
+    await changeRole(t.db, { userId: r.id, name: "test" }, a.id, "reviewer");
     expect((await t.db.user.findUniqueOrThrow({ where: { id: a.id } })).role).toBe("reviewer");
-    await expect(deleteUser(t.db, a.id, r.id)).rejects.toThrow(/last admin/);
-    await deleteUser(t.db, r.id, a.id);
+    await expect(deleteUser(t.db, { userId: a.id, name: "test" }, r.id)).rejects.toThrow(/last admin/);
+    await deleteUser(t.db, { userId: r.id, name: "test" }, a.id);
     expect(await t.db.user.count()).toBe(1);
   });
 });
 
 describe("disabling users", () => {
   test("never yourself, never the last enabled admin; a disabled admin does not count as one", async () => {
-    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
-    const b = await addUser(t.db, { username: "second", password: "password-123", role: "admin" });
-    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
-    await expect(setUserDisabled(t.db, a.id, a.id, true)).rejects.toMatchObject({ fieldErrors: { _: ["You cannot disable yourself; ask another admin."] } });
-    expect((await setUserDisabled(t.db, a.id, r.id, true)).disabledAt).toBeInstanceOf(Date);
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const b = await addUser(t.db, { username: "second", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" }, CLI_ACTOR);
+    await expect(setUserDisabled(t.db, { userId: a.id, name: "test" }, a.id, true)).rejects.toMatchObject({
+      fieldErrors: { _: ["You cannot disable yourself; ask another admin."] },
+    });
+    expect((await setUserDisabled(t.db, { userId: a.id, name: "test" }, r.id, true)).disabledAt).toBeInstanceOf(Date);
     // Already disabled: nothing changes, the first date stays.
     const since = (await t.db.user.findUniqueOrThrow({ where: { id: r.id } })).disabledAt;
-    expect((await setUserDisabled(t.db, a.id, r.id, true)).disabledAt).toEqual(since);
-    await setUserDisabled(t.db, a.id, b.id, true);
+    expect((await setUserDisabled(t.db, { userId: a.id, name: "test" }, r.id, true)).disabledAt).toEqual(since);
+    await setUserDisabled(t.db, { userId: a.id, name: "test" }, b.id, true);
     // b is disabled, so a is the last admin who can sign in: not to be disabled, demoted or deleted.
-    await expect(setUserDisabled(t.db, b.id, a.id, true)).rejects.toThrow(/last admin/);
-    await expect(changeRole(t.db, b.id, a.id, "reviewer")).rejects.toThrow(/last admin/);
-    await expect(deleteUser(t.db, b.id, a.id)).rejects.toThrow(/last admin/);
-    expect((await setUserDisabled(t.db, a.id, b.id, false)).disabledAt).toBeNull();
-    await setUserDisabled(t.db, b.id, a.id, true);
-    await expect(setUserDisabled(t.db, a.id, 9999, true)).rejects.toMatchObject({ fieldErrors: { _: ["That user no longer exists."] } });
+    await expect(setUserDisabled(t.db, { userId: b.id, name: "test" }, a.id, true)).rejects.toThrow(/last admin/);
+    await expect(changeRole(t.db, { userId: b.id, name: "test" }, a.id, "reviewer")).rejects.toThrow(/last admin/);
+    await expect(deleteUser(t.db, { userId: b.id, name: "test" }, a.id)).rejects.toThrow(/last admin/);
+    expect((await setUserDisabled(t.db, { userId: a.id, name: "test" }, b.id, false)).disabledAt).toBeNull();
+    await setUserDisabled(t.db, { userId: b.id, name: "test" }, a.id, true);
+    await expect(setUserDisabled(t.db, { userId: a.id, name: "test" }, 9999, true)).rejects.toMatchObject({
+      fieldErrors: { _: ["That user no longer exists."] },
+    });
   });
 
   test("a user with review decisions cannot be deleted; the message says to disable them", async () => {
-    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
-    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" }, CLI_ACTOR);
     const account = await t.db.account.create({ data: { platform: "blog", entryUrl: "https://blog.example/", name: "b", cron: "0 * * * *" } });
     const post = await t.db.post.create({ data: { accountId: account.id, platformId: "1", url: "u", publishedAt: new Date(), text: "x", sha1: "x" } });
     const topic = await t.db.topic.create({ data: { name: "t" } });
     const flag = await t.db.flag.create({ data: { postId: post.id, topicId: topic.id, reasons: "[]", score: 1 } });
     await t.db.review.create({ data: { flagId: flag.id, reviewerId: r.id, decision: "confirm" } });
-    await expect(deleteUser(t.db, a.id, r.id)).rejects.toMatchObject({
+    await expect(deleteUser(t.db, { userId: a.id, name: "test" }, r.id)).rejects.toMatchObject({
       fieldErrors: { _: [expect.stringMatching(/made 1 review decisions.*Disable the user instead/)] },
     });
-    await setUserDisabled(t.db, a.id, r.id, true);
+    await setUserDisabled(t.db, { userId: a.id, name: "test" }, r.id, true);
     expect(await t.db.review.count({ where: { reviewerId: r.id } })).toBe(1);
   });
 });
@@ -79,7 +84,7 @@ describe("reviews", () => {
 
   test("a decision sets the flag, records reviewer and note, and replaces the post's review sample", async () => {
     const { db } = t;
-    const reviewer = await addUser(db, { username: "rev", password: "password-123", role: "reviewer" });
+    const reviewer = await addUser(db, { username: "rev", password: "password-123", role: "reviewer" }, CLI_ACTOR);
     const account = await db.account.create({ data: { platform: "blog", entryUrl: "https://b.cn/", name: "b" } });
     const topic = await db.topic.create({ data: { name: "考试", relevantLabels: '["exam"]' } });
     // One after the other: on PostgreSQL, parallel creates may take their ids in any order.
@@ -92,7 +97,7 @@ describe("reviews", () => {
       posts.push(p);
       flags.push(await db.flag.create({ data: { postId: p.id, topicId: topic.id, reasons: "[]", score: 0.8 } }));
     }
-    expect(await reviewFlags(db, { flagIds: flags.map((f) => f.id), decision: "confirm", note: "已处理" }, reviewer.id)).toBe(2);
+    expect(await reviewFlags(db, { flagIds: flags.map((f) => f.id), decision: "confirm", note: "已处理" }, { id: reviewer.id, username: "reviewer" })).toBe(2);
     expect(await db.flag.findMany({ select: { status: true, reviewedAt: true } })).toEqual([
       { status: "confirmed", reviewedAt: expect.any(Date) },
       { status: "confirmed", reviewedAt: expect.any(Date) },
@@ -106,10 +111,10 @@ describe("reviews", () => {
       { label: "exam", source: "review", text: "标题2\n作弊2" },
     ]);
     // Changing one's mind: the flag is dismissed and its sample replaced, the first review kept.
-    await reviewFlags(db, { flagIds: [flags[0]!.id], decision: "dismiss", note: "" }, reviewer.id);
+    await reviewFlags(db, { flagIds: [flags[0]!.id], decision: "dismiss", note: "" }, { id: reviewer.id, username: "reviewer" });
     expect((await db.flag.findUniqueOrThrow({ where: { id: flags[0]!.id } })).status).toBe("dismissed");
     expect(await db.review.count({ where: { flagId: flags[0]!.id } })).toBe(2);
     expect(await db.topicSample.findMany({ where: { postId: posts[0]!.id }, select: { label: true } })).toEqual([{ label: "off-topic" }]);
-    expect(await reviewFlags(db, { flagIds: [999], decision: "confirm", note: "" }, reviewer.id)).toBe(0);
+    expect(await reviewFlags(db, { flagIds: [999], decision: "confirm", note: "" }, { id: reviewer.id, username: "reviewer" })).toBe(0);
   });
 });

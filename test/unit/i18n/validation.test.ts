@@ -15,6 +15,7 @@ import { passwordSchema, addUser, changeRole, deleteUser, setUserDisabled } from
 import { completeSetup, createSetupToken } from "@/lib/auth/setup";
 import { parseInput, ValidationError } from "@/lib/validation";
 import { createTestDb, type TestDb } from "../../support/db";
+import { CLI_ACTOR } from "../../../lib/audit";
 
 function translator(locale: Locale): ValidationTranslate {
   return createTranslator({ locale, messages: messagesFor(locale), namespace: "validation" });
@@ -91,16 +92,20 @@ describe("refusals of server/users.ts and the setup link", () => {
   }
 
   test("each has a code with a message in both languages", async () => {
-    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" });
-    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" });
-    check(await refusal(addUser(t.db, { username: "admin", password: "password-123", role: "admin" })), { username: ["此用户名已被占用"] });
-    check(await refusal(changeRole(t.db, r.id, a.id, "reviewer")), { _: ["这是最后一个管理员：更改其角色后将没有人能管理 CampusWatch。"] });
-    check(await refusal(setUserDisabled(t.db, r.id, a.id, true)), { _: ["这是最后一个管理员：停用该用户后将没有人能管理 CampusWatch。"] });
-    check(await refusal(deleteUser(t.db, r.id, a.id)), { _: ["这是最后一个管理员：删除该用户后将没有人能管理 CampusWatch。"] });
-    check(await refusal(changeRole(t.db, a.id, a.id, "reviewer")), { _: ["你不能更改自己的角色，请让其他管理员操作。"] });
-    check(await refusal(deleteUser(t.db, a.id, a.id)), { _: ["你不能删除自己。"] });
-    check(await refusal(setUserDisabled(t.db, a.id, a.id, true)), { _: ["你不能停用自己，请让其他管理员操作。"] });
-    check(await refusal(setUserDisabled(t.db, a.id, 999, true)), { _: ["该用户已不存在。"] });
+    const a = await addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR);
+    const r = await addUser(t.db, { username: "reviewer", password: "password-123", role: "reviewer" }, CLI_ACTOR);
+    check(await refusal(addUser(t.db, { username: "admin", password: "password-123", role: "admin" }, CLI_ACTOR)), { username: ["此用户名已被占用"] });
+    check(await refusal(changeRole(t.db, { userId: r.id, name: "test" }, a.id, "reviewer")), {
+      _: ["这是最后一个管理员：更改其角色后将没有人能管理 CampusWatch。"],
+    });
+    check(await refusal(setUserDisabled(t.db, { userId: r.id, name: "test" }, a.id, true)), {
+      _: ["这是最后一个管理员：停用该用户后将没有人能管理 CampusWatch。"],
+    });
+    check(await refusal(deleteUser(t.db, { userId: r.id, name: "test" }, a.id)), { _: ["这是最后一个管理员：删除该用户后将没有人能管理 CampusWatch。"] });
+    check(await refusal(changeRole(t.db, { userId: a.id, name: "test" }, a.id, "reviewer")), { _: ["你不能更改自己的角色，请让其他管理员操作。"] });
+    check(await refusal(deleteUser(t.db, { userId: a.id, name: "test" }, a.id)), { _: ["你不能删除自己。"] });
+    check(await refusal(setUserDisabled(t.db, { userId: a.id, name: "test" }, a.id, true)), { _: ["你不能停用自己，请让其他管理员操作。"] });
+    check(await refusal(setUserDisabled(t.db, { userId: a.id, name: "test" }, 999, true)), { _: ["该用户已不存在。"] });
 
     // A reviewer with review decisions cannot be deleted.
     const account = await t.db.account.create({ data: { platform: "blog", entryUrl: "https://blog.example/", name: "b", cron: "0 * * * *" } });
@@ -108,7 +113,9 @@ describe("refusals of server/users.ts and the setup link", () => {
     const topic = await t.db.topic.create({ data: { name: "t" } });
     const flag = await t.db.flag.create({ data: { postId: post.id, topicId: topic.id, reasons: "[]", score: 1 } });
     await t.db.review.create({ data: { flagId: flag.id, reviewerId: r.id, decision: "confirm" } });
-    check(await refusal(deleteUser(t.db, a.id, r.id)), { _: ["reviewer 已做出 1 条复核决定；删除该用户会抹去决定人的记录。请改为停用该用户。"] });
+    check(await refusal(deleteUser(t.db, { userId: a.id, name: "test" }, r.id)), {
+      _: ["reviewer 已做出 1 条复核决定；删除该用户会抹去决定人的记录。请改为停用该用户。"],
+    });
   });
 
   test("a used setup link, and the new admin's fields through the link", async () => {

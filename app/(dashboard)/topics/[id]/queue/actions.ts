@@ -32,7 +32,7 @@ export async function answerQueueAction(input: { topicId: number; postId: number
   if (!parsed.success) return { ok: false, message: t("invalid") };
   const { user, state } = await guard("review");
   if (state) return { ok: false, message: state.message };
-  const r = await answerQueue(db, parsed.data.topicId, parsed.data.postId, parsed.data.relevant, user.id);
+  const r = await answerQueue(db, parsed.data.topicId, parsed.data.postId, parsed.data.relevant, user);
   if (r.ok) return { ok: true };
   const key = r.reason === "topic-gone" ? "topicGone" : r.reason === "post-gone" ? "postGone" : "postDeleted";
   return { ok: false, message: t(key), gone: true };
