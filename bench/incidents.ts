@@ -143,6 +143,7 @@ async function main(): Promise<void> {
       topk: { type: "string" },
       bigram: { type: "string" },
       share: { type: "string" },
+      prior: { type: "string" },
     },
   });
   const file = values.data ? path.resolve(values.data) : path.join(corpusDir, "incidents-dev.jsonl");
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
     ...(values.topk ? { queryTerms: Number(values.topk) } : {}),
     ...(values.bigram ? { bigramWeight: Number(values.bigram) } : {}),
     ...(values.share ? { shareFull: Number(values.share) } : {}),
+    ...(values.prior ? { idfPrior: Number(values.prior) } : {}),
   };
   const rows = readRows(file);
   const labels = rows.map((r) => r.event);

@@ -154,6 +154,8 @@ export interface ClusterOptions {
   replyWeight?: number;
   /** Ignore explicit links (the benchmark's text-only score). */
   ignoreLinks?: boolean;
+  /** See {@link IDF_PRIOR_DOCS}. */
+  idfPrior?: number;
   /** How a post is scored against an incident (see {@link SCORING}). */
   scoring?: "cosine" | "coverage";
   /** Centroid weight at which a term counts fully in "coverage" scoring. */
@@ -176,9 +178,16 @@ export const SATURATION = 1;
  */
 export const SHARE_FULL = 0.1;
 
-/** IDF with add-one smoothing over the stream so far. */
-function idf(docs: number, df: number): number {
-  return Math.log((docs + 1) / (df + 1)) + 1;
+/**
+ * Pseudo-documents added to the stream's count in IDF: a prior that every term is rare. Without
+ * it, at the start of a stream every word a post shares with an earlier one looks common and its
+ * unseen words look rare, so nothing matches until thousands of posts have been seen.
+ */
+export const IDF_PRIOR_DOCS = 1000;
+
+/** IDF with add-one smoothing over the stream so far (plus {@link IDF_PRIOR_DOCS}). */
+function idf(docs: number, df: number, prior: number): number {
+  return Math.log((docs + prior + 1) / (df + 1)) + 1;
 }
 
 /** The online clusterer over one index. Not re-entrant: call {@link cluster} one post at a time. */
@@ -199,6 +208,7 @@ export class IncidentClusterer {
       bigramWeight: options.bigramWeight ?? BIGRAM_WEIGHT,
       replyWeight: options.replyWeight ?? REPLY_WEIGHT,
       ignoreLinks: options.ignoreLinks ?? false,
+      idfPrior: options.idfPrior ?? IDF_PRIOR_DOCS,
       scoring: options.scoring ?? SCORING,
       saturation: options.saturation ?? SATURATION,
       shareFull: options.shareFull ?? SHARE_FULL,
@@ -215,7 +225,7 @@ export class IncidentClusterer {
     terms.forEach((t, i) => {
       const d = df[i] ?? 0;
       dfs.set(t, d);
-      const w = (1 + Math.log(f.terms.get(t)!)) * idf(docs, d) * (t.startsWith(BIGRAM) ? this.options.bigramWeight : 1);
+      const w = (1 + Math.log(f.terms.get(t)!)) * idf(docs, d, this.options.idfPrior) * (t.startsWith(BIGRAM) ? this.options.bigramWeight : 1);
       vector.set(t, w);
       norm2 += w * w;
     });

@@ -27,6 +27,10 @@ export const BIGRAM = "\u0001";
 
 /** Platform boilerplate that says nothing about the event (Weibo's default repost text and link labels). */
 const BOILERPLATE = /转发微博|轉發微博|转发理由|repost|分享图片|网页链接|显示地图|查看图片|原文|全文|\/\/|回复:|回复：/g;
+/** Marks a hashtag or headline term. */
+export const TAG_MARK = "\u0002";
+/** A Weibo hashtag or a 【headline】 (cleanText keeps both). */
+const TAG = /#([^#\n]{2,40})#|【([^】\n]{2,60})】/g;
 /** A run of CJK ideographs. */
 const CJK_RUN = /[\u3400-\u9fff]+/g;
 const CONTENT_CHAR = /[\p{L}\p{N}]/u;
@@ -48,6 +52,11 @@ export function textFeatures(...parts: (string | null | undefined)[]): TextFeatu
     if (w.length < 2) continue;
     words.add(w);
     terms.set(w, (terms.get(w) ?? 0) + 1);
+  }
+  // A hashtag (#…#) or a bracketed headline (【…】) names the story: the whole of it is one term.
+  for (const m of cleaned.matchAll(TAG)) {
+    const tag = (m[1] ?? m[2] ?? "").replace(/[#\s]/g, "");
+    if (tag.length >= 3) terms.set(TAG_MARK + tag, (terms.get(TAG_MARK + tag) ?? 0) + 1);
   }
   for (const run of cleaned.match(CJK_RUN) ?? []) {
     for (let i = 0; i + 1 < run.length; i++) {
