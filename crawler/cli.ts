@@ -19,6 +19,7 @@ import { registerDiscoverCommand } from "./commands/discover";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerJobCommands } from "./commands/jobs";
 import { registerSecretCommands } from "./commands/secrets";
+import { registerIncidentRebuildCommand } from "./commands/incidents-rebuild";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -46,6 +47,7 @@ registerWorkerCommand(program);
 registerDiscoverCommand(program);
 registerJobCommands(program);
 registerSecretCommands(program);
+registerIncidentRebuildCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

@@ -119,6 +119,8 @@ export interface ClusterIndex {
   create(entry: MemberEntry): Promise<number>;
   /** Add a member to an incident (the index updates centroid, figures and status). */
   join(incidentId: number, entry: MemberEntry): Promise<void>;
+  /** Add a member's vector and bands to its incident's index, its membership unchanged (a rebuild's kept members). */
+  indexMember(incidentId: number, entry: MemberEntry): Promise<void>;
   /** Record that a post was looked at and left alone. */
   leaveAlone(post: ClusterPost): Promise<void>;
 }
@@ -232,6 +234,22 @@ export class IncidentClusterer {
     const norm = Math.sqrt(norm2) || 1;
     for (const [t, w] of vector) vector.set(t, w / norm);
     return { vector, df: dfs, docs };
+  }
+
+  /**
+   * Index a post that is already a member (kept by a reviewer through a rebuild): its text counts
+   * in the stream's IDF and its incident's centroid, as if clustering had put it there.
+   */
+  async indexMember(post: ClusterPost, incidentId: number, reply: boolean): Promise<void> {
+    const f = textFeatures(post.title, post.text, post.ocrText);
+    if (!informative(f)) return;
+    const { vector } = await this.vectorOf(f);
+    const hash = simhash(vector);
+    const weight = reply ? this.options.replyWeight : 1;
+    const v = new Map<string, number>();
+    for (const [t, w] of vector) v.set(t, this.options.scoring === "coverage" ? weight : w * weight);
+    await this.index.indexMember(incidentId, { post, vector: v, hash, bands: simhashBands(hash), reason: "seed", score: null, matchedKey: null, weight });
+    await this.index.addDoc([...vector.keys()]);
   }
 
   /** Cluster one post: join an incident, start a candidate or leave it alone. */

@@ -23,7 +23,6 @@ export class MemoryIndex implements ClusterIndex {
   private readonly df = new Map<string, number>();
   private readonly incidents = new Map<number, MemIncident>();
   private readonly memberOf = new Map<number, number>();
-  private readonly looked = new Set<number>();
   private readonly bands = new Map<string, { key: number; incidentId: number; time: number; hash: SimHash }[]>();
   private readonly postings = new Map<string, number[]>();
   private nextId = 1;
@@ -44,7 +43,7 @@ export class MemoryIndex implements ClusterIndex {
   }
 
   async seen(key: number): Promise<boolean> {
-    return this.looked.has(key);
+    return this.memberOf.has(key);
   }
 
   async bandHits(bands: readonly string[], from: number, to: number): Promise<BandHit[]> {
@@ -92,11 +91,15 @@ export class MemoryIndex implements ClusterIndex {
   }
 
   async join(incidentId: number, entry: MemberEntry): Promise<void> {
+    const key = entry.post.key;
+    this.memberOf.set(key, incidentId);
+    this.incidents.get(incidentId)!.members.push(key);
+    await this.indexMember(incidentId, entry);
+  }
+
+  async indexMember(incidentId: number, entry: MemberEntry): Promise<void> {
     const inc = this.incidents.get(incidentId)!;
     const key = entry.post.key;
-    this.looked.add(key);
-    this.memberOf.set(key, incidentId);
-    inc.members.push(key);
     inc.mass += entry.weight;
     inc.firstSeen = Math.min(inc.firstSeen, entry.post.time);
     inc.lastSeen = Math.max(inc.lastSeen, entry.post.time);
@@ -121,8 +124,8 @@ export class MemoryIndex implements ClusterIndex {
     }
   }
 
-  async leaveAlone(post: ClusterPost): Promise<void> {
-    this.looked.add(post.key);
+  async leaveAlone(_post: ClusterPost): Promise<void> {
+    // As on the database: nothing is kept of a post left alone.
   }
 
   /** Mark an incident as taking no more posts (a reviewer's dismissal, in tests). */
