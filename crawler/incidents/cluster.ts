@@ -13,6 +13,7 @@ import { refreshIncident } from "./figures";
 import { DbIndex, type Tx } from "./index-store";
 import { quotedPost, quotedUrls } from "./links";
 import { dequeueClustered } from "./queue";
+import { textFeatures } from "./text-features";
 
 /** Options of {@link clusterPosts} and {@link clusterPending}. */
 export interface ClusterRunOptions {
@@ -32,6 +33,9 @@ export interface ClusterRunResult {
   alone: number;
   decisions: ClusterDecision[];
 }
+
+/** Longest a post's clustering transaction may take (a big incident's figures read all its members). */
+export const TRANSACTION_TIMEOUT_MS = 60_000;
 
 const POST_SELECT = { id: true, title: true, text: true, ocrText: true, html: true, url: true, publishedAt: true, parentId: true } as const;
 
@@ -68,13 +72,18 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
   for (const q of queued) if (!stored.has(q.postId)) await dequeueClustered(db, q.postId, q.queuedAt);
   for (const p of posts) {
     if (options.signal?.aborted) break;
-    const d = await db.$transaction(async (tx) => {
-      const index = new DbIndex(tx, dialect);
-      const decision = await new IncidentClusterer(index, options.cluster).cluster(await clusterPostOf(tx, p));
-      for (const id of index.touched) await refreshIncident(tx, id, now());
-      await dequeueClustered(tx, p.id, queuedAt.get(p.id)!);
-      return decision;
-    });
+    // Segmenting (and loading jieba, the first time) happens before the transaction, which stays short.
+    const features = textFeatures(p.title, p.text, p.ocrText);
+    const d = await db.$transaction(
+      async (tx) => {
+        const index = new DbIndex(tx, dialect);
+        const decision = await new IncidentClusterer(index, options.cluster).cluster({ ...(await clusterPostOf(tx, p)), features });
+        for (const id of index.touched) await refreshIncident(tx, id, now());
+        await dequeueClustered(tx, p.id, queuedAt.get(p.id)!);
+        return decision;
+      },
+      { timeout: TRANSACTION_TIMEOUT_MS },
+    );
     result.posts++;
     result.decisions.push(d);
     if (d.already) continue;
@@ -98,7 +107,7 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
 export async function refreshIncidentsOf(db: Db, postIds: readonly number[], now = new Date()): Promise<number> {
   if (postIds.length === 0) return 0;
   const rows = await db.incidentPost.findMany({ where: { postId: { in: [...postIds] } }, select: { incidentId: true }, distinct: ["incidentId"] });
-  for (const r of rows) await db.$transaction((tx) => refreshIncident(tx, r.incidentId, now));
+  for (const r of rows) await db.$transaction((tx) => refreshIncident(tx, r.incidentId, now), { timeout: TRANSACTION_TIMEOUT_MS });
   return rows.length;
 }
 

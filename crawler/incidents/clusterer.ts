@@ -36,6 +36,11 @@ export interface ClusterPost {
   parentKey?: number | null;
   /** How it is linked to {@link parentKey}: "reply" (same thread) or "link" (repost or quote). */
   linkKind?: "reply" | "link";
+  /**
+   * Its text features, when the caller computed them already (the crawl segments outside the
+   * database transaction, which must stay short). @default textFeatures(title, text, ocrText)
+   */
+  features?: TextFeatures;
 }
 
 /** How a post joined (IncidentPost.reason). */
@@ -241,7 +246,7 @@ export class IncidentClusterer {
    * in the stream's IDF and its incident's centroid, as if clustering had put it there.
    */
   async indexMember(post: ClusterPost, incidentId: number, reply: boolean): Promise<void> {
-    const f = textFeatures(post.title, post.text, post.ocrText);
+    const f = post.features ?? textFeatures(post.title, post.text, post.ocrText);
     if (!informative(f)) return;
     const { vector } = await this.vectorOf(f);
     const hash = simhash(vector);
@@ -259,7 +264,7 @@ export class IncidentClusterer {
       const m = await this.index.membership(post.key);
       return { key: post.key, incidentId: m?.incidentId ?? null, reason: null, score: null, matchedKey: null, already: true };
     }
-    const f = textFeatures(post.title, post.text, post.ocrText);
+    const f = post.features ?? textFeatures(post.title, post.text, post.ocrText);
     const useful = informative(f);
     let vector = new Map<string, number>();
     let hash: SimHash | null = null;

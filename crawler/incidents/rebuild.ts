@@ -15,7 +15,8 @@
  */
 import { dialectOf, type Db } from "../../lib/db";
 import { IncidentClusterer, type ClusterOptions } from "./clusterer";
-import { clusterPosts } from "./cluster";
+import { clusterPosts, TRANSACTION_TIMEOUT_MS } from "./cluster";
+import { textFeatures } from "./text-features";
 import { refreshIncident } from "./figures";
 import { DbIndex } from "./index-store";
 import { queuePosts } from "./queue";
@@ -95,17 +96,21 @@ export async function rebuildIncidents(db: Db, options: RebuildOptions = {}): Pr
       if (incidentId === undefined) {
         await clusterPosts(db, [p.id], options);
       } else {
-        await db.$transaction(async (tx) => {
-          const index = new DbIndex(tx, dialect);
-          const post = { key: p.id, time: p.publishedAt.getTime(), title: p.title, text: p.text, ocrText: p.ocrText };
-          await new IncidentClusterer(index, options.cluster).indexMember(post, incidentId, p.parentId !== null);
-        });
+        const post = { key: p.id, time: p.publishedAt.getTime(), title: p.title, text: p.text, ocrText: p.ocrText };
+        const features = textFeatures(p.title, p.text, p.ocrText);
+        await db.$transaction(
+          async (tx) => {
+            const index = new DbIndex(tx, dialect);
+            await new IncidentClusterer(index, options.cluster).indexMember({ ...post, features }, incidentId, p.parentId !== null);
+          },
+          { timeout: TRANSACTION_TIMEOUT_MS },
+        );
       }
       posts++;
     }
     log(`${posts} posts`);
   }
-  for (const id of new Set(kept.values())) await db.$transaction((tx) => refreshIncident(tx, id, now()));
+  for (const id of new Set(kept.values())) await db.$transaction((tx) => refreshIncident(tx, id, now()), { timeout: TRANSACTION_TIMEOUT_MS });
   const incidents = await db.incident.count({ where: { status: { notIn: ["merged"] } } });
   const open = await db.incident.count({ where: { status: "open" } });
   return { posts, keptIncidents: new Set(kept.values()).size, keptMembers: kept.size, deletedIncidents: deleted, incidents, open };

@@ -89,7 +89,10 @@ describe("figures", () => {
   });
 
   it("quoted URLs are found in HTML and text, capped", () => {
-    expect(quotedUrls('<a href="https://weibo.com/1/abc">x</a> 转自 https://bbs.x.edu.cn/t-1.html。')).toEqual(["https://weibo.com/1/abc", "https://bbs.x.edu.cn/t-1.html"]);
+    expect(quotedUrls('<a href="https://weibo.com/1/abc">x</a> 转自 https://bbs.x.edu.cn/t-1.html。')).toEqual([
+      "https://weibo.com/1/abc",
+      "https://bbs.x.edu.cn/t-1.html",
+    ]);
     expect(quotedUrls("http://a/" + " http://b/".repeat(0), Array.from({ length: 50 }, (_, i) => `http://h/${i}`).join(" ")).length).toBe(20);
   });
 });
