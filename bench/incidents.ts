@@ -66,7 +66,7 @@ function readRows(file: string): Row[] {
       typeof o.time !== "string"
     )
       fail(`${file}:${i + 1}: needs string keys event, time, text and id`);
-    if (Number.isNaN(Date.parse(o.time as string))) fail(`${file}:${i + 1}: time ${JSON.stringify(o.time)} is not a date`);
+    if (Number.isNaN(Date.parse(o.time))) fail(`${file}:${i + 1}: time ${JSON.stringify(o.time)} is not a date`);
     if (o.parentId !== undefined && typeof o.parentId !== "string") fail(`${file}:${i + 1}: parentId must be a string`);
     rows.push(o as unknown as Row);
   });
@@ -99,7 +99,7 @@ function cpuMs(): number {
 async function run(posts: readonly ClusterPost[], n: number, options: ClusterOptions = {}) {
   const index = new MemoryIndex();
   const clusterer = new IncidentClusterer(index, options);
-  const incidentOf: (number | null)[] = new Array(n).fill(null);
+  const incidentOf = new Array<number | null>(n).fill(null);
   const t0 = cpuMs();
   for (const p of posts) incidentOf[p.key] = (await clusterer.cluster(p)).incidentId;
   const ms = (cpuMs() - t0) / Math.max(1, posts.length);

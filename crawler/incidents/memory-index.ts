@@ -27,26 +27,27 @@ export class MemoryIndex implements ClusterIndex {
   private readonly postings = new Map<string, number[]>();
   private nextId = 1;
 
-  async docFreq(terms: readonly string[]): Promise<{ docs: number; df: number[] }> {
-    return { docs: this.docs, df: terms.map((t) => this.df.get(t) ?? 0) };
+  docFreq(terms: readonly string[]): Promise<{ docs: number; df: number[] }> {
+    return Promise.resolve({ docs: this.docs, df: terms.map((t) => this.df.get(t) ?? 0) });
   }
 
-  async addDoc(terms: readonly string[]): Promise<void> {
+  addDoc(terms: readonly string[]): Promise<void> {
     this.docs++;
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    return Promise.resolve();
   }
 
-  async membership(key: number): Promise<IndexedMembership | null> {
+  membership(key: number): Promise<IndexedMembership | null> {
     const id = this.memberOf.get(key);
-    if (id === undefined) return null;
-    return { incidentId: id, accepting: this.incidents.get(id)?.accepting ?? false };
+    if (id === undefined) return Promise.resolve(null);
+    return Promise.resolve({ incidentId: id, accepting: this.incidents.get(id)?.accepting ?? false });
   }
 
-  async seen(key: number): Promise<boolean> {
-    return this.memberOf.has(key);
+  seen(key: number): Promise<boolean> {
+    return Promise.resolve(this.memberOf.has(key));
   }
 
-  async bandHits(bands: readonly string[], from: number, to: number): Promise<BandHit[]> {
+  bandHits(bands: readonly string[], from: number, to: number): Promise<BandHit[]> {
     const out: BandHit[] = [];
     const found = new Set<number>();
     for (const b of bands) {
@@ -56,10 +57,10 @@ export class MemoryIndex implements ClusterIndex {
         out.push({ key: e.key, incidentId: e.incidentId, hash: e.hash });
       }
     }
-    return out;
+    return Promise.resolve(out);
   }
 
-  async termHits(terms: readonly string[], from: number, to: number, perTerm: number): Promise<TermHit[]> {
+  termHits(terms: readonly string[], from: number, to: number, perTerm: number): Promise<TermHit[]> {
     const out: TermHit[] = [];
     for (const term of terms) {
       const list = this.postings.get(term);
@@ -72,15 +73,15 @@ export class MemoryIndex implements ClusterIndex {
         taken++;
       }
     }
-    return out;
+    return Promise.resolve(out);
   }
 
-  async norms(incidentIds: readonly number[]): Promise<Map<number, number>> {
-    return new Map(incidentIds.map((id) => [id, this.incidents.get(id)?.norm2 ?? 0]));
+  norms(incidentIds: readonly number[]): Promise<Map<number, number>> {
+    return Promise.resolve(new Map(incidentIds.map((id) => [id, this.incidents.get(id)?.norm2 ?? 0])));
   }
 
-  async masses(incidentIds: readonly number[]): Promise<Map<number, number>> {
-    return new Map(incidentIds.map((id) => [id, this.incidents.get(id)?.mass ?? 0]));
+  masses(incidentIds: readonly number[]): Promise<Map<number, number>> {
+    return Promise.resolve(new Map(incidentIds.map((id) => [id, this.incidents.get(id)?.mass ?? 0])));
   }
 
   async create(entry: MemberEntry): Promise<number> {
@@ -97,7 +98,7 @@ export class MemoryIndex implements ClusterIndex {
     await this.indexMember(incidentId, entry);
   }
 
-  async indexMember(incidentId: number, entry: MemberEntry): Promise<void> {
+  indexMember(incidentId: number, entry: MemberEntry): Promise<void> {
     const inc = this.incidents.get(incidentId)!;
     const key = entry.post.key;
     inc.mass += entry.weight;
@@ -122,10 +123,12 @@ export class MemoryIndex implements ClusterIndex {
         else this.bands.set(b, [e]);
       }
     }
+    return Promise.resolve();
   }
 
-  async leaveAlone(_post: ClusterPost): Promise<void> {
+  leaveAlone(_post: ClusterPost): Promise<void> {
     // As on the database: nothing is kept of a post left alone.
+    return Promise.resolve();
   }
 
   /** Mark an incident as taking no more posts (a reviewer's dismissal, in tests). */
