@@ -137,6 +137,8 @@ async function main(): Promise<void> {
       json: { type: "boolean", default: false },
       out: { type: "string" },
       "no-scale": { type: "boolean", default: false },
+      db: { type: "string" },
+      "db-posts": { type: "string" },
       threshold: { type: "string" },
       scoring: { type: "string" },
       saturation: { type: "string" },
@@ -191,9 +193,73 @@ async function main(): Promise<void> {
   );
   print(`  text only:   B-cubed P ${round(textScore.precision)}  R ${round(textScore.recall)}  F1 ${result.textOnlyF1}  (target ≥ 0.80)`);
   print(`  cost:        ${result.msPerPost} ms per post (CPU, one thread, segmentation included)`);
+  if (values.db) {
+    const n = Math.min(rows.length, Number(values["db-posts"] ?? 300));
+    const r = await dbCost(values.db, rows.slice(0, n));
+    print(
+      `  database path (${r.kind}, ${n} posts through clusterPosts, one transaction each): ${round(r.ms)} ms per post (wall); same incidents as in memory: ${r.same}`,
+    );
+  }
   if (!values["no-scale"]) {
     const ms = await costAtScale(rows, 100_000, options);
     print(`  at 100,000 indexed posts: ${round(ms)} ms per post (target ≤ 2 ms) ${ms <= 2 ? "OK" : "OVER"}`);
+  }
+}
+
+/**
+ * The crawl's own path on a database: store the first rows as posts (replies under their parent),
+ * queue them, and time clusterPosts; then check the database grouped them as the memory index does.
+ * `target` is a DATABASE_URL of an empty database, or "sqlite" for a temporary file.
+ */
+async function dbCost(target: string, rows: readonly Row[]): Promise<{ kind: string; ms: number; same: boolean }> {
+  const [{ createDb }, { migrateDatabase }, { clusterPosts }, { queueForClustering }, os] = await Promise.all([
+    import("../lib/db"),
+    import("../lib/migrate"),
+    import("../crawler/incidents/cluster"),
+    import("../crawler/incidents/queue"),
+    import("node:os"),
+  ]);
+  const dir = target === "sqlite" ? fs.mkdtempSync(path.join(os.tmpdir(), "cw-bench-incidents-")) : null;
+  const url = dir ? `file:${path.join(dir, "bench.db")}` : target;
+  await migrateDatabase(url);
+  const db = createDb(url);
+  try {
+    const account = await db.account.create({ data: { platform: "weibo", entryUrl: "http://127.0.0.1:9/u/1", name: "bench" } });
+    const posts = postsOf(rows, true);
+    const idOf = new Map<number, number>();
+    for (const p of posts) {
+      const r = rows[p.key]!;
+      const created = await db.post.create({
+        data: {
+          accountId: account.id,
+          platformId: r.id,
+          url: `http://127.0.0.1:9/p/${r.id}`,
+          text: r.text,
+          publishedAt: new Date(p.time),
+          sha1: r.id,
+          kind: p.parentKey == null ? "post" : "reply",
+          parentId: p.parentKey == null ? null : (idOf.get(p.parentKey) ?? null),
+        },
+      });
+      idOf.set(p.key, created.id);
+    }
+    const ids = posts.map((p) => idOf.get(p.key)!);
+    await db.$transaction((tx) => queueForClustering(tx, ids, [], new Date()));
+    const t0 = performance.now();
+    for (let i = 0; i < ids.length; i += 50) await clusterPosts(db, ids.slice(i, i + 50));
+    const ms = (performance.now() - t0) / ids.length;
+    const members = new Map((await db.incidentPost.findMany()).map((m) => [m.postId, m.incidentId]));
+    const key = (of: (k: number) => number | null | undefined) =>
+      posts.map((a) => posts.map((b) => of(a.key) != null && of(a.key) === of(b.key)).join("")).join("|");
+    const memOf = new Map<number, number | null>();
+    posts.forEach((p) => memOf.set(p.key, null));
+    const raw = new IncidentClusterer(new MemoryIndex());
+    for (const p of posts) memOf.set(p.key, (await raw.cluster({ ...p, linkKind: "reply" })).incidentId);
+    const same = key((k) => members.get(idOf.get(k)!)) === key((k) => memOf.get(k));
+    return { kind: dir ? "SQLite" : "PostgreSQL", ms, same };
+  } finally {
+    await db.$disconnect();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
