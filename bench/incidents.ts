@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     const n = Math.min(rows.length, Number(values["db-posts"] ?? 300));
     const r = await dbCost(values.db, rows.slice(0, n));
     print(
-      `  database path (${r.kind}, ${n} posts through clusterPosts, one transaction each): ${round(r.ms)} ms per post (wall); same incidents as in memory: ${r.same}`,
+      `  database path (${r.kind}, ${n} posts through clusterPosts, one transaction each): ${round(r.ms)} ms per post (wall), ${round(r.cpu)} ms CPU of this thread; same incidents as in memory: ${r.same}`,
     );
   }
   if (!values["no-scale"]) {
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
  * queue them, and time clusterPosts; then check the database grouped them as the memory index does.
  * `target` is a DATABASE_URL of an empty database, or "sqlite" for a temporary file.
  */
-async function dbCost(target: string, rows: readonly Row[]): Promise<{ kind: string; ms: number; same: boolean }> {
+async function dbCost(target: string, rows: readonly Row[]): Promise<{ kind: string; ms: number; cpu: number; same: boolean }> {
   const [{ createDb }, { migrateDatabase }, { clusterPosts }, { queueForClustering }, os] = await Promise.all([
     import("../lib/db"),
     import("../lib/migrate"),
@@ -246,8 +246,10 @@ async function dbCost(target: string, rows: readonly Row[]): Promise<{ kind: str
     const ids = posts.map((p) => idOf.get(p.key)!);
     await db.$transaction((tx) => queueForClustering(tx, ids, [], new Date()));
     const t0 = performance.now();
+    const c0 = cpuMs();
     for (let i = 0; i < ids.length; i += 50) await clusterPosts(db, ids.slice(i, i + 50));
     const ms = (performance.now() - t0) / ids.length;
+    const cpu = (cpuMs() - c0) / ids.length;
     const members = new Map((await db.incidentPost.findMany()).map((m) => [m.postId, m.incidentId]));
     const key = (of: (k: number) => number | null | undefined) =>
       posts.map((a) => posts.map((b) => of(a.key) != null && of(a.key) === of(b.key)).join("")).join("|");
@@ -256,7 +258,7 @@ async function dbCost(target: string, rows: readonly Row[]): Promise<{ kind: str
     const raw = new IncidentClusterer(new MemoryIndex());
     for (const p of posts) memOf.set(p.key, (await raw.cluster({ ...p, linkKind: "reply" })).incidentId);
     const same = key((k) => members.get(idOf.get(k)!)) === key((k) => memOf.get(k));
-    return { kind: dir ? "SQLite" : "PostgreSQL", ms, same };
+    return { kind: dir ? "SQLite" : "PostgreSQL", ms, cpu, same };
   } finally {
     await db.$disconnect();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
