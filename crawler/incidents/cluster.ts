@@ -7,10 +7,10 @@
  * {@link refreshIncidentsOf} brings the figures (and the candidate → open promotion) up to date
  * when a member gets a flag later.
  */
-import { dialectOf, type Db } from "../../lib/db";
+import type { Db } from "../../lib/db";
 import { IncidentClusterer, type ClusterDecision, type ClusterOptions, type ClusterPost } from "./clusterer";
 import { refreshIncident } from "./figures";
-import { DbIndex, type Tx } from "./index-store";
+import { DbIndex, indexDialect, type Tx } from "./index-store";
 import { quotedPost, quotedUrls } from "./links";
 import { dequeueClustered } from "./queue";
 import { textFeatures } from "./text-features";
@@ -63,7 +63,7 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
   const result: ClusterRunResult = { posts: 0, joined: 0, started: 0, alone: 0, decisions: [] };
   const ids = [...new Set(postIds)];
   if (ids.length === 0) return result;
-  const dialect = dialectOf(db);
+  const dialect = indexDialect(db);
   const now = options.now ?? (() => new Date());
   const queued = await db.incidentQueue.findMany({ where: { postId: { in: ids } }, select: { postId: true, queuedAt: true } });
   const queuedAt = new Map(queued.map((q) => [q.postId, q.queuedAt]));

@@ -7,7 +7,7 @@
  * hand-written statements use each dialect's date form.
  */
 import { Prisma } from "@/generated/prisma/client";
-import type { Db, Dialect } from "../../lib/db";
+import { dialectOf, type Db, type Dialect } from "../../lib/db";
 import { sqlValue } from "../../lib/sqlite-statements";
 import type { BandHit, ClusterIndex, ClusterPost, IndexedMembership, MemberEntry, TermHit } from "./clusterer";
 import { parseSimhashHex, simhashHex } from "./simhash";
@@ -20,6 +20,11 @@ export const CLOSED_STATUSES = ["dismissed", "merged"] as const;
 
 /** The IncidentDocFreq row holding the number of documents. */
 const DOCS_ROW = "";
+
+/** The dialect a client speaks, for {@link DbIndex} (its two hand-written statements differ in date form). */
+export function indexDialect(db: Db): Dialect {
+  return dialectOf(db);
+}
 
 /** Follow merges to the incident that takes posts now (at most a few hops; a cycle stops). */
 export async function resolveIncident(tx: Tx, incidentId: number): Promise<{ id: number; status: string } | null> {

@@ -13,12 +13,12 @@
  * queued and clustered. Incidents left empty that no reviewer touched are deleted. A rebuild that
  * is killed half-way leaves the rest of the posts queued: the next catch-up clusters them.
  */
-import { dialectOf, type Db } from "../../lib/db";
+import type { Db } from "../../lib/db";
 import { IncidentClusterer, type ClusterOptions } from "./clusterer";
 import { clusterPosts, TRANSACTION_TIMEOUT_MS } from "./cluster";
 import { textFeatures } from "./text-features";
 import { refreshIncident } from "./figures";
-import { DbIndex } from "./index-store";
+import { DbIndex, indexDialect } from "./index-store";
 import { queuePosts } from "./queue";
 
 /** Options of {@link rebuildIncidents}. */
@@ -73,7 +73,7 @@ export async function rebuildIncidents(db: Db, options: RebuildOptions = {}): Pr
     { timeout: 600_000 },
   );
   log(`kept ${kept.size} members of ${new Set(kept.values()).size} incidents; deleted ${deleted} incidents; clustering all posts again`);
-  const dialect = dialectOf(db);
+  const dialect = indexDialect(db);
   let after: { publishedAt: Date; id: number } | null = null;
   let posts = 0;
   while (!options.signal?.aborted) {
