@@ -24,6 +24,7 @@ import { registerSecretCommands } from "./commands/secrets";
 import { registerEvidenceCommands } from "./commands/evidence";
 import { registerAuditCommands } from "./commands/audit";
 import { registerTokenCommands } from "./commands/tokens";
+import { registerIncidentRebuildCommand } from "./commands/incidents-rebuild";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -55,6 +56,7 @@ registerSecretCommands(program);
 registerEvidenceCommands(program);
 registerAuditCommands(program);
 registerTokenCommands(program);
+registerIncidentRebuildCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

@@ -10,6 +10,7 @@ import { createAddressPolicy, createFetcher, HostScheduler, type AddressPolicy, 
 import type { HostGate } from "./fetch/politeness";
 import type { ProxyConfig } from "./fetch/proxy-url";
 import { classifyPosts } from "./classify";
+import { clusterPosts } from "./incidents/cluster";
 import { enableSegmentThread } from "./classify/segment-thread";
 import { enableParseThreads } from "./parse/thread";
 import { createOcr } from "./ocr";
@@ -144,7 +145,16 @@ export function createServices(opts: RuntimeOptions): RuntimeServices {
         log: (m) => opts.onProgress?.(`account ${account.id}: ${m}`),
       }),
     // The posts as the store wrote them are judged without reading them again.
-    classify: opts.classify === false ? undefined : (db, ids, posts) => classifyPosts(db, ids, { posts }),
+    // Then cluster them into incidents (after classification, so their flags count): a failure
+    // leaves them in the IncidentQueue for the next catch-up and does not fail the crawl.
+    classify:
+      opts.classify === false
+        ? undefined
+        : async (db, ids, posts) => {
+            const r = await classifyPosts(db, ids, { posts });
+            await clusterPosts(db, ids).catch((e: unknown) => opts.onProgress?.(`incident clustering failed (the posts stay queued): ${(e as Error).message}`));
+            return r;
+          },
     archiveDir: opts.archive === false ? null : path.join(dataDir(), "archive"),
     ocr: createOcr({ log: (m) => (opts.onProgress ?? console.warn)(m) }),
     onProgress: opts.onProgress,

@@ -11,6 +11,7 @@ import { deliverNotification, deliverPending, notifyRun } from "../../lib/notify
 import { incidentsTick } from "../incidents/alerts";
 import { learnTopic, rescoreOpenFlags, rescoreTopic, trainTopic } from "../classify";
 import { classifyPending } from "../classify/pending";
+import { clusterPending } from "../incidents/cluster";
 import { revisitDiscovery, runDiscovery, type DiscoverySummary, type RevisitSummary } from "../discover";
 import { pruneArchiveNow } from "../runtime";
 import { drawRunScreenshots } from "../evidence/shots";
@@ -166,8 +167,14 @@ export interface CatchUpWorkOptions {
  */
 export async function catchUpWork(ctx: JobContext, spec: Extract<JobSpec, { kind: "catchUp" }>, opts: CatchUpWorkOptions = {}): Promise<JobOutcome> {
   const n = await classifyPending(ctx.db, { batch: 200, classify: opts.classify, signal: ctx.signal, queuedBefore: new Date(spec.queuedBefore) });
+  // Clustering follows classification (flags count in an incident's figures).
+  const c = ctx.signal.aborted ? 0 : await clusterPending(ctx.db, { batch: 200, signal: ctx.signal, queuedBefore: new Date(spec.queuedBefore) });
   const stopped = ctx.signal.aborted ? " (stopped early: the rest stay queued)" : "";
-  return { message: `classified ${n} posts left unclassified by an earlier run${stopped}`, step: "caughtUp", values: { posts: n } };
+  return {
+    message: `classified ${n} posts left unclassified by an earlier run; clustered ${c} posts into incidents${stopped}`,
+    step: "caughtUp",
+    values: { posts: n, clustered: c },
+  };
 }
 
 /** The product's handlers. */

@@ -7,6 +7,7 @@ import type { ExistingPost, PageOp } from "./page-plan";
 import { addSources, onSite } from "./site";
 // The queue's owner (docs/tables.md); its light file, not the classifier.
 import { queueStored } from "../classify/unclassified";
+import { queueForClustering } from "../incidents/queue";
 
 /** The columns the plan reads of a stored post. */
 const existingSelect = {
@@ -52,6 +53,7 @@ export async function runPageOpPrisma(tx: Tx, op: PageOp): Promise<unknown> {
       return undefined;
     case "queue":
       await queueStored(tx, op.created, op.changed, op.now);
+      await queueForClustering(tx, op.created, op.changed, op.now);
       return undefined;
   }
 }

@@ -12,6 +12,7 @@ import { onSiteSql } from "./site";
 import { addSourcesSync } from "./sqlite";
 // The queue's owner (docs/tables.md); its light file, not the classifier.
 import { queueStoredSync } from "../classify/unclassified";
+import { queueForClusteringSync } from "../incidents/queue";
 
 type Database = BetterSqlite3.Database;
 
@@ -84,6 +85,7 @@ export function runPageOpSqlite(db: Database, op: PageOp): unknown {
       return undefined;
     case "queue":
       queueStoredSync(db, op.created, op.changed, op.now);
+      queueForClusteringSync(db, op.created, op.changed, op.now);
       return undefined;
   }
 }

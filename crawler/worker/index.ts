@@ -16,6 +16,7 @@ import { BlockedError, FatalError, LoginExpiredError } from "../errors";
 import type { AdapterContext, FetchMode, Platform } from "../types";
 import type { RobotsPolicy } from "../fetch";
 import { classifyPending } from "../classify/pending";
+import { clusterPending } from "../incidents/cluster";
 import {
   appendRunError,
   closeDeadRuns,
@@ -133,6 +134,10 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
   if (services.classify) {
     await classifyPending(db, { accountId, classify: services.classify }).catch((e: unknown) =>
       record(new Error(`classification of posts left by an earlier run failed: ${(e as Error).message}`)),
+    );
+    // Then the posts of this account an earlier run stored but never clustered.
+    await clusterPending(db, { accountId, signal: services.signal }).catch((e: unknown) =>
+      record(new Error(`incident clustering of posts left by an earlier run failed: ${(e as Error).message}`)),
     );
   }
 

@@ -41,6 +41,8 @@ const RULES: { name: string; pattern: RegExp; allowed: Record<string, string> }[
       "crawler/classify/write-batch.ts": "the verdict store's SQLite implementation (VERDICT_STORE)",
       "crawler/store/sentiment.ts": "the Post table's owner (docs/tables.md): its SQLite write of a post's sentiment, run by the verdict store's SQLite driver",
       "crawler/classify/unclassified.ts": "the UnclassifiedPost queue's owner (docs/tables.md): its SQLite write, run by the page store's SQLite driver",
+      "crawler/incidents/queue.ts": "the IncidentQueue's owner (docs/tables.md): its SQLite write, run by the page store's SQLite driver",
+      "crawler/incidents/index-store.ts": "the clustering index: SQLite's date form in its two hand-written statements",
       "lib/search-index.ts": "the search index store's SQLite implementation (SEARCH_INDEX_STORE)",
       "lib/notify/index.ts": "the channel probe's SQLite implementation (CHANNEL_PROBE)",
       "lib/db-copy.ts": "a tool on database files, not a client: `db copy` reads a SQLite file",
@@ -54,6 +56,7 @@ const RULES: { name: string; pattern: RegExp; allowed: Record<string, string> }[
     allowed: {
       "lib/db.ts": "defines it",
       "crawler/classify/write-batch.ts": "the verdict store's Prisma implementation locks rows on PostgreSQL",
+      "crawler/incidents/index-store.ts": "the clustering index: each dialect's date form in its two hand-written statements",
       "lib/search-index.ts": "the search index store's Prisma implementation: PostgreSQL indexes as it writes",
       // Not data access of the crawl: which process runs crawls (PostgreSQL has the scale-out worker).
       "crawler/commands/crawl.ts": "deployment: the PostgreSQL scheduler and worker",
