@@ -56,6 +56,7 @@ export const CLIENT_NAMESPACES = [
   "seeds",
   "discovery",
   "platforms",
+  "incidents",
 ] as const;
 
 /** True when `value` is one of {@link LOCALES}. */

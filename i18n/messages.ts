@@ -22,6 +22,8 @@ import en_seeds from "@/messages/en/seeds.json";
 import zh_seeds from "@/messages/zh-CN/seeds.json";
 import en_discovery from "@/messages/en/discovery.json";
 import zh_discovery from "@/messages/zh-CN/discovery.json";
+import en_incidents from "@/messages/en/incidents.json";
+import zh_incidents from "@/messages/zh-CN/incidents.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
 const en = {
@@ -34,6 +36,7 @@ const en = {
   charts: en_charts,
   seeds: en_seeds,
   discovery: en_discovery,
+  incidents: en_incidents,
 };
 export type Messages = typeof en;
 
@@ -47,6 +50,7 @@ const zhCN: Messages = {
   charts: zh_charts,
   seeds: zh_seeds,
   discovery: zh_discovery,
+  incidents: zh_incidents,
 };
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };

@@ -1,0 +1,189 @@
+/**
+ * An incident's figures (size, threads, authors, accounts, platforms, replies, flags, negative
+ * posts, first and last seen, representative post, topic), computed from its member posts. Every
+ * change of membership ends with {@link recomputeIncidentFigures} in the same transaction, so the
+ * figures the list sorts and filters by never drift from the members the incident page shows.
+ * Clustering, reviewers' actions and anything else that moves posts call this one function.
+ */
+import type { Db, Prisma } from "../../lib/db";
+
+/** A client or an interactive transaction's client: the figures are written where the move was. */
+export type IncidentTx = Prisma.TransactionClient | Db;
+
+/** What {@link computeIncidentFigures} reads of each member post. */
+export interface FigureMember {
+  id: number;
+  kind: string;
+  parentId: number | null;
+  /** The parent's own parent (a 楼中楼 reply's thread is its floor's thread). */
+  grandParentId: number | null;
+  accountId: number;
+  platform: string;
+  author: string;
+  authorId: string;
+  publishedAt: Date;
+  /** The platform's reply count of a post (null when it shows none). */
+  replyCount: number | null;
+  sentiment: string | null;
+  /** Topic ids of its open or confirmed flags. */
+  flagTopics: number[];
+}
+
+/** The figure columns of an Incident row, as {@link recomputeIncidentFigures} writes them. */
+export interface IncidentFigures {
+  size: number;
+  threadCount: number;
+  authorCount: number;
+  accountCount: number;
+  /** Platform ids in the order the incident reached them (by publishedAt). */
+  platforms: string[];
+  platformCount: number;
+  replyCount: number;
+  flaggedCount: number;
+  negativeCount: number;
+  /** null when it has no members (the row keeps its old dates: the columns are required). */
+  firstSeenAt: Date | null;
+  lastSeenAt: Date | null;
+  representativePostId: number | null;
+  /** The topic most of its flags belong to (ties: the lower id); null while none is flagged. */
+  topicId: number | null;
+}
+
+/** The thread a member belongs to: its top-level post. */
+function threadOf(m: FigureMember): number {
+  return m.grandParentId ?? m.parentId ?? m.id;
+}
+
+/**
+ * The figures of a set of members (pure: the rules in one place, testable without a database).
+ *
+ * - an author is the platform with the author's stable id, or the shown name when there is none;
+ * - `replyCount` counts, per thread, the larger of the platform's reply count of its top-level post
+ *   (when that post is a member) and the member replies stored for it: the platform's count sees
+ *   replies not crawled, the stored ones count where the platform shows no count;
+ * - the representative post is the earliest member of the largest thread (ties: the thread that
+ *   started first), preferring a top-level post to a reply at the same time.
+ */
+export function computeIncidentFigures(members: readonly FigureMember[]): IncidentFigures {
+  const sorted = [...members].sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime() || a.id - b.id);
+  const threads = new Map<number, FigureMember[]>();
+  const authors = new Set<string>();
+  const accounts = new Set<number>();
+  const platforms: string[] = [];
+  const topicVotes = new Map<number, number>();
+  let flagged = 0;
+  let negative = 0;
+  for (const m of sorted) {
+    const thread = threadOf(m);
+    const list = threads.get(thread);
+    if (list) list.push(m);
+    else threads.set(thread, [m]);
+    const who = m.authorId || m.author;
+    if (who) authors.add(`${m.platform}\u0000${who}`);
+    accounts.add(m.accountId);
+    if (!platforms.includes(m.platform)) platforms.push(m.platform);
+    if (m.flagTopics.length > 0) flagged++;
+    for (const t of m.flagTopics) topicVotes.set(t, (topicVotes.get(t) ?? 0) + 1);
+    if (m.sentiment === "negative") negative++;
+  }
+  let replyCount = 0;
+  let best: FigureMember[] | null = null;
+  for (const [root, list] of threads) {
+    const top = list.find((m) => m.id === root);
+    const stored = list.filter((m) => m.kind === "reply").length;
+    replyCount += Math.max(top?.replyCount ?? 0, stored);
+    // Map order is first-appearance order over the sorted members: a tie keeps the earlier thread.
+    if (!best || list.length > best.length) best = list;
+  }
+  let representative: FigureMember | null = null;
+  if (best) {
+    const first = best[0]!.publishedAt.getTime();
+    representative = best.find((m) => m.kind !== "reply" && m.publishedAt.getTime() === first) ?? best[0]!;
+  }
+  let topicId: number | null = null;
+  let votes = 0;
+  for (const [t, n] of topicVotes) {
+    if (n > votes || (n === votes && topicId !== null && t < topicId)) {
+      topicId = t;
+      votes = n;
+    }
+  }
+  return {
+    size: sorted.length,
+    threadCount: threads.size,
+    authorCount: authors.size,
+    accountCount: accounts.size,
+    platforms,
+    platformCount: platforms.length,
+    replyCount,
+    flaggedCount: flagged,
+    negativeCount: negative,
+    firstSeenAt: sorted[0]?.publishedAt ?? null,
+    lastSeenAt: sorted.at(-1)?.publishedAt ?? null,
+    representativePostId: representative?.id ?? null,
+    topicId,
+  };
+}
+
+/** The flag states that count an incident member as flagged (a dismissed flag does not). */
+export const COUNTED_FLAG_STATES = ["open", "confirmed"] as const;
+
+/** Read the members of an incident as {@link computeIncidentFigures} needs them. */
+export async function readFigureMembers(tx: IncidentTx, incidentId: number): Promise<FigureMember[]> {
+  const rows = await tx.incidentPost.findMany({
+    where: { incidentId },
+    select: {
+      post: {
+        select: {
+          id: true,
+          kind: true,
+          parentId: true,
+          parent: { select: { parentId: true } },
+          accountId: true,
+          account: { select: { platform: true } },
+          author: true,
+          authorId: true,
+          publishedAt: true,
+          replyCount: true,
+          sentiment: true,
+          flags: { where: { status: { in: [...COUNTED_FLAG_STATES] } }, select: { topicId: true } },
+        },
+      },
+    },
+  });
+  return rows.map(({ post: p }) => ({
+    id: p.id,
+    kind: p.kind,
+    parentId: p.parentId,
+    grandParentId: p.parent?.parentId ?? null,
+    accountId: p.accountId,
+    platform: p.account.platform,
+    author: p.author,
+    authorId: p.authorId,
+    publishedAt: p.publishedAt,
+    replyCount: p.replyCount,
+    sentiment: p.sentiment,
+    flagTopics: p.flags.map((f) => f.topicId),
+  }));
+}
+
+/**
+ * Recompute and store an incident's figures from its members (in the caller's transaction), and
+ * touch its `updatedAt`. Heat, burst and alert columns are not figures of the members alone and
+ * are left to their own modules. Returns the figures written.
+ */
+export async function recomputeIncidentFigures(tx: IncidentTx, incidentId: number): Promise<IncidentFigures> {
+  const figures = computeIncidentFigures(await readFigureMembers(tx, incidentId));
+  const { platforms, firstSeenAt, lastSeenAt, ...rest } = figures;
+  await tx.incident.update({
+    where: { id: incidentId },
+    data: {
+      ...rest,
+      platforms: JSON.stringify(platforms),
+      // An emptied incident (merged away, or split to nothing) keeps the dates it had.
+      ...(firstSeenAt && lastSeenAt ? { firstSeenAt, lastSeenAt } : {}),
+      updatedAt: new Date(),
+    },
+  });
+  return figures;
+}
