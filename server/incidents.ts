@@ -12,6 +12,7 @@ import type { Db } from "../lib/db";
 import { parseJsonColumn } from "../lib/json-column";
 import { isPlatform, type Platform } from "../lib/platforms";
 import { SHANGHAI_OFFSET_MS } from "../lib/time";
+import type { StackedPoint } from "../lib/charts/series";
 import { COUNTED_FLAG_STATES } from "../crawler/incidents/figures";
 import { INCIDENT_NOTE_MAX, INCIDENT_TITLE_MAX } from "../crawler/incidents/review";
 import { toNumber, type SqlNumber } from "./sql";
@@ -325,7 +326,7 @@ export async function getIncident(db: Db, id: number) {
     incident.lastSeenAt,
     size,
     platforms,
-  ).map((b) => ({ bucket: b.label, label: b.label, ...b.counts }));
+  ).map((b): StackedPoint => ({ ...b.counts, bucket: b.label, label: b.label }));
   const representative = members.find((m) => m.post.id === incident.representativePostId)?.post ?? null;
   return {
     ...incident,
