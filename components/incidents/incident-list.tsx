@@ -171,10 +171,12 @@ function IncidentTableRow({ r }: { r: IncidentRow }) {
       <td>
         <Sparkline values={r.trend} bucket={r.trendBucket} />
       </td>
-      <td className="platform-list">
-        {r.platforms.map((p) => (
-          <PlatformBadge key={p} platform={p} short />
-        ))}
+      <td>
+        <div className="platform-list">
+          {r.platforms.map((p) => (
+            <PlatformBadge key={p} platform={p} short />
+          ))}
+        </div>
       </td>
       <td className="nowrap">
         {t("reachValue", { posts: r.size, accounts: r.accountCount })}

@@ -73,7 +73,8 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
           {title || <span className="muted">{t("noTitle")}</span>}
         </Link>
         {p.deletedAt && <span className="badge danger">{t("deleted")}</span>}
-        <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>
+        {/* Without a title the link already shows the opening words: the excerpt would repeat them. */}
+        {p.title && <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>}
       </td>
       <td className="why small">
         <div>

@@ -19,7 +19,15 @@ function NoteField({ id, state }: { id: string; state: FormState }) {
   return (
     <div className="field">
       <label htmlFor={id}>{t("note")}</label>
-      <input id={id} name="note" maxLength={1000} defaultValue={state.values?.note ?? ""} placeholder={t("notePlaceholder")} aria-describedby={`${id}-error`} />
+      <input
+        id={id}
+        type="text"
+        name="note"
+        maxLength={1000}
+        defaultValue={state.values?.note ?? ""}
+        placeholder={t("notePlaceholder")}
+        aria-describedby={`${id}-error`}
+      />
       <FieldError id={`${id}-error`} state={state} field="note" />
     </div>
   );
@@ -37,6 +45,7 @@ export function RenameForm({ incidentId, title }: { incidentId: number; title: s
         <label htmlFor="rename-title">{t("newTitle")}</label>
         <input
           id="rename-title"
+          type="text"
           name="title"
           maxLength={200}
           required
@@ -141,7 +150,7 @@ export function SplitForm({ incidentId, canSplit, children }: { incidentId: numb
         <p className="muted small">{t("splitHint")}</p>
         <div className="field">
           <label htmlFor="split-title">{t("splitTitle")}</label>
-          <input id="split-title" name="title" maxLength={200} defaultValue={state.values?.title ?? ""} aria-describedby="split-title-error" />
+          <input id="split-title" type="text" name="title" maxLength={200} defaultValue={state.values?.title ?? ""} aria-describedby="split-title-error" />
           <FieldError id="split-title-error" state={state} field="title" />
         </div>
         <NoteField id="split-note" state={state} />

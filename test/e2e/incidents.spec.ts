@@ -107,6 +107,7 @@ for (const lang of ["en", "zh"] as const) {
     const rising = page.getByTestId("rising-incidents");
     await expect(rising.getByRole("heading", { name: L.rising })).toBeVisible();
     await expect(rising.getByRole("link", { name: s.canteen.title })).toBeVisible();
+    if (lang === "en") await shot(page, "home-rising-desktop");
 
     // The list, from the nav: by heat; the candidate only with its status filter; hostile text as text.
     await page.getByRole("navigation", { name: L.nav }).getByRole("link", { name: L.incidents, exact: true }).click();

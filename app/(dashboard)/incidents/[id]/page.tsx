@@ -103,7 +103,7 @@ async function IncidentView({ incidentId, canReview, done, newId }: { incidentId
       )}
       {incident.status === "dismissed" && <p className="hint panel">{t("dismissedNote")}</p>}
 
-      <div className="stats" data-testid="incident-figures" aria-label={t("figures")}>
+      <div className="stats incident-stats" data-testid="incident-figures" aria-label={t("figures")}>
         <div className="stat accent">
           <b>{heatText(incident.heat)}</b> {t("heat")}
         </div>
