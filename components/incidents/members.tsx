@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { IncidentDetail } from "@/server/incidents";
-import { PlatformBadge } from "../platform-badge";
+import { SourceCell } from "../posts/post-list";
+import { FlagStatus, score } from "../posts/reasons";
 import { Time } from "../time";
 
 type Member = IncidentDetail["members"][number];
 const REASONS = ["seed", "near-duplicate", "similar", "link", "reply", "reviewer"] as const;
 const SENTIMENTS = ["negative", "neutral", "positive"] as const;
-const FLAG_STATES = ["open", "confirmed", "dismissed"] as const;
 
 /**
  * Every member post with why it is a member (reason, score, the post it matched, pinned by a
@@ -45,7 +45,6 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
   const t = useTranslations("incidents.detail");
   const tr = useTranslations("incidents.reason");
   const ts = useTranslations("incidents.sentiment");
-  const tf = useTranslations("incidents.flagStatus");
   const p = m.post;
   const title = p.title || p.excerpt.split("\n")[0]!.slice(0, 60);
   const reason = (REASONS as readonly string[]).includes(m.reason) ? tr(m.reason as (typeof REASONS)[number]) : m.reason;
@@ -60,13 +59,7 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
       <td className="nowrap">
         <Time date={p.publishedAt} />
       </td>
-      <td className="source">
-        <PlatformBadge platform={p.account.platform} short />
-        <div className="account-name" title={p.account.name}>
-          {p.account.name}
-        </div>
-        {p.author && <div className="muted small">{p.author}</div>}
-      </td>
+      <SourceCell platform={p.account.platform} accountName={p.account.name} author={p.author} authorId={p.authorId} />
       <td className="post-cell">
         <Link href={`/posts/${p.id}`} className="post-title">
           {p.kind === "reply" && <span className="badge kind">{t("reply")}</span>}
@@ -93,10 +86,8 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
           p.flags.map((f) => (
             <div key={f.id} className={`topic-chip flag-${f.status}`}>
               <span className="topic-name">{f.topic.name}</span>
-              <span className="topic-score">{f.score.toFixed(2)}</span>
-              <span className={`badge status-${f.status}`}>
-                {(FLAG_STATES as readonly string[]).includes(f.status) ? tf(f.status as (typeof FLAG_STATES)[number]) : f.status}
-              </span>
+              <span className="topic-score">{score(f.score)}</span>
+              <FlagStatus status={f.status} />
             </div>
           ))
         )}
