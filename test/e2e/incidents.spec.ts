@@ -188,7 +188,9 @@ for (const lang of ["en", "zh"] as const) {
     const mergeForm = page.getByRole("form", { name: L.mergeForm, exact: true });
     const other = mergeForm.getByLabel(L.other);
     const option = other.locator("option", { hasText: s.canteen2.title });
-    await other.selectOption((await option.getAttribute("value"))!);
+    const value = await option.getAttribute("value");
+    expect(value).toBe(String(s.canteen2.id));
+    await other.selectOption(String(value));
     await mergeForm.getByRole("button", { name: L.mergeForm, exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: L.merged })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/incidents/${s.canteen.id}\\?done=merge`));
