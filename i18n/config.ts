@@ -58,6 +58,7 @@ export const CLIENT_NAMESPACES = [
   "platforms",
   "evidence",
   "tokens",
+  "incidents",
 ] as const;
 
 /** True when `value` is one of {@link LOCALES}. */

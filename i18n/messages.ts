@@ -26,6 +26,8 @@ import en_audit from "@/messages/en/audit.json";
 import zh_audit from "@/messages/zh-CN/audit.json";
 import en_tokens from "@/messages/en/tokens.json";
 import zh_tokens from "@/messages/zh-CN/tokens.json";
+import en_incidents from "@/messages/en/incidents.json";
+import zh_incidents from "@/messages/zh-CN/incidents.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
 const en = {
@@ -40,6 +42,7 @@ const en = {
   discovery: en_discovery,
   audit: en_audit,
   tokens: en_tokens,
+  incidents: en_incidents,
 };
 export type Messages = typeof en;
 
@@ -55,6 +58,7 @@ const zhCN: Messages = {
   discovery: zh_discovery,
   audit: zh_audit,
   tokens: zh_tokens,
+  incidents: zh_incidents,
 };
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };

@@ -114,17 +114,7 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
       <td className="nowrap">
         <Time date={p.publishedAt} />
       </td>
-      <td className="source">
-        <PlatformBadge platform={p.account.platform} short />
-        <div className="account-name" title={p.account.name}>
-          {p.account.name}
-        </div>
-        {p.author && (
-          <div className="muted small">
-            <AuthorName author={p.author} authorId={p.authorId} />
-          </div>
-        )}
-      </td>
+      <SourceCell platform={p.account.platform} accountName={p.account.name} author={p.author} authorId={p.authorId} />
       <td className="post-cell">
         <Link href={detailHref} className="post-title">
           {p.kind === "reply" && <span className="badge kind">{t("replyBadge")}</span>}
@@ -163,5 +153,22 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
         {flags.length === 0 && <span className="muted">—</span>}
       </td>
     </tr>
+  );
+}
+
+/** A post's source as a table cell: its platform, the account that stored it, and its author. Shared by the post lists and an incident's members. */
+export function SourceCell({ platform, accountName, author, authorId }: { platform: string; accountName: string; author: string; authorId: string }) {
+  return (
+    <td className="source">
+      <PlatformBadge platform={platform} short />
+      <div className="account-name" title={accountName}>
+        {accountName}
+      </div>
+      {author && (
+        <div className="muted small">
+          <AuthorName author={author} authorId={authorId} />
+        </div>
+      )}
+    </td>
   );
 }

@@ -11,6 +11,7 @@ import { HeadlineStats } from "@/components/stats";
 import { FilterBar } from "@/components/posts/filter-bar";
 import { PostList } from "@/components/posts/post-list";
 import { PanelSkeleton, StatsSkeleton, TableSkeleton } from "@/components/skeletons";
+import { RisingIncidents } from "@/components/incidents/rising";
 
 /** The flagged list (home) and the posts list share everything but the `flagged` switch. */
 export async function PostView({ user, params, flagged }: { user: CurrentUser; params: SearchParams; flagged: boolean }) {
@@ -43,6 +44,11 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
       <Suspense fallback={<StatsSkeleton />}>
         <HeadlineStats />
       </Suspense>
+      {flagged && (
+        <Suspense fallback={<PanelSkeleton height={90} label={t("loadingRising")} />}>
+          <RisingIncidents />
+        </Suspense>
+      )}
       {flagged && (
         <Suspense fallback={null}>
           <NoTopicsHint admin={can(user.role, "manage-topics")} />

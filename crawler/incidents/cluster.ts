@@ -9,7 +9,7 @@
  */
 import type { Db } from "../../lib/db";
 import { IncidentClusterer, type ClusterDecision, type ClusterOptions, type ClusterPost } from "./clusterer";
-import { refreshIncident } from "./figures";
+import { recomputeIncidentFigures } from "./figures";
 import { DbIndex, indexDialect, type Tx } from "./index-store";
 import { quotedPost, quotedUrls } from "./links";
 import { dequeueClustered } from "./queue";
@@ -78,7 +78,7 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
       async (tx) => {
         const index = new DbIndex(tx, dialect);
         const decision = await new IncidentClusterer(index, options.cluster).cluster({ ...(await clusterPostOf(tx, p)), features });
-        for (const id of index.touched) await refreshIncident(tx, id, now());
+        for (const id of index.touched) await recomputeIncidentFigures(tx, id, now());
         await dequeueClustered(tx, p.id, queuedAt.get(p.id)!);
         return decision;
       },
@@ -107,7 +107,7 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
 export async function refreshIncidentsOf(db: Db, postIds: readonly number[], now = new Date()): Promise<number> {
   if (postIds.length === 0) return 0;
   const rows = await db.incidentPost.findMany({ where: { postId: { in: [...postIds] } }, select: { incidentId: true }, distinct: ["incidentId"] });
-  for (const r of rows) await db.$transaction((tx) => refreshIncident(tx, r.incidentId, now), { timeout: TRANSACTION_TIMEOUT_MS });
+  for (const r of rows) await db.$transaction((tx) => recomputeIncidentFigures(tx, r.incidentId, now), { timeout: TRANSACTION_TIMEOUT_MS });
   return rows.length;
 }
 

@@ -1,15 +1,178 @@
 /**
- * An incident's figures, recomputed from its members whenever its membership changes: size,
- * threads, authors, accounts, platforms (in the order it reached them), replies, flagged and
- * negative members, first and last seen, keywords, representative post, title (unless a reviewer
- * locked it), topic, and the candidate → open promotion. One place, so clustering, a new flag and
- * a reviewer's move all leave the same figures.
+ * An incident's figures (size, threads, authors, accounts, platforms, replies, flags, negative
+ * posts, first and last seen, representative post, topic, keywords, title, and the candidate →
+ * open promotion), computed from its member posts. Every change of membership ends with
+ * {@link recomputeIncidentFigures} in the same transaction, so the figures the list sorts and
+ * filters by never drift from the members the incident page shows. Clustering, a new flag on a
+ * member and reviewers' actions all call this one function.
  */
-import type { Tx } from "./index-store";
+import type { Db, Prisma } from "../../lib/db";
 import { BIGRAM, TAG_MARK } from "./text-features";
 
-/** Flag statuses that count a member as flagged. */
-const FLAGGED = ["open", "confirmed"];
+/** A client or an interactive transaction's client: the figures are written where the move was. */
+export type IncidentTx = Prisma.TransactionClient | Db;
+
+/** What {@link computeIncidentFigures} reads of each member post. */
+export interface FigureMember {
+  id: number;
+  kind: string;
+  parentId: number | null;
+  /** The parent's own parent (a 楼中楼 reply's thread is its floor's thread). */
+  grandParentId: number | null;
+  accountId: number;
+  /** Every account that reached the post (PostSource); the post's own account when not given. */
+  sourceAccountIds?: number[];
+  platform: string;
+  author: string;
+  authorId: string;
+  publishedAt: Date;
+  /** The platform's reply count of a post (null when it shows none). */
+  replyCount: number | null;
+  sentiment: string | null;
+  /** Topic ids of its open or confirmed flags. */
+  flagTopics: number[];
+}
+
+/** The figure columns of an Incident row, as {@link recomputeIncidentFigures} writes them. */
+export interface IncidentFigures {
+  size: number;
+  threadCount: number;
+  authorCount: number;
+  accountCount: number;
+  /** Platform ids in the order the incident reached them (by publishedAt). */
+  platforms: string[];
+  platformCount: number;
+  replyCount: number;
+  flaggedCount: number;
+  negativeCount: number;
+  /** null when it has no members (the row keeps its old dates: the columns are required). */
+  firstSeenAt: Date | null;
+  lastSeenAt: Date | null;
+  representativePostId: number | null;
+  /** The topic most of its flags belong to (ties: the lower id); null while none is flagged. */
+  topicId: number | null;
+}
+
+/** The thread a member belongs to: its top-level post. */
+function threadOf(m: FigureMember): number {
+  return m.grandParentId ?? m.parentId ?? m.id;
+}
+
+/**
+ * The figures of a set of members (pure: the rules in one place, testable without a database).
+ *
+ * - an author is the platform with the author's stable id, or the shown name when there is none;
+ * - `replyCount` counts, per thread, the larger of the platform's reply count of its top-level post
+ *   (when that post is a member) and the member replies stored for it: the platform's count sees
+ *   replies not crawled, the stored ones count where the platform shows no count;
+ * - the representative post is the earliest member of the largest thread (ties: the thread that
+ *   started first), preferring a top-level post to a reply at the same time.
+ */
+export function computeIncidentFigures(members: readonly FigureMember[]): IncidentFigures {
+  const sorted = [...members].sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime() || a.id - b.id);
+  const threads = new Map<number, FigureMember[]>();
+  const authors = new Set<string>();
+  const accounts = new Set<number>();
+  const platforms: string[] = [];
+  const topicVotes = new Map<number, number>();
+  let flagged = 0;
+  let negative = 0;
+  for (const m of sorted) {
+    const thread = threadOf(m);
+    const list = threads.get(thread);
+    if (list) list.push(m);
+    else threads.set(thread, [m]);
+    const who = m.authorId || m.author;
+    if (who) authors.add(`${m.platform}\u0000${who}`);
+    for (const a of m.sourceAccountIds?.length ? m.sourceAccountIds : [m.accountId]) accounts.add(a);
+    if (!platforms.includes(m.platform)) platforms.push(m.platform);
+    if (m.flagTopics.length > 0) flagged++;
+    for (const t of m.flagTopics) topicVotes.set(t, (topicVotes.get(t) ?? 0) + 1);
+    if (m.sentiment === "negative") negative++;
+  }
+  let replyCount = 0;
+  let best: FigureMember[] | null = null;
+  for (const [root, list] of threads) {
+    const top = list.find((m) => m.id === root);
+    const stored = list.filter((m) => m.kind === "reply").length;
+    replyCount += Math.max(top?.replyCount ?? 0, stored);
+    // Map order is first-appearance order over the sorted members: a tie keeps the earlier thread.
+    if (!best || list.length > best.length) best = list;
+  }
+  let representative: FigureMember | null = null;
+  if (best) {
+    const first = best[0]!.publishedAt.getTime();
+    representative = best.find((m) => m.kind !== "reply" && m.publishedAt.getTime() === first) ?? best[0]!;
+  }
+  let topicId: number | null = null;
+  let votes = 0;
+  for (const [t, n] of topicVotes) {
+    if (n > votes || (n === votes && topicId !== null && t < topicId)) {
+      topicId = t;
+      votes = n;
+    }
+  }
+  return {
+    size: sorted.length,
+    threadCount: threads.size,
+    authorCount: authors.size,
+    accountCount: accounts.size,
+    platforms,
+    platformCount: platforms.length,
+    replyCount,
+    flaggedCount: flagged,
+    negativeCount: negative,
+    firstSeenAt: sorted[0]?.publishedAt ?? null,
+    lastSeenAt: sorted.at(-1)?.publishedAt ?? null,
+    representativePostId: representative?.id ?? null,
+    topicId,
+  };
+}
+
+/** The flag states that count an incident member as flagged (a dismissed flag does not). */
+export const COUNTED_FLAG_STATES = ["open", "confirmed"] as const;
+
+/** Read the members of an incident as {@link computeIncidentFigures} needs them. */
+export async function readFigureMembers(tx: IncidentTx, incidentId: number): Promise<FigureMember[]> {
+  const rows = await tx.incidentPost.findMany({
+    where: { incidentId },
+    select: {
+      post: {
+        select: {
+          id: true,
+          kind: true,
+          parentId: true,
+          parent: { select: { parentId: true } },
+          accountId: true,
+          account: { select: { platform: true } },
+          sources: { select: { accountId: true } },
+          author: true,
+          authorId: true,
+          publishedAt: true,
+          replyCount: true,
+          sentiment: true,
+          flags: { where: { status: { in: [...COUNTED_FLAG_STATES] } }, select: { topicId: true } },
+        },
+      },
+    },
+  });
+  return rows.map(({ post: p }) => ({
+    id: p.id,
+    kind: p.kind,
+    parentId: p.parentId,
+    grandParentId: p.parent?.parentId ?? null,
+    accountId: p.accountId,
+    sourceAccountIds: p.sources.map((x) => x.accountId),
+    platform: p.account.platform,
+    author: p.author,
+    authorId: p.authorId,
+    publishedAt: p.publishedAt,
+    replyCount: p.replyCount,
+    sentiment: p.sentiment,
+    flagTopics: p.flags.map((f) => f.topicId),
+  }));
+}
+
 /** Keywords kept per incident. */
 const KEYWORDS = 8;
 /** Longest title taken from a post's text. */
@@ -34,94 +197,55 @@ export function promotes(f: { size: number; threadCount: number; authorCount: nu
   return f.flaggedCount > 0 || (f.size >= 2 && (f.threadCount >= 2 || f.authorCount >= 2));
 }
 
-/** Recompute and write an incident's figures (and promote a candidate). Deleted: nothing. */
-export async function refreshIncident(tx: Tx, incidentId: number, now = new Date()): Promise<void> {
-  const inc = await tx.incident.findUnique({ where: { id: incidentId }, select: { status: true, titleLocked: true, title: true, representativePostId: true } });
-  if (!inc) return;
-  const members = await tx.incidentPost.findMany({
-    where: { incidentId },
-    select: {
-      pinned: true,
-      reason: true,
-      post: {
-        select: {
-          id: true,
-          parentId: true,
-          kind: true,
-          title: true,
-          text: true,
-          author: true,
-          authorId: true,
-          publishedAt: true,
-          sentiment: true,
-          account: { select: { platform: true } },
-          sources: { select: { accountId: true } },
-          flags: { where: { status: { in: FLAGGED } }, select: { topicId: true } },
-        },
-      },
-    },
+/** The incident's most telling terms (its centroid's heaviest words and tags); null: it has none. */
+async function keywordsOf(tx: IncidentTx, incidentId: number): Promise<string[] | null> {
+  const rows = await tx.incidentTerm.findMany({
+    where: { incidentId, NOT: { term: { startsWith: BIGRAM } } },
+    orderBy: [{ weight: "desc" }, { id: "asc" }],
+    take: KEYWORDS * 2,
+    select: { term: true },
   });
-  const posts = members.map((m) => m.post).sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime() || a.id - b.id);
-  const threads = new Map<number, number>();
-  const authors = new Set<string>();
-  const accounts = new Set<number>();
-  const platforms: string[] = [];
-  const topics = new Map<number, number>();
-  let replies = 0;
-  let flagged = 0;
-  let negative = 0;
-  for (const p of posts) {
-    const thread = p.parentId ?? p.id;
-    threads.set(thread, (threads.get(thread) ?? 0) + 1);
-    const who = p.authorId || p.author;
-    if (who) authors.add(`${p.account.platform}:${who}`);
-    for (const s of p.sources) accounts.add(s.accountId);
-    if (!platforms.includes(p.account.platform)) platforms.push(p.account.platform);
-    if (p.kind === "reply") replies++;
-    if (p.flags.length > 0) flagged++;
-    for (const f of p.flags) topics.set(f.topicId, (topics.get(f.topicId) ?? 0) + 1);
-    if (p.sentiment === "negative") negative++;
-  }
-  // The representative: the thread post of its largest thread (the earliest of that thread when its
-  // thread post is not a member); posts are in time order, so ties go to the earlier thread.
-  let repThread = -1;
-  for (const p of posts) {
-    const t = p.parentId ?? p.id;
-    if (repThread === -1 || threads.get(t)! > threads.get(repThread)!) repThread = t;
-  }
-  const rep = posts.find((p) => p.id === repThread) ?? posts.find((p) => (p.parentId ?? p.id) === repThread);
-  const keywords = (
-    await tx.incidentTerm.findMany({
-      where: { incidentId, NOT: { term: { startsWith: BIGRAM } } },
-      orderBy: [{ weight: "desc" }, { id: "asc" }],
-      take: KEYWORDS * 2,
-      select: { term: true },
-    })
-  )
+  if (rows.length === 0) return null;
+  return rows
     .map((r) => (r.term.startsWith(TAG_MARK) ? r.term.slice(TAG_MARK.length) : r.term))
     .filter((t, i, all) => all.indexOf(t) === i)
     .slice(0, KEYWORDS);
-  const topicId = [...topics].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? null;
-  const figures = { size: posts.length, threadCount: threads.size, authorCount: authors.size, flaggedCount: flagged };
-  const status = inc.status === "candidate" && promotes(figures) ? "open" : inc.status;
-  const title = inc.titleLocked ? inc.title : rep ? titleFromPost(rep.title, rep.text) : inc.title;
+}
+
+/**
+ * Recompute and store an incident's figures from its members (in the caller's transaction), its
+ * keywords (kept as they are when its centroid has no terms: one a reviewer split off), its title
+ * from the representative post (unless a reviewer locked it), promote a candidate that now
+ * qualifies, and touch its `updatedAt`. Heat, burst and alert columns are not figures of the
+ * members alone and are left to their own modules. Returns the figures written; null when the
+ * incident does not exist.
+ */
+export async function recomputeIncidentFigures(tx: IncidentTx, incidentId: number, now = new Date()): Promise<IncidentFigures | null> {
+  const inc = await tx.incident.findUnique({ where: { id: incidentId }, select: { status: true, titleLocked: true, title: true, topicId: true } });
+  if (!inc) return null;
+  const figures = computeIncidentFigures(await readFigureMembers(tx, incidentId));
+  const { platforms, firstSeenAt, lastSeenAt, ...rest } = figures;
+  const keywords = await keywordsOf(tx, incidentId);
+  const rep =
+    inc.titleLocked || figures.representativePostId === null
+      ? null
+      : await tx.post.findUnique({ where: { id: figures.representativePostId }, select: { title: true, text: true } });
+  const title = rep ? titleFromPost(rep.title, rep.text) || inc.title : inc.title;
   await tx.incident.update({
     where: { id: incidentId },
     data: {
-      ...figures,
-      status,
-      title,
-      accountCount: accounts.size,
+      ...rest,
+      // Without a counted flag (all dismissed, or a topic given when it was made) the topic stays.
+      topicId: rest.topicId ?? inc.topicId,
       platforms: JSON.stringify(platforms),
-      platformCount: platforms.length,
-      replyCount: replies,
-      negativeCount: negative,
-      topicId,
-      keywords: JSON.stringify(keywords),
-      representativePostId: rep?.id ?? null,
-      ...(posts.length > 0 ? { firstSeenAt: posts[0]!.publishedAt, lastSeenAt: posts[posts.length - 1]!.publishedAt } : {}),
+      status: inc.status === "candidate" && promotes(figures) ? "open" : inc.status,
+      title,
+      ...(keywords ? { keywords: JSON.stringify(keywords) } : {}),
+      // An emptied incident (merged away, or split to nothing) keeps the dates it had.
+      ...(firstSeenAt && lastSeenAt ? { firstSeenAt, lastSeenAt } : {}),
       updatedAt: now,
     },
     select: { id: true },
   });
+  return figures;
 }

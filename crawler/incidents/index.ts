@@ -6,7 +6,7 @@
 export { bcubed, type BCubed } from "./bcubed";
 export { IncidentClusterer, type ClusterDecision, type ClusterIndex, type ClusterOptions, type ClusterPost, type JoinReason } from "./clusterer";
 export { clusterPending, clusterPosts, refreshIncidentsOf, type ClusterPendingOptions, type ClusterRunOptions, type ClusterRunResult } from "./cluster";
-export { promotes, refreshIncident, titleFromPost } from "./figures";
+export { promotes, recomputeIncidentFigures, titleFromPost } from "./figures";
 export { CLOSED_STATUSES, DbIndex, resolveIncident } from "./index-store";
 export { MemoryIndex } from "./memory-index";
 export { queueForClustering, queueForClusteringSync } from "./queue";

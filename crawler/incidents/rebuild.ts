@@ -17,7 +17,7 @@ import type { Db } from "../../lib/db";
 import { IncidentClusterer, type ClusterOptions } from "./clusterer";
 import { clusterPosts, TRANSACTION_TIMEOUT_MS } from "./cluster";
 import { textFeatures } from "./text-features";
-import { refreshIncident } from "./figures";
+import { recomputeIncidentFigures } from "./figures";
 import { DbIndex, indexDialect } from "./index-store";
 import { queuePosts } from "./queue";
 
@@ -110,7 +110,7 @@ export async function rebuildIncidents(db: Db, options: RebuildOptions = {}): Pr
     }
     log(`${posts} posts`);
   }
-  for (const id of new Set(kept.values())) await db.$transaction((tx) => refreshIncident(tx, id, now()), { timeout: TRANSACTION_TIMEOUT_MS });
+  for (const id of new Set(kept.values())) await db.$transaction((tx) => recomputeIncidentFigures(tx, id, now()), { timeout: TRANSACTION_TIMEOUT_MS });
   const incidents = await db.incident.count({ where: { status: { notIn: ["merged"] } } });
   const open = await db.incident.count({ where: { status: "open" } });
   return { posts, keptIncidents: new Set(kept.values()).size, keptMembers: kept.size, deletedIncidents: deleted, incidents, open };

@@ -4,8 +4,8 @@
  * with one admin and one reviewer and the topic "考试"), a local platform site, the scheduler
  * (polling every 500 ms, no politeness delay) and `next start` on the production build in
  * NEXT_DIST_DIR. It writes test-results/e2e-data/env.json for the specs:
- * `{ platformOrigin, accounts: { blog, weibo, tieba, discuz }, hostileBlog, threads }` (entry URLs to register;
- * `threads`: the ids seed-threads.ts wrote).
+ * `{ platformOrigin, accounts: { blog, weibo, tieba, discuz }, hostileBlog, threads, incidents }` (entry URLs to register;
+ * `threads`: the ids seed-threads.ts wrote; `incidents`: test/support/incidents-seed.ts's sets "en" and "zh").
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -34,6 +34,9 @@ await (await import("./seed-sentiment")).seedSentiment(db);
 // Flags, versions and an incident of its own for the API spec.
 const { seedApi } = await import("./seed-api");
 const api = await seedApi(db, examTopic.id);
+// Incidents for incidents.spec.ts: one set per locale, so the English and Chinese runs do not meet.
+const { seedIncidents } = await import("../support/incidents-seed");
+const incidents = { en: await seedIncidents(db, { tag: "en" }), zh: await seedIncidents(db, { tag: "zh" }) };
 
 // Remote content in hostile posts points at loopback only: if the sanitizer ever failed, the
 // request would stay on this machine (and the specs watch for it).
@@ -68,6 +71,7 @@ fs.writeFileSync(
     hostileBlog: site.entryUrl("blog-2"),
     threads,
     api,
+    incidents,
   }),
 );
 

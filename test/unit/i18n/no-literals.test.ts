@@ -57,6 +57,9 @@ const CONVERTED = [
   "components/topics",
   "app/(dashboard)/charts",
   "components/charts",
+  // incidents:
+  "app/(dashboard)/incidents",
+  "components/incidents",
   // seeds, discovery:
   "app/(dashboard)/seeds",
   "components/seeds",
