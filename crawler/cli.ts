@@ -19,6 +19,8 @@ import { registerDiscoverCommand } from "./commands/discover";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerJobCommands } from "./commands/jobs";
 import { registerSecretCommands } from "./commands/secrets";
+import { registerReportCommand } from "./commands/report";
+import { registerIncidentCommands } from "./commands/incidents";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -46,6 +48,8 @@ registerWorkerCommand(program);
 registerDiscoverCommand(program);
 registerJobCommands(program);
 registerSecretCommands(program);
+registerIncidentCommands(program);
+registerReportCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

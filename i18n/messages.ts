@@ -22,6 +22,8 @@ import en_seeds from "@/messages/en/seeds.json";
 import zh_seeds from "@/messages/zh-CN/seeds.json";
 import en_discovery from "@/messages/en/discovery.json";
 import zh_discovery from "@/messages/zh-CN/discovery.json";
+import en_reports from "@/messages/en/reports.json";
+import zh_reports from "@/messages/zh-CN/reports.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
 const en = {
@@ -34,6 +36,7 @@ const en = {
   charts: en_charts,
   seeds: en_seeds,
   discovery: en_discovery,
+  reports: en_reports,
 };
 export type Messages = typeof en;
 
@@ -47,6 +50,7 @@ const zhCN: Messages = {
   charts: zh_charts,
   seeds: zh_seeds,
   discovery: zh_discovery,
+  reports: zh_reports,
 };
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };
