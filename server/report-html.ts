@@ -68,23 +68,16 @@ export function renderReportHtml(data: ReportData, locale: Locale): string {
     incidentTable(t, locale, data, n),
     `</section>`,
     `<section id="trend"><h2>${esc(t("sections.trend"))}</h2>`,
-    barChart(
-      "chart-posts",
-      t(hourly ? "chart.postsPerHour" : "chart.postsPerDay"),
-      data.trend,
-      "posts",
-      "#2563eb",
-      (v) => t("chart.max", { n: n(v) }),
-      (v) => t("chart.total", { n: n(v) }),
-    ),
-    barChart(
-      "chart-flags",
-      t(hourly ? "chart.flagsPerHour" : "chart.flagsPerDay"),
-      data.trend,
-      "flags",
-      "#dc2626",
-      (v) => t("chart.max", { n: n(v) }),
-      (v) => t("chart.total", { n: n(v) }),
+    ...CHARTS.map((c) =>
+      barChart(
+        `chart-${c.key}`,
+        t(hourly ? c.hourly : c.daily),
+        data.trend,
+        c.key,
+        c.colour,
+        (v) => t("chart.max", { n: n(v) }),
+        (v) => t("chart.total", { n: n(v) }),
+      ),
     ),
     `</section>`,
     data.topic ? "" : topicTable(t, data, n),
@@ -98,6 +91,12 @@ ${body}
 </body></html>
 `;
 }
+
+/** The trend's two charts: posts (blue) and flags (red). */
+const CHARTS = [
+  { key: "posts", hourly: "chart.postsPerHour", daily: "chart.postsPerDay", colour: "#2563eb" },
+  { key: "flags", hourly: "chart.flagsPerHour", daily: "chart.flagsPerDay", colour: "#dc2626" },
+] as const;
 
 function incidentTable(t: Translate, locale: Locale, data: ReportData, n: (v: number) => string): string {
   if (data.topIncidents.length === 0) return `<p class="none">${esc(t("incidents.none"))}</p>`;
