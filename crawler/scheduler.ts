@@ -18,6 +18,8 @@ import { dispatchQueuedJobs, forgetDispatches, reapDeadJobs, requestArchivePrune
 import type { JobQueue } from "./queue/in-process";
 import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 import { updateAccountRow } from "./account-rows";
+import { reportCrons, type ReportSchedule } from "../lib/report-schedule";
+import { requestScheduledReport } from "./jobs/reports";
 
 export interface SchedulerOptions {
   db: Db;
@@ -48,6 +50,11 @@ export interface SchedulerOptions {
    * @default null
    */
   archivePruneCron?: string | null;
+  /**
+   * When the daily and weekly reports are e-mailed (a `report` job each, crawler/jobs/reports.ts);
+   * null: never. The caller reads it from the environment (lib/report-schedule.ts).
+   */
+  reportSchedule?: ReportSchedule | null;
   log?: (message: string) => void;
 }
 
@@ -65,6 +72,7 @@ export class Scheduler {
   private jobTimer: NodeJS.Timeout | undefined;
   private dailyTask: ScheduledTask | undefined;
   private pruneTask: ScheduledTask | undefined;
+  private reportTasks: ScheduledTask[] = [];
   private dispatching = false;
   private readonly log: (m: string) => void;
 
@@ -94,6 +102,23 @@ export class Scheduler {
         name: "archive-prune",
       });
     }
+    if (this.opts.reportSchedule) {
+      const crons = reportCrons(this.opts.reportSchedule);
+      for (const period of ["day", "week"] as const) {
+        const expr = period === "day" ? crons.daily : crons.weekly;
+        if (!expr) continue;
+        this.reportTasks.push(
+          cron.schedule(expr, () => this.background(`the ${period} report`, this.requestReport(period)), { timezone: TIME_ZONE, name: `report-${period}` }),
+        );
+      }
+    }
+  }
+
+  /** Ask for the report of the period ending yesterday (crawler/jobs/reports.ts); true when a job was created. */
+  async requestReport(period: "day" | "week", now = new Date()): Promise<boolean> {
+    const asked = await requestScheduledReport(this.opts.db, period, now);
+    if (asked) this.log(`the ${period} report was asked for`);
+    return asked;
   }
 
   /** Ask for the daily full training of topics that learned from reviews since their last one (crawler/jobs/daily.ts). */
@@ -237,6 +262,7 @@ export class Scheduler {
     for (const [what, task] of [
       ["the daily training task", this.dailyTask],
       ["the archive pruning task", this.pruneTask],
+      ...this.reportTasks.map((t) => ["a report task", t] as const),
     ] as const) {
       if (task)
         this.background(

@@ -34,7 +34,7 @@ function scopeText(t: Translate, data: ReportData): string {
 }
 
 /** Platform ids as the reader's short names ("微博、贴吧"); an unknown id is shown as it is. */
-function platformNames(locale: Locale, ids: readonly string[]): string {
+export function platformNames(locale: Locale, ids: readonly string[]): string {
   const names = messagesFor(locale).platforms as Record<string, { short: string } | undefined>;
   return ids.map((id) => names[id]?.short ?? id).join(locale === "en" ? ", " : "、");
 }

@@ -11,6 +11,7 @@
 import type { Db } from "../lib/db";
 import { z } from "zod";
 import { parseJsonColumn } from "../lib/json-column";
+import { ValidationError } from "../lib/validation";
 import { shanghaiDay, shanghaiDayStart } from "../lib/time";
 import { addDays } from "../lib/charts/series";
 
@@ -103,9 +104,14 @@ export interface ReportData {
   topics: ReportTopicRow[];
 }
 
-/** A report's request did not make sense (a bad date, an unknown topic). */
-export class ReportRequestError extends Error {
-  override name = "UserInputError";
+/**
+ * A report's request did not make sense (a bad date, an unknown topic): a ValidationError, so the
+ * CLI prints its one line and a route handler answers 400 (lib/http.ts).
+ */
+export class ReportRequestError extends ValidationError {
+  constructor(message: string) {
+    super(message, {});
+  }
 }
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;

@@ -9,7 +9,7 @@ async function load() {
 }
 
 /** crawler/jobs' JOB_KINDS, spelled out so that parsing options does not load zod at every start of the CLI. */
-const KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive"] as const satisfies readonly JobKind[];
+const KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive", "report"] as const satisfies readonly JobKind[];
 // Compile-time: every kind is listed above.
 const allKinds: [Exclude<JobKind, (typeof KINDS)[number]>] extends [never] ? true : false = true;
 void allKinds;

@@ -43,6 +43,16 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("catchUp"), queuedBefore: z.string().datetime() }),
   /** Apply the raw archive's retention (age, total size) to this machine's archive folder. */
   z.object({ kind: z.literal("pruneArchive") }),
+  /**
+   * Make the daily or weekly report (日报/周报) whose last day is `date` (Asia/Shanghai) and e-mail it
+   * to the recipients of the report settings (lib/report-schedule.ts). Asked for by the scheduler
+   * at the configured times (./reports.ts).
+   */
+  z.object({
+    kind: z.literal("report"),
+    period: z.enum(["day", "week"]),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  }),
 ]);
 
 /** A job with a row in the Job table. */
@@ -51,7 +61,17 @@ export type JobSpec = z.infer<typeof jobSpecSchema>;
 export type JobKind = JobSpec["kind"];
 
 /** Every kind of job with a row, in the order `jobs list --kind` names them. */
-export const JOB_KINDS = ["discover", "train", "rescore", "learn", "notify", "notifyRun", "catchUp", "pruneArchive"] as const satisfies readonly JobKind[];
+export const JOB_KINDS = [
+  "discover",
+  "train",
+  "rescore",
+  "learn",
+  "notify",
+  "notifyRun",
+  "catchUp",
+  "pruneArchive",
+  "report",
+] as const satisfies readonly JobKind[];
 // Compile-time: every kind of the union is listed above.
 const allKinds: [Exclude<JobKind, (typeof JOB_KINDS)[number]>] extends [never] ? true : false = true;
 void allKinds;
@@ -94,6 +114,8 @@ export function jobKey(spec: JobSpec): string {
       return "classify:pending";
     case "pruneArchive":
       return "archive:prune";
+    case "report":
+      return `report:${spec.period}:${spec.date}`;
   }
 }
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { SMTPServer } from "smtp-server";
+import { decodePart, decodeWords } from "../../support/mime";
 import { deliverNotification, notifyNewFlags, retryFailedNotifications, type SmtpSettings } from "@/lib/notify";
 import { createTestDb, type TestDb } from "../../support/db";
 import { createTopicWithChannels } from "../../support/topics";
@@ -195,30 +196,8 @@ describe("e-mail notifications", () => {
 
   /** The decoded subject and text body of a raw message. */
   function decode(raw: string) {
-    const [head, ...rest] = raw.split("\r\n\r\n");
-    const headers = head!.replace(/\r\n[ \t]+/g, " ");
-    const header = (name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(headers)?.[1] ?? "";
-    const words = (v: string) =>
-      v.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_m, enc: string, data: string) =>
-        enc.toLowerCase() === "b"
-          ? Buffer.from(data, "base64").toString("utf8")
-          : Buffer.from(
-              data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
-              "latin1",
-            ).toString("utf8"),
-      );
-    const body = rest.join("\r\n\r\n");
-    const encoding = header("Content-Transfer-Encoding").toLowerCase();
-    const text =
-      encoding === "base64"
-        ? Buffer.from(body, "base64").toString("utf8")
-        : encoding === "quoted-printable"
-          ? Buffer.from(
-              body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
-              "latin1",
-            ).toString("utf8")
-          : body;
-    return { subject: words(header("Subject")), contentType: header("Content-Type"), text: text.replace(/\r\n/g, "\n") };
+    const m = decodePart(raw);
+    return { subject: decodeWords(m.header("Subject")), contentType: m.header("Content-Type"), text: m.text };
   }
 
   test("one plain-text message per run and topic: the flags, why, and links; crawled markup stays text", async () => {
