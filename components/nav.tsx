@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 
 type SectionKey = "review" | "sources" | "analysis" | "admin";
-type LinkKey = "flags" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "users";
+type LinkKey = "flags" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "reports" | "users";
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
@@ -31,6 +31,7 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
     links: [
       { href: "/topics", label: "topics" },
       { href: "/charts", label: "charts" },
+      { href: "/reports", label: "reports" },
     ],
   },
   { title: "admin", links: [{ href: "/users", label: "users", adminOnly: true }] },

@@ -260,3 +260,8 @@ export async function findReportTopic(db: Db, idOrName: string): Promise<{ id: n
   if (!/^\d+$/.test(idOrName)) return null;
   return db.topic.findUnique({ where: { id: Number(idOrName) }, select: { id: true, name: true } });
 }
+
+/** The topics a report can be limited to, by name (the reports page's choice). */
+export async function reportTopicChoices(db: Db): Promise<{ id: number; name: string }[]> {
+  return db.topic.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
