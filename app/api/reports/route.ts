@@ -5,13 +5,19 @@ import { withAuth } from "@/lib/http";
 import { parseInput } from "@/lib/validation";
 import { makeReport } from "@/server/report-file";
 
+/** An empty field of the form (the "all topics" choice) is no value. */
+const blankIsAbsent = (v: unknown) => (v === "" ? undefined : v);
+
 const querySchema = z.object({
   period: z.enum(["day", "week"], { error: "period must be day or week" }),
-  date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "date must be a day written YYYY-MM-DD" })
-    .optional(),
-  topic: z.string().regex(/^\d+$/, { error: "topic must be a topic id" }).optional(),
+  date: z.preprocess(
+    blankIsAbsent,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "date must be a day written YYYY-MM-DD" })
+      .optional(),
+  ),
+  topic: z.preprocess(blankIsAbsent, z.string().regex(/^\d+$/, { error: "topic must be a topic id" }).optional()),
   format: z.enum(["pdf", "html"], { error: "format must be pdf or html" }).default("pdf"),
 });
 
