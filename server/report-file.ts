@@ -21,6 +21,8 @@ export interface ReportFileRequest {
   topic?: string | number | null;
   locale: Locale;
   format: ReportFormat;
+  /** For HTML the dashboard serves: its CSP nonce (report-html.ts). */
+  styleNonce?: string;
 }
 
 /** A made report. */
@@ -46,7 +48,7 @@ export async function makeReport(db: Db, req: ReportFileRequest, now = new Date(
     topicId = topic.id;
   }
   const data = await reportData(db, { period: req.period, date: req.date, topicId }, now);
-  const html = renderReportHtml(data, req.locale);
+  const html = renderReportHtml(data, req.locale, { styleNonce: req.styleNonce });
   const body = req.format === "pdf" ? await renderReportPdf(html) : Buffer.from(html, "utf8");
   return {
     data,

@@ -41,8 +41,12 @@ export function platformNames(locale: Locale, ids: readonly string[]): string {
 
 const NUMBER = { "zh-CN": new Intl.NumberFormat("zh-CN"), en: new Intl.NumberFormat("en") };
 
-/** The whole report as an HTML document. */
-export function renderReportHtml(data: ReportData, locale: Locale): string {
+/**
+ * The whole report as an HTML document.
+ * @param options.styleNonce the nonce of the page's Content-Security-Policy, when the dashboard
+ *   serves it (its CSP allows a `<style>` element only with the request's nonce)
+ */
+export function renderReportHtml(data: ReportData, locale: Locale, options: { styleNonce?: string } = {}): string {
   const t = reportTranslator(locale);
   const n = (v: number) => NUMBER[locale].format(v);
   const s = data.summary;
@@ -85,7 +89,7 @@ export function renderReportHtml(data: ReportData, locale: Locale): string {
   ].join("\n");
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><title>${esc(reportTitle(data, locale))}</title>
-<style>${CSS}</style></head>
+<style${options.styleNonce ? ` nonce="${esc(options.styleNonce)}"` : ""}>${CSS}</style></head>
 <body>
 ${body}
 </body></html>

@@ -135,6 +135,8 @@ describe("reports", () => {
       expect(en).toMatch(/<dt>New flags<\/dt><dd>5<\/dd>/);
       expect(en).toContain("Posts and replies per hour");
       expect(en).not.toMatch(/[预警事件热度概况]/);
+      // Served by the dashboard, its one <style> carries the page's CSP nonce.
+      expect(renderReportHtml(d, "en", { styleNonce: "abc123" })).toContain('<style nonce="abc123">');
     } finally {
       await t.db.incident.update({ where: { id: seed.incidents.exam }, data: { title: "高数期末考试泄题传言" } });
     }
