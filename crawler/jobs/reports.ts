@@ -10,9 +10,8 @@
 import type { Db } from "../../lib/db";
 import { reportScheduleFromEnv, type ReportSchedule } from "../../lib/report-schedule";
 import { shanghaiDay } from "../../lib/time";
-import type { JobContext } from "./handlers";
 import { requestJob } from "./requests";
-import type { JobOutcome, JobSpec } from "./types";
+import type { JobOutcome, JobProgress, JobSpec } from "./types";
 
 /** One report job's parameters. */
 export type ReportJobSpec = Extract<JobSpec, { kind: "report" }>;
@@ -53,7 +52,7 @@ export async function requestScheduledReport(db: Db, period: ReportJobSpec["peri
 }
 
 /** The `report` job's handler: make the report and mail it to the configured recipients. */
-export async function sendScheduledReport(ctx: JobContext, spec: ReportJobSpec): Promise<JobOutcome> {
+export async function sendScheduledReport(ctx: { db: Db; progress: (p: JobProgress) => void }, spec: ReportJobSpec): Promise<JobOutcome> {
   const schedule = reportScheduleFromEnv();
   if (!schedule) throw new Error('no report recipients: set CAMPUSWATCH_REPORT_EMAIL (README "Reports")');
   if (!sender) throw new Error("this process cannot make reports (it was started without the report sender)");

@@ -34,6 +34,8 @@ test("a reviewer downloads a daily report as PDF and opens a weekly one as a pag
   for (const h of ["Summary", "Top incidents by heat", "Trends", "Flags by topic"])
     await expect(preview.getByRole("heading", { level: 2, name: h })).toBeVisible();
   await expect(preview.locator("svg")).toHaveCount(2);
+  // Its style sheet applies (the dashboard's CSP lets the report's <style> in by its nonce).
+  await expect(preview.getByRole("heading", { level: 2, name: "Summary" })).toHaveCSS("border-left-style", "solid");
 });
 
 test("the report route checks the user and refuses a bad request with its reason", async ({ page, request }) => {
