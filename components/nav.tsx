@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 
 type SectionKey = "review" | "sources" | "analysis" | "admin" | "me";
-type LinkKey = "flags" | "incidents" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "users" | "audit" | "tokens";
+type LinkKey = "flags" | "incidents" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "reports" | "users" | "audit" | "tokens";
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
@@ -32,6 +32,7 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
     links: [
       { href: "/topics", label: "topics" },
       { href: "/charts", label: "charts" },
+      { href: "/reports", label: "reports" },
     ],
   },
   {

@@ -25,6 +25,8 @@ import { registerEvidenceCommands } from "./commands/evidence";
 import { registerAuditCommands } from "./commands/audit";
 import { registerTokenCommands } from "./commands/tokens";
 import { registerIncidentRebuildCommand } from "./commands/incidents-rebuild";
+import { registerReportCommand } from "./commands/report";
+import { registerIncidentCommands } from "./commands/incidents";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -56,7 +58,10 @@ registerSecretCommands(program);
 registerEvidenceCommands(program);
 registerAuditCommands(program);
 registerTokenCommands(program);
+// The incidents group first: `incidents rebuild` joins it.
+registerIncidentCommands(program);
 registerIncidentRebuildCommand(program);
+registerReportCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

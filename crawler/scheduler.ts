@@ -27,6 +27,8 @@ import {
 import type { JobQueue } from "./queue/in-process";
 import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 import { updateAccountRow } from "./account-rows";
+import { reportCrons, type ReportSchedule } from "../lib/report-schedule";
+import { requestScheduledReport } from "./jobs/reports";
 
 export interface SchedulerOptions {
   db: Db;
@@ -62,6 +64,11 @@ export interface SchedulerOptions {
    * held messages whose quiet hours ended); null: never. @default every ten minutes
    */
   incidentCron?: string | null;
+  /**
+   * When the daily and weekly reports are e-mailed (a `report` job each, crawler/jobs/reports.ts);
+   * null: never. The caller reads it from the environment (lib/report-schedule.ts).
+   */
+  reportSchedule?: ReportSchedule | null;
   log?: (message: string) => void;
 }
 
@@ -80,6 +87,7 @@ export class Scheduler {
   private dailyTask: ScheduledTask | undefined;
   private pruneTask: ScheduledTask | undefined;
   private incidentTask: ScheduledTask | undefined;
+  private reportTasks: ScheduledTask[] = [];
   private dispatching = false;
   private readonly log: (m: string) => void;
 
@@ -116,6 +124,23 @@ export class Scheduler {
         name: "incident-check",
       });
     }
+    if (this.opts.reportSchedule) {
+      const crons = reportCrons(this.opts.reportSchedule);
+      for (const period of ["day", "week"] as const) {
+        const expr = period === "day" ? crons.daily : crons.weekly;
+        if (!expr) continue;
+        this.reportTasks.push(
+          cron.schedule(expr, () => this.background(`the ${period} report`, this.requestReport(period)), { timezone: TIME_ZONE, name: `report-${period}` }),
+        );
+      }
+    }
+  }
+
+  /** Ask for the report of the period ending yesterday (crawler/jobs/reports.ts); true when a job was created. */
+  async requestReport(period: "day" | "week", now = new Date()): Promise<boolean> {
+    const asked = await requestScheduledReport(this.opts.db, period, now);
+    if (asked) this.log(`the ${period} report was asked for`);
+    return asked;
   }
 
   /** Ask for the daily full training of topics that learned from reviews since their last one (crawler/jobs/daily.ts). */
@@ -260,6 +285,7 @@ export class Scheduler {
       ["the daily training task", this.dailyTask],
       ["the archive pruning task", this.pruneTask],
       ["the incident check task", this.incidentTask],
+      ...this.reportTasks.map((t) => ["a report task", t] as const),
     ] as const) {
       if (task)
         this.background(

@@ -28,6 +28,8 @@ import en_tokens from "@/messages/en/tokens.json";
 import zh_tokens from "@/messages/zh-CN/tokens.json";
 import en_incidents from "@/messages/en/incidents.json";
 import zh_incidents from "@/messages/zh-CN/incidents.json";
+import en_reports from "@/messages/en/reports.json";
+import zh_reports from "@/messages/zh-CN/reports.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
 const en = {
@@ -43,6 +45,7 @@ const en = {
   audit: en_audit,
   tokens: en_tokens,
   incidents: en_incidents,
+  reports: en_reports,
 };
 export type Messages = typeof en;
 
@@ -59,6 +62,7 @@ const zhCN: Messages = {
   audit: zh_audit,
   tokens: zh_tokens,
   incidents: zh_incidents,
+  reports: zh_reports,
 };
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };

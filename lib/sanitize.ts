@@ -181,6 +181,7 @@ export function highlightHtml(safeHtml: string, terms: readonly string[], sensit
   });
 }
 
-function escapeHtml(s: string): string {
+/** Text as HTML text or a double-quoted attribute value: `&`, `<`, `>` and `"` escaped. */
+export function escapeHtml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }

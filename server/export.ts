@@ -32,6 +32,7 @@ export const EXPORT_FIELDS = [
   "incomplete",
   "flags",
   "sources",
+  "incidentId",
 ] as const;
 
 export interface ExportFilter {
@@ -62,6 +63,7 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
         parent: { select: { platformId: true } },
         flags: { select: { status: true, reasons: true, score: true, topic: { select: { name: true } } } },
         sources: SOURCES,
+        incident: INCIDENT,
       },
     });
     if (rows.length === 0) return;
@@ -79,6 +81,25 @@ const SOURCES = {
   select: { firstSeenAt: true, account: { select: { id: true, entryUrl: true, name: true } } },
   orderBy: [{ firstSeenAt: "asc" as const }, { accountId: "asc" as const }],
 };
+
+/**
+ * The incident a post belongs to (the `include` of the export queries). Only an incident the
+ * dashboard shows as one ("open" or "handled") is named: a candidate is not an incident yet and a
+ * dismissed one is a reviewer's "not one incident" (server/incident-export.ts lists the same ones).
+ */
+const INCIDENT = { select: { incidentId: true, incident: { select: { status: true } } } };
+
+/** Statuses of an incident that `incidentId` names. */
+const NAMED_INCIDENT_STATUSES = new Set(["open", "handled"]);
+
+/**
+ * How an export names a post: the account that stored it first and the platform's id of the post.
+ * `posts export` records and `incidents export`'s member lists carry the same two keys, so the two
+ * files join on them.
+ */
+export function postRef(p: { platformId: string; account: { entryUrl: string } }): { accountUrl: string; platformId: string } {
+  return { accountUrl: p.account.entryUrl, platformId: p.platformId };
+}
 
 /** The post with what an export record needs (see the `include` of the export queries). */
 interface ExportRow {
@@ -100,14 +121,14 @@ interface ExportRow {
   parent: { platformId: string } | null;
   flags: { status: string; reasons: string; score: number; topic: { name: string } }[];
   sources: { firstSeenAt: Date; account: { id: number; entryUrl: string; name: string } }[];
+  incident: { incidentId: number; incident: { status: string } } | null;
 }
 
 /** One export record as a JSONL line or a CSV row. */
 function formatRecord(p: ExportRow, format: ExportFormat): string {
   const rec = {
-    accountUrl: p.account.entryUrl,
+    ...postRef(p),
     platform: p.account.platform,
-    platformId: p.platformId,
     parentPlatformId: p.parent?.platformId ?? null,
     kind: p.kind,
     url: p.url,
@@ -132,6 +153,8 @@ function formatRecord(p: ExportRow, format: ExportFormat): string {
       name: s.account.name,
       firstSeenAt: s.firstSeenAt.toISOString(),
     })),
+    // The incident (事件) it belongs to; null when none (see INCIDENT).
+    incidentId: p.incident && NAMED_INCIDENT_STATUSES.has(p.incident.incident.status) ? p.incident.incidentId : null,
   };
   if (format === "jsonl") return JSON.stringify(rec) + "\n";
   // Through the one CSV writer (lib/csv.ts): text cells defused against formulas, `version` a number.
@@ -160,6 +183,7 @@ export async function* exportFilteredPosts(db: Db, format: ExportFormat, filter:
         parent: { select: { platformId: true } },
         flags: { select: { status: true, reasons: true, score: true, topic: { select: { name: true } } } },
         sources: SOURCES,
+        incident: INCIDENT,
       },
     });
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -179,7 +179,8 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
   const { logUnhandledRejections, createServices, createCrawlQueue, crawlerConfig, Scheduler, closeSharedBrowser } = crawler;
   // Always to stderr, even when the caller silences the log: it means a bug to fix.
   logUnhandledRejections((m) => console.error(`[scheduler] ${m}`));
-  if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log }, db, crawler);
+  const reportSchedule = await loadReportSchedule();
+  if (dialectOf(db) === "postgresql") return startPgScheduler({ ...o, log, reportSchedule }, db, crawler);
   const abort = new AbortController();
   const services = createServices({ db, hostDelayMs: o.hostDelayMs, signal: abort.signal });
   const queue = createCrawlQueue(services, {
@@ -197,6 +198,7 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
     inProcess: true,
     aliveJobs: () => queue.runner.active(),
     archivePruneCron: ARCHIVE_PRUNE_CRON,
+    reportSchedule,
   });
   await scheduler.start();
   log(`running ${scheduler.scheduled().length} accounts; Ctrl-C to stop`);
@@ -215,12 +217,34 @@ export async function startScheduler(o: { hostDelayMs?: number; concurrency?: nu
   return { scheduler, queue, done };
 }
 
+/**
+ * The report e-mail settings (lib/report-schedule.ts), refused with the variable's name when wrong,
+ * and this process made able to run `report` jobs (the sender words reports, which the crawler
+ * layer cannot: crawler/jobs/reports.ts).
+ */
+export async function loadReportSchedule() {
+  const [{ reportScheduleFromEnv }, { setReportSender }, { sendReportMail }] = await Promise.all([
+    import("../../lib/report-schedule"),
+    import("../jobs/reports"),
+    import("../../server/report-mail"),
+  ]);
+  setReportSender((db, spec, schedule) => sendReportMail(db, spec, schedule));
+  return reportScheduleFromEnv();
+}
+
 /** When the raw archive's retention is applied: hourly, on the hour (and when the scheduler starts). */
 const ARCHIVE_PRUNE_CRON = "0 * * * *";
 
 /** The PostgreSQL scheduler: enqueue only; optional embedded workers. */
 async function startPgScheduler(
-  o: { hostDelayMs?: number; concurrency?: number; pollMs?: number; workers?: number; log: (m: string) => void },
+  o: {
+    hostDelayMs?: number;
+    concurrency?: number;
+    pollMs?: number;
+    workers?: number;
+    log: (m: string) => void;
+    reportSchedule: Awaited<ReturnType<typeof loadReportSchedule>>;
+  },
   db: Db,
   crawler: Awaited<ReturnType<typeof loadScheduler>>,
 ) {
@@ -232,7 +256,7 @@ async function startPgScheduler(
   const queue = createPgBossQueue(boss);
   const workers: RunningWorker[] = [];
   const aliveJobs = () => new Set(workers.flatMap((w) => [...w.activeJobs()]));
-  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log, aliveJobs });
+  const scheduler = new Scheduler({ db, queue, pollMs: o.pollMs, log, aliveJobs, reportSchedule: o.reportSchedule });
   await scheduler.start();
   for (let i = 0; i < (o.workers ?? 0); i++) {
     workers.push(

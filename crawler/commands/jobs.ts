@@ -20,6 +20,7 @@ const KINDS = [
   "pruneArchive",
   "evidenceShots",
   "incidents",
+  "report",
 ] as const satisfies readonly JobKind[];
 // Compile-time: every kind is listed above.
 const allKinds: [Exclude<JobKind, (typeof KINDS)[number]>] extends [never] ? true : false = true;

@@ -21,6 +21,8 @@ export function registerWorkerCommand(program: Command) {
           import("../queue/crawl-jobs"),
           import("../runs"),
         ]);
+        // This worker may run a scheduled report's job: it checks the settings and can make the report.
+        await (await import("./crawl")).loadReportSchedule();
         const log = (m: string) => console.log(`[worker] ${m}`);
         logUnhandledRejections((m) => console.error(`[worker] ${m}`));
         const worker = await startWorker({

@@ -45,7 +45,11 @@ interface SharedBrowser {
 /** Keyed by executable path, so a test that points at another Chromium gets its own. */
 const shared = new Map<string, SharedBrowser>();
 
-async function launch(path: string, log?: (message: string) => void): Promise<Browser> {
+/**
+ * Launch a browser of its own (confined as chromium-launch.ts says), for a caller that does not
+ * share the crawl's: a missing or failing Chromium is a {@link FatalError} saying what to do.
+ */
+export async function launchBrowserAt(path: string, log?: (message: string) => void): Promise<Browser> {
   if (!chromiumAvailable(path)) {
     throw new FatalError(`Chromium not found at ${path}: apt-get install chromium or set CHROMIUM_PATH`);
   }
@@ -60,7 +64,7 @@ async function launch(path: string, log?: (message: string) => void): Promise<Br
 function acquire(path: string, log?: (message: string) => void): SharedBrowser {
   let entry = shared.get(path);
   if (!entry) {
-    const created: SharedBrowser = { browser: launch(path, log), active: 0 };
+    const created: SharedBrowser = { browser: launchBrowserAt(path, log), active: 0 };
     entry = created;
     shared.set(path, created);
     created.browser.then(

@@ -18,6 +18,7 @@ import { drawRunScreenshots } from "../evidence/shots";
 import { appendRunError, recordCrawlFailure, reasonOf } from "../runs";
 import { crawlAccount, type RunSummary, type WorkerServices } from "../worker";
 import { requestJob } from "./requests";
+import { sendScheduledReport } from "./reports";
 import type { CrawlJob, JobOutcome, JobProgress, JobSpec } from "./types";
 
 /** What a handler of a job with a row gets besides its parameters. */
@@ -267,4 +268,6 @@ export const jobHandlers: JobHandlers = {
     const n = await pruneArchiveNow(ctx.db);
     return { message: `archive: removed ${n} old files`, step: "pruned", values: { files: n } };
   },
+
+  report: (ctx, spec) => sendScheduledReport(ctx, spec),
 };

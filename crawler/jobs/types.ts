@@ -53,6 +53,16 @@ export const jobSpecSchema = z.discriminatedUnion("kind", [
    * (it decays when nothing happens), alerts and updates due, and messages whose quiet hours ended.
    */
   z.object({ kind: z.literal("incidents") }),
+  /**
+   * Make the daily or weekly report (日报/周报) whose last day is `date` (Asia/Shanghai) and e-mail it
+   * to the recipients of the report settings (lib/report-schedule.ts). Asked for by the scheduler
+   * at the configured times (./reports.ts).
+   */
+  z.object({
+    kind: z.literal("report"),
+    period: z.enum(["day", "week"]),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  }),
 ]);
 
 /** A job with a row in the Job table. */
@@ -72,6 +82,7 @@ export const JOB_KINDS = [
   "pruneArchive",
   "evidenceShots",
   "incidents",
+  "report",
 ] as const satisfies readonly JobKind[];
 // Compile-time: every kind of the union is listed above.
 const allKinds: [Exclude<JobKind, (typeof JOB_KINDS)[number]>] extends [never] ? true : false = true;
@@ -119,6 +130,8 @@ export function jobKey(spec: JobSpec): string {
       return `evidence:run:${spec.crawlRunId}`;
     case "incidents":
       return "incidents:tick";
+    case "report":
+      return `report:${spec.period}:${spec.date}`;
   }
 }
 

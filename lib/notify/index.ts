@@ -41,7 +41,7 @@ import { allowInternalFromEnv } from "../config";
 import { createAddressPolicy } from "../net/address";
 import { createGuardedAgent } from "../net/guarded-agent";
 import { sendDingtalk } from "./channels/dingtalk";
-import { sendEmail, smtpConfig } from "./channels/email";
+import { sendEmail, sendMail, smtpConfig, type MailMessage } from "./channels/email";
 import { sendFeishu } from "./channels/feishu";
 import { sendWebhook } from "./channels/webhook";
 import { sendWecom } from "./channels/wecom";
@@ -73,6 +73,7 @@ export type {
 } from "./types";
 export { CHANNELS, CHANNEL_LABELS } from "./types";
 export { emailMessage, smtpConfig } from "./channels/email";
+export type { MailMessage } from "./channels/email";
 
 const MAX_FLAGS_PER_MESSAGE = 200;
 
@@ -472,6 +473,33 @@ export async function deliverNotification(db: Db, id: number, options: NotifyOpt
   }
 }
 
+/**
+ * Send one e-mail that is not a topic's notification (a scheduled report) through the e-mail
+ * channel: the SMTP settings of the environment and the same address policy as every notification.
+ * Tried up to `attempts` times when the failure may pass (a 4xx reply, a network error).
+ * @returns the outcome of the last attempt
+ */
+export async function sendOwnMail(message: MailMessage, options: NotifyOptions = {}): Promise<Outcome> {
+  const policy = createAddressPolicy({
+    trustedHosts: [],
+    allowInternal: options.allowInternal ?? allowInternalFromEnv(),
+    resolve: options.resolve,
+    refusalReason: NOTIFY_REFUSAL,
+  });
+  const ctx = { smtp: options.smtp === undefined ? smtpConfig() : options.smtp, policy, timeoutMs: options.timeoutMs ?? 10_000 };
+  const attempts = options.attempts ?? 3;
+  let outcome: Outcome = { ok: false, retry: false, error: "not sent" };
+  for (let i = 1; i <= attempts; i++) {
+    outcome = await sendMail(ctx, message);
+    if (outcome.ok || !outcome.retry || i === attempts) break;
+    await sleep((options.backoffMs ?? DEFAULT_BACKOFF)(i));
+  }
+  return outcome;
+}
+
+/** The delay before the n-th retry of a delivery: 1 s, 4 s, 16 s… */
+const DEFAULT_BACKOFF = (retry: number) => 1000 * 4 ** (retry - 1);
+
 /** Why a channel may not reach an internal address, in its refusal. */
 const NOTIFY_REFUSAL = "internal addresses are refused for notifications; list an in-house receiver or relay in CAMPUSWATCH_ALLOW_INTERNAL";
 
@@ -486,7 +514,7 @@ async function deliver(
   const { id, shown } = n;
   const { target, secret } = ctx;
   const attempts = Math.max(1, options.attempts ?? 3);
-  const backoff = options.backoffMs ?? ((retry: number) => 1000 * 4 ** (retry - 1));
+  const backoff = options.backoffMs ?? DEFAULT_BACKOFF;
   const secrets = secretsOf(target, secret);
   let lastError = "";
   let made = n.attempts;

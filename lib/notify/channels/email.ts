@@ -63,6 +63,25 @@ function smtpHostForUrl(host: string): string {
 
 /** Send one notification by e-mail. */
 export async function sendEmail(ctx: SendContext): Promise<Outcome> {
+  const p = ctx.payload;
+  return sendMail(ctx, { to: ctx.target, ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : emailMessage(p)) });
+}
+
+/** One e-mail as {@link sendMail} sends it: plain text, optionally with attached files (a report's PDF). */
+export interface MailMessage {
+  /** One address or several. */
+  to: string | readonly string[];
+  subject: string;
+  text: string;
+  attachments?: readonly { filename: string; content: Buffer; contentType: string }[];
+}
+
+/**
+ * Send one e-mail through the configured SMTP server, the one way CampusWatch sends mail: the
+ * server's address passes the address policy first. Says whether it went and whether trying
+ * again may help, never throws.
+ */
+export async function sendMail(ctx: Pick<SendContext, "smtp" | "policy" | "timeoutMs">, message: MailMessage): Promise<Outcome> {
   const { smtp, timeoutMs } = ctx;
   if (!smtp) return { ok: false, retry: false, error: "failed: SMTP not configured (set SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM)" };
   if (!Number.isInteger(smtp.port) || smtp.port < 1 || smtp.port > 65535)
@@ -91,11 +110,12 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
     socketTimeout: timeoutMs,
   });
   try {
-    const p = ctx.payload;
     await transport.sendMail({
       from: smtp.from,
-      to: ctx.target,
-      ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : emailMessage(p)),
+      to: typeof message.to === "string" ? message.to : [...message.to],
+      subject: message.subject,
+      text: message.text,
+      ...(message.attachments ? { attachments: message.attachments.map((a) => ({ ...a })) } : {}),
     });
     return { ok: true };
   } catch (e) {

@@ -16,7 +16,7 @@ import { testDbs } from "../../support/db";
 import { createTopicWithChannels } from "../../support/topics";
 import { startDingtalk, startFeishu, startSignedWebhook, startWecom, type RobotServer } from "../../support/chat-robots";
 import { addToIncident, createIncident, seedPosts } from "../../support/incidents";
-import { decodeMail } from "../../support/mail";
+import { decodeMail } from "../../support/mime";
 import type { Db } from "../../../lib/db";
 
 const openDb = testDbs();

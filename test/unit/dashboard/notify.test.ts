@@ -2,10 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { SMTPServer } from "smtp-server";
+import { decodeMail } from "../../support/mime";
 import { deliverNotification, notifyNewFlags, retryFailedNotifications, type SmtpSettings } from "@/lib/notify";
 import { createTestDb, type TestDb } from "../../support/db";
 import { createTopicWithChannels } from "../../support/topics";
-import { decodeMail } from "../../support/mail";
+
 
 let t: TestDb;
 let server: http.Server;
