@@ -5,7 +5,8 @@ import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 
 type SectionKey = "review" | "sources" | "analysis" | "admin" | "me";
-type LinkKey = "flags" | "incidents" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "reports" | "users" | "audit" | "tokens";
+type LinkKey =
+  "flags" | "incidents" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "reports" | "users" | "audit" | "tokens";
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [

@@ -7,7 +7,6 @@ import { deliverNotification, notifyNewFlags, retryFailedNotifications, type Smt
 import { createTestDb, type TestDb } from "../../support/db";
 import { createTopicWithChannels } from "../../support/topics";
 
-
 let t: TestDb;
 let server: http.Server;
 let base: string;
