@@ -12,6 +12,7 @@ import { FilterBar } from "@/components/posts/filter-bar";
 import { PostList } from "@/components/posts/post-list";
 import { PanelSkeleton, StatsSkeleton, TableSkeleton } from "@/components/skeletons";
 import { RisingIncidents } from "@/components/incidents/rising";
+import { BurstingNow } from "@/components/bursts/bursting-now";
 
 /** The flagged list (home) and the posts list share everything but the `flagged` switch. */
 export async function PostView({ user, params, flagged }: { user: CurrentUser; params: SearchParams; flagged: boolean }) {
@@ -47,6 +48,11 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
       {flagged && (
         <Suspense fallback={<PanelSkeleton height={90} label={t("loadingRising")} />}>
           <RisingIncidents />
+        </Suspense>
+      )}
+      {flagged && (
+        <Suspense fallback={null}>
+          <BurstingNow />
         </Suspense>
       )}
       {flagged && (

@@ -16,6 +16,7 @@ import { IncidentStatus, heatText } from "@/components/incidents/status-badge";
 import { MemberTable } from "@/components/incidents/members";
 import { IncidentHistory } from "@/components/incidents/history";
 import { MergeForm, RenameForm, SplitForm, StatusForm } from "@/components/incidents/review-forms";
+import { EvidenceDownload } from "@/components/evidence/download-button";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("incidents.pages");
@@ -38,7 +39,13 @@ export default async function IncidentPage({ params, searchParams }: { params: P
   const newId = Number(sp.new);
   return (
     <Suspense fallback={<PanelSkeleton height={400} label={t("loading")} />}>
-      <IncidentView incidentId={incidentId} canReview={can(user.role, "review")} done={done} newId={Number.isSafeInteger(newId) && newId > 0 ? newId : null} />
+      <IncidentView
+        incidentId={incidentId}
+        canReview={can(user.role, "review")}
+        canExport={can(user.role, "export")}
+        done={done}
+        newId={Number.isSafeInteger(newId) && newId > 0 ? newId : null}
+      />
     </Suspense>
   );
 }
@@ -51,7 +58,19 @@ function statusMoves(status: string): ("handle" | "reopen" | "dismiss")[] {
   return [];
 }
 
-async function IncidentView({ incidentId, canReview, done, newId }: { incidentId: number; canReview: boolean; done: string | null; newId: number | null }) {
+async function IncidentView({
+  incidentId,
+  canReview,
+  canExport,
+  done,
+  newId,
+}: {
+  incidentId: number;
+  canReview: boolean;
+  canExport: boolean;
+  done: string | null;
+  newId: number | null;
+}) {
   const [incident, t, ta, ts, tl] = await Promise.all([
     getIncident(db, incidentId),
     getTranslations("incidents.detail"),
@@ -86,7 +105,9 @@ async function IncidentView({ incidentId, canReview, done, newId }: { incidentId
             </span>
           </span>
         }
-      />
+      >
+        {canExport && incident.flaggedCount > 0 && <EvidenceDownload kind="incident" id={incident.id} />}
+      </PageHeader>
       {done && (
         <Notice>
           {t("done", { kind: done })} {newId && <Link href={`/incidents/${newId}`}>{t("newIncident", { id: newId })}</Link>}
