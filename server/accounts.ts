@@ -346,6 +346,43 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, actor
   }
 }
 
+/** What `accounts set` may change besides the URL (which registers the account again: {@link updateAccount}). */
+export const accountSettingsSchema = z
+  .object({
+    name: z.string().trim().min(1, "a name cannot be empty").max(200, "at most 200 characters").optional(),
+    cron: cronExpression.optional(),
+    enabled: z.boolean().optional(),
+    ocr: z.boolean().optional(),
+    fetchMode: z.enum(["auto", "http", "browser"], { message: "fetch mode is auto, http or browser" }).optional(),
+    /** null: no limit (as far as the listing shows). */
+    backfillDays: z.number().int().min(1).nullable().optional(),
+    backfillPages: z.number().int().min(1).nullable().optional(),
+    recheckDays: z.number().int().min(0).max(3650).optional(),
+  })
+  .strict();
+export type AccountSettings = z.input<typeof accountSettingsSchema>;
+
+/**
+ * Change an account's name, interval, schedule, OCR, fetch mode, backfill limits or re-check
+ * window (what registration sets). Validated first (ValidationError names the field); nothing is
+ * written when a value is refused; one audit entry with the fields that changed.
+ */
+export async function changeAccountSettings(db: Db, id: number, changes: AccountSettings, actor: AuditActor) {
+  const data = parseInput(accountSettingsSchema, changes);
+  const before = await db.account.findUnique({ where: { id } });
+  if (!before) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "notFound" });
+  const row = await updateAccountRow(db, { where: { id }, data });
+  await recordAudit(db, actor, {
+    kind: "account",
+    action: "update",
+    targetId: id,
+    target: row.name,
+    before: accountAuditValues(before),
+    after: accountAuditValues(row),
+  });
+  return row;
+}
+
 /** Ask the scheduler to crawl an account now (it polls for this flag). */
 export function requestCrawl(db: Db, id: number) {
   return updateAccountRow(db, { where: { id }, data: { crawlRequestedAt: new Date() } });

@@ -17,6 +17,31 @@ async function load() {
   return { db, ...accounts, ...access, ...proxy, ...proxyUrl };
 }
 
+/** The options of `accounts set`. */
+interface SetOptions {
+  name?: string;
+  cron?: string;
+  enabled?: boolean;
+  disabled?: boolean;
+  ocr?: boolean;
+  fetchMode?: string;
+  backfillDays?: number | null;
+  backfillPages?: number | null;
+  recheckDays?: number;
+  cookieFile?: string;
+  cookie?: string;
+  clearCookies?: boolean;
+  robots?: string;
+  proxy?: string;
+  clearProxy?: boolean;
+}
+
+/** A limit option: a whole number from 1, or "none" (no limit: stored as null). */
+function limitOption(name: string) {
+  const int = intOption(name, 1);
+  return (value: string): number | null => (value.trim().toLowerCase() === "none" ? null : int(value));
+}
+
 /** `campuswatch accounts add|list|set|remove`. */
 export function registerAccountCommands(program: Command) {
   const accounts = program.command("accounts").description("monitored accounts (blogs, Weibo users, forum boards, Tieba bars)");
@@ -76,8 +101,20 @@ export function registerAccountCommands(program: Command) {
     );
   accounts
     .command("set")
-    .description("change how an account reaches its platform: login cookies (stored encrypted, never printed), proxy, robots.txt policy")
+    .description(
+      "change an account: name, interval, schedule, OCR, fetch mode, backfill and re-check (as at `accounts add`), and how it reaches its platform: login cookies (stored encrypted, never printed), proxy, robots.txt policy",
+    )
     .argument("<id>", "account id", intOption("id", 1))
+    .option("--name <name>", "display name")
+    .option("--cron <expr>", "crawl interval as a cron expression (Asia/Shanghai)")
+    .option("--enabled", "schedule the account's crawls")
+    .option("--disabled", "stop scheduling its crawls (nothing is deleted)")
+    .option("--ocr", "read text in images with tesseract")
+    .option("--no-ocr", "stop reading text in images")
+    .option("--fetch-mode <mode>", "auto | http | browser")
+    .option("--backfill-days <n>", "a first crawl goes back at most N days (none: no limit)", limitOption("--backfill-days"))
+    .option("--backfill-pages <n>", "a first crawl reads at most N list pages (none: no limit)", limitOption("--backfill-pages"))
+    .option("--recheck-days <n>", "re-open threads of the last N days to catch edits (0: off)", intOption("--recheck-days", 0))
     .option(
       "--cookie-file <file>",
       "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value; - reads standard input",
@@ -91,9 +128,11 @@ export function registerAccountCommands(program: Command) {
     .option("--clear-proxy", "remove the account's own proxy (CAMPUSWATCH_PROXY applies again, if set)")
     .option("--robots <policy>", "obey or ignore robots.txt Disallow rules (ignore: for boards you run or may crawl; who and when is recorded)")
     .action(
-      action(async (id: number, o: { cookieFile?: string; cookie?: string; clearCookies?: boolean; robots?: string; proxy?: string; clearProxy?: boolean }) => {
+      action(async (id: number, o: SetOptions) => {
         const {
           db,
+          accountSettingsSchema,
+          changeAccountSettings,
           parseProxyUrl,
           ProxyUrlError,
           clearAccountProxy,
@@ -105,8 +144,31 @@ export function registerAccountCommands(program: Command) {
         } = await load();
         const given = [o.cookieFile, o.cookie, o.clearCookies].filter((x) => x !== undefined).length;
         const proxyGiven = o.proxy !== undefined || o.clearProxy === true;
-        if (given === 0 && o.robots === undefined && !proxyGiven) {
-          throw new UserInputError("nothing to set: give --cookie-file, --cookie, --clear-cookies, --robots, --proxy or --clear-proxy");
+        if (o.enabled && o.disabled) throw new UserInputError("give one of --enabled and --disabled");
+        const settings = Object.fromEntries(
+          Object.entries({
+            name: o.name,
+            cron: o.cron,
+            enabled: o.enabled ? true : o.disabled ? false : undefined,
+            ocr: o.ocr,
+            fetchMode: o.fetchMode,
+            backfillDays: o.backfillDays,
+            backfillPages: o.backfillPages,
+            recheckDays: o.recheckDays,
+          }).filter(([, v]) => v !== undefined),
+        );
+        const settingsGiven = Object.keys(settings).length > 0;
+        if (given === 0 && o.robots === undefined && !proxyGiven && !settingsGiven) {
+          throw new UserInputError(
+            "nothing to set: give --name, --cron, --enabled, --disabled, --ocr, --no-ocr, --fetch-mode, --backfill-days, --backfill-pages, --recheck-days, --cookie-file, --cookie, --clear-cookies, --robots, --proxy or --clear-proxy",
+          );
+        }
+        // Refused before anything is changed: a bad value names its option.
+        const checked = accountSettingsSchema.safeParse(settings);
+        if (!checked.success) {
+          const issue = checked.error.issues[0]!;
+          const option = `--${String(issue.path[0] ?? "").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+          throw new UserInputError(`${option}: ${issue.message}`);
         }
         if (given > 1) throw new UserInputError("give one of --cookie-file, --cookie and --clear-cookies");
         if (o.proxy !== undefined && o.clearProxy) throw new UserInputError("give one of --proxy and --clear-proxy");
@@ -118,6 +180,13 @@ export function registerAccountCommands(program: Command) {
             if (e instanceof ProxyUrlError) throw new UserInputError(`--proxy: ${e.message}`);
             throw e;
           }
+        }
+        if (settingsGiven) {
+          const a = await changeAccountSettings(db, id, settings, CLI_ACTOR);
+          console.log(
+            `account ${id}: ${a.name}, cron "${a.cron}", ${a.enabled ? "enabled" : "disabled"}, OCR ${a.ocr ? "on" : "off"}, fetch mode ${a.fetchMode}, backfill ${a.backfillDays ?? "all"} days / ${a.backfillPages ?? "all"} pages, re-check ${a.recheckDays} days`,
+          );
+          if (given === 0 && o.robots === undefined && !proxyGiven) return;
         }
         if (proxyGiven) {
           if (o.clearProxy) {
