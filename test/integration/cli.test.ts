@@ -146,7 +146,7 @@ describe("campuswatch CLI", async () => {
 
       const csv = await cw("posts", "export", "--format", "csv", "--account", "1");
       expect(csv.out.split("\r\n")[0]).toBe(
-        "accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags,sources",
+        "accountUrl,platform,platformId,parentPlatformId,kind,url,title,author,authorId,publishedAt,text,sha1,version,firstSeenAt,lastSeenAt,deletedAt,incomplete,flags,sources,incidentId",
       );
 
       const rm = await cw("accounts", "remove", "1");

@@ -167,8 +167,8 @@ describe("topic settings: the CLI and the dashboard's functions", () => {
     expect(clash).toBeInstanceOf(ValidationError);
     expect((clash as ValidationError).fieldErrors).toEqual({ name: ["a topic with this name already exists"] });
 
-    const long = await cw("topics", "add", "--name", "x", "--keywords", "很".repeat(51));
-    expect(long).toMatchObject({ code: 1, err: "campuswatch: --keywords: each word at most 50 characters\n" });
+    const long = await cw("topics", "add", "--name", "x", "--keywords", "很".repeat(201));
+    expect(long).toMatchObject({ code: 1, err: "campuswatch: --keywords: line 1, position 201: a rule has at most 200 characters\n" });
     const nothing = await cw("topics", "set", "食堂");
     expect(nothing).toMatchObject({ code: 1, err: "campuswatch: nothing to change: give at least one option (campuswatch topics set --help)\n" });
     const renamed = await cw("topics", "set", "食堂", "--name", "食堂 2", "--relevant", "");
