@@ -25,8 +25,8 @@ interface SetOptions {
   disabled?: boolean;
   ocr?: boolean;
   fetchMode?: string;
-  backfillDays?: number | null;
-  backfillPages?: number | null;
+  backfillDays?: number | "none";
+  backfillPages?: number | "none";
   recheckDays?: number;
   cookieFile?: string;
   cookie?: string;
@@ -36,11 +36,17 @@ interface SetOptions {
   clearProxy?: boolean;
 }
 
-/** A limit option: a whole number from 1, or "none" (no limit: stored as null). */
+/**
+ * A limit option: a whole number from 1, or "none" (no limit, stored as null). The parser keeps
+ * "none" as a word: commander turns a parser's null into an empty string.
+ */
 function limitOption(name: string) {
   const int = intOption(name, 1);
-  return (value: string): number | null => (value.trim().toLowerCase() === "none" ? null : int(value));
+  return (value: string): number | "none" => (value.trim().toLowerCase() === "none" ? "none" : int(value));
 }
+
+/** A {@link limitOption}'s value as the column stores it. */
+const limitValue = (v: number | "none" | undefined) => (v === "none" ? null : v);
 
 /** `campuswatch accounts add|list|set|remove`. */
 export function registerAccountCommands(program: Command) {
@@ -152,8 +158,8 @@ export function registerAccountCommands(program: Command) {
             enabled: o.enabled ? true : o.disabled ? false : undefined,
             ocr: o.ocr,
             fetchMode: o.fetchMode,
-            backfillDays: o.backfillDays,
-            backfillPages: o.backfillPages,
+            backfillDays: limitValue(o.backfillDays),
+            backfillPages: limitValue(o.backfillPages),
             recheckDays: o.recheckDays,
           }).filter(([, v]) => v !== undefined),
         );
