@@ -28,9 +28,11 @@ test("a reviewer cannot open the users page", async ({ page }) => {
 });
 
 /** Every page and route handler under app/, found on disk so that a new route cannot be forgotten. */
-function appRoutes(): { pages: string[]; apis: string[] } {
+function appRoutes(): { pages: string[]; apis: string[]; methods: Map<string, string[]> } {
   const pages: string[] = [];
   const apis: string[] = [];
+  // The HTTP methods each route handler exports (`export const GET`, `export async function POST`).
+  const methods = new Map<string, string[]>();
   const walk = (dir: string, segments: string[]) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -39,15 +41,22 @@ function appRoutes(): { pages: string[]; apis: string[] } {
         const seg = /^\(.*\)$/.test(entry.name) ? null : entry.name.replace(/^\[\.\.\..+\]$/, "x").replace(/^\[.+\]$/, "1");
         walk(full, seg === null ? segments : [...segments, seg]);
       } else if (/^page\.tsx?$/.test(entry.name)) pages.push("/" + segments.join("/"));
-      else if (/^route\.tsx?$/.test(entry.name)) apis.push("/" + segments.join("/"));
+      else if (/^route\.tsx?$/.test(entry.name)) {
+        const url = "/" + segments.join("/");
+        apis.push(url);
+        methods.set(
+          url,
+          [...fs.readFileSync(full, "utf8").matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!),
+        );
+      }
     }
   };
   walk(path.resolve("app"), []);
-  return { pages, apis };
+  return { pages, apis, methods };
 }
 
 test("every page redirects anonymous visitors to sign-in and every API route answers 401", async ({ request }) => {
-  const { pages, apis } = appRoutes();
+  const { pages, apis, methods } = appRoutes();
   expect(pages.length).toBeGreaterThan(5);
   // /sign-in and the one-time first-admin page (/setup, which checks its own token) are public.
   for (const p of pages.filter((p) => p !== "/sign-in" && p !== "/setup")) {
@@ -59,9 +68,17 @@ test("every page redirects anonymous visitors to sign-in and every API route ans
   expect(apis.length).toBeGreaterThan(0);
   // /api/csp-report takes the browser's CSP violation reports, which come without a session (it caps
   // and rate-limits them itself; test/e2e/csp.spec.ts covers it).
+  // The versioned API (/api/v1) takes no session: each route checks its Bearer token itself and
+  // answers 401 in the API's own shape; a method the route does not have is 405.
   for (const a of apis.filter((a) => a !== "/api/csp-report")) {
     for (const method of ["GET", "POST"] as const) {
       const res = await request.fetch(a, { method, maxRedirects: 0 });
+      if (a.startsWith("/api/v1/")) {
+        const has = methods.get(a)!.includes(method);
+        expect(res.status(), `${method} ${a}`).toBe(has ? 401 : 405);
+        if (has) expect(((await res.json()) as { error: { code: string } }).error.code, `${method} ${a}`).toBe("unauthenticated");
+        continue;
+      }
       expect(res.status(), `${method} ${a}`).toBe(401);
       expect(await res.json()).toEqual({ error: { message: "sign-in required", code: "unauthenticated" } });
     }
