@@ -119,10 +119,11 @@ for (const lang of ["en", "zh"] as const) {
     await expect(row(s.hostile.title)).toBeVisible();
     await expect(table.getByRole("link", { name: s.candidate.title })).toHaveCount(0);
     const ids = await table.getByTestId("incident-row").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-incident-id"))));
-    // Hottest first: the seeded heats are canteen > exam > canteen2 > hostile.
+    // All listed. Their order is the heat model's: it recomputes the seeded heats after other
+    // specs' crawl runs, so the seeded order does not hold in a whole run; the list's order by heat
+    // is tested on both databases in test/integration/incidents/review.test.ts.
     const order = [s.canteen.id, s.exam.id, s.canteen2.id, s.hostile.id].map((id) => ids.indexOf(id));
     expect(order.every((i) => i >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
     if (lang === "en") {
       await page.setViewportSize({ width: 1280, height: 900 });
       await shot(page, "incidents-list-desktop");
