@@ -59,6 +59,56 @@ export interface FetchOptions {
  */
 export interface Fetcher {
   get(url: string, options?: FetchOptions): Promise<FetchResult>;
+  /**
+   * Open `url` in Chromium as a person would (the account's cookies, the host's politeness slot,
+   * the address policy on every request the page makes) and keep the JSON answers of the
+   * requests the page's own scripts make, for platforms that sign their API calls in their page
+   * scripts (Xiaohongshu, Zhihu): the adapter never re-implements the signature. Absent on a
+   * fetcher without a browser.
+   */
+  capture?(url: string, request: CaptureRequest, options?: FetchOptions): Promise<CaptureResult>;
+}
+
+/** What {@link Fetcher.capture} keeps and does on the page. */
+export interface CaptureRequest {
+  /** Keep the answers whose URL matches one of these (e.g. `/api/sns/web/v1/user_posted`). */
+  match: readonly RegExp[];
+  /** Window globals to read as JSON after load (e.g. `__INITIAL_STATE__`); missing ones are left out. */
+  globals?: readonly string[];
+  /** Scroll to the bottom up to this many times, each waiting for the page's next matching answer. */
+  scrolls?: number;
+  /** CSS selectors to click, in order, once each when present (e.g. a "展开更多回复" button). */
+  clicks?: readonly string[];
+  /** Stop scrolling once this many matching answers have arrived. */
+  maxResponses?: number;
+}
+
+/** One answer a page's own script received. */
+export interface CapturedResponse {
+  url: string;
+  status: number;
+  body: string;
+}
+
+/** What {@link Fetcher.capture} returns: the page itself, the kept answers in arrival order, and the globals read. */
+export interface CaptureResult {
+  page: FetchResult;
+  responses: CapturedResponse[];
+  globals: Record<string, unknown>;
+}
+
+/**
+ * One kind of saved page or API answer that `campuswatch parse FILE --platform P --kind K` reads
+ * with the adapter's own code ("list" and "thread" pages, Bilibili's "feed-space", …). It is what
+ * a user attaches to a bug report, and how captures are replayed.
+ */
+export interface CaptureKind {
+  /** The name given to `--kind`. */
+  kind: string;
+  /** One line for `--help`. */
+  summary: string;
+  /** The items the crawl would store from this body; one bad field is a warning, never a throw. */
+  parse(body: string, options: { url?: string; now: Date; warn: (warning: FieldWarning) => void }): CrawlItem[] | Promise<CrawlItem[]>;
 }
 
 /** One post or reply as an adapter reads it. Dates are already resolved to instants. */
@@ -220,4 +270,6 @@ export interface Adapter {
    * the post comes from the list (completed by `complete()`), and replies are comments only.
    */
   repliesIncludeHead?: boolean;
+  /** The saved pages and API answers `campuswatch parse` reads for this platform. */
+  captureKinds?: readonly CaptureKind[];
 }
