@@ -191,6 +191,9 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
   let stderr = "";
   child.stderr!.on("data", (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const stillRunning = () => {
+    if (child.exitCode !== null) throw new Error(`the scheduler exited with ${String(child.exitCode)}: ${stderr}`);
+  };
   // The scheduler never outlives the bench (an error, Ctrl-C or a kill of the bench).
   const killChild = () => child.exitCode === null && child.kill("SIGKILL");
   process.once("exit", killChild);
@@ -200,7 +203,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
   // it, when every account has finished one run.
   const roundDeadline = Date.now() + Math.max(10 * o.intervalS, 600) * 1000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the scheduler exited with ${child.exitCode}: ${stderr}`);
+    stillRunning();
     const done = await db.crawlRun.groupBy({ by: ["accountId"], where: { status: { not: "running" } } });
     if (done.length >= o.accounts) break;
     if (Date.now() > roundDeadline) throw new Error(`only ${done.length} of ${o.accounts} accounts finished a first run`);
@@ -247,7 +250,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
   const perSecondReplies = (o.accounts * o.repliesPerHour) / 3600;
   let next = windowStart;
   while (Date.now() < windowStart + windowMs) {
-    if (child.exitCode !== null) throw new Error(`the scheduler exited with ${child.exitCode}: ${stderr}`);
+    stillRunning();
     const now = Date.now();
     for (const s of sites) s.clock.set(new Date(now));
     for (let i = poisson(rng, perSecondPosts); i > 0; i--) {

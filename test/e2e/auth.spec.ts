@@ -1,6 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { appRoutes } from "./routes";
 import { E2E_USERS, submitSignIn } from "./users";
 
 test("an admin made by the CLI signs in and sees the dashboard", async ({ page, context }) => {
@@ -26,34 +25,6 @@ test("a reviewer cannot open the users page", async ({ page }) => {
   await page.goto("/users");
   await expect(page).toHaveURL(/denied=manage-users/);
 });
-
-/** Every page and route handler under app/, found on disk so that a new route cannot be forgotten. */
-function appRoutes(): { pages: string[]; apis: string[]; methods: Map<string, string[]> } {
-  const pages: string[] = [];
-  const apis: string[] = [];
-  // The HTTP methods each route handler exports (`export const GET`, `export async function POST`).
-  const methods = new Map<string, string[]>();
-  const walk = (dir: string, segments: string[]) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        // (group) folders add no URL segment; [param] gets a sample value.
-        const seg = /^\(.*\)$/.test(entry.name) ? null : entry.name.replace(/^\[\.\.\..+\]$/, "x").replace(/^\[.+\]$/, "1");
-        walk(full, seg === null ? segments : [...segments, seg]);
-      } else if (/^page\.tsx?$/.test(entry.name)) pages.push("/" + segments.join("/"));
-      else if (/^route\.tsx?$/.test(entry.name)) {
-        const url = "/" + segments.join("/");
-        apis.push(url);
-        methods.set(
-          url,
-          [...fs.readFileSync(full, "utf8").matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!),
-        );
-      }
-    }
-  };
-  walk(path.resolve("app"), []);
-  return { pages, apis, methods };
-}
 
 test("every page redirects anonymous visitors to sign-in and every API route answers 401", async ({ request }) => {
   const { pages, apis, methods } = appRoutes();
