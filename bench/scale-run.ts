@@ -28,7 +28,7 @@ import path from "node:path";
 import { CLI_ACTOR } from "../lib/audit";
 import { createDb, type Db } from "../lib/db";
 import { migrateDatabase } from "../lib/migrate";
-import { createAccount } from "../server/accounts";
+import { changeAccountSettings, createAccount } from "../server/accounts";
 import { createRng, startLocalPlatforms, type LocalPlatforms, type LocalPost, type LocalReply, type Rng } from "../test/support/platforms";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -53,6 +53,10 @@ export interface ScaleOptions {
   bursts: number;
   burstPosts: number;
   seed: number;
+  /** Adaptive intervals for every account (crawler/adaptive-interval.ts), with these bounds in seconds; null: the fixed cron. */
+  adaptive: { minS: number; maxS: number } | null;
+  /** Days of history each account has before the bench, at its own rate (what the adaptive rule learns from). */
+  historyDays: number;
   /** Progress lines go here. */
   log: (line: string) => void;
 }
@@ -66,6 +70,8 @@ export interface ScaleFigures {
   delayMs: number;
   concurrency: number;
   db: "sqlite";
+  adaptive: { minS: number; maxS: number } | null;
+  historyDays: number;
   arrivals: { posts: number; replies: number; detected: number; missed: number };
   latency: { p50S: number | null; p95S: number | null; maxS: number | null };
   runs: { perAccountMean: number; perAccountMin: number; expectedPerAccount: number; ok: number; partial: number };
@@ -155,13 +161,41 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
         now: new Date(),
         host: `127.0.${2 + Math.floor(h / 200)}.${1 + (h % 200)}`,
         accounts: mix,
-        postsPerAccount: 5,
+        postsPerAccount: 1,
         repliesPerPost: [0, 4],
         spanDays: 3,
         weiboDates: "rfc",
         validators: h % 2 === 0 ? "both" : undefined,
       }),
     );
+  }
+  // Accounts post at different rates, as real ones do: a few busy boards, many quiet accounts.
+  // Each account's weight is log-normal (σ 1.2, mean 1); arrivals pick accounts by weight, and its
+  // history before the bench (what an adaptive interval learns from) is drawn at the same rate.
+  const all = sites.flatMap((s, h) => s.accounts.map((a) => ({ h, key: a.key, weight: 0 })));
+  for (const a of all) {
+    const gauss = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    a.weight = Math.exp(1.2 * gauss - (1.2 * 1.2) / 2);
+  }
+  const cumulative: number[] = [];
+  all.reduce((sum, a) => (cumulative.push(sum + a.weight), sum + a.weight), 0);
+  const pickAccount = () => {
+    const x = rng.next() * cumulative.at(-1)!;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return all[lo]!;
+  };
+  const historyStart = Date.now();
+  for (const a of all) {
+    const site = sites[a.h]!;
+    for (let i = poisson(rng, a.weight * o.postsPerHour * 24 * o.historyDays); i > 0; i--) {
+      site.addPost(a.key, { at: new Date(historyStart - rng.int(60_000, o.historyDays * 86_400_000)) });
+    }
   }
   // The sites' clocks follow the wall clock, as real sites' do.
   const tick = setInterval(() => {
@@ -174,6 +208,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
     const site = sites[h]!;
     for (const a of site.accounts) {
       const row = await createAccount(db, { url: site.entryUrl(a.key), fetchMode: "http", cron }, CLI_ACTOR);
+      if (o.adaptive) await changeAccountSettings(db, row.id, { adaptive: true, minIntervalS: o.adaptive.minS, maxIntervalS: o.adaptive.maxS }, CLI_ACTOR);
       accountIds.set(`${h}:${a.key}`, row.id);
     }
   }
@@ -217,7 +252,6 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
   // Arrivals: each second, a Poisson number of posts and replies over all accounts, plus bursts
   // at seeded times in the window.
   const arrivals: Arrival[] = [];
-  const all = sites.flatMap((s, h) => s.accounts.map((a) => ({ h, key: a.key })));
   const recent = new Map<string, LocalPost[]>(); // "site:key" → posts added during the bench
   const add = (h: number, key: string, kind: "post" | "reply") => {
     const site = sites[h]!;
@@ -254,11 +288,11 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
     const now = Date.now();
     for (const s of sites) s.clock.set(new Date(now));
     for (let i = poisson(rng, perSecondPosts); i > 0; i--) {
-      const a = rng.pick(all);
+      const a = pickAccount();
       add(a.h, a.key, "post");
     }
     for (let i = poisson(rng, perSecondReplies); i > 0; i--) {
-      const a = rng.pick(all);
+      const a = pickAccount();
       add(a.h, a.key, "reply");
     }
     while (burstAt.length > 0 && burstAt[0]! <= now) {
@@ -349,6 +383,8 @@ export async function runScaleBench(o: ScaleOptions): Promise<ScaleFigures> {
     delayMs: o.delayMs,
     concurrency: o.concurrency,
     db: "sqlite",
+    adaptive: o.adaptive,
+    historyDays: o.historyDays,
     arrivals: {
       posts: arrivals.filter((a) => a.kind === "post").length,
       replies: arrivals.filter((a) => a.kind === "reply").length,

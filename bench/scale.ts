@@ -4,7 +4,11 @@
  *
  *   npm run bench:scale [-- --accounts 1000 --hosts 50 --interval 300 --minutes 30 --delay-ms 1000
  *                           --concurrency 32 --posts-per-hour 1 --replies-per-hour 4 --bursts 3
- *                           --burst-posts 10 --seed 1 --json]
+ *                           --burst-posts 10 --seed 1 --adaptive 60:3600 --history-days 7 --json]
+ *
+ * `--adaptive MIN:MAX` sets every account adaptive (crawler/adaptive-interval.ts) between MIN and
+ * MAX seconds; without it each account runs on the fixed `--interval`. Compare the two at the same
+ * request budget by reading "requests / account / hour" beside the latency.
  *
  * Targets (issue 35, SQLite, one process): p95 latency ≤ interval + 60 s, 0 failed runs, RSS growth
  * under 10 % over 30 minutes. The whole run takes the first round of runs, `--minutes`, and up to
@@ -26,9 +30,22 @@ const { values } = parseArgs({
     bursts: { type: "string", default: "3" },
     "burst-posts": { type: "string", default: "10" },
     seed: { type: "string", default: "1" },
+    adaptive: { type: "string" },
+    "history-days": { type: "string", default: "7" },
     json: { type: "boolean", default: false },
   },
 });
+
+/** `--adaptive MIN:MAX` in seconds, or null without it. */
+function adaptiveBounds(v: string | undefined): { minS: number; maxS: number } | null {
+  if (v === undefined) return null;
+  const m = /^(\d+):(\d+)$/.exec(v);
+  if (!m || Number(m[1]) < 30 || Number(m[2]) <= Number(m[1])) {
+    console.error(`--adaptive: expected MIN:MAX in seconds with 30 ≤ MIN < MAX, got ${JSON.stringify(v)}`);
+    process.exit(2);
+  }
+  return { minS: Number(m[1]), maxS: Number(m[2]) };
+}
 
 /** A positive number option, or exit with its name. */
 function num(name: keyof typeof values, min = 0): number {
@@ -52,6 +69,8 @@ const figures: ScaleFigures = await runScaleBench({
   bursts: num("bursts"),
   burstPosts: num("burst-posts"),
   seed: num("seed"),
+  adaptive: adaptiveBounds(values.adaptive),
+  historyDays: num("history-days"),
   log: values.json ? () => {} : (line) => console.log(`· ${line}`),
 });
 
@@ -64,6 +83,10 @@ if (values.json) {
     [
       "scale",
       `${f.accounts} accounts on ${f.hosts} hosts, every ${f.intervalS} s, ${f.delayMs} ms between requests to a host, concurrency ${f.concurrency}, ${f.db}`,
+    ],
+    [
+      "intervals",
+      f.adaptive ? `adaptive between ${f.adaptive.minS} s and ${f.adaptive.maxS} s, ${f.historyDays} days of history` : `fixed, every ${f.intervalS} s`,
     ],
     ["arrivals", `${f.arrivals.posts} posts + ${f.arrivals.replies} replies in ${f.minutes} min; ${f.arrivals.detected} detected, ${f.arrivals.missed} missed`],
     ["detection latency", `p50 ${s(f.latency.p50S)}, p95 ${s(f.latency.p95S)}, max ${s(f.latency.maxS)} (target p95 ≤ ${f.intervalS + 60} s)`],

@@ -29,6 +29,7 @@ import { createSkippedRun, reasonOf, recordSkippedRun } from "./runs";
 import { updateAccountRow } from "./account-rows";
 import { reportCrons, type ReportSchedule } from "../lib/report-schedule";
 import { requestScheduledReport } from "./jobs/reports";
+import { adaptiveTickCron, chooseInterval, cronIntervalS, loadAdaptiveStats, type AdaptiveStats } from "./adaptive-interval";
 
 export interface SchedulerOptions {
   db: Db;
@@ -69,13 +70,33 @@ export interface SchedulerOptions {
    * null: never. The caller reads it from the environment (lib/report-schedule.ts).
    */
   reportSchedule?: ReportSchedule | null;
+  /** The cron an adaptive account ticks on, from its minimum interval. @default adaptiveTickCron */
+  adaptiveTickCron?: (minS: number) => string;
   log?: (message: string) => void;
 }
 
 interface Entry {
-  cron: string;
+  /** What the task was made from: the cron, and for an adaptive account its bounds too. */
+  key: string;
   task: ScheduledTask;
+  /** Set for an adaptive account: its base cron and bounds (its task ticks at the minimum). */
+  adaptive?: { cron: string; minS: number; maxS: number };
 }
+
+/** An account as the scheduler reads it. */
+interface AccountSchedule {
+  id: number;
+  cron: string;
+  enabled: boolean;
+  crawlRequestedAt: Date | null;
+  name: string;
+  adaptive: boolean;
+  minIntervalS: number | null;
+  maxIntervalS: number | null;
+}
+
+/** How long the adaptive accounts' statistics are reused: a grouped query a minute, whatever their number. */
+const ADAPTIVE_STATS_MS = 60_000;
 
 /** Runs enabled accounts on their schedules until {@link Scheduler.stop}. */
 export class Scheduler {
@@ -89,6 +110,7 @@ export class Scheduler {
   private incidentTask: ScheduledTask | undefined;
   private reportTasks: ScheduledTask[] = [];
   private dispatching = false;
+  private adaptiveStats: { at: number; ids: string; stats: AdaptiveStats } | null = null;
   private readonly log: (m: string) => void;
 
   constructor(private readonly opts: SchedulerOptions) {
@@ -170,7 +192,9 @@ export class Scheduler {
   /** Reconcile cron tasks with the accounts table and enqueue "crawl now" requests. */
   async refresh(): Promise<void> {
     const { db } = this.opts;
-    const accounts = await db.account.findMany({ select: { id: true, cron: true, enabled: true, crawlRequestedAt: true, name: true } });
+    const accounts = await db.account.findMany({
+      select: { id: true, cron: true, enabled: true, crawlRequestedAt: true, name: true, adaptive: true, minIntervalS: true, maxIntervalS: true },
+    });
     const seen = new Set<number>();
     for (const a of accounts) {
       seen.add(a.id);
@@ -184,13 +208,16 @@ export class Scheduler {
     for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.unschedule(id, "removed");
   }
 
-  private async reconcile(a: { id: number; cron: string; enabled: boolean; crawlRequestedAt: Date | null; name: string }) {
+  private async reconcile(a: AccountSchedule) {
     const current = this.entries.get(a.id);
+    const adaptive =
+      a.adaptive && a.minIntervalS !== null && a.maxIntervalS !== null ? { cron: a.cron, minS: a.minIntervalS, maxS: a.maxIntervalS } : undefined;
+    const key = adaptive ? `adaptive ${adaptive.minS}-${adaptive.maxS} ${a.cron}` : a.cron;
     if (!a.enabled) {
       if (current) this.unschedule(a.id, "disabled");
-    } else if (!current || current.cron !== a.cron) {
+    } else if (!current || current.key !== key) {
       if (current) this.unschedule(a.id, "interval changed");
-      await this.schedule(a.id, a.cron, a.name);
+      await this.schedule(a.id, a.cron, a.name, adaptive);
     }
     if (a.crawlRequestedAt) {
       await updateAccountRow(this.opts.db, { where: { id: a.id }, data: { crawlRequestedAt: null } });
@@ -198,7 +225,7 @@ export class Scheduler {
     }
   }
 
-  private async schedule(accountId: number, expr: string, name: string) {
+  private async schedule(accountId: number, expr: string, name: string, adaptive?: Entry["adaptive"]) {
     const problem = cronProblem(expr);
     if (problem) {
       if (this.invalid.get(accountId) === expr) return;
@@ -209,14 +236,17 @@ export class Scheduler {
       return;
     }
     this.invalid.delete(accountId);
+    // An adaptive account ticks at its minimum interval; each tick runs it only when the interval
+    // chosen for it (crawler/adaptive-interval.ts) has passed.
+    const tickExpr = adaptive ? (this.opts.adaptiveTickCron ?? adaptiveTickCron)(adaptive.minS) : expr;
     try {
-      const task = cron.schedule(expr, () => this.background(`account ${accountId}: tick`, this.tick(accountId, expr)), {
+      const task = cron.schedule(tickExpr, () => this.background(`account ${accountId}: tick`, this.tick(accountId, expr)), {
         timezone: TIME_ZONE,
         name: `account-${accountId}`,
       });
-      this.entries.set(accountId, { cron: expr, task });
-      this.background(`account ${accountId}: next run time`, this.updateNextRun(accountId, expr));
-      this.log(`scheduled account ${accountId} (${name}) at "${expr}"`);
+      this.entries.set(accountId, { key: adaptive ? `adaptive ${adaptive.minS}-${adaptive.maxS} ${expr}` : expr, task, adaptive });
+      if (!adaptive) this.background(`account ${accountId}: next run time`, this.updateNextRun(accountId, expr));
+      this.log(`scheduled account ${accountId} (${name}) at "${expr}"${adaptive ? `, adaptive between ${adaptive.minS} s and ${adaptive.maxS} s` : ""}`);
     } catch (e) {
       this.log(`account ${accountId}: cannot schedule "${expr}": ${(e as Error).message}`);
       await updateAccountRow(this.opts.db, { where: { id: accountId }, data: { status: "error", lastError: `invalid cron: ${(e as Error).message}` } });
@@ -235,8 +265,56 @@ export class Scheduler {
   }
 
   private async tick(accountId: number, expr: string) {
+    const adaptive = this.entries.get(accountId)?.adaptive;
+    if (adaptive) {
+      if (await this.adaptiveDue(accountId, adaptive)) await this.submitOrRecord({ accountId, trigger: "schedule" });
+      return;
+    }
     await this.submitOrRecord({ accountId, trigger: "schedule" });
     await this.updateNextRun(accountId, expr);
+  }
+
+  /**
+   * Whether an adaptive account's chosen interval has passed since its last run started; records
+   * the interval, why, and the next run time on the account when they change.
+   */
+  private async adaptiveDue(accountId: number, a: NonNullable<Entry["adaptive"]>): Promise<boolean> {
+    const { db } = this.opts;
+    const now = new Date();
+    const stats = await this.statsOfAdaptive(now);
+    const { intervalS, reason } = chooseInterval({
+      baseS: cronIntervalS(a.cron, now) || a.maxS,
+      minS: a.minS,
+      maxS: a.maxS,
+      ratePerHour: stats.rates.get(accountId) ?? 0,
+      refRatePerHour: stats.refRatePerHour,
+      hot: stats.hot.get(accountId) ?? null,
+    });
+    const last = await db.crawlRun.findFirst({
+      where: { accountId, status: { not: "skipped" } },
+      orderBy: { startedAt: "desc" },
+      select: { startedAt: true },
+    });
+    // A tick a little early still counts: ticks come on the minute, runs start a moment after.
+    const due = !last || now.getTime() - last.startedAt.getTime() >= intervalS * 1000 - 5_000;
+    const nextRunAt = new Date((due || !last ? now.getTime() : last.startedAt.getTime()) + intervalS * 1000);
+    const reasonJson = JSON.stringify(reason);
+    const row = await db.account.findUnique({ where: { id: accountId }, select: { adaptiveIntervalS: true, adaptiveReason: true } });
+    if (due || row?.adaptiveIntervalS !== intervalS || row.adaptiveReason !== reasonJson) {
+      await updateAccountRow(db, { where: { id: accountId }, data: { adaptiveIntervalS: intervalS, adaptiveReason: reasonJson, nextRunAt } });
+    }
+    return due;
+  }
+
+  /** The adaptive accounts' statistics, read again at most once a minute (or when the set of accounts changed). */
+  private async statsOfAdaptive(now: Date): Promise<AdaptiveStats> {
+    const ids = [...this.entries].filter(([, e]) => e.adaptive).map(([id]) => id);
+    const key = ids.join(",");
+    const cached = this.adaptiveStats;
+    if (cached && cached.ids === key && now.getTime() - cached.at < ADAPTIVE_STATS_MS) return cached.stats;
+    const stats = await loadAdaptiveStats(this.opts.db, ids, now);
+    this.adaptiveStats = { at: now.getTime(), ids: key, stats };
+    return stats;
   }
 
   /** {@link submit}, and when the queue itself fails, a skipped run saying why. Never throws. */

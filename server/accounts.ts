@@ -1,4 +1,5 @@
 /** Monitored accounts: validation and data access shared by the CLI, the dashboard and the scheduler. */
+import { MAX_ADAPTIVE_S, MIN_ADAPTIVE_S } from "../crawler/adaptive-interval";
 import { z } from "zod";
 import type { Db } from "../lib/db";
 import { Prisma } from "@/generated/prisma/client";
@@ -34,8 +35,14 @@ function accountAuditValues(a: {
   backfillPages: number | null;
   recheckDays: number;
   ocr: boolean;
+  adaptive: boolean;
+  minIntervalS: number | null;
+  maxIntervalS: number | null;
 }) {
   return {
+    adaptive: a.adaptive,
+    minIntervalS: a.minIntervalS,
+    maxIntervalS: a.maxIntervalS,
     name: a.name,
     entryUrl: a.entryUrl,
     platform: a.platform,
@@ -284,7 +291,8 @@ export async function listAccountStatus(db: Db, now = new Date()) {
   const last = byId(lastRuns);
   return accounts.map((a) => ({
     ...a,
-    nextRunAt: a.enabled ? (a.nextRunAt && a.nextRunAt > now ? a.nextRunAt : safeNextRun(a.cron, now)) : null,
+    // An adaptive account's next run is the scheduler's choice (crawler/adaptive-interval.ts), not its cron's.
+    nextRunAt: a.enabled ? (a.nextRunAt && (a.nextRunAt > now || a.adaptive) ? a.nextRunAt : safeNextRun(a.cron, now)) : null,
     postCount: toNumber(p.get(a.id)?.n),
     openFlags: toNumber(f.get(a.id)?.n),
     runs7d: toNumber(r.get(a.id)?.runs),
@@ -358,6 +366,10 @@ export const accountSettingsSchema = z
     backfillDays: z.number().int().min(1).nullable().optional(),
     backfillPages: z.number().int().min(1).nullable().optional(),
     recheckDays: z.number().int().min(0).max(3650).optional(),
+    /** Poll between minIntervalS and maxIntervalS by how often it posts (crawler/adaptive-interval.ts). */
+    adaptive: z.boolean().optional(),
+    minIntervalS: z.number().int().min(MIN_ADAPTIVE_S, `at least ${MIN_ADAPTIVE_S} seconds`).max(MAX_ADAPTIVE_S, "at most a week").nullable().optional(),
+    maxIntervalS: z.number().int().min(MIN_ADAPTIVE_S, `at least ${MIN_ADAPTIVE_S} seconds`).max(MAX_ADAPTIVE_S, "at most a week").nullable().optional(),
   })
   .strict();
 export type AccountSettings = z.input<typeof accountSettingsSchema>;
@@ -371,6 +383,23 @@ export async function changeAccountSettings(db: Db, id: number, changes: Account
   const data = parseInput(accountSettingsSchema, changes);
   const before = await db.account.findUnique({ where: { id } });
   if (!before) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "notFound" });
+  // The bounds are judged as they will be stored: this change over the account's current values.
+  const minS = data.minIntervalS !== undefined ? data.minIntervalS : before.minIntervalS;
+  const maxS = data.maxIntervalS !== undefined ? data.maxIntervalS : before.maxIntervalS;
+  if ((data.adaptive ?? before.adaptive) && (minS === null || maxS === null)) {
+    throw new ValidationError(
+      "adaptive: an adaptive interval needs a minimum and a maximum interval",
+      { minIntervalS: ["an adaptive interval needs a minimum and a maximum interval"] },
+      { code: "adaptiveBounds" },
+    );
+  }
+  if (minS !== null && maxS !== null && minS > maxS) {
+    throw new ValidationError(
+      "minIntervalS: the minimum interval is longer than the maximum",
+      { minIntervalS: ["the minimum interval is longer than the maximum"] },
+      { code: "adaptiveOrder" },
+    );
+  }
   const row = await updateAccountRow(db, { where: { id }, data });
   await recordAudit(db, actor, {
     kind: "account",

@@ -20,6 +20,7 @@ import { AccountCookies } from "./account-cookies";
 import { AccountProxy } from "./account-proxy";
 import { RobotsPolicyPanel } from "./robots-policy";
 import { ConditionalRequests } from "./conditional-requests";
+import { AdaptiveInterval } from "./adaptive-interval";
 import { structureNotice } from "@/app/(dashboard)/accounts/_lib/problems";
 
 /** One account: status figures, the edit form and its recent crawl runs. */
@@ -113,6 +114,13 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
       <AccountCookies accountId={a.id} summary={cookieSummaryOf(a)} setAt={a.cookiesSetAt} admin={admin} />
       <AccountProxy accountId={a.id} display={a.proxyDisplay} admin={admin} />
       <RobotsPolicyPanel accountId={a.id} policy={a.robotsPolicy} setBy={a.robotsPolicySetBy} setAt={a.robotsPolicySetAt} admin={admin} />
+      <AdaptiveInterval
+        adaptive={a.adaptive}
+        minIntervalS={a.minIntervalS}
+        maxIntervalS={a.maxIntervalS}
+        intervalS={a.adaptiveIntervalS}
+        reason={a.adaptiveReason}
+      />
       <ConditionalRequests json={a.listValidators} recheckDays={a.recheckDays} />
       <h2>{t("recentRuns")}</h2>
       <Suspense fallback={<TableSkeleton rows={5} />}>

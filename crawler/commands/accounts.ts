@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import fs from "node:fs";
 import os from "node:os";
 import { PLATFORMS, type Platform } from "../../lib/platforms";
-import { action, intOption, loadDb, UserInputError } from "./util";
+import { action, durationOption, intOption, loadDb, UserInputError } from "./util";
 import { CLI_ACTOR } from "../../lib/audit";
 
 /** What the account commands run on, loaded when one runs (not when the CLI starts). */
@@ -28,6 +28,9 @@ interface SetOptions {
   backfillDays?: number | "none";
   backfillPages?: number | "none";
   recheckDays?: number;
+  adaptive?: boolean;
+  minInterval?: number;
+  maxInterval?: number;
   cookieFile?: string;
   cookie?: string;
   clearCookies?: boolean;
@@ -121,6 +124,10 @@ export function registerAccountCommands(program: Command) {
     .option("--backfill-days <n>", "a first crawl goes back at most N days (none: no limit)", limitOption("--backfill-days"))
     .option("--backfill-pages <n>", "a first crawl reads at most N list pages (none: no limit)", limitOption("--backfill-pages"))
     .option("--recheck-days <n>", "re-open threads of the last N days to catch edits (0: off)", intOption("--recheck-days", 0))
+    .option("--adaptive", "poll between --min-interval and --max-interval by how often it posts (--cron sets the base)")
+    .option("--no-adaptive", "poll on --cron alone")
+    .option("--min-interval <duration>", "adaptive: shortest interval (90s, 2m, 1h; at least 30s)", durationOption("--min-interval"))
+    .option("--max-interval <duration>", "adaptive: longest interval (up to 7d)", durationOption("--max-interval"))
     .option(
       "--cookie-file <file>",
       "a Netscape cookies.txt, a browser extension's JSON export, or a file holding a Cookie header value; - reads standard input",
@@ -161,19 +168,24 @@ export function registerAccountCommands(program: Command) {
             backfillDays: limitValue(o.backfillDays),
             backfillPages: limitValue(o.backfillPages),
             recheckDays: o.recheckDays,
+            adaptive: o.adaptive,
+            minIntervalS: o.minInterval,
+            maxIntervalS: o.maxInterval,
           }).filter(([, v]) => v !== undefined),
         );
         const settingsGiven = Object.keys(settings).length > 0;
         if (given === 0 && o.robots === undefined && !proxyGiven && !settingsGiven) {
           throw new UserInputError(
-            "nothing to set: give --name, --cron, --enabled, --disabled, --ocr, --no-ocr, --fetch-mode, --backfill-days, --backfill-pages, --recheck-days, --cookie-file, --cookie, --clear-cookies, --robots, --proxy or --clear-proxy",
+            "nothing to set: give --name, --cron, --enabled, --disabled, --ocr, --no-ocr, --fetch-mode, --backfill-days, --backfill-pages, --recheck-days, --adaptive, --no-adaptive, --min-interval, --max-interval, --cookie-file, --cookie, --clear-cookies, --robots, --proxy or --clear-proxy",
           );
         }
         // Refused before anything is changed: a bad value names its option.
         const checked = accountSettingsSchema.safeParse(settings);
         if (!checked.success) {
           const issue = checked.error.issues[0]!;
-          const option = `--${String(issue.path[0] ?? "").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+          const option = `--${String(issue.path[0] ?? "")
+            .replace(/IntervalS$/, "Interval")
+            .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
           throw new UserInputError(`${option}: ${issue.message}`);
         }
         if (given > 1) throw new UserInputError("give one of --cookie-file, --cookie and --clear-cookies");

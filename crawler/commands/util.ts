@@ -13,6 +13,19 @@ export function intOption(name: string, min = 0) {
   };
 }
 
+/**
+ * commander argument parser for a duration in whole seconds: `90`, `90s`, `5m`, `2h`, `1d`
+ * (a bare number is seconds).
+ */
+export function durationOption(name: string) {
+  const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+  return (value: string): number => {
+    const m = /^\s*(\d+)\s*([smhd]?)\s*$/i.exec(value);
+    if (!m) throw new InvalidArgumentError(`${name} must be a duration like 90s, 5m, 2h or 1d`);
+    return Number(m[1]) * units[(m[2] || "s").toLowerCase()]!;
+  };
+}
+
 /** commander argument parser for a number from 0 to 1 (a threshold). */
 export function thresholdOption(name: string) {
   return (value: string): number => {
