@@ -145,6 +145,8 @@ async function main(): Promise<void> {
       topk: { type: "string" },
       bigram: { type: "string" },
       share: { type: "string" },
+      "recency-min": { type: "string" },
+      boost: { type: "string" },
       prior: { type: "string" },
     },
   });
@@ -161,6 +163,8 @@ async function main(): Promise<void> {
     ...(values.topk ? { queryTerms: Number(values.topk) } : {}),
     ...(values.bigram ? { bigramWeight: Number(values.bigram) } : {}),
     ...(values.share ? { shareFull: Number(values.share) } : {}),
+    ...(values["recency-min"] ? { recencyMs: Number(values["recency-min"]) * 60_000 } : {}),
+    ...(values.boost ? { recencyBoost: Number(values.boost) } : {}),
     ...(values.prior ? { idfPrior: Number(values.prior) } : {}),
   };
   const rows = readRows(file);

@@ -120,6 +120,8 @@ export interface ClusterIndex {
   norms(incidentIds: readonly number[]): Promise<Map<number, number>>;
   /** Incidents' masses: the sum of their members' weights (a reply counts {@link REPLY_WEIGHT}). */
   masses(incidentIds: readonly number[]): Promise<Map<number, number>>;
+  /** Incidents' newest member times (ms). */
+  lastSeen(incidentIds: readonly number[]): Promise<Map<number, number>>;
   /** Start a candidate incident with this member; returns its id. */
   create(entry: MemberEntry): Promise<number>;
   /** Add a member to an incident (the index updates centroid, figures and status). */
@@ -135,7 +137,7 @@ export const WINDOW_MS = 3 * 24 * 3600 * 1000;
 /** Near-duplicates (reposts of an old story) are found over a longer window. */
 export const DUPLICATE_WINDOW_MS = 14 * 24 * 3600 * 1000;
 /** Cosine (post vs incident centroid) from which a post joins the incident. */
-export const SIMILAR_THRESHOLD = 0.3;
+export const SIMILAR_THRESHOLD = 0.4;
 /** The query uses this many of the post's heaviest terms. */
 export const QUERY_TERMS = 30;
 /** Newest postings read per term. */
@@ -148,6 +150,19 @@ export const MIN_MAX_DF = 50;
 export const BIGRAM_WEIGHT = 0.3;
 /** Weight of a reply's vector in its incident's centroid (replies drift from the story). */
 export const REPLY_WEIGHT = 0.5;
+/**
+ * Recency: an incident's score is multiplied by 1 + ({@link RECENCY_BOOST} − 1)·e^(−Δ/RECENCY_MS),
+ * Δ the time from its newest post to the new one. Why: reposts of a story come in bursts (half of
+ * an event's posts follow its previous one within about three minutes on the labelled Weibo
+ * events), and a short repost comment shares only a word or two with the story, so a story that is
+ * spreading right now is the likelier home of a borderline match than one that went quiet a day
+ * ago. A smooth decay rather than a cut-off, so that no one minute decides; the similarity
+ * threshold was raised with it (0.3 → 0.4) so that a quiet incident needs more shared words than
+ * before. On bench:incidents: text-only F1 0.71 → 0.81, with links 0.96 → 0.97.
+ */
+export const RECENCY_MS = 30 * 60 * 1000;
+/** See {@link RECENCY_MS}: the factor for an incident whose newest post is this instant; 1 turns it off. */
+export const RECENCY_BOOST = 3;
 
 /** Tunables (defaults above), for tests and the benchmark's exploration. */
 export interface ClusterOptions {
@@ -159,6 +174,10 @@ export interface ClusterOptions {
   maxDfShare?: number;
   bigramWeight?: number;
   replyWeight?: number;
+  /** See {@link RECENCY_MS}. */
+  recencyMs?: number;
+  /** See {@link RECENCY_BOOST}. */
+  recencyBoost?: number;
   /** Ignore explicit links (the benchmark's text-only score). */
   ignoreLinks?: boolean;
   /** See {@link IDF_PRIOR_DOCS}. */
@@ -214,6 +233,8 @@ export class IncidentClusterer {
       maxDfShare: options.maxDfShare ?? MAX_DF_SHARE,
       bigramWeight: options.bigramWeight ?? BIGRAM_WEIGHT,
       replyWeight: options.replyWeight ?? REPLY_WEIGHT,
+      recencyMs: options.recencyMs ?? RECENCY_MS,
+      recencyBoost: options.recencyBoost ?? RECENCY_BOOST,
       ignoreLinks: options.ignoreLinks ?? false,
       idfPrior: options.idfPrior ?? IDF_PRIOR_DOCS,
       scoring: options.scoring ?? SCORING,
@@ -343,12 +364,15 @@ export class IncidentClusterer {
       }
       if (dots.size > 0) {
         const norms = o.scoring === "coverage" ? new Map([...dots.keys()].map((id) => [id, 1])) : await this.index.norms([...dots.keys()]);
+        const recent = o.recencyBoost !== 1 ? await this.index.lastSeen([...dots.keys()]) : new Map<number, number>();
         let bestId = -1;
         let bestScore = 0;
         for (const [id, dot] of dots) {
           const n2 = norms.get(id) ?? 0;
           if (n2 <= 0) continue;
-          const s = dot / Math.sqrt(n2);
+          const seen = recent.get(id);
+          const boost = seen === undefined ? 1 : 1 + (o.recencyBoost - 1) * Math.exp(-Math.abs(post.time - seen) / o.recencyMs);
+          const s = (dot / Math.sqrt(n2)) * boost;
           if (s > bestScore || (s === bestScore && id < bestId)) {
             bestScore = s;
             bestId = id;

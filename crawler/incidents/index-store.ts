@@ -122,6 +122,11 @@ export class DbIndex implements ClusterIndex {
     return new Map(rows.map((r) => [r.incidentId, r.norm2]));
   }
 
+  async lastSeen(incidentIds: readonly number[]): Promise<Map<number, number>> {
+    const rows = await this.tx.incident.findMany({ where: { id: { in: [...incidentIds] } }, select: { id: true, lastSeenAt: true } });
+    return new Map(rows.map((r) => [r.id, r.lastSeenAt.getTime()]));
+  }
+
   async masses(incidentIds: readonly number[]): Promise<Map<number, number>> {
     const rows = await this.tx.incidentVector.findMany({ where: { incidentId: { in: [...incidentIds] } } });
     return new Map(rows.map((r) => [r.incidentId, r.mass]));

@@ -80,6 +80,15 @@ export class MemoryIndex implements ClusterIndex {
     return Promise.resolve(new Map(incidentIds.map((id) => [id, this.incidents.get(id)?.norm2 ?? 0])));
   }
 
+  lastSeen(incidentIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const id of incidentIds) {
+      const inc = this.incidents.get(id);
+      if (inc) out.set(id, inc.lastSeen);
+    }
+    return Promise.resolve(out);
+  }
+
   masses(incidentIds: readonly number[]): Promise<Map<number, number>> {
     return Promise.resolve(new Map(incidentIds.map((id) => [id, this.incidents.get(id)?.mass ?? 0])));
   }

@@ -90,4 +90,30 @@ describe("IncidentClusterer on the memory index", () => {
     ]);
     expect(out.get(2)).not.toBe(out.get(1));
   });
+
+  it("a story spreading right now takes a borderline comment that a story quiet for a day does not", async () => {
+    // "学校后勤" is all it shares with the canteen story: too little on its own (score about 0.31),
+    // enough five minutes after the story's last post, when the recency factor is near 3.
+    const comment = "学校后勤效率真低";
+    const after = async (minutes: number) => {
+      const { out, reasons } = await clusterAll([
+        { key: 1, time: T0, text: canteen },
+        { key: 2, time: T0 + min, text: fire },
+        { key: 3, time: T0 + minutes * min, text: comment },
+      ]);
+      return { joined: out.get(3) === out.get(1), reason: reasons.get(3) };
+    };
+    expect(await after(5)).toEqual({ joined: true, reason: "similar" });
+    expect(await after(24 * 60)).toEqual({ joined: false, reason: "seed" });
+
+    // The factor is 1 + 2·e^(−Δ/30 min): the score five minutes on is that of a day on, times it.
+    const score = async (minutes: number, recencyBoost?: number) => {
+      const c = new IncidentClusterer(new MemoryIndex(), { similarThreshold: 0, ...(recencyBoost ? { recencyBoost } : {}) });
+      await c.cluster({ key: 1, time: T0, text: canteen });
+      return (await c.cluster({ key: 3, time: T0 + minutes * min, text: comment })).score!;
+    };
+    const quiet = await score(5, 1);
+    expect(await score(5)).toBeCloseTo(quiet * (1 + 2 * Math.exp(-5 / 30)), 6);
+    expect(await score(3 * 24 * 60 - 1)).toBeCloseTo(quiet, 6);
+  });
 });
