@@ -273,7 +273,6 @@ export function platformProblem(url: string, platform: Platform | undefined): st
   return platformProblemCode(url, platform)?.message ?? null;
 }
 
-
 /**
  * What the account form's switches (enabled, OCR, fetch mode, backfill, re-check, adaptive) say,
  * as {@link accountSettingsSchema} takes them, so the form and `accounts set` are judged by one set
@@ -284,7 +283,10 @@ export function platformProblem(url: string, platform: Platform | undefined): st
  */
 function formSettings(raw: Record<string, unknown>): Record<string, unknown> | undefined {
   if (raw.switches === undefined) return undefined;
-  const text = (key: string) => (typeof raw[key] === "string" ? (raw[key] as string).trim() : "");
+  const text = (key: string) => {
+    const v = raw[key];
+    return typeof v === "string" ? v.trim() : "";
+  };
   const whole = (key: string, blank: number | null) => {
     const v = text(key);
     return v === "" ? blank : /^\d+$/.test(v) ? Number(v) : v;
@@ -452,7 +454,6 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, actor
     throw e;
   }
 }
-
 
 /** An account's adaptive settings as stored (defaults for an account not yet created). */
 const FIXED_INTERVAL = { adaptive: false, minIntervalS: null, maxIntervalS: null } as const;

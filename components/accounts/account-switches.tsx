@@ -58,7 +58,13 @@ export function AccountSwitches({ idp, values: v, initial = NEW_ACCOUNT, err }: 
   const k = sent ? JSON.stringify(sent) : "stored";
   const box = (name: "enabled" | "ocr" | "adaptive") => (
     <label className="field-inline" key={`${name}-${k}`}>
-      <input id={`${idp}-${name}`} name={name} type="checkbox" defaultChecked={sent ? sent[name] === "on" : initial[name]} aria-describedby={`${idp}-${name}-hint`} />{" "}
+      <input
+        id={`${idp}-${name}`}
+        name={name}
+        type="checkbox"
+        defaultChecked={sent ? sent[name] === "on" : initial[name]}
+        aria-describedby={`${idp}-${name}-hint`}
+      />{" "}
       {t(name)}
     </label>
   );

@@ -9,7 +9,6 @@ import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
 import { issueCode, urlCronProblems, type IssueCode, type ValidationError } from "@/lib/validation";
 import { codedIssueMessage, codedMessage, genericIssueMessage } from "@/i18n/validation";
-import { MAX_ADAPTIVE_S, MIN_ADAPTIVE_S } from "@/crawler/adaptive-interval";
 import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
 import { FALLBACK_PLATFORM, PLATFORMS, platformEntry, type Platform } from "@/lib/platforms";
 import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
@@ -130,10 +129,11 @@ export async function accountIssues(issues: readonly z.core.$ZodIssue[]): Promis
     else if (field === "name" && issue.code === "too_big") text = t("nameTooLong", { max: Number(issue.maximum) });
     else if (field === "interval") text = t("chooseInterval");
     else if (setting && issue.code === "invalid_type" && WHOLE_FIELDS.has(field)) text = t("wholeNumber");
-    else if (setting && DURATION_FIELDS.has(field)) {
-      const range = { min: MIN_ADAPTIVE_S, max: MAX_ADAPTIVE_S / 86_400 };
-      text = issue.code === "invalid_type" ? t("durationInvalid") : t("intervalRange", range);
-    } else if (setting || field === "marks") {
+    else if (setting && DURATION_FIELDS.has(field) && issue.code === "invalid_type") text = t("durationInvalid");
+    // The bounds are the settings schema's own, in seconds (crawler/adaptive-interval.ts).
+    else if (setting && DURATION_FIELDS.has(field) && issue.code === "too_small") text = t("intervalTooShort", { seconds: Number(issue.minimum) });
+    else if (setting && DURATION_FIELDS.has(field) && issue.code === "too_big") text = t("intervalTooLong", { days: Number(issue.maximum) / 86_400 });
+    else if (setting || field === "marks") {
       const { key, values } = genericIssueMessage(issue);
       text = tv(key, values);
     }
