@@ -21,6 +21,7 @@ import { platformEntry, PLATFORMS, type Platform } from "@/lib/platforms";
 import { toNumber, type SqlNumber } from "./sql";
 import { parseDuration, shanghaiDay } from "../lib/time";
 import { createAccountRow, deleteAccountRow, updateAccountRow } from "@/crawler/account-rows";
+import { deleteAccountMarks } from "@/crawler/store";
 import { recordAudit, type AuditActor } from "../lib/audit";
 
 /** An account's settings as the audit log records them (no cookies or proxy: those have their own kinds). */
@@ -436,7 +437,7 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, actor
       });
       // What the marks held is counted in the same transaction that deletes them (the log says how many).
       const marks = moved ? await tx.historyMark.count({ where: { accountId: id } }) : 0;
-      if (reset) await tx.historyMark.deleteMany({ where: { accountId: id } });
+      if (reset) await deleteAccountMarks(tx, id);
       await recordAudit(tx, actor, {
         kind: "account",
         action: "update",
