@@ -12,7 +12,7 @@ import { INSERT_SOURCE_SQL, onSiteSql } from "./site";
 type Database = BetterSqlite3.Database;
 
 /** Account columns Prisma reads as booleans (stored as 0/1) and as dates (stored as text). */
-const ACCOUNT_BOOLEANS = ["enabled", "ocr"] as const;
+const ACCOUNT_BOOLEANS = ["enabled", "ocr", "adaptive"] as const;
 const ACCOUNT_DATES = ["lastRunAt", "nextRunAt", "crawlRequestedAt", "cookiesSetAt", "robotsPolicySetAt", "createdAt", "updatedAt"] as const;
 
 const KNOWN_COLUMNS = `"id", "accountId", "platformId", "sha1", "listSha1", "replyCount", "lastReplyAt", "publishedAt", "incomplete", "deletedAt"`;
