@@ -61,3 +61,23 @@ export function shanghaiDay(d: Date): string {
 export function shanghaiDayStart(day: string): Date {
   return new Date(`${day}T00:00:00+08:00`);
 }
+
+/** Seconds per unit of a {@link parseDuration} text. */
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * A duration in whole seconds as an operator types it: `90`, `90s`, `5m`, `2h`, `1d` (a bare
+ * number is seconds); null when it is not one. The CLI's options and the account form read it.
+ */
+export function parseDuration(text: string): number | null {
+  const m = /^\s*(\d+)\s*([smhd]?)\s*$/i.exec(text);
+  return m ? Number(m[1]) * DURATION_UNITS[(m[2] || "s").toLowerCase()]! : null;
+}
+
+/** A duration in seconds as {@link parseDuration} reads it back, in its largest whole unit (7200 → "2h", 90 → "90s"). */
+export function durationInput(seconds: number): string {
+  for (const unit of ["d", "h", "m"] as const) {
+    if (seconds > 0 && seconds % DURATION_UNITS[unit]! === 0) return `${seconds / DURATION_UNITS[unit]!}${unit}`;
+  }
+  return `${seconds}s`;
+}

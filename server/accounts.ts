@@ -19,8 +19,9 @@ import type { Resolver } from "../lib/net/address";
 import { getAdapter, recognisePlatform, searchUrlProblemCode, searchWatchOf } from "@/crawler/adapters";
 import { platformEntry, PLATFORMS, type Platform } from "@/lib/platforms";
 import { toNumber, type SqlNumber } from "./sql";
-import { shanghaiDay } from "../lib/time";
+import { parseDuration, shanghaiDay } from "../lib/time";
 import { createAccountRow, deleteAccountRow, updateAccountRow } from "@/crawler/account-rows";
+import { deleteAccountMarks } from "@/crawler/store";
 import { recordAudit, type AuditActor } from "../lib/audit";
 
 /** An account's settings as the audit log records them (no cookies or proxy: those have their own kinds). */
@@ -56,6 +57,26 @@ function accountAuditValues(a: {
   };
 }
 
+/** What `accounts set` may change besides the URL (which registers the account again: {@link updateAccount}). */
+export const accountSettingsSchema = z
+  .object({
+    name: z.string().trim().min(1, "a name cannot be empty").max(200, "at most 200 characters").optional(),
+    cron: cronExpression.optional(),
+    enabled: z.boolean().optional(),
+    ocr: z.boolean().optional(),
+    fetchMode: z.enum(["auto", "http", "browser"], { message: "fetch mode is auto, http or browser" }).optional(),
+    /** null: no limit (as far as the listing shows). */
+    backfillDays: z.number().int().min(1).nullable().optional(),
+    backfillPages: z.number().int().min(1).nullable().optional(),
+    recheckDays: z.number().int().min(0).max(3650).optional(),
+    /** Poll between minIntervalS and maxIntervalS by how often it posts (crawler/adaptive-interval.ts). */
+    adaptive: z.boolean().optional(),
+    minIntervalS: z.number().int().min(MIN_ADAPTIVE_S, `at least ${MIN_ADAPTIVE_S} seconds`).max(MAX_ADAPTIVE_S, "at most a week").nullable().optional(),
+    maxIntervalS: z.number().int().min(MIN_ADAPTIVE_S, `at least ${MIN_ADAPTIVE_S} seconds`).max(MAX_ADAPTIVE_S, "at most a week").nullable().optional(),
+  })
+  .strict();
+export type AccountSettings = z.input<typeof accountSettingsSchema>;
+
 const optionalInt = (min: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(min).optional());
 
 export const accountInputSchema = z.object({
@@ -69,6 +90,10 @@ export const accountInputSchema = z.object({
   backfillPages: optionalInt(1),
   recheckDays: optionalInt(0),
   ocr: z.boolean().optional(),
+  // As `accounts set` and the form judge them; both bounds and their order: refuseAdaptiveBounds.
+  adaptive: accountSettingsSchema.shape.adaptive,
+  minIntervalS: accountSettingsSchema.shape.minIntervalS,
+  maxIntervalS: accountSettingsSchema.shape.maxIntervalS,
 });
 export type AccountInput = z.input<typeof accountInputSchema>;
 
@@ -111,6 +136,7 @@ export async function createAccount(db: Db, input: AccountInput, actor: AuditAct
     );
   }
   const name = data.name || defaultName(entryUrl);
+  refuseAdaptiveBounds(data, FIXED_INTERVAL);
   try {
     const row = await createAccountRow(db, {
       data: {
@@ -124,6 +150,9 @@ export async function createAccount(db: Db, input: AccountInput, actor: AuditAct
         backfillPages: data.backfillPages ?? null,
         recheckDays: data.recheckDays ?? 0,
         ocr: data.ocr ?? false,
+        adaptive: data.adaptive ?? false,
+        minIntervalS: data.minIntervalS ?? null,
+        maxIntervalS: data.maxIntervalS ?? null,
         addressClass,
       },
     });
@@ -245,24 +274,76 @@ export function platformProblem(url: string, platform: Platform | undefined): st
   return platformProblemCode(url, platform)?.message ?? null;
 }
 
-/** The interval field: a preset's cron expression, or "custom" with the expression in `cron`. */
+/**
+ * What the account form's switches (enabled, OCR, fetch mode, backfill, re-check, adaptive) say,
+ * as {@link accountSettingsSchema} takes them, so the form and `accounts set` are judged by one set
+ * of rules. Only a form that shows the switches sends `switches`: without it nothing is read (an
+ * unticked checkbox sends nothing, so its absence alone cannot mean "off"). A blank limit is no
+ * limit, a blank re-check is off; a number or duration that does not read as one stays text, and
+ * the settings schema refuses it on its own field.
+ */
+function formSettings(raw: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (raw.switches === undefined) return undefined;
+  const text = (key: string) => {
+    const v = raw[key];
+    return typeof v === "string" ? v.trim() : "";
+  };
+  const whole = (key: string, blank: number | null) => {
+    const v = text(key);
+    return v === "" ? blank : /^\d+$/.test(v) ? Number(v) : v;
+  };
+  const duration = (key: string) => (text(key) === "" ? null : (parseDuration(text(key)) ?? text(key)));
+  return {
+    enabled: raw.enabled === "on",
+    ocr: raw.ocr === "on",
+    fetchMode: text("fetchMode") || "auto",
+    backfillDays: whole("backfillDays", null),
+    backfillPages: whole("backfillPages", null),
+    recheckDays: whole("recheckDays", 0),
+    adaptive: raw.adaptive === "on",
+    minIntervalS: duration("minIntervalS"),
+    maxIntervalS: duration("maxIntervalS"),
+  };
+}
+
+/** The account form as {@link accountFormSchema} reads it (its switches and the URL choice optional: older callers send neither). */
+export interface AccountForm {
+  url: string;
+  platform: Platform | undefined;
+  name: string | undefined;
+  cron: string;
+  /** The switches, validated by {@link accountSettingsSchema}; absent: left as they are. */
+  settings?: z.output<typeof accountSettingsSchema>;
+  /** When the URL changes: keep the history marks (the default) or start over (see {@link updateAccount}). */
+  marks?: "keep" | "reset";
+}
+
+/**
+ * The account form. The interval field: a preset's cron expression, or "custom" with the
+ * expression in `cron`. The switches are {@link accountSettingsSchema}'s, under `settings` (an
+ * issue's path is `settings.<field>`); `marks` answers "keep the history marks?" when the URL changes.
+ */
 export const accountFormSchema = z
-  .object({
-    url: httpUrl,
-    platform: z.preprocess((v) => (v === "" || v === "auto" ? undefined : v), z.enum(PLATFORMS as unknown as [Platform, ...Platform[]]).optional()),
-    name: z.string().trim().max(200, "at most 200 characters").optional(),
-    interval: z.string().trim().min(1, "choose an interval"),
-    cron: z.string().trim().optional(),
-  })
-  .transform((v, ctx) => {
+  .preprocess(
+    (raw) => (raw && typeof raw === "object" ? { ...raw, settings: formSettings(raw as Record<string, unknown>) } : raw),
+    z.object({
+      url: httpUrl,
+      platform: z.preprocess((v) => (v === "" || v === "auto" ? undefined : v), z.enum(PLATFORMS as unknown as [Platform, ...Platform[]]).optional()),
+      name: z.string().trim().max(200, "at most 200 characters").optional(),
+      interval: z.string().trim().min(1, "choose an interval"),
+      cron: z.string().trim().optional(),
+      settings: accountSettingsSchema.optional(),
+      marks: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["keep", "reset"]).optional()),
+    }),
+  )
+  .transform((v, ctx): AccountForm => {
     const cron = v.interval === "custom" ? (v.cron ?? "") : v.interval;
     const problem = cron ? cronProblemCode(cron) : { code: "cronMissing" as const, values: {}, message: "enter a cron expression" };
     if (problem) ctx.addIssue({ code: "custom", path: ["cron"], message: problem.message, params: { code: problem.code, values: problem.values } });
     const urlProblem = platformProblemCode(v.url, v.platform);
     if (urlProblem) ctx.addIssue({ code: "custom", path: ["url"], message: urlProblem.message, params: { code: urlProblem.code, values: urlProblem.values } });
-    return { url: v.url, platform: v.platform, name: v.name || undefined, cron };
+    return { url: v.url, platform: v.platform, name: v.name || undefined, cron, settings: v.settings, marks: v.marks };
   });
-export type AccountForm = z.output<typeof accountFormSchema>;
 
 /** Accounts with what the accounts page shows: counts from the daily roll-ups, last run, errors this week. */
 export async function listAccountStatus(db: Db, now = new Date()) {
@@ -318,34 +399,55 @@ export async function getAccountStatus(db: Db, id: number) {
 }
 
 /**
- * Change an account's URL, name, platform or interval. Throws ValidationError (url on a clash, or
- * refused as at registration). A changed entry URL is registered again: its address class is
- * found anew; an unchanged one keeps the class it had.
+ * Change an account from its form: URL, name, platform, interval and, when the form sends them,
+ * its switches (the rules of `accounts set`, {@link accountSettingsSchema}). Throws ValidationError
+ * (url on a clash, or refused as at registration; a switch on its own field) before anything is
+ * written. A changed entry URL is registered again: its address class is found anew; an unchanged
+ * one keeps the class it had. With `marks: "reset"` a changed URL also starts over: the account's
+ * history marks (where each listing and thread stopped) and its listing validators (a 304 would
+ * end the first run before it reads anything) are deleted in the same transaction as the change,
+ * so a failed change keeps them. One audit entry, saying what was done with the marks.
  */
 export async function updateAccount(db: Db, id: number, form: AccountForm, actor: AuditActor, options: RegisterOptions = {}) {
   const entryUrl = normaliseEntryUrl(form.url);
   refuseBadSearch(entryUrl);
   const before = await db.account.findUnique({ where: { id } });
-  const moved = before?.entryUrl !== entryUrl;
+  if (!before) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "notFound" });
+  const settings = form.settings ?? {};
+  refuseAdaptiveBounds(settings, before);
+  const moved = before.entryUrl !== entryUrl;
   const addressClass = moved ? await checkRegisteredHost(entryUrl, options.resolve) : undefined;
   const platform = form.platform ?? recognisePlatform(new URL(entryUrl));
   if (!platform)
     throw new ValidationError("url: cannot tell the platform", { url: ["cannot tell the platform from this URL; choose one"] }, { code: "platformUnknown" });
+  const reset = moved && form.marks === "reset";
   try {
-    const row = await updateAccountRow(db, {
-      where: { id },
-      data: { entryUrl, platform, cron: form.cron, ...(form.name ? { name: form.name } : {}), ...(moved ? { addressClass } : {}) },
-    });
-    if (before)
-      await recordAudit(db, actor, {
+    return await db.$transaction(async (tx) => {
+      const row = await updateAccountRow(tx, {
+        where: { id },
+        data: {
+          ...settings,
+          entryUrl,
+          platform,
+          cron: form.cron,
+          ...(form.name ? { name: form.name } : {}),
+          ...(moved ? { addressClass } : {}),
+          ...(reset ? { listValidators: null } : {}),
+        },
+      });
+      // What the marks held is counted in the same transaction that deletes them (the log says how many).
+      const marks = moved ? await tx.historyMark.count({ where: { accountId: id } }) : 0;
+      if (reset) await deleteAccountMarks(tx, id);
+      await recordAudit(tx, actor, {
         kind: "account",
         action: "update",
         targetId: id,
         target: row.name,
-        before: accountAuditValues(before),
-        after: accountAuditValues(row),
+        before: { ...accountAuditValues(before), ...(moved ? { historyMarks: marks } : {}) },
+        after: { ...accountAuditValues(row), ...(moved ? { historyMarks: reset ? 0 : marks, marks: reset ? "reset" : "keep" } : {}) },
       });
-    return row;
+      return row;
+    });
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
       throw new ValidationError(`url: ${entryUrl} is already registered`, { url: ["another account already has this URL"] }, { code: "urlTaken" });
@@ -354,36 +456,19 @@ export async function updateAccount(db: Db, id: number, form: AccountForm, actor
   }
 }
 
-/** What `accounts set` may change besides the URL (which registers the account again: {@link updateAccount}). */
-export const accountSettingsSchema = z
-  .object({
-    name: z.string().trim().min(1, "a name cannot be empty").max(200, "at most 200 characters").optional(),
-    cron: cronExpression.optional(),
-    enabled: z.boolean().optional(),
-    ocr: z.boolean().optional(),
-    fetchMode: z.enum(["auto", "http", "browser"], { message: "fetch mode is auto, http or browser" }).optional(),
-    /** null: no limit (as far as the listing shows). */
-    backfillDays: z.number().int().min(1).nullable().optional(),
-    backfillPages: z.number().int().min(1).nullable().optional(),
-    recheckDays: z.number().int().min(0).max(3650).optional(),
-    /** Poll between minIntervalS and maxIntervalS by how often it posts (crawler/adaptive-interval.ts). */
-    adaptive: z.boolean().optional(),
-    minIntervalS: z.number().int().min(MIN_ADAPTIVE_S, `at least ${MIN_ADAPTIVE_S} seconds`).max(MAX_ADAPTIVE_S, "at most a week").nullable().optional(),
-    maxIntervalS: z.number().int().min(MIN_ADAPTIVE_S, `at least ${MIN_ADAPTIVE_S} seconds`).max(MAX_ADAPTIVE_S, "at most a week").nullable().optional(),
-  })
-  .strict();
-export type AccountSettings = z.input<typeof accountSettingsSchema>;
+/** An account's adaptive settings as stored (defaults for an account not yet created). */
+const FIXED_INTERVAL = { adaptive: false, minIntervalS: null, maxIntervalS: null } as const;
 
 /**
- * Change an account's name, interval, schedule, OCR, fetch mode, backfill limits or re-check
- * window (what registration sets). Validated first (ValidationError names the field); nothing is
- * written when a value is refused; one audit entry with the fields that changed.
+ * Refuse adaptive bounds that cannot be polled by: an adaptive account without both bounds, or a
+ * minimum over the maximum. Judged as they will be stored: `data` over the account's current
+ * values (`before`), so `accounts set --max-interval` alone is checked against the stored minimum.
+ * @throws ValidationError on minIntervalS, with code adaptiveBounds or adaptiveOrder
  */
-export async function changeAccountSettings(db: Db, id: number, changes: AccountSettings, actor: AuditActor) {
-  const data = parseInput(accountSettingsSchema, changes);
-  const before = await db.account.findUnique({ where: { id } });
-  if (!before) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "notFound" });
-  // The bounds are judged as they will be stored: this change over the account's current values.
+function refuseAdaptiveBounds(
+  data: Pick<z.output<typeof accountSettingsSchema>, "adaptive" | "minIntervalS" | "maxIntervalS">,
+  before: { adaptive: boolean; minIntervalS: number | null; maxIntervalS: number | null },
+): void {
   const minS = data.minIntervalS !== undefined ? data.minIntervalS : before.minIntervalS;
   const maxS = data.maxIntervalS !== undefined ? data.maxIntervalS : before.maxIntervalS;
   if ((data.adaptive ?? before.adaptive) && (minS === null || maxS === null)) {
@@ -400,6 +485,18 @@ export async function changeAccountSettings(db: Db, id: number, changes: Account
       { code: "adaptiveOrder" },
     );
   }
+}
+
+/**
+ * Change an account's name, interval, schedule, OCR, fetch mode, backfill limits or re-check
+ * window (what registration sets). Validated first (ValidationError names the field); nothing is
+ * written when a value is refused; one audit entry with the fields that changed.
+ */
+export async function changeAccountSettings(db: Db, id: number, changes: AccountSettings, actor: AuditActor) {
+  const data = parseInput(accountSettingsSchema, changes);
+  const before = await db.account.findUnique({ where: { id } });
+  if (!before) throw new ValidationError(`no account with id ${id}`, { id: ["no such account"] }, { code: "notFound" });
+  refuseAdaptiveBounds(data, before);
   const row = await updateAccountRow(db, { where: { id }, data });
   await recordAudit(db, actor, {
     kind: "account",

@@ -107,7 +107,24 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
             action={updateAccountAction}
             presets={CRON_PRESETS}
             submitLabel={t("saveChanges")}
-            initial={{ id: a.id, url: a.entryUrl, platform: a.platform, name: a.name, cron: a.cron }}
+            initial={{
+              id: a.id,
+              url: a.entryUrl,
+              platform: a.platform,
+              name: a.name,
+              cron: a.cron,
+              switches: {
+                enabled: a.enabled,
+                ocr: a.ocr,
+                fetchMode: a.fetchMode,
+                backfillDays: a.backfillDays,
+                backfillPages: a.backfillPages,
+                recheckDays: a.recheckDays,
+                adaptive: a.adaptive,
+                minIntervalS: a.minIntervalS,
+                maxIntervalS: a.maxIntervalS,
+              },
+            }}
           />
         </section>
       )}

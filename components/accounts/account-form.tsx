@@ -8,6 +8,7 @@ import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { PLATFORMS, WATCH_PLATFORMS } from "@/lib/platforms";
 import { usePlatformName } from "../platform-badge";
 import { WatchFields } from "./watch-fields";
+import { AccountSwitches, type SwitchValues } from "./account-switches";
 import { FormStatus, SubmitButton } from "../form";
 
 export interface Preset {
@@ -39,14 +40,18 @@ interface Props {
     platform: string;
     name: string;
     cron: string;
+    /** Its switches (enabled, OCR, fetch mode, backfill, re-check, adaptive). */
+    switches: SwitchValues;
   };
   submitLabel: string;
 }
 
 /**
  * Register or edit an account. The platform is recognised from the URL as it is typed (and can be
- * changed); the interval is a preset or a cron expression with its next five runs. Errors come
- * back from the server action next to their fields, and nothing typed is lost.
+ * changed); the interval is a preset or a cron expression with its next five runs; the switches
+ * are those of `campuswatch accounts set`. Editing the URL asks whether the account keeps its
+ * history marks or starts over. Errors come back from the server action next to their fields,
+ * and nothing typed is lost.
  */
 export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
@@ -130,6 +135,9 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
   const detectedLabel = detected?.platform ? platformLabel(detected.platform) : null;
   const idp = initial ? `edit-${initial.id}` : "new";
   const watching = !initial && mode === "watch";
+  // The stored URL is already normalised; a URL that only normalises to it is not a change (the server judges).
+  const urlChanged = initial !== undefined && url.trim() !== initial.url;
+  const marks = v?.marks === "reset" ? "reset" : "keep";
   return (
     <form action={formAction} noValidate className="account-form" aria-label={initial ? t("editAria") : t("addAria")}>
       {initial && <input type="hidden" name="id" value={initial.id} />}
@@ -173,6 +181,21 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
                 ) : null)}
             </div>
           </div>
+        )}
+        {urlChanged && (
+          <fieldset className="field wide url-marks" data-testid="url-marks" key={`marks-${marks}`}>
+            <legend>{t("marks")}</legend>
+            <p className="help">{t("marksHint")}</p>
+            <label className="field-inline">
+              <input type="radio" name="marks" value="keep" defaultChecked={marks === "keep"} /> {t("marksKeep")}
+            </label>
+            <label className="field-inline">
+              <input type="radio" name="marks" value="reset" defaultChecked={marks === "reset"} /> {t("marksReset")}
+            </label>
+            <div className="field-error" aria-live="polite">
+              {err("marks")}
+            </div>
+          </fieldset>
         )}
         {!watching && (
           <div className="field">
@@ -258,6 +281,7 @@ export function AccountForm({ action, presets, initial, submitLabel }: Props) {
           </div>
         </div>
       </div>
+      <AccountSwitches idp={idp} values={v} initial={initial?.switches} err={err} />
       <FormStatus message={state.message} />
       <div className="button-row">
         <SubmitButton pending={pending} pendingLabel={t("saving")}>

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "commander";
 import type { Db } from "../../lib/db";
 import type { JobView } from "../jobs";
 import { maskCredentialsIn } from "../../lib/mask";
+import { parseDuration } from "../../lib/time";
 
 /** commander argument parser for a non-negative integer option. */
 export function intOption(name: string, min = 0) {
@@ -18,11 +19,10 @@ export function intOption(name: string, min = 0) {
  * (a bare number is seconds).
  */
 export function durationOption(name: string) {
-  const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
   return (value: string): number => {
-    const m = /^\s*(\d+)\s*([smhd]?)\s*$/i.exec(value);
-    if (!m) throw new InvalidArgumentError(`${name} must be a duration like 90s, 5m, 2h or 1d`);
-    return Number(m[1]) * units[(m[2] || "s").toLowerCase()]!;
+    const seconds = parseDuration(value);
+    if (seconds === null) throw new InvalidArgumentError(`${name} must be a duration like 90s, 5m, 2h or 1d`);
+    return seconds;
   };
 }
 

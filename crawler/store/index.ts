@@ -25,6 +25,7 @@ export {
   advanceMark,
   finishThreadMark,
   createThreadMarks,
+  deleteAccountMarks,
   type NewThreadMark,
   type ThreadResume,
 } from "./marks";

@@ -2,7 +2,7 @@
  * The history time table (HistoryMark): the newest post time already crawled, per account ("")
  * or per thread, and where an unfinished or finished forum thread's reading stands.
  */
-import type { Db } from "../../lib/db";
+import type { Db, Prisma } from "../../lib/db";
 import { storesOf } from "../../lib/store";
 import { CRAWL_STORE, one } from "./driver";
 import type { CrawlOp, StoredMark } from "./ops";
@@ -159,4 +159,14 @@ function* planMarks(accountId: number, marks: readonly NewThreadMark[], mode: Ma
     };
   }
   if (created.length > 0) yield { op: "insertMarks", accountId, marks: created, at };
+}
+
+/**
+ * Delete every mark of the account: it starts over, its next crawl reading back as far as its
+ * backfill allows (the account form's "start over" when its URL changes, server/accounts.ts).
+ * A Prisma call on the caller's client or transaction, not a store op: it is written in the same
+ * transaction as the URL change, so a refused change keeps the marks. Returns how many were deleted.
+ */
+export async function deleteAccountMarks(db: Db | Prisma.TransactionClient, accountId: number): Promise<number> {
+  return (await db.historyMark.deleteMany({ where: { accountId } })).count;
 }

@@ -10,7 +10,7 @@ export async function addAccount(page: Page, url: string, name: string, cron = "
   const form = page.getByRole("form", { name: "Add account" });
   await form.getByLabel("Account URL").fill(url);
   await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Interval").selectOption("custom");
+  await form.getByLabel("Interval", { exact: true }).selectOption("custom");
   await form.getByLabel("Cron expression").fill(cron);
   await form.getByRole("button", { name: "Add account" }).click();
   await expect(page).toHaveURL(/\/accounts\?added=\d+/);

@@ -49,7 +49,7 @@ test("an admin adds an account: a bad cron expression is refused next to its fie
   await expect(form.locator(".detected")).toContainText("Blog");
 
   await form.getByLabel("Name").fill("E2E 校园博客");
-  await form.getByLabel("Interval").selectOption("custom");
+  await form.getByLabel("Interval", { exact: true }).selectOption("custom");
   await form.getByLabel("Cron expression").fill("61 25 * * *");
   await expect(form.locator(".cron-preview")).toContainText(/invalid cron/i);
   await form.getByRole("button", { name: "Add account" }).click();
@@ -120,6 +120,18 @@ test("crawl now: the posts and the flagged ones appear", async ({ page }) => {
   await page.goto("/accounts");
   await shot(page, "accounts");
   await page.goto(`/accounts/${ids.blog}`);
+  // The edit form shows the account's switches as stored; typing another URL asks what becomes of
+  // the history marks, and typing the stored one back takes the question away (nothing is saved).
+  const edit = page.getByRole("form", { name: "Edit account" });
+  await expect(edit.getByLabel("Crawl on schedule")).toBeChecked();
+  await expect(edit.getByLabel("Fetch mode")).toHaveValue("auto");
+  const storedUrl = await edit.getByLabel("Account URL").inputValue();
+  await expect(edit.getByTestId("url-marks")).toHaveCount(0);
+  await edit.getByLabel("Account URL").fill(`${storedUrl}moved/`);
+  await expect(edit.getByTestId("url-marks")).toBeVisible();
+  await expect(edit.getByLabel("Keep the history marks")).toBeChecked();
+  await edit.getByLabel("Account URL").fill(storedUrl);
+  await expect(edit.getByTestId("url-marks")).toHaveCount(0);
   await shot(page, "account-detail");
   await page.goto("/runs");
   await expect(page.getByTestId("run-table")).toContainText("E2E 贴吧");

@@ -9,7 +9,7 @@ import { ValidationError } from "@/lib/validation";
 import { accountFormSchema, createAccount, removeAccount, requestCrawl, setAccountEnabled, updateAccount } from "@/server/accounts";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 import { userActor } from "@/lib/audit";
-import { accountIssues, watchFromForm } from "./_lib/problems";
+import { accountIssues, adaptiveBoundsErrors, watchFromForm } from "./_lib/problems";
 
 /** A failed parse of the account form as translated form state. */
 async function invalidAccount(error: z.ZodError, values: Record<string, string>): Promise<FormState> {
@@ -21,11 +21,14 @@ async function invalidAccount(error: z.ZodError, values: Record<string, string>)
 async function failure(e: unknown, values: Record<string, string>): Promise<FormState> {
   if (!(e instanceof ValidationError)) throw e;
   if (e.detail.issues) return invalidAccount(new z.ZodError([...e.detail.issues]), values);
+  const bounds = await adaptiveBoundsErrors(e);
+  if (bounds) return { errors: bounds, message: (await getTranslations("common"))("correctFields"), values };
   return localizedFailure(e, values);
 }
 
 /**
- * Register an account from the form: URL (platform recognised or chosen), name, interval. In
+ * Register an account from the form: URL (platform recognised or chosen), name, interval and the
+ * switches of `accounts add` (enabled, OCR, fetch mode, backfill, re-check, adaptive). In
  * "keyword watch" mode the URL is the platform's search, built from platform, word, bar (Tieba)
  * or board URL (Discuz!) and result pages; a bad field is refused next to it and nothing is stored.
  */
@@ -46,7 +49,8 @@ export async function createAccountAction(_prev: FormState, formData: FormData):
   if (state) return { ...state, values };
   let id: number;
   try {
-    id = (await createAccount(db, parsed.data, userActor(user))).id;
+    // The switches are registration's own fields (accountInputSchema takes them as `accounts add` does).
+    id = (await createAccount(db, { ...parsed.data, ...parsed.data.settings }, userActor(user))).id;
   } catch (e) {
     return failure(e, values);
   }
@@ -56,7 +60,10 @@ export async function createAccountAction(_prev: FormState, formData: FormData):
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
-/** Change an account's URL, platform, name or interval. */
+/**
+ * Change an account's URL, platform, name, interval and switches; a changed URL keeps or deletes
+ * its history marks as the form's choice says (server/accounts.ts updateAccount).
+ */
 export async function updateAccountAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const ids = idSchema.safeParse(values);

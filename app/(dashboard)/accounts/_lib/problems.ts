@@ -7,8 +7,8 @@
  */
 import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
-import { issueCode, urlCronProblems, type IssueCode } from "@/lib/validation";
-import { codedIssueMessage, codedMessage } from "@/i18n/validation";
+import { issueCode, urlCronProblems, type IssueCode, type ValidationError } from "@/lib/validation";
+import { codedIssueMessage, codedMessage, genericIssueMessage } from "@/i18n/validation";
 import { parseUnrecognisedError, UNRECOGNISED } from "@/lib/account-problems";
 import { FALLBACK_PLATFORM, PLATFORMS, platformEntry, type Platform } from "@/lib/platforms";
 import { buildSearchUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, MAX_SEARCH_PAGES, SEARCH_PLATFORMS, type SearchPlatform } from "@/crawler/adapters";
@@ -102,21 +102,55 @@ export function cronMessage(t: T, problem: IssueCode & { message: string }): str
   return codedMessage(problem, urlCronProblems, t) ?? problem.message;
 }
 
-/** Translated messages per field for a failed parse of the account form. */
+/** The switches of the account form that take a whole number, and those that take a duration. */
+const WHOLE_FIELDS = new Set(["backfillDays", "backfillPages", "recheckDays"]);
+const DURATION_FIELDS = new Set(["minIntervalS", "maxIntervalS"]);
+
+/**
+ * Translated messages per field for a failed parse of the account form. The switches' issues
+ * (server/accounts.ts accountSettingsSchema, under `settings.`) are shown on their own fields.
+ */
 export async function accountIssues(issues: readonly z.core.$ZodIssue[]): Promise<Record<string, string[]>> {
-  const [t, tw, tp] = await Promise.all([getTranslations("accounts.validation"), getTranslations("accounts.watch"), getTranslations("platforms")]);
+  const [t, tw, tp, tv] = await Promise.all([
+    getTranslations("accounts.validation"),
+    getTranslations("accounts.watch"),
+    getTranslations("platforms"),
+    getTranslations("validation"),
+  ]);
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
-    const field = issue.path.map(String).join(".") || "_";
+    const path = issue.path.map(String);
+    const setting = path[0] === "settings" && path.length > 1;
+    const field = (setting ? path.slice(1) : path).join(".") || "_";
     let text = issue.message;
     const found = issueCode(issue);
     if (field === "url") text = found ? urlMessage({ t, tw, tp }, { ...found, message: issue.message }) : issue.message;
     else if (field === "cron") text = codedIssueMessage(issue, urlCronProblems, t) ?? issue.message;
     else if (field === "name" && issue.code === "too_big") text = t("nameTooLong", { max: Number(issue.maximum) });
     else if (field === "interval") text = t("chooseInterval");
+    else if (setting && issue.code === "invalid_type" && WHOLE_FIELDS.has(field)) text = t("wholeNumber");
+    else if (setting && DURATION_FIELDS.has(field) && issue.code === "invalid_type") text = t("durationInvalid");
+    // The bounds are the settings schema's own, in seconds (crawler/adaptive-interval.ts).
+    else if (setting && DURATION_FIELDS.has(field) && issue.code === "too_small") text = t("intervalTooShort", { seconds: Number(issue.minimum) });
+    else if (setting && DURATION_FIELDS.has(field) && issue.code === "too_big") text = t("intervalTooLong", { days: Number(issue.maximum) / 86_400 });
+    else if (setting || field === "marks") {
+      const { key, values } = genericIssueMessage(issue);
+      text = tv(key, values);
+    }
     (errors[field] ??= []).push(text);
   }
   return errors;
+}
+
+/**
+ * A refusal of the account's adaptive bounds (server/accounts.ts: both bounds needed, the minimum
+ * not over the maximum) on its field in the reader's language; null for any other error.
+ */
+export async function adaptiveBoundsErrors(e: ValidationError): Promise<Record<string, string[]> | null> {
+  const code = e.detail.code;
+  if (code !== "adaptiveBounds" && code !== "adaptiveOrder") return null;
+  const t = await getTranslations("accounts.validation");
+  return Object.fromEntries(Object.keys(e.fieldErrors).map((field) => [field, [t(code)]]));
 }
 
 /**
