@@ -4,6 +4,7 @@
  * first, `sources` every account that reached it (a keyword watch, another board of the site).
  */
 import { csvRow } from "../lib/csv";
+import type { AuthorKey } from "../lib/authors";
 import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
@@ -41,6 +42,8 @@ export interface ExportFilter {
   accountId?: number;
   /** Only posts and replies the crawler noticed deleted on the platform. */
   deleted?: boolean;
+  /** Only this author's posts and replies (lib/authors.ts). */
+  author?: AuthorKey;
 }
 
 /** Yield the export as text chunks (header first for CSV). */
@@ -55,6 +58,7 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
         ...(filter.accountId ? { sources: { some: { accountId: filter.accountId } } } : {}),
         ...(filter.flagged ? { flags: { some: {} } } : {}),
         ...(filter.deleted ? { deletedAt: { not: null } } : {}),
+        ...(filter.author ? { authorId: filter.author.authorId, account: { platform: filter.author.platform } } : {}),
       },
       orderBy: { id: "asc" },
       take: 500,
