@@ -24,7 +24,8 @@ export function InReplyTo({ post }: { post: PostDetail }) {
               {a.title || a.text.slice(0, 60) || t("reply")}
             </Link>
             <div className="muted small">
-              <AuthorName platform={post.account.platform} author={a.author} authorId={a.authorId} /> · <Time date={a.publishedAt} withYear /> <DeletedMark deletedAt={a.deletedAt} withTime={false} />
+              <AuthorName platform={post.account.platform} author={a.author} authorId={a.authorId} /> · <Time date={a.publishedAt} withYear />{" "}
+              <DeletedMark deletedAt={a.deletedAt} withTime={false} />
             </div>
           </li>
         ))}

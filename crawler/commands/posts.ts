@@ -12,7 +12,11 @@ export function registerPostCommands(program: Command) {
     .option("--flagged", "only posts with a flag")
     .option("--account <id>", "only this account", intOption("--account", 1))
     .option("--deleted", "only posts and replies found deleted on the platform")
-    .option("--author <platform:id>", "only this author's posts and replies, by the platform's author id (tieba:PORTRAIT, weibo:UID, discuz:UID)", authorOption)
+    .option(
+      "--author <platform:id>",
+      "only this author's posts and replies: the platform, a colon and the platform's author id (a Tieba portrait, a Weibo or Discuz! uid)",
+      authorOption,
+    )
     .action(
       action(async (o: { format: string; flagged?: boolean; account?: number; deleted?: boolean; author?: AuthorKey }) => {
         if (o.format !== "jsonl" && o.format !== "csv") throw new UserInputError(`--format must be jsonl or csv (got ${o.format})`);

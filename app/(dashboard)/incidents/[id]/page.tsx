@@ -158,7 +158,8 @@ async function IncidentView({
           {rep ? (
             <div data-testid="representative">
               <div className="post-meta">
-                <PlatformBadge platform={rep.account.platform} /> <span>{rep.account.name}</span> {rep.author && (
+                <PlatformBadge platform={rep.account.platform} /> <span>{rep.account.name}</span>{" "}
+                {rep.author && (
                   <span className="muted">
                     <AuthorName platform={rep.account.platform} author={rep.author} authorId={rep.authorId} />
                   </span>

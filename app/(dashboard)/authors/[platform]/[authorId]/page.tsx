@@ -13,6 +13,7 @@ import { decodeCursor, filterToParams, type Cursor } from "@/server/posts";
 import { PageHeader } from "@/components/page-header";
 import { PlatformBadge } from "@/components/platform-badge";
 import { PostTable } from "@/components/posts/post-list";
+import { ExportLinks } from "@/components/posts/export-links";
 import { FlagStatus } from "@/components/posts/reasons";
 import { IncidentStatus } from "@/components/incidents/status-badge";
 import { PanelSkeleton } from "@/components/skeletons";
@@ -70,17 +71,7 @@ async function AuthorView({ authorKey, after, before, role }: { authorKey: Autho
           </span>
         }
       >
-        {can(role, "export") && (
-          <span className="export-links" aria-label={t("exportLabel")}>
-            {t("export")}
-            <a href={`/api/export?format=csv&${query}`} download>
-              CSV
-            </a>
-            <a href={`/api/export?format=jsonl&${query}`} download>
-              JSON
-            </a>
-          </span>
-        )}
+        {can(role, "export") && <ExportLinks query={query} label={t("exportLabel")} />}
       </PageHeader>
 
       <div className="stats" data-testid="author-stats">
