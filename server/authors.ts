@@ -43,6 +43,16 @@ export interface AuthorPage {
   page: Awaited<ReturnType<typeof listPostsPage>>;
 }
 
+/**
+ * The Prisma condition on Post of an author's posts and replies. The platform's accounts are
+ * named by id (a few): a relation filter on Account would be planned as a scan of every post of the
+ * platform, whereas `authorId = ? AND accountId IN (…)` walks the author index alone.
+ */
+export async function authorPostsWhere(db: Db, key: AuthorKey): Promise<{ authorId: string; accountId: { in: number[] } }> {
+  const accounts = await db.account.findMany({ where: { platform: key.platform }, select: { id: true } });
+  return { authorId: key.authorId, accountId: { in: accounts.map((a) => a.id) } };
+}
+
 /** The post list filter of an author (the page's list, the dashboard export link). */
 export function authorFilter(key: AuthorKey): PostFilter {
   return { flagged: false, platform: key.platform, authorId: key.authorId };
@@ -56,7 +66,7 @@ const isFlagStatus = (s: string): s is FlagStatusName => (FLAG_STATUSES as reado
  * author (an unknown author). Every query goes through the author index (authorId, publishedAt, id).
  */
 export async function getAuthorPage(db: Db, key: AuthorKey, cursor: { after?: Cursor; before?: Cursor } = {}): Promise<AuthorPage | null> {
-  const where = { authorId: key.authorId, account: { platform: key.platform } };
+  const where = await authorPostsWhere(db, key);
   const totals = await db.post.aggregate({
     where,
     _count: { _all: true },

@@ -8,6 +8,7 @@ import type { AuthorKey } from "../lib/authors";
 import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
+import { authorPostsWhere } from "./authors";
 import { hashDigest } from "@/crawler/text";
 
 export type ExportFormat = "jsonl" | "csv";
@@ -49,6 +50,7 @@ export interface ExportFilter {
 /** Yield the export as text chunks (header first for CSV). */
 export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator<string> {
   if (filter.format === "csv") yield csvRow(EXPORT_FIELDS);
+  const author = filter.author ? await authorPostsWhere(db, filter.author) : {};
   let after = 0;
   for (;;) {
     const rows = await db.post.findMany({
@@ -58,7 +60,7 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
         ...(filter.accountId ? { sources: { some: { accountId: filter.accountId } } } : {}),
         ...(filter.flagged ? { flags: { some: {} } } : {}),
         ...(filter.deleted ? { deletedAt: { not: null } } : {}),
-        ...(filter.author ? { authorId: filter.author.authorId, account: { platform: filter.author.platform } } : {}),
+        ...author,
       },
       orderBy: { id: "asc" },
       take: 500,
