@@ -159,6 +159,10 @@ console.log("");
 const home = await (await fetch(`${base}/`, { headers: { cookie: `cw_session=${token}` } })).text();
 const older = /href="(\/\?after=[^"]+)"/.exec(home)?.[1]?.replace(/&amp;/g, "&");
 if (older && !args.only) PAGES.splice(1, 0, { name: "Flagged list, next page (keyset cursor)", url: older });
+// An author's page, reached the way a user does (the first author name on the posts list).
+const postsList = await (await fetch(`${base}/posts`, { headers: { cookie: `cw_session=${token}` } })).text();
+const author = /href="(\/authors\/[^"?]+)"/.exec(postsList)?.[1];
+if (author && !args.only) PAGES.push({ name: "An author's page (first author of the posts list)", url: author });
 
 const results: { name: string; url: string; median: number; p90: number; target?: boolean; browser?: { median: number; p90: number; js: number } }[] = [];
 for (const p of PAGES) {

@@ -4,9 +4,11 @@
  * first, `sources` every account that reached it (a keyword watch, another board of the site).
  */
 import { csvRow } from "../lib/csv";
+import type { AuthorKey } from "../lib/authors";
 import type { Db } from "../lib/db";
 import { anyJson, parseJsonColumn } from "../lib/json-column";
 import { findPostIds, type Cursor, type PostFilter } from "./posts";
+import { authorPostsWhere } from "./authors";
 import { hashDigest } from "@/crawler/text";
 
 export type ExportFormat = "jsonl" | "csv";
@@ -41,11 +43,14 @@ export interface ExportFilter {
   accountId?: number;
   /** Only posts and replies the crawler noticed deleted on the platform. */
   deleted?: boolean;
+  /** Only this author's posts and replies (lib/authors.ts). */
+  author?: AuthorKey;
 }
 
 /** Yield the export as text chunks (header first for CSV). */
 export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator<string> {
   if (filter.format === "csv") yield csvRow(EXPORT_FIELDS);
+  const author = filter.author ? await authorPostsWhere(db, filter.author) : {};
   let after = 0;
   for (;;) {
     const rows = await db.post.findMany({
@@ -55,6 +60,7 @@ export async function* exportPosts(db: Db, filter: ExportFilter): AsyncGenerator
         ...(filter.accountId ? { sources: { some: { accountId: filter.accountId } } } : {}),
         ...(filter.flagged ? { flags: { some: {} } } : {}),
         ...(filter.deleted ? { deletedAt: { not: null } } : {}),
+        ...author,
       },
       orderBy: { id: "asc" },
       take: 500,

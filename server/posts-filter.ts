@@ -19,6 +19,11 @@ export interface PostFilter {
   topicId?: number;
   platform?: Platform;
   accountId?: number;
+  /**
+   * Only this author's posts and replies (Post.authorId, lib/authors.ts); applies only with
+   * `platform`, since an id means one person on one platform.
+   */
+  authorId?: string;
   /** Asia/Shanghai calendar days, inclusive: "2026-11-01". */
   from?: string;
   to?: string;
@@ -49,6 +54,7 @@ export const postFilterSchema = z.object({
   topic: optional(z.coerce.number().int().positive()),
   platform: optional(z.enum(PLATFORMS as unknown as [Platform, ...Platform[]])),
   account: optional(z.coerce.number().int().positive()),
+  author: optional(z.string().trim().min(1).max(200)),
   from: optional(day),
   to: optional(day),
   review: optional(z.enum(REVIEW_STATES)),
@@ -71,6 +77,7 @@ export function parsePostFilter(params: SearchParams, flagged: boolean): { filte
     topicId: p.topic,
     platform: p.platform,
     accountId: p.account,
+    authorId: p.platform ? p.author : undefined,
     from: p.from,
     to: p.to,
     review: p.review,
@@ -100,6 +107,7 @@ export function filterToParams(f: PostFilter): URLSearchParams {
   if (f.topicId) sp.set("topic", String(f.topicId));
   if (f.platform) sp.set("platform", f.platform);
   if (f.accountId) sp.set("account", String(f.accountId));
+  if (f.authorId) sp.set("author", f.authorId);
   if (f.from) sp.set("from", f.from);
   if (f.to) sp.set("to", f.to);
   if (f.review) sp.set("review", f.review);

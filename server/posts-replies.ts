@@ -105,14 +105,14 @@ export async function loadReplyTree(db: Db, rootId: number, limits: ReplyTreeLim
 
 /** A post's ancestors, the thread first (a floor's reply: the thread, then the floor). */
 export async function loadAncestors(db: Db, parentId: number | null, max = 5) {
-  const chain: { id: number; title: string; text: string; author: string; kind: string; publishedAt: Date; deletedAt: Date | null }[] = [];
+  const chain: { id: number; title: string; text: string; author: string; authorId: string; kind: string; publishedAt: Date; deletedAt: Date | null }[] = [];
   const seen = new Set<number>();
   let next = parentId;
   while (next !== null && chain.length < max && !seen.has(next)) {
     seen.add(next);
     const p = await db.post.findUnique({
       where: { id: next },
-      select: { id: true, title: true, text: true, author: true, kind: true, publishedAt: true, deletedAt: true, parentId: true },
+      select: { id: true, title: true, text: true, author: true, authorId: true, kind: true, publishedAt: true, deletedAt: true, parentId: true },
     });
     if (!p) break;
     const { parentId: up, text, ...rest } = p;

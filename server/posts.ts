@@ -34,6 +34,7 @@ function cheapConditions(f: PostFilter, sourced = false): Prisma.Sql[] {
   if (f.accountId && sourced) where.push(Prisma.sql`p."id" IN (SELECT s."postId" FROM "PostSource" s WHERE s."accountId" = ${f.accountId})`);
   else if (f.accountId) where.push(Prisma.sql`p."accountId" = ${f.accountId}`);
   else if (f.platform) where.push(Prisma.sql`p."accountId" IN (SELECT "id" FROM "Account" WHERE "platform" = ${f.platform})`);
+  if (f.authorId && f.platform) where.push(Prisma.sql`p."authorId" = ${f.authorId}`);
   if (f.from) where.push(Prisma.sql`p."publishedAt" >= ${shanghaiDayStart(f.from)}`);
   if (f.to) where.push(Prisma.sql`p."publishedAt" < ${new Date(shanghaiDayStart(f.to).getTime() + 86_400_000)}`);
   if (f.kind) where.push(Prisma.sql`p."kind" = ${f.kind}`);
@@ -85,8 +86,8 @@ type IdRow = { id: number | bigint; publishedAt: Date | string };
  * newer ones. Returns one id more than `take` when there is a further page in that direction.
  *
  * Plans, in order:
- * 1. Nothing but post columns filtered: walk an index in date order (the account index when one
- *    account is chosen) and stop after one page.
+ * 1. Nothing but post columns filtered: walk an index in date order (the author index when one
+ *    author is chosen, else the account index when one account is) and stop after one page.
  * 2. Flags, classifications or words filtered: first walk the newest WINDOW candidates and probe
  *    each (flag by its unique key, words with LIKE). Usually that fills the page at once.
  * 3. Otherwise the filter is selective: drive from the flag ids, the full-text matches or the
@@ -114,7 +115,11 @@ export async function findPostIds(db: Db, f: PostFilter, opts: { after?: Cursor;
     );
   }
   const dir = backwards ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  const index = indexedBy(dialect, f.accountId && !sourced ? "Post_accountId_publishedAt_idx" : "Post_publishedAt_id_idx");
+  // One author's posts are few beside an account's: their index goes first when both are chosen.
+  const index = indexedBy(
+    dialect,
+    f.authorId && f.platform ? "Post_authorId_publishedAt_id_idx" : f.accountId && !sourced ? "Post_accountId_publishedAt_idx" : "Post_publishedAt_id_idx",
+  );
   const order = Prisma.sql`ORDER BY p."publishedAt" ${dir}, p."id" ${dir}`;
   const finish = (rows: IdRow[]) => {
     const out = rows.map((r) => ({ id: Number(r.id), publishedAt: new Date(r.publishedAt) }));

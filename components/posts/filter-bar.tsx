@@ -115,6 +115,14 @@ export async function FilterBar({ filter, action }: { filter: PostFilter; action
           options={KIND_OPTIONS.map((o) => ({ value: o.value, label: t(o.key) }))}
         />
       )}
+      {filter.authorId && (
+        // Only when a link brought an author (an author page's flag and account links): kept on
+        // the next submit, cleared by emptying it.
+        <div className="filter-field">
+          <label htmlFor="f-author">{t("author")}</label>
+          <input id="f-author" name="author" type="text" defaultValue={filter.authorId} />
+        </div>
+      )}
       <div className="filter-actions">
         <button type="submit">{t("apply")}</button>
         <Link className="button secondary" href={action}>

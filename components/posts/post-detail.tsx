@@ -52,7 +52,7 @@ export function PostHeader({ post }: { post: PostDetail }) {
       <OtherSources post={post} />
       {post.author && (
         <span>
-          · <AuthorName author={post.author} authorId={post.authorId} />
+          · <AuthorName platform={post.account.platform} author={post.author} authorId={post.authorId} />
         </span>
       )}
       <span>{t.rich("published", { time: () => <Time date={post.publishedAt} withYear /> })}</span>

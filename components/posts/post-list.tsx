@@ -22,7 +22,23 @@ interface Props {
 
 /** One page of posts (newest first) with their topics, scores and flags, and links to the neighbours. */
 export async function PostList({ filter, after, before, basePath, role }: Props) {
-  const [{ rows, older, newer }, t] = await Promise.all([listPostsPage(db, filter, { after, before }), getTranslations("posts.list")]);
+  const page = await listPostsPage(db, filter, { after, before });
+  return <PostTable page={page} filter={filter} after={after} before={before} basePath={basePath} role={role} />;
+}
+
+/**
+ * A page of posts already read (the lists above, an author's page): the table, bulk review and the
+ * pager. `basePath` is the page the list lives on; its links keep the filter's query string.
+ */
+export async function PostTable({
+  page: { rows, older, newer },
+  filter,
+  after,
+  before,
+  basePath,
+  role,
+}: Omit<Props, "basePath"> & { page: Awaited<ReturnType<typeof listPostsPage>>; basePath: string }) {
+  const t = await getTranslations("posts.list");
   const params = filterToParams(filter);
   const here = new URLSearchParams(params);
   if (after) here.set("after", `${after.publishedAt.getTime()}.${after.id}`);
@@ -166,7 +182,7 @@ export function SourceCell({ platform, accountName, author, authorId }: { platfo
       </div>
       {author && (
         <div className="muted small">
-          <AuthorName author={author} authorId={authorId} />
+          <AuthorName platform={platform} author={author} authorId={authorId} />
         </div>
       )}
     </td>

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import { useTranslations } from "next-intl";
+import { authorPath } from "@/lib/authors";
 import type { Sentiment } from "@/lib/sentiments";
 import { Time } from "../time";
 
@@ -40,13 +42,23 @@ export function IncompleteMark({ incomplete }: { incomplete: boolean }) {
   );
 }
 
-/** The author as the page shows them, with the platform's stable id when it differs. */
-export function AuthorName({ author, authorId, fallback }: { author: string; authorId: string; fallback?: string }) {
+/**
+ * The author as the page shows them, with the platform's stable id when it differs; a link to
+ * their author page (everything they wrote) when the platform gave an id.
+ */
+export function AuthorName({ platform, author, authorId, fallback }: { platform: string; author: string; authorId: string; fallback?: string }) {
   const t = useTranslations("posts.marks");
   const name = author || fallback || "";
+  const href = authorPath(platform, authorId);
   return (
     <>
-      {name}
+      {href ? (
+        <Link href={href} className="author-link" data-testid="author-link" title={t("authorPageTitle")}>
+          {name || authorId}
+        </Link>
+      ) : (
+        name
+      )}
       {authorId && authorId !== author && (
         <span className="muted author-id" data-testid="author-id" title={t("authorIdTitle")}>
           {" "}

@@ -10,6 +10,7 @@ import { PageHeader, Notice } from "@/components/page-header";
 import { HeadlineStats } from "@/components/stats";
 import { FilterBar } from "@/components/posts/filter-bar";
 import { PostList } from "@/components/posts/post-list";
+import { ExportLinks } from "@/components/posts/export-links";
 import { PanelSkeleton, StatsSkeleton, TableSkeleton } from "@/components/skeletons";
 import { RisingIncidents } from "@/components/incidents/rising";
 import { BurstingNow } from "@/components/bursts/bursting-now";
@@ -26,17 +27,7 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
   return (
     <>
       <PageHeader title={flagged ? t("flaggedTitle") : t("postsTitle")} subtitle={flagged ? t("flaggedSubtitle") : t("postsSubtitle")}>
-        {can(user.role, "export") && (
-          <span className="export-links" aria-label={t("exportLabel")}>
-            {t("export")}
-            <a href={`/api/export?format=csv&${exportQuery}`} download>
-              {t("csv")}
-            </a>
-            <a href={`/api/export?format=jsonl&${exportQuery}`} download>
-              {t("json")}
-            </a>
-          </span>
-        )}
+        {can(user.role, "export") && <ExportLinks query={exportQuery} label={t("exportLabel")} />}
       </PageHeader>
       {reviewed && (
         <Notice>{t("reviewed", { n: reviewed[1] ?? "", count: Number(reviewed[1]) || 0, decision: reviewed[0] === "confirm" ? "confirm" : "dismiss" })}</Notice>

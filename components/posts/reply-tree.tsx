@@ -24,7 +24,8 @@ export function InReplyTo({ post }: { post: PostDetail }) {
               {a.title || a.text.slice(0, 60) || t("reply")}
             </Link>
             <div className="muted small">
-              {a.author} · <Time date={a.publishedAt} withYear /> <DeletedMark deletedAt={a.deletedAt} withTime={false} />
+              <AuthorName platform={post.account.platform} author={a.author} authorId={a.authorId} /> · <Time date={a.publishedAt} withYear />{" "}
+              <DeletedMark deletedAt={a.deletedAt} withTime={false} />
             </div>
           </li>
         ))}
@@ -51,7 +52,7 @@ export function Replies({ post }: { post: PostDetail }) {
       ) : (
         <ol className="replies" data-testid="reply-tree">
           {tree.nodes.map((r) => (
-            <ReplyItem key={r.id} r={r} />
+            <ReplyItem key={r.id} r={r} platform={post.account.platform} />
           ))}
         </ol>
       )}
@@ -60,14 +61,14 @@ export function Replies({ post }: { post: PostDetail }) {
   );
 }
 
-function ReplyItem({ r }: { r: ReplyNode }) {
+function ReplyItem({ r, platform }: { r: ReplyNode; platform: string }) {
   const t = useTranslations("posts.detail");
   const hidden = r.replyCount - r.children.length;
   return (
     <li className={r.deletedAt ? "deleted" : undefined} data-testid={`reply-${r.id}`}>
       <div className="reply-meta">
         <b>
-          <AuthorName author={r.author} authorId={r.authorId} fallback={t("anonymous")} />
+          <AuthorName platform={platform} author={r.author} authorId={r.authorId} fallback={t("anonymous")} />
         </b>{" "}
         · <Time date={r.publishedAt} withYear /> · <Link href={`/posts/${r.id}`}>{t("detailLink")}</Link>
         <DeletedMark deletedAt={r.deletedAt} />
@@ -82,7 +83,7 @@ function ReplyItem({ r }: { r: ReplyNode }) {
       {r.children.length > 0 && (
         <ol className="replies nested" aria-label={t("repliesTo", { author: r.author || t("anonymous") })}>
           {r.children.map((c) => (
-            <ReplyItem key={c.id} r={c} />
+            <ReplyItem key={c.id} r={c} platform={platform} />
           ))}
         </ol>
       )}

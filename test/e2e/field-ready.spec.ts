@@ -33,6 +33,13 @@ test("a thread's replies are a tree: the 楼中楼 sits under the floor it answe
   await expect(page).toHaveURL(new RegExp(`/posts/${ids.sub}$`));
   const chain = page.getByTestId("in-reply-to");
   await expect(chain.getByRole("link")).toHaveText(["E2E 楼中楼测试帖", "二楼的回帖"]);
+
+  // An author's name opens their page (issue 33 item 5): what they wrote, by their platform id.
+  await page.goto(`/posts/${ids.thread}`);
+  await page.locator(".post-meta").getByTestId("author-link").click();
+  await expect(page).toHaveURL(/\/authors\/tieba\/tb\.1\.owner$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("发帖人");
+  await expect(page.getByTestId("post-table")).toContainText("E2E 楼中楼测试帖");
 });
 
 test("deleted posts: the filter, the marks, and a deleted flagged post stands out in the flagged list", async ({ page }) => {

@@ -17,6 +17,7 @@ import { MemberTable } from "@/components/incidents/members";
 import { IncidentHistory } from "@/components/incidents/history";
 import { MergeForm, RenameForm, SplitForm, StatusForm } from "@/components/incidents/review-forms";
 import { EvidenceDownload } from "@/components/evidence/download-button";
+import { AuthorName } from "@/components/posts/post-marks";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("incidents.pages");
@@ -157,7 +158,12 @@ async function IncidentView({
           {rep ? (
             <div data-testid="representative">
               <div className="post-meta">
-                <PlatformBadge platform={rep.account.platform} /> <span>{rep.account.name}</span> {rep.author && <span className="muted">{rep.author}</span>}{" "}
+                <PlatformBadge platform={rep.account.platform} /> <span>{rep.account.name}</span>{" "}
+                {rep.author && (
+                  <span className="muted">
+                    <AuthorName platform={rep.account.platform} author={rep.author} authorId={rep.authorId} />
+                  </span>
+                )}{" "}
                 <Time date={rep.publishedAt} withYear />
               </div>
               {rep.title && <h3 className="rep-title">{rep.title}</h3>}
