@@ -16,7 +16,7 @@
  */
 import type { Db } from "../../lib/db";
 import { anyJson, parseJsonColumn } from "../../lib/json-column";
-import { deletionPayloadStart, queueTopicMessage, type DeletionPayload } from "../../lib/notify";
+import { deletionKey, deletionPayloadStart, queueTopicMessage, type DeletionPayload } from "../../lib/notify";
 import { KEPT_FLAG_STATUSES, KEPT_INCIDENT_STATUSES } from "../evidence/keep";
 import { SHANGHAI_OFFSET_MS } from "../../lib/time";
 import { GoneError } from "../errors";
@@ -233,7 +233,7 @@ export async function queueDeletionNotices(db: Db, crawlRunId: number, postIds: 
   for (const p of posts) {
     const inc = openIncident(p.incident?.incident);
     const concerned = new Set([...p.flags.map((f) => f.topicId), ...(inc?.topicId != null ? [inc.topicId] : [])]);
-    const key = `${p.id}@${p.deletedAt!.toISOString()}`;
+    const key = deletionKey(p.id, p.deletedAt!);
     for (const topicId of concerned) {
       const topic = topics.get(topicId);
       if (!topic) continue;

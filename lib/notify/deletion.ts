@@ -15,6 +15,11 @@ import type { AnyNotificationPayload, DeletionPayload } from "./types";
 /** How a stored deletion payload starts (`event` is its first key). */
 export const DELETION_PAYLOAD_PREFIX = '{"event":"campuswatch.deletion"';
 
+/** The key of one deletion of one post (a post restored and deleted again is another deletion). */
+export function deletionKey(postId: number, deletedAt: Date): string {
+  return `${postId}@${deletedAt.toISOString()}`;
+}
+
 /** How the stored payload of one deletion starts (`key` follows `event`): a notice already queued is found by it. */
 export function deletionPayloadStart(key: string): string {
   return `${DELETION_PAYLOAD_PREFIX},"key":${JSON.stringify(key)}`;

@@ -6,7 +6,8 @@
  * (pending → sent | failed, attempts, last error) that the dashboard shows and can retry.
  *
  * A run that found an account's login expired (需要重新登录) also sends one notice to every enabled
- * topic's channels, once per expiry (./login.ts).
+ * topic's channels, once per expiry (./login.ts). A run that marked deleted a flagged post or a
+ * post of an open incident queues one notice per deletion (删帖提醒, ./deletion.ts), sent with the rest.
  *
  * Delivery never throws and never blocks a crawl for long: every attempt has a timeout and the
  * retries are bounded. After a run that may have something to say ({@link runMayNotify}) the crawler
@@ -74,7 +75,7 @@ export type {
   SmtpSettings,
 } from "./types";
 export { CHANNELS, CHANNEL_LABELS } from "./types";
-export { deletionPayloadStart, isDeletion } from "./deletion";
+export { deletionKey, deletionPayloadStart, isDeletion } from "./deletion";
 export { emailMessage, smtpConfig } from "./channels/email";
 export type { MailMessage } from "./channels/email";
 

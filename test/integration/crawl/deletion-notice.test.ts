@@ -167,5 +167,9 @@ describe("删帖提醒", () => {
     }))!;
     expect(built.manifest.posts).toHaveLength(1);
     expect(built.manifest.posts[0]!.deletedAt).toBe(noticedAt.toISOString());
+    // And the notice: who was told, on which channel, and that it was sent.
+    const notes = built.manifest.posts[0]!.notes.join("\n");
+    expect(notes).toContain(`CampusWatch noticed it gone at ${noticedAt.toISOString()}`);
+    expect(notes).toMatch(/deletion notice \(删帖提醒\) for the topic "校园安全" on webhook: sent at /);
   }, 120_000);
 });
