@@ -154,6 +154,9 @@ export interface ListItem extends CrawlItem {
   replyCount?: number;
 }
 
+/** How an account's list is ordered (see {@link Adapter.listOrder}). */
+export type ListOrder = "activity" | "published";
+
 /** One page of a listing, newest first. */
 export interface ListPage {
   url: string;
@@ -259,6 +262,14 @@ export interface Adapter {
   list(ctx: AdapterContext): AsyncIterable<ListPage>;
   /** Full content of an incomplete list item (blog article page, Weibo long text). */
   complete?(ctx: AdapterContext, item: ListItem): Promise<CrawlItem>;
+  /**
+   * How the account's list orders every post of the account, when it lists them all: "activity"
+   * (by last reply: forums), "published" (by publication: a Weibo timeline, a blog). A stored
+   * post missing from the span of the list a walk read is then probably gone, and the worker opens
+   * it through `complete()` to find out (crawler/worker/deletions.ts). Unset: the list is not the
+   * account's whole output (keyword search results), and a post missing from it says nothing.
+   */
+  listOrder?: ListOrder;
   /**
    * Pages of a thread's replies, in the order the platform shows them (oldest first on forums).
    * `since` is the newest reply time already stored for this thread (null: read everything).

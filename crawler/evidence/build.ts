@@ -22,6 +22,7 @@ import { CAMPUSWATCH_VERSION } from "../../lib/version";
 import { readArchived } from "../archive";
 import { readStoredScreenshot, screenshotPathOf, type ScreenshotRenderer, type StoredScreenshot } from "./screenshot";
 import { KEPT_FLAG_STATUSES } from "./keep";
+import { deletionKey, deletionPayloadStart } from "../../lib/notify";
 
 /** Most posts in one incident's package (the hottest incidents have hundreds; a package stays downloadable). */
 export const MAX_PACKAGE_POSTS = 300;
@@ -187,6 +188,7 @@ async function build(
     }
     if (page) own.push(page.file);
     if (shot) own.push(shot.file);
+    if (p.deletedAt) notes.push(...(await deletionNotes(db, p.id, p.deletedAt)));
 
     // Every version: the stored earlier ones, then the current content (seen since the last was replaced).
     const versions: EvidencePostEntry["versions"] = [];
@@ -279,4 +281,23 @@ async function build(
   );
   const day = now.toISOString().slice(0, 10).replace(/-/g, "");
   return { zip, manifest, fileName: `campuswatch-evidence-${label}-${day}.zip` };
+}
+
+/**
+ * What the package says of a post deleted from its platform: when CampusWatch noticed it, and the
+ * deletion notices (删帖提醒) sent about it, so the case file shows who was told and when.
+ */
+async function deletionNotes(db: Db, postId: number, deletedAt: Date): Promise<string[]> {
+  const notices = await db.notification.findMany({
+    where: { payload: { startsWith: deletionPayloadStart(deletionKey(postId, deletedAt)) } },
+    select: { channel: true, status: true, sentAt: true, createdAt: true, topic: { select: { name: true } } },
+    orderBy: { id: "asc" },
+  });
+  return [
+    `deleted from its platform: CampusWatch noticed it gone at ${deletedAt.toISOString()}; the content here is the post as last seen before that`,
+    ...notices.map(
+      (n) =>
+        `deletion notice (删帖提醒) for the topic "${n.topic.name}" on ${n.channel}: ${n.status}${n.sentAt ? ` at ${n.sentAt.toISOString()}` : ` (queued ${n.createdAt.toISOString()})`}`,
+    ),
+  ];
 }

@@ -82,6 +82,8 @@ export interface Crawl {
   classifying: { chain: Promise<void>; batches: number };
   /** First marks of threads read to their end, written together once their list page is done (./walk.ts). */
   newMarks: NewThreadMark[];
+  /** Posts this run marked deleted (ids): their deletion notices are queued when the run ends (./deletions.ts). */
+  deleted: number[];
 }
 
 /** Add a line to the run's note (unfinished threads, bounded comment flows, deletions). */

@@ -6,15 +6,31 @@
  * - a thread or post page answers 404 / a deletion notice ({@link GoneError} from the adapter);
  * - a reply missing from thread pages that were read whole around it (its time lies strictly
  *   inside the span those pages cover);
- * - a forum thread missing from the list where its last activity says it must be (lists are
- *   ordered by last reply, and activity only grows), confirmed by opening it.
+ * - a post missing from the list where its time says it must be (forum lists are ordered by last
+ *   reply, and activity only grows; Weibo timelines and blogs by publication), confirmed by
+ *   opening it ({@link probeMissing}).
+ *
+ * Every post newly marked is remembered on the crawl (`Crawl.deleted`): at the end of the run the
+ * deletion of a flagged post, or of a post in an open incident, is notified (删帖提醒,
+ * {@link queueDeletionNotices}).
  */
+import type { Db } from "../../lib/db";
+import { anyJson, parseJsonColumn } from "../../lib/json-column";
+import { deletionKey, deletionPayloadStart, queueTopicMessage, type DeletionPayload } from "../../lib/notify";
+import { KEPT_FLAG_STATUSES, KEPT_INCIDENT_STATUSES } from "../evidence/keep";
 import { SHANGHAI_OFFSET_MS } from "../../lib/time";
 import { GoneError } from "../errors";
 import { knownPosts, markDeleted, prepareItem } from "../store";
-import type { CrawlItem, ListItem, ThreadPage } from "../types";
+import type { AdapterContext, CrawlItem, ListItem, ListOrder, ThreadPage } from "../types";
 import { commit } from "./commit";
 import { note, type Crawl } from "./context";
+
+/** Count posts newly marked deleted on the run, and remember them for their notices. */
+function marked(c: Crawl, ids: number[]): number {
+  c.s.deletedPosts += ids.length;
+  c.deleted.push(...ids);
+  return ids.length;
+}
 
 /** True when the error says the requested post is gone (not that the crawl failed). */
 export function isGone(e: unknown): e is GoneError {
@@ -28,9 +44,8 @@ export function isGone(e: unknown): e is GoneError {
 export async function postGone(c: Crawl, item: ListItem, e: GoneError): Promise<void> {
   const known = await knownPosts(c.services.db, c.accountId, [item.platformId], c.now());
   if (!known.has(item.platformId)) await commit(c, [prepareItem(item, { replyCount: item.replyCount ?? null })]);
-  const n = await markDeleted(c.services.db, c.accountId, [item.platformId], c.now());
+  const n = marked(c, await markDeleted(c.services.db, c.accountId, [item.platformId], c.now()));
   if (n > 0) {
-    c.s.deletedPosts += n;
     note(c, `deleted: ${item.platformId} (${e.message}; ${e.url ?? item.url})`);
   }
 }
@@ -91,9 +106,8 @@ export async function markMissingReplies(c: Crawl, threadId: string, pages: Read
   const stored = await db.post.findMany({ where: { parentId: parent.id, deletedAt: null }, select: { platformId: true, publishedAt: true } });
   const inside = (t: Date) => spans.some((s) => (s.after === null || t > s.after) && (s.before === null || t < s.before));
   const missing = stored.filter((r) => !shown.has(r.platformId) && inside(r.publishedAt)).map((r) => r.platformId);
-  const n = await markDeleted(db, c.accountId, missing, c.now());
+  const n = marked(c, await markDeleted(db, c.accountId, missing, c.now()));
   if (n > 0) {
-    c.s.deletedPosts += n;
     note(c, `deleted: ${n} repl${n === 1 ? "y" : "ies"} gone from thread ${threadId} (${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""})`);
   }
   return n;
@@ -118,32 +132,45 @@ export function listPrecisionMs(t: Date): number {
   return beijing.getUTCDate() === 1 ? 31 * 86_400_000 : 86_400_000;
 }
 
-/** Threads opened per run to confirm they are gone from the list: each costs a request. */
-const MAX_PROBES = 5;
+/** Posts opened per run to confirm they are gone from the list: each costs a request. */
+export const MAX_PROBES = 5;
 
 /**
- * Forum lists are ordered by last reply and a thread's activity only grows, so a stored thread
- * whose last activity is newer than the oldest (unpinned) row the walk read must have been
- * listed. One that was not is opened: a GoneError marks it deleted; a thread that opens is only
- * listed elsewhere (moved, or the list lags), and nothing changes.
+ * A list that orders every post of the account (the adapter's `listOrder`) places each stored
+ * post by its time: by last reply on forums (activity only grows), by publication on a Weibo
+ * timeline or a blog. So a stored post whose time is newer than the oldest (unpinned) row the walk
+ * read must have been listed. One that was not is opened through the adapter's `complete()`, at
+ * most {@link MAX_PROBES} per run, newest first: a GoneError (a deletion notice, a 404) marks it
+ * deleted; a post that opens is only listed elsewhere (moved, hidden from the list, or the list
+ * lags), and nothing changes.
+ * @param order how the rows read were ordered (the adapter's `listOrder`, confirmed by the pages)
  * @param seen platformIds of every row the walk read (pinned ones included)
- * @param oldest the oldest activity among the unpinned rows read
+ * @param oldest the oldest time (of `order`) among the unpinned rows read
  * @param marks each thread's newest activity already crawled (HistoryMark)
  */
-export async function probeMissingThreads(c: Crawl, seen: Set<string>, oldest: Date, marks: Map<string, Date>): Promise<void> {
+export async function probeMissing(c: Crawl, order: ListOrder, seen: Set<string>, oldest: Date, marks: Map<string, Date>): Promise<void> {
   if (!c.adapter.complete) return;
-  // A thread within the list's precision of the edge may sit on the next page.
+  // A post within the list's precision of the edge may sit on the next page.
   const edge = new Date(oldest.getTime() + listPrecisionMs(oldest));
+  const byActivity = order === "activity";
   const rows = await c.services.db.post.findMany({
-    where: { sources: { some: { accountId: c.accountId } }, kind: "post", deletedAt: null, OR: [{ publishedAt: { gt: edge } }, { lastReplyAt: { gt: edge } }] },
+    where: {
+      sources: { some: { accountId: c.accountId } },
+      kind: "post",
+      deletedAt: null,
+      ...(byActivity ? { OR: [{ publishedAt: { gt: edge } }, { lastReplyAt: { gt: edge } }] } : { publishedAt: { gt: edge } }),
+    },
     select: { platformId: true, url: true, title: true, author: true, publishedAt: true, lastReplyAt: true },
     orderBy: { publishedAt: "desc" },
   });
   const suspects = rows.filter((r) => {
     if (seen.has(r.platformId)) return false;
-    const activity = marks.get(r.platformId) ?? r.lastReplyAt ?? r.publishedAt;
-    return activity > edge;
+    // Comments do not move a post in a list ordered by publication.
+    const time = byActivity ? (marks.get(r.platformId) ?? r.lastReplyAt ?? r.publishedAt) : r.publishedAt;
+    return time > edge;
   });
+  // A probe stores nothing: what it could not read is only noted, never a warning about stored text.
+  const ctx: AdapterContext = { ...c.ctx, warn: (w) => note(c, `probe of ${w.url}: ${w.field} unreadable (${w.raw.slice(0, 80)})`) };
   for (const r of suspects.slice(0, MAX_PROBES)) {
     const item: ListItem = {
       platformId: r.platformId,
@@ -156,10 +183,93 @@ export async function probeMissingThreads(c: Crawl, seen: Set<string>, oldest: D
       incomplete: true,
     };
     try {
-      await c.adapter.complete(c.ctx, item);
+      await c.adapter.complete(ctx, item);
     } catch (e) {
       if (isGone(e)) await postGone(c, item, e);
       else c.record(e, r.url);
     }
   }
+}
+
+/**
+ * 删帖提醒: the posts this run marked deleted that have an open or confirmed flag, or belong to an
+ * open incident (the posts whose evidence is kept: ../evidence/keep.ts), are told to the channels
+ * of the topic concerned (lib/notify/deletion.ts), as pending notifications of the run that its
+ * notifyRun job sends. Once per deletion: a deletion already queued for a topic (by a run of
+ * another account of the same site) is not queued again. Returns the notifications queued.
+ * @param baseUrl the dashboard's public URL for the links @default CAMPUSWATCH_PUBLIC_URL
+ */
+export async function queueDeletionNotices(db: Db, crawlRunId: number, postIds: readonly number[], baseUrl?: string): Promise<number> {
+  if (postIds.length === 0) return 0;
+  const posts = await db.post.findMany({
+    where: { id: { in: [...postIds] }, deletedAt: { not: null } },
+    select: {
+      id: true,
+      kind: true,
+      url: true,
+      title: true,
+      text: true,
+      author: true,
+      publishedAt: true,
+      deletedAt: true,
+      account: { select: { name: true, platform: true } },
+      flags: { where: { status: { in: [...KEPT_FLAG_STATUSES] } }, select: { id: true, topicId: true, status: true, score: true, reasons: true } },
+      incident: { select: { incident: { select: { id: true, title: true, status: true, topicId: true } } } },
+    },
+    orderBy: { id: "asc" },
+  });
+  const base = (baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
+  const topicIds = new Set<number>();
+  for (const p of posts) {
+    for (const f of p.flags) topicIds.add(f.topicId);
+    const inc = openIncident(p.incident?.incident);
+    if (inc?.topicId != null) topicIds.add(inc.topicId);
+  }
+  if (topicIds.size === 0) return 0;
+  const topics = new Map(
+    (await db.topic.findMany({ where: { id: { in: [...topicIds] } }, select: { id: true, name: true, notifyLocale: true } })).map((t) => [t.id, t]),
+  );
+  let queued = 0;
+  for (const p of posts) {
+    const inc = openIncident(p.incident?.incident);
+    const concerned = new Set([...p.flags.map((f) => f.topicId), ...(inc?.topicId != null ? [inc.topicId] : [])]);
+    const key = deletionKey(p.id, p.deletedAt!);
+    for (const topicId of concerned) {
+      const topic = topics.get(topicId);
+      if (!topic) continue;
+      if (await db.notification.findFirst({ where: { topicId, payload: { startsWith: deletionPayloadStart(key) } }, select: { id: true } })) continue;
+      const flag = p.flags.find((f) => f.topicId === topicId);
+      const incident = inc?.topicId === topicId ? inc : null;
+      const payload: DeletionPayload = {
+        event: "campuswatch.deletion",
+        key,
+        locale: topic.notifyLocale === "en" ? "en" : "zh-CN",
+        topic: { id: topic.id, name: topic.name },
+        post: {
+          id: p.id,
+          kind: p.kind,
+          url: p.url,
+          title: p.title,
+          excerpt: p.text.replace(/\s+/g, " ").slice(0, 200),
+          author: p.author,
+          platform: p.account.platform,
+          account: p.account.name,
+          publishedAt: p.publishedAt.toISOString(),
+          deletedAt: p.deletedAt!.toISOString(),
+        },
+        flag: flag ? { id: flag.id, status: flag.status, score: flag.score, reasons: parseJsonColumn(flag.reasons, anyJson, flag.reasons) } : null,
+        incident: incident ? { id: incident.id, title: incident.title } : null,
+        postUrl: base ? `${base}/posts/${p.id}` : null,
+        incidentUrl: base && incident ? `${base}/incidents/${incident.id}` : null,
+        crawlRunId,
+      };
+      queued += (await queueTopicMessage(db, topicId, payload, { crawlRunId })).length;
+    }
+  }
+  return queued;
+}
+
+/** The incident, when it is one whose posts' deletions are told (open). */
+function openIncident<T extends { status: string }>(inc: T | null | undefined): T | null {
+  return inc && (KEPT_INCIDENT_STATUSES as readonly string[]).includes(inc.status) ? inc : null;
 }

@@ -36,6 +36,7 @@ import { UNRECOGNISED, unrecognisedError } from "../../lib/account-problems";
 import type { Crawl, WorkerServices } from "./context";
 import { classifyStored } from "./commit";
 import { walk } from "./walk";
+import { queueDeletionNotices } from "./deletions";
 import { crawlFinished, crawlStarted, profiling, timed } from "../profile";
 import { flushSearchIndex } from "../../lib/search-index";
 import { flushArchive } from "../archive";
@@ -180,6 +181,7 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
       toClassify: { ids: [], posts: [] },
       classifying: { chain: Promise.resolve(), batches: 0 },
       newMarks: [],
+      deleted: [],
     };
     listFailed = await walk(crawl, account);
   } catch (e) {
@@ -228,6 +230,10 @@ export async function crawlAccount(services: WorkerServices, accountId: number, 
         ? unrecognisedError(unrecognised.url, unrecognised.reason.replace(STRUCTURE_REASON, ""))
         : null,
   });
+  // 删帖提醒: deletions of flagged posts and of posts in open incidents, queued as the run's
+  // notifications (sent by its notifyRun job with the rest). A failure is written on the run.
+  if (crawl?.deleted.length)
+    await queueDeletionNotices(db, runId, crawl.deleted).catch((e: unknown) => appendRunError(db, runId, "NotifyError", e, services.onProgress));
   // The run's notifications are asked for (a notifyRun job: crawler/jobs/), not sent here: a slow
   // webhook never holds up crawling. A failure to ask is written on the run.
   if (services.notify) await services.notify(db, runId).catch((e: unknown) => appendRunError(db, runId, "NotifyError", e, services.onProgress));

@@ -9,7 +9,7 @@ import { sameHash } from "../text";
 import type { CrawlItem, ListItem, ListPage } from "../types";
 import { commit } from "./commit";
 import { note, type Crawl } from "./context";
-import { isGone, postGone, probeMissingThreads } from "./deletions";
+import { isGone, postGone, probeMissing } from "./deletions";
 import { crawlThread, needsThread } from "./thread";
 import { timed } from "../profile";
 
@@ -49,10 +49,11 @@ async function walkListing(c: Crawl, account: AccountRow): Promise<boolean> {
   // If a thread could not be read (or is unfinished), the next run must reach it again: the mark stays below it.
   let ceiling: Date | null = null;
   let pageNo = 0;
-  // What the walk saw, to notice forum threads gone from the list (worker/deletions.ts).
+  // What the walk saw, to notice posts gone from the list (worker/deletions.ts).
   const seen = new Set<string>();
   let oldestSeen: Date | null = null;
   let orderedByActivity = false;
+  let orderedByRelevance = false;
 
   const iterator = adapter.list(ctx)[Symbol.asyncIterator]();
   for (;;) {
@@ -78,6 +79,7 @@ async function walkListing(c: Crawl, account: AccountRow): Promise<boolean> {
     const page = next.value;
     pageNo++;
     orderedByActivity ||= page.orderedByActivity === true;
+    orderedByRelevance ||= page.orderedByRelevance === true;
     const timeOf = (it: ListItem) => (page.orderedByActivity ? (it.lastActivityAt ?? it.publishedAt) : it.publishedAt);
     for (const it of page.items) {
       seen.add(it.platformId);
@@ -163,9 +165,11 @@ async function walkListing(c: Crawl, account: AccountRow): Promise<boolean> {
   }
   await iterator.return?.();
 
-  // Forum lists are ordered by last reply, so a stored thread newer than the oldest row read
-  // and not listed is probably gone: confirm by opening it.
-  if (orderedByActivity && !firstCrawl && oldestSeen && !services.signal?.aborted) await probeMissingThreads(c, seen, oldestSeen, marks);
+  // A list ordered as the adapter says (by last reply, or by publication) places every stored
+  // post newer than the oldest row read among the rows read: one not listed is probably gone.
+  // Pages ordered otherwise than the adapter declares tell nothing, and nothing is probed.
+  const order = orderedByRelevance ? null : orderedByActivity ? "activity" : "published";
+  if (adapter.listOrder === order && !firstCrawl && oldestSeen && !services.signal?.aborted) await probeMissing(c, order, seen, oldestSeen, marks);
 
   if (newest) {
     const target = ceiling && ceiling <= newest ? new Date(ceiling.getTime() - 1) : newest;

@@ -7,7 +7,7 @@
  */
 import zhMessages from "../../messages/zh-CN.json";
 import enMessages from "../../messages/en.json";
-import { linkUrl, markdownText, plainText, shanghaiTime, type FeishuElement } from "./message";
+import { linkUrl, markdownText, oneLine, plainText, shanghaiTime, type FeishuElement } from "./message";
 import type { AnyNotificationPayload, IncidentAlertPayload, IncidentAlertReason } from "./types";
 
 /** How a stored incident payload starts (`event` is its first key). */
@@ -23,12 +23,12 @@ export function isIncidentAlert(p: AnyNotificationPayload): p is IncidentAlertPa
 }
 
 /** A message with its `{name}` placeholders filled. */
-function fill(template: string, values: Record<string, string | number>): string {
+export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
 }
 
 /** A time for the reader: `12月1日 06:32` in Chinese, `2026-12-01 06:32` (Asia/Shanghai) in English. */
-function timeOf(iso: string, locale: IncidentAlertPayload["locale"]): string {
+export function timeOf(iso: string, locale: IncidentAlertPayload["locale"]): string {
   if (locale === "zh-CN") return shanghaiTime(iso);
   const d = new Date(new Date(iso).getTime() + 8 * 3_600_000);
   return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)}`;
@@ -102,10 +102,6 @@ export function incidentFeishuPost(p: IncidentAlertPayload): {
 /** The plain-text e-mail. */
 export function incidentEmail(p: IncidentAlertPayload): { subject: string; text: string } {
   const w = WORDS[p.locale] ?? WORDS["zh-CN"];
-  const oneLine = (t: string, max: number) => {
-    const chars = Array.from(t.replace(/\s+/g, " ").trim());
-    return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
-  };
   const m = incidentLines(p, oneLine);
   const lines = [
     `${m.intro}${m.name}`,

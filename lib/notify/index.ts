@@ -6,7 +6,8 @@
  * (pending → sent | failed, attempts, last error) that the dashboard shows and can retry.
  *
  * A run that found an account's login expired (需要重新登录) also sends one notice to every enabled
- * topic's channels, once per expiry (./login.ts).
+ * topic's channels, once per expiry (./login.ts). A run that marked deleted a flagged post or a
+ * post of an open incident queues one notice per deletion (删帖提醒, ./deletion.ts), sent with the rest.
  *
  * Delivery never throws and never blocks a crawl for long: every attempt has a timeout and the
  * retries are bounded. After a run that may have something to say ({@link runMayNotify}) the crawler
@@ -47,6 +48,7 @@ import { sendWebhook } from "./channels/webhook";
 import { sendWecom } from "./channels/wecom";
 import { loginExpiredPayloads, loginExpiryOf, LOGIN_PAYLOAD_PREFIX } from "./login";
 import { INCIDENT_PAYLOAD_PREFIX } from "./incident";
+import { DELETION_PAYLOAD_PREFIX } from "./deletion";
 import { quietUntil } from "./quiet";
 import {
   CHANNELS,
@@ -64,6 +66,7 @@ export type {
   IncidentAlertPayload,
   IncidentAlertReason,
   Channel,
+  DeletionPayload,
   FlagSummary,
   LoginExpiredPayload,
   NotificationPayload,
@@ -72,6 +75,7 @@ export type {
   SmtpSettings,
 } from "./types";
 export { CHANNELS, CHANNEL_LABELS } from "./types";
+export { deletionKey, deletionPayloadStart, isDeletion } from "./deletion";
 export { emailMessage, smtpConfig } from "./channels/email";
 export type { MailMessage } from "./channels/email";
 
@@ -244,9 +248,16 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
   if (topics.length === 0) return result;
   const run = await db.crawlRun.findUnique({ where: { id: crawlRunId }, include: { account: { select: { id: true, name: true, platform: true } } } });
   if (!run) return result;
-  // The run's flag messages (its login-expired notice, if any, is counted apart below).
+  // The run's flag messages (its login-expired notice, incident alerts and deletion notices are counted apart below).
   const already = await db.notification.findMany({
-    where: { crawlRunId, NOT: [{ payload: { startsWith: LOGIN_PAYLOAD_PREFIX } }, { payload: { startsWith: INCIDENT_PAYLOAD_PREFIX } }] },
+    where: {
+      crawlRunId,
+      NOT: [
+        { payload: { startsWith: LOGIN_PAYLOAD_PREFIX } },
+        { payload: { startsWith: INCIDENT_PAYLOAD_PREFIX } },
+        { payload: { startsWith: DELETION_PAYLOAD_PREFIX } },
+      ],
+    },
     select: { topicId: true, channel: true },
   });
   const until = run.finishedAt ?? new Date();
@@ -318,9 +329,10 @@ export async function notifyRun(db: Db, crawlRunId: number, options: NotifyOptio
       created.push(n.id);
     }
   }
-  // Incident alerts and updates queued at the end of the run (crawler/incidents/alerts.ts).
+  // Incident alerts and updates (crawler/incidents/alerts.ts) and deletion notices
+  // (crawler/worker/deletions.ts) queued at the end of the run.
   const queued = await db.notification.findMany({
-    where: { crawlRunId, status: "pending", payload: { startsWith: INCIDENT_PAYLOAD_PREFIX } },
+    where: { crawlRunId, status: "pending", OR: [{ payload: { startsWith: INCIDENT_PAYLOAD_PREFIX } }, { payload: { startsWith: DELETION_PAYLOAD_PREFIX } }] },
     select: { id: true },
     orderBy: { id: "asc" },
   });

@@ -17,7 +17,7 @@
  */
 import type { Db } from "../db";
 import { jsonArray, parseJsonColumn } from "../json-column";
-import { linkUrl, markdownText, PLATFORM_ZH, plainText, shanghaiTime, type FeishuElement } from "./message";
+import { linkUrl, markdownText, oneLine, PLATFORM_ZH, plainText, shanghaiTime, type FeishuElement } from "./message";
 import type { AnyNotificationPayload, LoginExpiredPayload } from "./types";
 
 /** The kind the crawler records on the run (crawler/errors.ts LoginExpiredError). */
@@ -140,10 +140,6 @@ export function loginFeishuPost(p: LoginExpiredPayload): { msg_type: "post"; con
 
 /** The plain-text e-mail: Chinese, with one English line at the end for operators. */
 export function loginEmail(p: LoginExpiredPayload): { subject: string; text: string } {
-  const oneLine = (t: string, max: number) => {
-    const chars = Array.from(t.replace(/\s+/g, " ").trim());
-    return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
-  };
   const m = loginLines(p, oneLine);
   const lines = [
     m.intro,

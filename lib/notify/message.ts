@@ -64,6 +64,12 @@ const FULL_WIDTH: Readonly<Record<string, string>> = {
   $: "＄",
 };
 
+/** Text as one line of a plain-text e-mail: whitespace runs collapsed, at most `max` characters (an ellipsis marks a cut). */
+export function oneLine(text: string, max: number): string {
+  const chars = Array.from(text.replace(/\s+/g, " ").trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+}
+
 /**
  * Crawled text for DingTalk / WeCom markdown: {@link plainText}, and every character that carries
  * markdown or HTML syntax (`\ [ ] ( ) * _ # > < \` ~ | ! & $`) in its full-width form.

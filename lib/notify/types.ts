@@ -135,8 +135,46 @@ export interface IncidentAlertPayload {
   at: string;
 }
 
+/**
+ * 删帖提醒: a post with an open or confirmed flag, or in an open incident, was deleted from its
+ * platform (the crawl marked it deleted: crawler/worker/deletions.ts). One per deletion and topic,
+ * stored as JSON in `Notification.payload` and POSTed as it is to the generic webhook.
+ * `event` then `key` are the first keys, so stored rows can be told apart by their prefix.
+ */
+export interface DeletionPayload {
+  event: "campuswatch.deletion";
+  /** `<postId>@<deletedAt ISO>`: one deletion of one post (a post restored and deleted again is another). */
+  key: string;
+  /** The language the chat and e-mail texts are written in (the topic's notifyLocale). */
+  locale: "zh-CN" | "en";
+  topic: { id: number; name: string };
+  post: {
+    id: number;
+    kind: string;
+    /** The post's own address on its platform (what a report cites, though it now answers "deleted"). */
+    url: string;
+    title: string;
+    excerpt: string;
+    author: string;
+    platform: string;
+    account: string;
+    publishedAt: string;
+    /** When the crawl noticed it gone (Post.deletedAt, the crawl's clock). */
+    deletedAt: string;
+  };
+  /** The topic's flag on it, when it has one that is open or confirmed. */
+  flag: { id: number; status: string; score: number; reasons: unknown } | null;
+  /** Its open incident of this topic, when it is in one. */
+  incident: { id: number; title: string } | null;
+  /** The post's page on the dashboard (null without a public URL). */
+  postUrl: string | null;
+  /** The incident's page on the dashboard (null without a public URL or incident). */
+  incidentUrl: string | null;
+  crawlRunId: number;
+}
+
 /** Whatever a Notification row carries. */
-export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload | IncidentAlertPayload;
+export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload | IncidentAlertPayload | DeletionPayload;
 
 export interface NotifyResult {
   notifications: number;

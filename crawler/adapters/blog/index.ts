@@ -141,6 +141,8 @@ export function createBlogAdapter(): Adapter {
 
   return {
     platform: blog.id,
+    // The feed and listing pages list every post by publication time: one missing from the span read is probed.
+    listOrder: "published",
     repliesIncludeHead: false,
     recognise: blog.recognise,
 

@@ -107,6 +107,8 @@ async function getListPage(ctx: AdapterContext, url: string, page: number) {
 /** Discuz! X boards. */
 export const discuzAdapter: Adapter = {
   platform: discuz.id,
+  // The board's list is ordered by last reply: a thread missing from where its activity places it is probed.
+  listOrder: "activity",
   repliesIncludeHead: true,
   recognise: discuz.recognise,
 

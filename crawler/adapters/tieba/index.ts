@@ -210,6 +210,8 @@ function tidOf(item: ListItem): string {
 /** Baidu Tieba bars. */
 export const tiebaAdapter: Adapter = {
   platform: tieba.id,
+  // The bar's list is ordered by last reply: a thread missing from where its activity places it is probed.
+  listOrder: "activity",
   repliesIncludeHead: true,
   recognise: tieba.recognise,
 

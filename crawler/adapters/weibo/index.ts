@@ -183,6 +183,8 @@ function asCrawlItem(item: ListItem): CrawlItem {
 /** Weibo's mobile JSON API. */
 export const weiboAdapter: Adapter = {
   platform: weibo.id,
+  // The timeline lists every post by publication time: a post missing from the span read is probed.
+  listOrder: "published",
   recognise: weibo.recognise,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {

@@ -15,6 +15,7 @@ import crypto from "node:crypto";
 import { markdownMessage } from "../message";
 import { isLoginExpired, loginMarkdown } from "../login";
 import { incidentMarkdown, isIncidentAlert } from "../incident";
+import { deletionMarkdown, isDeletion } from "../deletion";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -40,7 +41,9 @@ export async function sendDingtalk(ctx: SendContext): Promise<Outcome> {
     ? loginMarkdown(p, { lineBreak: "\n\n" })
     : isIncidentAlert(p)
       ? incidentMarkdown(p, { lineBreak: "\n\n" })
-      : markdownMessage(p, { lineBreak: "\n\n" });
+      : isDeletion(p)
+        ? deletionMarkdown(p, { lineBreak: "\n\n" })
+        : markdownMessage(p, { lineBreak: "\n\n" });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { title, text } });
   const answer = await postJson(dingtalkUrl(ctx.target, ctx.secret, ctx.now()), body, ctx);
   return errcodeOutcome(answer, "钉钉", DINGTALK_RETRY_CODES);

@@ -10,6 +10,7 @@ import { messageTitle, PLATFORM_ZH, reasonsZh, shanghaiTime } from "../message";
 import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "../types";
 import { isLoginExpired, loginEmail } from "../login";
 import { incidentEmail, isIncidentAlert } from "../incident";
+import { deletionEmail, isDeletion } from "../deletion";
 import { AddressRefusedError, isIpLiteral } from "../../net/address";
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
@@ -64,7 +65,10 @@ function smtpHostForUrl(host: string): string {
 /** Send one notification by e-mail. */
 export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   const p = ctx.payload;
-  return sendMail(ctx, { to: ctx.target, ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : emailMessage(p)) });
+  return sendMail(ctx, {
+    to: ctx.target,
+    ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : isDeletion(p) ? deletionEmail(p) : emailMessage(p)),
+  });
 }
 
 /** One e-mail as {@link sendMail} sends it: plain text, optionally with attached files (a report's PDF). */

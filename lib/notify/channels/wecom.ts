@@ -11,6 +11,7 @@
 import { markdownMessage } from "../message";
 import { isLoginExpired, loginMarkdown } from "../login";
 import { incidentMarkdown, isIncidentAlert } from "../incident";
+import { deletionMarkdown, isDeletion } from "../deletion";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -30,7 +31,9 @@ export async function sendWecom(ctx: SendContext): Promise<Outcome> {
     ? loginMarkdown(p, { lineBreak: "\n" })
     : isIncidentAlert(p)
       ? incidentMarkdown(p, { lineBreak: "\n" })
-      : markdownMessage(p, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
+      : isDeletion(p)
+        ? deletionMarkdown(p, { lineBreak: "\n" })
+        : markdownMessage(p, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { content: text } });
   const answer = await postJson(ctx.target, body, ctx);
   return errcodeOutcome(answer, "企业微信", WECOM_RETRY_CODES);
