@@ -226,7 +226,7 @@ const tiebaCaptureKinds: readonly CaptureKind[] = [
     summary: "one page of a thread: the /p/<tid> page (floors, with the 楼中楼 it shows)",
     looksLike: (body) => /class=["'][^"']*\bl_post\b/.test(body),
     parse(body, options) {
-      const tid = idFrom([/\/p\/(\d+)/, /thread_id["']?\s*:\s*["']?(\d+)/], options.url, body);
+      const tid = idFrom([/\/p\/(\d+)/, /thread_id(?:["']|&quot;)?\s*:\s*["']?(\d+)/], options.url, body);
       const url = captureUrl(options, body, `https://tieba.baidu.com/p/${tid ?? ""}`);
       if (!tid) throw new NonRetryableError("no thread id in the URL or the page: give --url https://tieba.baidu.com/p/<tid>", url);
       const items = threadPageItems(parseTiebaThread(body, url, tid, options.now, { warn: options.warn }));
