@@ -64,7 +64,7 @@ describe("campuswatch parse on pages of the local platforms", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-parse-"));
     site = await startLocalPlatforms({
       seed: 34,
-      accounts: { weibo: 1, tieba: 1, discuz: 1, blog: 2 },
+      accounts: { weibo: 1, tieba: 1, discuz: 1, blog: 2, wechat: 1 },
       postsPerAccount: 12,
       repliesPerPost: [1, 6],
       pageSizes: { weibo: 5 },
@@ -172,6 +172,32 @@ describe("campuswatch parse on pages of the local platforms", () => {
     expect(read[0]!.text).toBe(htmlToText(first.html));
   });
 
+  it("a WeChat article page: the article; WeChat's removal page: an error naming its notice", async () => {
+    const account = site.account("wechat-1");
+    const article = account.posts[0]!;
+    const page = await save("article-wechat.html", site.entryUrl("wechat-1").replace(site.origin, ""));
+    const { records, warnings } = output(await cw("parse", page.file, "--platform", "wechat", "--url", page.url, "--now", now));
+    expect(warnings).toEqual([]);
+    expect(records).toEqual([
+      {
+        platformId: site.platformIdOf(article),
+        parentPlatformId: null,
+        kind: "post",
+        url: page.url,
+        title: article.title,
+        author: account.name,
+        authorId: expect.stringMatching(/\S/) as unknown,
+        publishedAt: new Date(Math.floor(article.publishedAt.getTime() / 1000) * 1000).toISOString(),
+        text: htmlToText(article.html),
+      },
+    ]);
+    site.removePost(article.id);
+    const gone = await save("gone-wechat.html", site.entryUrl("wechat-1").replace(site.origin, ""));
+    const r = await cw("parse", gone.file, "--platform", "wechat", "--url", gone.url);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/as wechat article: WeChat says the article is gone: 该内容已被发布者删除/);
+  });
+
   it("refuses, in one line and with exit code 1: an unknown platform or kind, a missing file, unreadable input, an ambiguous kind", async () => {
     const html = path.join(dir, "page.html");
     fs.writeFileSync(html, "<html><head><title>登录</title></head><body>请登录</body></html>");
@@ -233,6 +259,20 @@ describe.skipIf(!realAvailable)(`campuswatch parse on the real captures (${REAL_
     const hexo = output(await parseReal("hexo_next_blog_index.html", "--platform", "blog", "--kind", "listing", "--now", "2022-01-22T00:00:00Z")).records;
     expect(hexo).toHaveLength(10);
     expect(hexo[0]!.publishedAt).toBe("2020-10-24T07:01:26.000Z");
+  });
+
+  it("the WeChat article of 华商报 and the expired-link page", async () => {
+    const { records } = output(await parseReal("newer/wechat_article_huashangbao_2018-04-06.html", "--platform", "wechat"));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      platformId: "ODUzMjkwMzYx_2654593305_1",
+      title: "4月6日周五【新闻速览一分钟】",
+      author: "华商报",
+      publishedAt: "2018-04-05T22:56:20.000Z",
+    });
+    const expired = await parseReal("newer/wechat_article_expired_2018.html", "--platform", "wechat");
+    expect(expired.code).toBe(1);
+    expect(expired.err).toMatch(/gone: 链接已过期/);
   });
 
   it("the Tieba list page: the thread rows of 盗墓笔记", async () => {
