@@ -105,14 +105,18 @@ async function getListPage(ctx: AdapterContext, url: string, page: number) {
   }
 }
 
-/** What `campuswatch parse` reads for Discuz!: the board pages the crawl reads (X and 6/7). */
+/**
+ * What `campuswatch parse` reads for Discuz!: the board pages the crawl reads (X and 6/7). A page
+ * saved without `--url` and without its own `<base>` or canonical link is placed on a host that
+ * cannot exist (`discuz.invalid`): its ids are right, its links say they were guessed.
+ */
 const discuzCaptureKinds: readonly CaptureKind[] = [
   {
     kind: "list",
     summary: "a board's thread list: the forumdisplay page",
     looksLike: (body) => /id=["']normalthread_\d+/.test(body) && !/id=["']postlist["']/.test(body),
     parse(body, options) {
-      const url = captureUrl(options, body, "https://bbs.example.edu.cn/forum.php?mod=forumdisplay&fid=0");
+      const url = captureUrl(options, body, "https://discuz.invalid/forum.php?mod=forumdisplay&fid=0");
       const { items } = parseDiscuzList(body, url, options.now, { warn: options.warn });
       if (items.length === 0 && !EMPTY_BOARD.test(body)) {
         options.warn(structureWarning(url, "thread rows (tbody[id^=normalthread_] with a thread link) in table#threadlisttableid or table#forum_{fid}", body));
@@ -126,7 +130,7 @@ const discuzCaptureKinds: readonly CaptureKind[] = [
     looksLike: (body) => /id=["']postlist["']/.test(body),
     parse(body, options) {
       const tid = idFrom([/[?&;]tid=(\d+)/, /thread-(\d+)-\d+-\d+\.html/], options.url, body);
-      const url = captureUrl(options, body, `https://bbs.example.edu.cn/forum.php?mod=viewthread&tid=${tid ?? ""}`);
+      const url = captureUrl(options, body, `https://discuz.invalid/forum.php?mod=viewthread&tid=${tid ?? ""}`);
       if (!tid) throw new NonRetryableError("no thread id (tid) in the URL or the page: give --url …viewthread&tid=<tid>", url);
       const page = Number(idFrom([/[?&]page=(\d+)/, /thread-\d+-(\d+)-\d+\.html/], url, "") ?? 1);
       return threadPageItems(parseDiscuzThread(body, url, tid, page, options.now, { warn: options.warn }));
