@@ -27,6 +27,7 @@ import { registerTokenCommands } from "./commands/tokens";
 import { registerIncidentRebuildCommand } from "./commands/incidents-rebuild";
 import { registerReportCommand } from "./commands/report";
 import { registerIncidentCommands } from "./commands/incidents";
+import { registerParseCommand } from "./commands/parse";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -62,6 +63,7 @@ registerTokenCommands(program);
 registerIncidentCommands(program);
 registerIncidentRebuildCommand(program);
 registerReportCommand(program);
+registerParseCommand(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

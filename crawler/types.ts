@@ -107,6 +107,11 @@ export interface CaptureKind {
   kind: string;
   /** One line for `--help`. */
   summary: string;
+  /**
+   * True when a body is of this kind at a glance (a cheap test of its text): `campuswatch parse`
+   * without `--kind` takes the one kind of the platform that claims it. Absent: never guessed.
+   */
+  looksLike?(body: string): boolean;
   /** The items the crawl would store from this body; one bad field is a warning, never a throw. */
   parse(body: string, options: { url?: string; now: Date; warn: (warning: FieldWarning) => void }): CrawlItem[] | Promise<CrawlItem[]>;
 }

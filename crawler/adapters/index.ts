@@ -13,10 +13,11 @@ import { blogAdapter } from "./blog";
 import { discuzAdapter } from "./discuz";
 import { searchAdapterFor, searchWatchOf } from "./search";
 import { tiebaAdapter } from "./tieba";
+import { wechatAdapter } from "./wechat";
 import { weiboAdapter } from "./weibo";
 
 /** Every adapter, keyed by the registry id each names. */
-const ADAPTERS: ReadonlyMap<string, Adapter> = new Map([weiboAdapter, tiebaAdapter, discuzAdapter, blogAdapter].map((a) => [a.platform, a]));
+const ADAPTERS: ReadonlyMap<string, Adapter> = new Map([weiboAdapter, tiebaAdapter, discuzAdapter, wechatAdapter, blogAdapter].map((a) => [a.platform, a]));
 
 /** The registry's platforms that have no adapter (none, unless one is forgotten). */
 export function platformsWithoutAdapter(): Platform[] {
@@ -57,6 +58,7 @@ export { createBlogAdapter, looksLikeFeed, parseBlogArticle, parseBlogListing, p
 export { DISCUZ_BOARD_FORMS, discuzBoardFromUrl, discuzThreadFromUrl, parseDiscuzCommentMore, parseDiscuzList, parseDiscuzThread } from "./discuz";
 export { extractTiebaThreadList, parseTiebaList, parseTiebaThread, TIEBA_PAGE_SIZE, tiebaBarFromUrl, tiebaDesktopListUrl, tiebaEntryUrl } from "./tieba";
 export { mblogToListItem, weiboUidFromUrl } from "./weibo";
+export { parseWechatArticle } from "./wechat";
 export {
   buildSearchUrl,
   DEFAULT_SEARCH_PAGES,

@@ -144,6 +144,8 @@ export const RULES: Record<Platform, Rule[]> = {
   weibo: [WEIBO_RFC, ...RELATIVE, CJK_FULL, WEIBO_CN_MONTH_DAY, FULL_LOCAL, MONTH_DAY, TIME_TODAY],
   tieba: [...RELATIVE, CJK_FULL, FULL_LOCAL, YEAR_MONTH, MONTH_DAY, TIME_TODAY],
   discuz: [UNIX_SECONDS, ...RELATIVE, CJK_FULL, FULL_LOCAL, MONTH_DAY, TIME_TODAY],
+  // WeChat: the page's `var ct` (unix seconds), else its shown day ("2018-04-06", "2024年5月9日").
+  wechat: [UNIX_SECONDS, ISO_LOCAL, CJK_FULL, FULL_LOCAL],
   blog: [ISO_ZONED, ISO_LOCAL, RFC_822, CJK_FULL, FULL_LOCAL],
 };
 

@@ -1,6 +1,6 @@
 /**
  * The platform registry: one module per platform (./weibo.ts, ./tieba.ts, ./discuz.ts,
- * ./blog.ts) holds everything about it that is not crawling — id, colours, URL recognisers and
+ * ./wechat.ts, ./blog.ts) holds everything about it that is not crawling — id, colours, URL recognisers and
  * entry-URL checks, default interval, cookie domains, features — and its names are the messages
  * `platforms.<id>.*`. Forms, filters, badges, charts, notifications, cookie import, discovery and
  * site keys read it; each adapter (crawler/adapters/<id>) attaches its crawl behaviour to it.
@@ -14,6 +14,7 @@ import { blog } from "./blog";
 import { discuz } from "./discuz";
 import { tieba } from "./tieba";
 import type { PlatformEntry } from "./types";
+import { wechat } from "./wechat";
 import { weibo } from "./weibo";
 
 export type { CandidateEntry, PlatformColours, PlatformEntry, PlatformFeatures, WatchScope } from "./types";
@@ -22,13 +23,13 @@ export type { CandidateEntry, PlatformColours, PlatformEntry, PlatformFeatures, 
  * Every platform, in the order the dashboard lists them and URLs are recognised in: most specific
  * first; the fallback (blog, which takes any http(s) URL) last.
  */
-export const PLATFORMS = ["weibo", "tieba", "discuz", "blog"] as const;
+export const PLATFORMS = ["weibo", "tieba", "discuz", "wechat", "blog"] as const;
 
 /** A platform's id. */
 export type Platform = (typeof PLATFORMS)[number];
 
 /** Each id's entry: an id without an entry, or an entry missing a field, does not compile. */
-const REGISTRY: { readonly [Id in Platform]: PlatformEntry<Id> } = { weibo, tieba, discuz, blog };
+const REGISTRY: { readonly [Id in Platform]: PlatformEntry<Id> } = { weibo, tieba, discuz, wechat, blog };
 
 /** True when `id` is a registered platform (stored rows and query strings are plain text). */
 export function isPlatform(id: string): id is Platform {

@@ -27,10 +27,11 @@
  */
 import { BlockedError, GoneError, NonRetryableError, RetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
+import type { Adapter, AdapterContext, CaptureKind, CrawlItem, FetchResult, ListItem, ListPage, ThreadPage } from "../../types";
+import { captureUrl } from "../captures";
 import { blog } from "../../../lib/platforms/blog";
 import { originOf, rebase } from "../shared";
-import type { WpPostInfo } from "./common";
+import { postId, type WpPostInfo } from "./common";
 import { wordpressComments, type CommentMethod } from "./comments";
 import { advertisedFeedsIn, looksLikeFeed, readFeed } from "./feed";
 import { parseBlogListing, readBlogArticle } from "./page";
@@ -97,6 +98,42 @@ export function csdnFeed(entryUrl: string, html: string): string | null {
   return user ? new URL(`/${user}/rss/list`, u.origin).href : null;
 }
 
+/** Where a saved blog page stands when neither `--url` nor the page says: links resolve against it. */
+const BLOG_FALLBACK_URL = "https://blog.invalid/";
+
+/** What `campuswatch parse` reads for blogs: feeds, listing pages and article pages. */
+const blogCaptureKinds: readonly CaptureKind[] = [
+  {
+    kind: "feed",
+    summary: "an RSS 2.0 / RSS 1.0 / Atom feed",
+    looksLike: looksLikeFeed,
+    parse(body, options) {
+      if (!looksLikeFeed(body)) throw new NonRetryableError("not an RSS or Atom feed", options.url);
+      return readFeed(body, captureUrl(options, body, BLOG_FALLBACK_URL), options.now, options.warn).items;
+    },
+  },
+  {
+    kind: "listing",
+    summary: "a blog's home or listing page (Hexo, WordPress and similar themes)",
+    parse(body, options) {
+      const url = captureUrl(options, body, BLOG_FALLBACK_URL);
+      const { items } = parseBlogListing(body, url, options.now, { warn: options.warn });
+      if (items.length === 0) throw new NonRetryableError("no recognisable post listing on this page", url);
+      return items;
+    },
+  },
+  {
+    kind: "article",
+    summary: "one article page (--url: the article's address, its identity)",
+    parse(body, options) {
+      const url = captureUrl(options, body, BLOG_FALLBACK_URL);
+      // What the feed or listing would have said of it: nothing but its address and the clock.
+      const fallback: ListItem = { platformId: postId(url), kind: "post", url, title: "", author: "", publishedAt: options.now, html: "" };
+      return [readBlogArticle(body, url, options.now, fallback, { warn: options.warn }).item];
+    },
+  },
+];
+
 /** Blogs: feed first, listing pages as the fallback and beyond the feed's window. */
 export function createBlogAdapter(): Adapter {
   const feedCache = new Map<string, { feedUrl: string | null; checkedAt: number }>();
@@ -145,6 +182,7 @@ export function createBlogAdapter(): Adapter {
     listOrder: "published",
     repliesIncludeHead: false,
     recognise: blog.recognise,
+    captureKinds: blogCaptureKinds,
 
     async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
       const entryUrl = ctx.account.entryUrl;

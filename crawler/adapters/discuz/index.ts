@@ -26,13 +26,14 @@
  */
 import { NonRetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
+import type { Adapter, AdapterContext, CaptureKind, CrawlItem, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
 import { discuz } from "../../../lib/platforms/discuz";
 import { getThreadPage, structureWarning, walkThreadPages } from "../shared";
 import { boardListUrl, DISCUZ_BOARD_FORMS, discuzBoardFromUrl, threadPageUrl, type DiscuzBoard } from "../../../lib/platforms/discuz-urls";
 import { parseDiscuzList, parseDiscuzThread, type DiscuzParseOptions } from "./pages";
 import { checkDiscuzLogin } from "./login";
 import { withDiscuzComments } from "./comments";
+import { captureUrl, idFrom, threadPageItems } from "../captures";
 
 export { discuzBoardFromUrl, discuzThreadFromUrl, DISCUZ_BOARD_FORMS } from "../../../lib/platforms/discuz-urls";
 export type { DiscuzBoard, DiscuzDialect } from "../../../lib/platforms/discuz-urls";
@@ -104,6 +105,39 @@ async function getListPage(ctx: AdapterContext, url: string, page: number) {
   }
 }
 
+/**
+ * What `campuswatch parse` reads for Discuz!: the board pages the crawl reads (X and 6/7). A page
+ * saved without `--url` and without its own `<base>` or canonical link is placed on a host that
+ * cannot exist (`discuz.invalid`): its ids are right, its links say they were guessed.
+ */
+const discuzCaptureKinds: readonly CaptureKind[] = [
+  {
+    kind: "list",
+    summary: "a board's thread list: the forumdisplay page",
+    looksLike: (body) => /id=["']normalthread_\d+/.test(body) && !/id=["']postlist["']/.test(body),
+    parse(body, options) {
+      const url = captureUrl(options, body, "https://discuz.invalid/forum.php?mod=forumdisplay&fid=0");
+      const { items } = parseDiscuzList(body, url, options.now, { warn: options.warn });
+      if (items.length === 0 && !EMPTY_BOARD.test(body)) {
+        options.warn(structureWarning(url, "thread rows (tbody[id^=normalthread_] with a thread link) in table#threadlisttableid or table#forum_{fid}", body));
+      }
+      return items;
+    },
+  },
+  {
+    kind: "thread",
+    summary: "one page of a thread: the viewthread page (floors and the 点评 it shows)",
+    looksLike: (body) => /id=["']postlist["']/.test(body),
+    parse(body, options) {
+      const tid = idFrom([/[?&;]tid=(\d+)/, /thread-(\d+)-\d+-\d+\.html/], options.url, body);
+      const url = captureUrl(options, body, `https://discuz.invalid/forum.php?mod=viewthread&tid=${tid ?? ""}`);
+      if (!tid) throw new NonRetryableError("no thread id (tid) in the URL or the page: give --url …viewthread&tid=<tid>", url);
+      const page = Number(idFrom([/[?&]page=(\d+)/, /thread-\d+-(\d+)-\d+\.html/], url, "") ?? 1);
+      return threadPageItems(parseDiscuzThread(body, url, tid, page, options.now, { warn: options.warn }));
+    },
+  },
+];
+
 /** Discuz! X boards. */
 export const discuzAdapter: Adapter = {
   platform: discuz.id,
@@ -111,6 +145,7 @@ export const discuzAdapter: Adapter = {
   listOrder: "activity",
   repliesIncludeHead: true,
   recognise: discuz.recognise,
+  captureKinds: discuzCaptureKinds,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     for (let page = 1; ; page++) {

@@ -28,9 +28,10 @@ import * as cheerio from "cheerio";
 import { tryParsePlatformDate } from "../../dates";
 import { NonRetryableError } from "../../errors";
 import { offThread } from "../../parse/off-thread";
-import type { Adapter, AdapterContext, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
+import type { Adapter, AdapterContext, CaptureKind, CrawlItem, FieldWarning, ListItem, ListPage, ThreadPage, ThreadReadOptions } from "../../types";
 import { getThreadPage, jsonAttr, num, onOrigin, rebase, str, structureWarning, walkThreadPages } from "../shared";
 import { findFirst } from "../find";
+import { captureUrl, idFrom, threadPageItems } from "../captures";
 import { withComments, type ReadPages } from "./lzl";
 import { collapse, printedName, shownName, stableId } from "./names";
 import { parseTiebaThread, type TiebaThreadOptions } from "./thread";
@@ -207,6 +208,34 @@ function tidOf(item: ListItem): string {
   return /\/p\/(\d+)/.exec(item.url)?.[1] ?? item.platformId;
 }
 
+/** What `campuswatch parse` reads for Tieba: the desktop pages the crawl reads. */
+const tiebaCaptureKinds: readonly CaptureKind[] = [
+  {
+    kind: "list",
+    summary: "a bar's thread list: the /f?kw= page",
+    looksLike: (body) => body.includes(PAGELET_ID) || (body.includes('id="thread_list"') && body.includes("j_thread_list")),
+    parse(body, options) {
+      const url = captureUrl(options, body, "https://tieba.baidu.com/f");
+      const { items } = parseListPage(body, url, options.now, false, options.warn);
+      if (items.length === 0) options.warn(structureWarning(url, "thread rows (li.j_thread_list[data-field] with a.j_th_tit) in the thread list", body));
+      return items;
+    },
+  },
+  {
+    kind: "thread",
+    summary: "one page of a thread: the /p/<tid> page (floors, with the 楼中楼 it shows)",
+    looksLike: (body) => /class=["'][^"']*\bl_post\b/.test(body),
+    parse(body, options) {
+      const tid = idFrom([/\/p\/(\d+)/, /thread_id(?:["']|&quot;)?\s*:\s*["']?(\d+)/], options.url, body);
+      const url = captureUrl(options, body, `https://tieba.baidu.com/p/${tid ?? ""}`);
+      if (!tid) throw new NonRetryableError("no thread id in the URL or the page: give --url https://tieba.baidu.com/p/<tid>", url);
+      const items = threadPageItems(parseTiebaThread(body, url, tid, options.now, { warn: options.warn }));
+      if (items.length === 0) options.warn(structureWarning(url, "floors (div.l_post[data-field])", body));
+      return items;
+    },
+  },
+];
+
 /** Baidu Tieba bars. */
 export const tiebaAdapter: Adapter = {
   platform: tieba.id,
@@ -214,6 +243,7 @@ export const tiebaAdapter: Adapter = {
   listOrder: "activity",
   repliesIncludeHead: true,
   recognise: tieba.recognise,
+  captureKinds: tiebaCaptureKinds,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const kw = encodeURIComponent(barOf(ctx));

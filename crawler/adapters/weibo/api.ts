@@ -59,7 +59,7 @@ export function weiboGone(notice: string, url: string): GoneError {
  * A Weibo date, or the best date available when it cannot be read: the failure is recorded on
  * the run (URL and raw text) and the item is kept, dated by `fallback`.
  */
-export function weiboDateOr(ctx: AdapterContext, raw: unknown, fallback: { date: Date; what: string }, url: string): Date {
+export function weiboDateOr(ctx: Pick<AdapterContext, "now" | "warn">, raw: unknown, fallback: { date: Date; what: string }, url: string): Date {
   const text = str(raw);
   if (text !== undefined) {
     try {

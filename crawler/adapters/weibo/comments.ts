@@ -22,7 +22,7 @@ import { arr, dig, getJson, imagesIn, num, rec, str, type Json } from "../shared
 import { missedRequest } from "../missed";
 
 /** The post a comment belongs to, as the comment readers need it. */
-interface PostRef {
+export interface PostRef {
   /** The status id used in URLs. */
   id: string;
   /** The post's platformId (mid): the parent of top-level comments. */
@@ -43,10 +43,10 @@ function commentId(c: Json): string | undefined {
  * @param parentDate date to use when the comment's own cannot be read
  */
 export function commentToReply(
-  ctx: AdapterContext,
+  ctx: Pick<AdapterContext, "now" | "warn">,
   c: Json,
   post: PostRef,
-  parent: { platformId: string; publishedAt: Date },
+  parent: Pick<CrawlItem, "platformId" | "publishedAt">,
   source: { url: string; body: string },
 ): CrawlItem | null {
   const cid = commentId(c);
@@ -75,6 +75,61 @@ export function commentToReply(
 }
 
 /**
+ * The replies of one hotflow answer: its comments, plus the child comments of those whose preview
+ * holds all of them; `needs` are the comments whose preview is cut (their children are read from
+ * hotFlowChild, and the preview is what is kept of them should that fail). An `ok: 0` answer
+ * without data is how hotflow says "no (more) comments": nothing.
+ * @param post the post the comments belong to (`origin` is where their links point)
+ */
+export function hotflowReplies(
+  ctx: Pick<AdapterContext, "now" | "warn">,
+  data: unknown,
+  post: PostRef,
+  source: { url: string; body: string },
+): { replies: CrawlItem[]; needs: { comment: CrawlItem; preview: CrawlItem[] }[] } {
+  const replies: CrawlItem[] = [];
+  const needs: { comment: CrawlItem; preview: CrawlItem[] }[] = [];
+  for (const entry of arr(dig(data, "data.data"))) {
+    const c = rec(entry);
+    if (!c) continue;
+    const comment = commentToReply(ctx, c, post, { platformId: post.mid, publishedAt: post.publishedAt }, source);
+    if (!comment) continue;
+    replies.push(comment);
+    const preview = arr(c["comments"])
+      .map(rec)
+      .filter((x): x is Json => x !== undefined);
+    const total = num(c["total_number"]) ?? preview.length;
+    if (total <= 0 && preview.length === 0) continue;
+    const children = preview.map((child) => commentToReply(ctx, child, post, comment, source)).filter((r): r is CrawlItem => r !== null);
+    if (preview.length >= total && !rec(c["more_info"])) replies.push(...children);
+    else needs.push({ comment, preview: children });
+  }
+  return { replies, needs };
+}
+
+/**
+ * The replies of one hotFlowChild answer: the child comments of `comment`, which sit in the
+ * top-level `data` (some answers nest them like hotflow's).
+ */
+export function childReplies(
+  ctx: Pick<AdapterContext, "now" | "warn">,
+  data: unknown,
+  post: PostRef,
+  comment: Pick<CrawlItem, "platformId" | "publishedAt">,
+  source: { url: string; body: string },
+): CrawlItem[] {
+  const top = rec(data);
+  const list = Array.isArray(top?.["data"]) ? arr(top?.["data"]) : arr(dig(data, "data.data"));
+  const replies: CrawlItem[] = [];
+  for (const entry of list) {
+    const c = rec(entry);
+    const r = c ? commentToReply(ctx, c, post, comment, source) : null;
+    if (r) replies.push(r);
+  }
+  return replies;
+}
+
+/**
  * Every page of a post's comments: each hotflow page (its comments, plus child comments whose
  * preview is complete), then the hotFlowChild pages of the comments whose preview is not.
  * Hotflow is ordered by popularity, not time, so `since` cannot end the scan early: every page
@@ -94,26 +149,7 @@ export async function* weiboComments(ctx: AdapterContext, thread: ListItem): Asy
     const source = { url: res.url, body: res.body };
     const gone = weiboGoneNotice(data);
     if (gone) throw weiboGone(gone, res.url);
-    // ok:0 with no data is how hotflow says "no (more) comments".
-    const replies: CrawlItem[] = [];
-    // Comments whose preview is cut: their children are read from hotFlowChild after this page,
-    // and the preview is what is kept of them should that fail.
-    const needs: { comment: CrawlItem; preview: CrawlItem[] }[] = [];
-    for (const entry of arr(dig(data, "data.data"))) {
-      const c = rec(entry);
-      if (!c) continue;
-      const comment = commentToReply(ctx, c, post, { platformId: post.mid, publishedAt: post.publishedAt }, source);
-      if (!comment) continue;
-      replies.push(comment);
-      const preview = arr(c["comments"])
-        .map(rec)
-        .filter((x): x is Json => x !== undefined);
-      const total = num(c["total_number"]) ?? preview.length;
-      if (total <= 0 && preview.length === 0) continue;
-      const children = preview.map((child) => commentToReply(ctx, child, post, comment, source)).filter((r): r is CrawlItem => r !== null);
-      if (preview.length >= total && !rec(c["more_info"])) replies.push(...children);
-      else needs.push({ comment, preview: children });
-    }
+    const { replies, needs } = hotflowReplies(ctx, data, post, source);
     if (replies.length === 0) return;
     yield { url: res.url, replies };
     for (const { comment, preview } of needs) {
@@ -168,15 +204,8 @@ async function* childPages(ctx: AdapterContext, post: PostRef, comment: CrawlIte
     const url = childUrl(ctx, comment.platformId, maxId, maxIdType);
     const { res, data } = await getJson(ctx, url, { kind: "item" });
     const source = { url: res.url, body: res.body };
-    // The children sit in the top-level `data`; some answers nest them like hotflow's.
+    const replies = childReplies(ctx, data, post, comment, source);
     const top = rec(data);
-    const list = Array.isArray(top?.["data"]) ? arr(top?.["data"]) : arr(dig(data, "data.data"));
-    const replies: CrawlItem[] = [];
-    for (const entry of list) {
-      const c = rec(entry);
-      const r = c ? commentToReply(ctx, c, post, comment, source) : null;
-      if (r) replies.push(r);
-    }
     if (replies.length === 0) return;
     yield { url: res.url, replies };
     const next = str(top?.["max_id"]) ?? str(dig(data, "data.max_id"));

@@ -26,10 +26,11 @@
  */
 import { parseWeiboDate } from "../../dates";
 import { BlockedError, FatalError, GoneError, NonRetryableError, RetryableError } from "../../errors";
-import type { Adapter, AdapterContext, CrawlItem, ListItem, ListPage, ThreadPage } from "../../types";
+import type { Adapter, AdapterContext, CaptureKind, CrawlItem, ListItem, ListPage, ThreadPage } from "../../types";
+import { captureJson, captureUrl, type CaptureOptions } from "../captures";
 import { weibo, weiboUidFromUrl } from "../../../lib/platforms/weibo";
 import { apiUrl, checkWeiboLogin, timeFromWeiboId, userOf, weiboGone, weiboGoneNotice } from "./api";
-import { weiboComments } from "./comments";
+import { childReplies, hotflowReplies, weiboComments, type PostRef } from "./comments";
 import { htmlToText } from "../../text";
 import { arr, dig, getJson, imagesIn, parseCount, rec, str, titleFromText, type Json } from "../shared";
 
@@ -142,7 +143,7 @@ export function mblogToListItem(
  * the page URL and the raw text) and dated by the time in its id, else by the post listed just
  * before it (newer, so the history mark never moves past unseen posts), else the one after it.
  */
-function pageItems(ctx: AdapterContext, mblogs: Json[], pageUrl: string, source: { url: string; body: string }): ListItem[] {
+function pageItems(ctx: Pick<AdapterContext, "now" | "warn">, mblogs: Json[], pageUrl: string, source: { url: string; body: string }): ListItem[] {
   const origin = new URL(pageUrl).origin;
   const items: ListItem[] = [];
   for (const m of mblogs) {
@@ -180,12 +181,69 @@ function asCrawlItem(item: ListItem): CrawlItem {
   return base;
 }
 
+/**
+ * The post a saved comments answer belongs to: `id` and `mid` of the answer's URL (`--url`), else
+ * the `status` a comment may carry; without either the comments are read with no parent, warned.
+ */
+function commentedPost(data: unknown, options: CaptureOptions, url: string): PostRef {
+  const u = new URL(url);
+  const first = rec(arr(dig(data, "data.data"))[0]) ?? rec(arr(rec(data)?.["data"])[0]);
+  const mid = u.searchParams.get("mid") ?? u.searchParams.get("id") ?? str(dig(first, "status.mid")) ?? "";
+  if (!mid) options.warn({ url, field: "parent", raw: "", reason: "no post id in the URL (?id=&mid=): the comments are read without their post" });
+  // A comment whose own date cannot be read gets the crawl's clock: the post's date is not in the answer.
+  return { id: u.searchParams.get("id") ?? mid, mid, origin: u.origin, publishedAt: options.now };
+}
+
+/** What `campuswatch parse` reads for Weibo: the m.weibo.cn API answers the crawl reads. */
+const weiboCaptureKinds: readonly CaptureKind[] = [
+  {
+    kind: "timeline",
+    summary: "a profile's timeline: api/container/getIndex JSON (data.cards with mblog)",
+    looksLike: (body) => body.trimStart().startsWith("{") && body.includes('"cards"') && body.includes('"mblog"'),
+    parse(body, options) {
+      const url = captureUrl(options, body, "https://m.weibo.cn/api/container/getIndex");
+      const data = captureJson(body, url);
+      if (!Array.isArray(dig(data, "data.cards"))) throw new NonRetryableError("not a Weibo timeline answer: no data.cards", url);
+      return pageItems(options, mblogsOf(data), url, { url, body });
+    },
+  },
+  {
+    kind: "comments",
+    summary: "a post's comments: comments/hotflow JSON (--url with ?id=&mid= names the post)",
+    looksLike: (body) => body.trimStart().startsWith("{") && body.includes('"max_id"') && !body.includes('"rootComment"'),
+    parse(body, options) {
+      const url = captureUrl(options, body, "https://m.weibo.cn/comments/hotflow");
+      const data = captureJson(body, url);
+      const gone = weiboGoneNotice(data);
+      if (gone) throw weiboGone(gone, url);
+      const { replies, needs } = hotflowReplies(options, data, commentedPost(data, options, url), { url, body });
+      // What the crawl keeps of a cut preview when hotFlowChild cannot be read: here, all there is.
+      return [...replies, ...needs.flatMap((n) => n.preview)];
+    },
+  },
+  {
+    kind: "child-comments",
+    summary: "a comment's replies: comments/hotFlowChild JSON (--url with ?cid= names the comment)",
+    looksLike: (body) => body.trimStart().startsWith("{") && body.includes('"rootComment"'),
+    parse(body, options) {
+      const url = captureUrl(options, body, "https://m.weibo.cn/comments/hotFlowChild");
+      const data = captureJson(body, url);
+      // hotFlowChild repeats the comment it answers in `rootComment` (an array, or one object).
+      const root = rec(arr(rec(data)?.["rootComment"])[0]) ?? rec(rec(data)?.["rootComment"]);
+      const cid = new URL(url).searchParams.get("cid") ?? str(root?.["idstr"]) ?? str(root?.["id"]) ?? "";
+      const post = commentedPost({ data: [root ?? {}] }, options, url);
+      return childReplies(options, data, post, { platformId: cid, publishedAt: options.now }, { url, body });
+    },
+  },
+];
+
 /** Weibo's mobile JSON API. */
 export const weiboAdapter: Adapter = {
   platform: weibo.id,
   // The timeline lists every post by publication time: a post missing from the span read is probed.
   listOrder: "published",
   recognise: weibo.recognise,
+  captureKinds: weiboCaptureKinds,
 
   async *list(ctx: AdapterContext): AsyncGenerator<ListPage> {
     const uid = uidOf(ctx);

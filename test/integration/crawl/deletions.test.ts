@@ -4,7 +4,7 @@
  * with the time they were noticed; when they come back the mark is cleared and a version added.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { crawlFixture, type CrawlFixture } from "./support";
+import { crawlFixture, storedRow, type CrawlFixture } from "./support";
 
 let f: CrawlFixture | undefined;
 afterEach(async () => {
@@ -14,9 +14,7 @@ afterEach(async () => {
 
 const HOUR = 3_600_000;
 
-async function row(fx: CrawlFixture, key: string, platformId: string) {
-  return fx.t.db.post.findUniqueOrThrow({ where: { accountId_platformId: { accountId: fx.ids.get(key)!, platformId } } });
-}
+const row = storedRow;
 
 describe.each(["discuz", "tieba"] as const)("%s: a thread and a reply removed between runs, then restored", (platform) => {
   it("marks both deleted with the time noticed, keeps them, and restores them as a new version", async () => {

@@ -97,3 +97,8 @@ export async function crawlFixture(options: LocalPlatformsOptions, overrides: Pa
 export function minute(d: Date): string {
   return new Date(Math.floor(d.getTime() / 60_000) * 60_000).toISOString();
 }
+
+/** The stored row of one post or reply of an account, by its platformId (throws when there is none). */
+export async function storedRow(fx: CrawlFixture, key: string, platformId: string) {
+  return fx.t.db.post.findUniqueOrThrow({ where: { accountId_platformId: { accountId: fx.ids.get(key)!, platformId } } });
+}

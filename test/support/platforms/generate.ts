@@ -49,7 +49,9 @@ export function generateAccount(model: GrowingWorld, settings: GenerationSetting
         ? name
         : platform === "discuz"
           ? String(10 + k)
-          : `${BLOG_SLUGS[(k - 1) % BLOG_SLUGS.length] ?? "blog"}${k > BLOG_SLUGS.length ? Math.ceil(k / BLOG_SLUGS.length) : ""}`;
+          : platform === "wechat"
+            ? `cwArticle${String(k).padStart(4, "0")}Tk`
+            : `${BLOG_SLUGS[(k - 1) % BLOG_SLUGS.length] ?? "blog"}${k > BLOG_SLUGS.length ? Math.ceil(k / BLOG_SLUGS.length) : ""}`;
   const feeds = settings.blogFeeds;
   const account: LocalAccount = {
     key: `${platform}-${k}`,
@@ -66,17 +68,18 @@ export function generateAccount(model: GrowingWorld, settings: GenerationSetting
   const now = model.clock.now().getTime();
   const span = settings.spanDays * DAY;
   // Times first, sorted, so ids grow with time as they do on the platforms.
-  const times = Array.from({ length: settings.postsPerAccount }, () => now - rng.int(10 * MINUTE, span)).sort((a, b) => a - b);
+  // A WeChat account is one article.
+  const times = Array.from({ length: platform === "wechat" ? 1 : settings.postsPerAccount }, () => now - rng.int(10 * MINUTE, span)).sort((a, b) => a - b);
   for (const t of times) {
     const long = platform === "weibo" && rng.chance(settings.longTextRatio);
     const post = model.addPost(account.key, { at: new Date(t), long });
-    if (platform === "blog") continue;
+    if (platform === "blog" || platform === "wechat") continue;
     const [min, max] = settings.repliesPerPost;
     const n = rng.int(min, max);
     const replyTimes = Array.from({ length: n }, () => t + rng.int(MINUTE, Math.max(MINUTE, Math.min(now - t - MINUTE, 10 * DAY)))).sort((a, b) => a - b);
     for (const rt of replyTimes) model.addReply(post.id, { at: new Date(rt) });
   }
-  if (settings.pinOldest && platform !== "blog") {
+  if (settings.pinOldest && platform !== "blog" && platform !== "wechat") {
     const oldest = account.posts[0];
     if (oldest) oldest.pinned = true;
   }

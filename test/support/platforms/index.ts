@@ -1,6 +1,6 @@
 /**
  * Local copies of the monitored platforms — Weibo (m.weibo.cn API), Baidu Tieba, a Discuz! X
- * board and Hexo/WordPress-like blogs — for tests, the demo (`npm start`) and benchmarks.
+ * board, Hexo/WordPress-like blogs and WeChat articles — for tests, the demo (`npm start`) and benchmarks.
  * Plain TypeScript (no test-runner imports). Markup and JSON are modelled on the real captures
  * in ../shared/fixtures/real, dates are printed in each platform's short forms against a clock
  * the caller controls, and everything is generated from a seed, so runs are reproducible.
@@ -22,7 +22,8 @@
  * ```
  * Account keys are `{platform}-{k}`. Entry URLs: Weibo `/u/{uid}`, Tieba `/f?kw={bar}`,
  * Discuz! `/bbs/forum.php?mod=forumdisplay&fid={fid}`, blogs `/blog/{slug}/` (odd-numbered blogs
- * have a WordPress-style RSS feed at `/blog/{slug}/feed/`, see `blogFeeds`).
+ * have a WordPress-style RSS feed at `/blog/{slug}/feed/`, see `blogFeeds`), WeChat articles
+ * `/s/{token}` (one article per account, none unless `accounts.wechat` asks; ./wechat.ts).
  * Every account's oldest post is pinned (`pinOldest`), Weibo posts longer than 140 characters
  * are served cut with `isLongText`, lists of Tieba and Discuz! are ordered by last reply.
  *

@@ -25,7 +25,7 @@ import { tiebaViewer } from "./tieba";
 import { renderWeiboConfig } from "./weibo";
 
 /** The session cookie each platform sets at login. */
-export const SESSION_COOKIES: Readonly<Record<Exclude<Platform, "blog">, string>> = { weibo: "SUB", tieba: "BDUSS", discuz: "cw_2132_auth" };
+export const SESSION_COOKIES: Readonly<Record<Exclude<Platform, "blog" | "wechat">, string>> = { weibo: "SUB", tieba: "BDUSS", discuz: "cw_2132_auth" };
 
 type LoginPlatform = keyof typeof SESSION_COOKIES;
 

@@ -17,7 +17,7 @@ export { createClock, DAY, DEFAULT_NOW, HOUR, MINUTE, type Clock } from "./clock
 export type { LocalAccount, LocalPost, LocalReply, ModelOptions, NewPost, NewReply } from "./entities";
 export { createRng, type Rng } from "./rng";
 
-const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz" | "discuzPost" | "blog" | "blogComment", bigint> = {
+const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz" | "discuzPost" | "blog" | "blogComment" | "wechat", bigint> = {
   weibo: 4_900_000_000_000_000n,
   weiboComment: 4_900_000_500_000_000n,
   tieba: 7_000_000_000n,
@@ -26,6 +26,7 @@ const ID_BASE: Record<"weibo" | "weiboComment" | "tieba" | "tiebaPost" | "discuz
   discuzPost: 2_000_000n,
   blog: 100n,
   blogComment: 300_000n,
+  wechat: 2_650_000_000n,
 };
 
 const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -45,7 +46,8 @@ export class PlatformModel implements GrowingWorld {
     this.clock = createClock(options.now ?? DEFAULT_NOW);
     this.options = generationSettings(options);
     const counts = { weibo: 1, tieba: 1, discuz: 1, blog: 1, ...options.accounts };
-    for (const platform of ["weibo", "tieba", "discuz", "blog"] as const) {
+    // WeChat last: the worlds of the other platforms stay what a seed always gave.
+    for (const platform of ["weibo", "tieba", "discuz", "blog", "wechat"] as const) {
       for (let k = 1; k <= (counts[platform] ?? 0); k++) generateAccount(this, this.options, platform, k);
     }
   }
@@ -110,11 +112,13 @@ export class PlatformModel implements GrowingWorld {
     const html =
       input.html ?? (input.text !== undefined ? `<p>${escapeHtml(input.text)}</p>` : paragraphs(this.rng, topic, long ? 9 : this.rng.int(1, 3), long));
     const post: LocalPost = {
-      id: this.nextId(account.platform === "weibo" ? "weibo" : account.platform === "tieba" ? "tieba" : account.platform === "discuz" ? "discuz" : "blog"),
+      id: this.nextId(account.platform === "blog" ? "blog" : account.platform),
       accountKey,
       platform: account.platform,
       title: input.title ?? this.rng.pick(TITLES[topic]),
-      author: input.author ?? (account.platform === "weibo" || account.platform === "blog" ? account.name : this.rng.pick(NICKNAMES)),
+      author:
+        input.author ??
+        (account.platform === "weibo" || account.platform === "blog" || account.platform === "wechat" ? account.name : this.rng.pick(NICKNAMES)),
       html,
       topic,
       publishedAt: new Date(at),

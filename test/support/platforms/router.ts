@@ -14,6 +14,7 @@ import { routeTiebaSearch } from "./search-tieba";
 import { routeWeiboSearch } from "./search-weibo";
 import { renderTiebaList, renderTiebaThread, tiebaFloorsOnPage } from "./tieba";
 import { renderCommentPage, renderTotalComment } from "./tieba-lzl";
+import { renderWechatArticle } from "./wechat";
 import {
   renderWeiboExtend,
   renderWeiboHotflow,
@@ -161,8 +162,15 @@ const routeBlogs: PlatformRoute = ({ model, sizes, origin }, url) => {
   return { rendered: routed.rendered, platform: "blog", accountKey: account.key, kind: routed.kind };
 };
 
+/** WeChat: `/s/{token}`, one article per account. */
+const routeWechat: PlatformRoute = ({ model }, url) => {
+  const m = /^\/s\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+  if (m?.[1] === undefined) return null;
+  return on(model.findAccount("wechat", m[1]), "list", (a) => renderWechatArticle(model, a));
+};
+
 /** Weibo's /p/100505{uid} is tried before Tieba's /p/{tid}: the order is part of the routing. */
-const PLATFORM_ROUTES: readonly PlatformRoute[] = [routeWeibo, routeTieba, routeDiscuz, routeBlogs];
+const PLATFORM_ROUTES: readonly PlatformRoute[] = [routeWeibo, routeTieba, routeDiscuz, routeWechat, routeBlogs];
 
 /** The main server's router: robots.txt, then each platform's paths; anything else is a 404. */
 export function createRouter(options: RouterOptions): (url: URL) => Routed {
@@ -176,7 +184,7 @@ export function createRouter(options: RouterOptions): (url: URL) => Routed {
   };
 }
 
-/** The path of an account's entry URL: /u/{uid}, /f?kw=, /bbs/forum.php?mod=forumdisplay&fid=, /blog/{slug}/. */
+/** The path of an account's entry URL: /u/{uid}, /f?kw=, /bbs/forum.php?mod=forumdisplay&fid=, /s/{token}, /blog/{slug}/. */
 export function entryPath(a: LocalAccount): string {
   return a.platform === "weibo"
     ? `/u/${a.slug}`
@@ -184,7 +192,9 @@ export function entryPath(a: LocalAccount): string {
       ? `/f?kw=${encodeURIComponent(a.slug)}`
       : a.platform === "discuz"
         ? `${DISCUZ_DIR}forum.php?mod=forumdisplay&fid=${a.slug}`
-        : `/blog/${a.slug}/`;
+        : a.platform === "wechat"
+          ? `/s/${a.slug}`
+          : `/blog/${a.slug}/`;
 }
 
 /** The platformId the adapters give this post or reply. */
@@ -194,6 +204,8 @@ export function platformIdOf(model: PlatformModel, item: LocalPost | LocalReply)
     return post?.platform === "discuz" ? `p${item.id}` : item.id;
   }
   if (item.platform === "discuz") return `t${item.id}`;
+  // A WeChat article is stored by its URL's token (lib/platforms/wechat.ts wechatArticleOf).
+  if (item.platform === "wechat") return model.account(item.accountKey).slug;
   if (item.platform === "blog") return `/blog/${model.account(item.accountKey).slug}/posts/${item.id}/`;
   return item.id;
 }

@@ -142,6 +142,7 @@ export const ACCOUNT_NAMES = {
   tieba: ["南苑大学", "北湖理工", "东山学院", "西岭师大", "江城职院"],
   discuz: ["校园生活", "学习交流", "二手市场", "社团活动", "求职就业"],
   blog: ["阿青的校园日记", "南风的笔记", "晴天小站", "半夏杂记", "周同学的博客"],
+  wechat: ["南苑大学微言", "北湖理工青年", "东山学院招生办", "西岭师大学工", "江城职院团委"],
 } as const;
 
 /** URL slugs of generated blogs, in the same order as their names. */

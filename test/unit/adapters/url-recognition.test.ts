@@ -53,6 +53,14 @@ const TABLE: [url: string, platform: Platform, entry: string][] = [
   ["https://bbs.example.edu.cn/bbs/forum.php?mod=index&gid=36", "discuz", REFUSED],
   ["https://bbs.example.edu.cn/thread-5-1-1.html", "discuz", REFUSED],
   ["https://bbs.example.edu.cn/viewthread.php?tid=5", "discuz", REFUSED],
+  // WeChat articles: the short form, and the long form without its tracking parameters
+  ["https://mp.weixin.qq.com/s/Xq3B0kYtT6l8gQ2mZr9wAA", "wechat", "https://mp.weixin.qq.com/s/Xq3B0kYtT6l8gQ2mZr9wAA"],
+  [
+    "https://mp.weixin.qq.com/s?__biz=ODUzMjkwMzYx&mid=2654593285&idx=2&sn=32dca70c86521eceef22bf8b05a6ac79&chksm=012e9b13&scene=21#wechat_redirect",
+    "wechat",
+    "https://mp.weixin.qq.com/s?__biz=ODUzMjkwMzYx&mid=2654593285&idx=2&sn=32dca70c86521eceef22bf8b05a6ac79",
+  ],
+  ["https://mp.weixin.qq.com/mp/profile_ext?action=home&__biz=ODUzMjkwMzYx", "wechat", REFUSED],
   // Blogs: anything else
   ["https://hujinbo.me/", "blog", "https://hujinbo.me/"],
   ["https://www.cnblogs.com/someone/", "blog", "https://www.cnblogs.com/someone/"],
