@@ -32,7 +32,9 @@ test("a thread's replies are a tree: the 楼中楼 sits under the floor it answe
   await floor.locator("ol.replies.nested").getByRole("link", { name: "detail" }).click();
   await expect(page).toHaveURL(new RegExp(`/posts/${ids.sub}$`));
   const chain = page.getByTestId("in-reply-to");
-  await expect(chain.getByRole("link")).toHaveText(["E2E 楼中楼测试帖", "二楼的回帖"]);
+  // Each step links to its post (and its author, issue 33 item 5).
+  await expect(chain.locator("a:not([data-testid=author-link])")).toHaveText(["E2E 楼中楼测试帖", "二楼的回帖"]);
+  await expect(chain.getByTestId("author-link")).toHaveText(["发帖人", "二楼"]);
 
   // An author's name opens their page (issue 33 item 5): what they wrote, by their platform id.
   await page.goto(`/posts/${ids.thread}`);
