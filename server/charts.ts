@@ -11,6 +11,14 @@ import { shanghaiDaySql, toNumber, type SqlNumber } from "./sql";
 
 export const CHART_RANGES = [7, 30, 90, 365] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
+/** The ranges of an account's or a topic's charts (a year of one account's days says little). */
+export const SCOPE_CHART_RANGES = [7, 30, 90] as const;
+
+/** The range a page's `?days=` asks for when it is one of `ranges`, else `fallback`. */
+export function chartRange(requested: string | undefined, ranges: readonly number[], fallback: number): number {
+  const n = Number(requested);
+  return ranges.includes(n) ? n : fallback;
+}
 
 /** The days of a range ending today (Asia/Shanghai). */
 export function rangeDays(range: number, now = new Date()): string[] {
@@ -29,8 +37,7 @@ export interface ChartScope {
 /** `AND <alias>."accountId" = …` / `AND <alias>."topicId" = …` for the scope's set fields. */
 function scopeWhere(scope: ChartScope, alias: { account?: string; topic?: string }): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
-  if (scope.accountId !== undefined && alias.account)
-    parts.push(Prisma.sql`AND ${Prisma.raw(`${alias.account}."accountId"`)} = ${scope.accountId}`);
+  if (scope.accountId !== undefined && alias.account) parts.push(Prisma.sql`AND ${Prisma.raw(`${alias.account}."accountId"`)} = ${scope.accountId}`);
   if (scope.topicId !== undefined && alias.topic) parts.push(Prisma.sql`AND ${Prisma.raw(`${alias.topic}."topicId"`)} = ${scope.topicId}`);
   return parts.length ? Prisma.join(parts, " ") : Prisma.empty;
 }
