@@ -21,14 +21,16 @@ const HEIGHT = 220;
 export async function ScopeActivity({ scope, days, basePath }: { scope: ChartScope; days: string | undefined; basePath: string }) {
   const t = await getTranslations("charts.scope");
   const range = chartRange(days, SCOPE_CHART_RANGES, DEFAULT_DAYS);
+  const shown = rangeDays(range);
   return (
     <section className="panel" id="activity" aria-labelledby="activity-h" data-testid="scope-charts">
       <div className="scope-charts-head">
         <h2 id="activity-h">{t("title")}</h2>
         <RangeTabs ranges={SCOPE_CHART_RANGES} current={range} href={(r) => `${basePath}?days=${r}#activity`} />
       </div>
+      <p className="small muted">{t("sub", { from: shown[0] ?? "", to: shown.at(-1) ?? "" })}</p>
       <Suspense fallback={<PanelSkeleton height={2 * HEIGHT + 120} label={t("loading")} />}>
-        <ScopeCharts scope={scope} days={rangeDays(range)} />
+        <ScopeCharts scope={scope} days={shown} />
       </Suspense>
     </section>
   );
@@ -42,13 +44,18 @@ async function ScopeCharts({ scope, days }: { scope: ChartScope; days: string[] 
   const posts = stackedBars(activity.posts, days, platforms);
   const series = <K extends string>(colors: Record<K, string>, name: (key: K) => string): DailySeries[] =>
     (Object.keys(colors) as K[]).map((key) => ({ key, name: name(key), color: colors[key] }));
-  const flagSeries = series(STATUS_COLORS, (status) => t("flagStatus", { status }));
-  const incidentSeries = series(INCIDENT_COLORS, (status) => t("incidentStatus", { status }));
-  const reviewSeries = series(DECISION_COLORS, (decision) => t("decision", { decision }));
-  const keys = (s: DailySeries[]) => s.map((x) => x.key);
-  const flags = stackedBars(activity.flags, days, keys(flagSeries));
-  const incidents = stackedBars(activity.incidents, days, keys(incidentSeries));
-  const reviews = stackedBars(activity.reviews, days, keys(reviewSeries));
+  /** One chart of stacked bars per status or decision, with its total in the line under its title. */
+  const statusChart = (id: string, title: string, sub: (sum: string) => string, rows: typeof activity.flags, s: DailySeries[]) => {
+    const keys = s.map((x) => x.key);
+    const data = stackedBars(rows, days, keys);
+    return {
+      id,
+      title,
+      sub: sub(n(total(data, keys))),
+      empty: isEmptySeries(data, keys),
+      chart: <DailyChart data={data} series={s} kind="bar" height={HEIGHT} />,
+    };
+  };
   const charts = [
     {
       id: "posts",
@@ -57,25 +64,27 @@ async function ScopeCharts({ scope, days }: { scope: ChartScope; days: string[] 
       empty: platforms.length === 0,
       chart: <PlatformDailyChart data={posts} keys={platforms} kind="bar" height={HEIGHT} />,
     },
-    ...(
-      [
-        ["flags", t("flagsTitle"), t("flagsSub", { total: n(total(flags, keys(flagSeries))) }), flags, flagSeries],
-        [
-          "incidents",
-          t("incidentsTitle"),
-          t(topic ? "incidentsSubTopic" : "incidentsSubAccount", { total: n(total(incidents, keys(incidentSeries))) }),
-          incidents,
-          incidentSeries,
-        ],
-        ["reviews", t("reviewsTitle"), t("reviewsSub", { total: n(total(reviews, keys(reviewSeries))) }), reviews, reviewSeries],
-      ] as const
-    ).map(([id, title, sub, data, s]) => ({
-      id,
-      title,
-      sub,
-      empty: isEmptySeries(data, keys(s)),
-      chart: <DailyChart data={data} series={s} kind="bar" height={HEIGHT} />,
-    })),
+    statusChart(
+      "flags",
+      t("flagsTitle"),
+      (sum) => t("flagsSub", { total: sum }),
+      activity.flags,
+      series(STATUS_COLORS, (status) => t("flagStatus", { status })),
+    ),
+    statusChart(
+      "incidents",
+      t("incidentsTitle"),
+      (sum) => t(topic ? "incidentsSubTopic" : "incidentsSubAccount", { total: sum }),
+      activity.incidents,
+      series(INCIDENT_COLORS, (status) => t("incidentStatus", { status })),
+    ),
+    statusChart(
+      "reviews",
+      t("reviewsTitle"),
+      (sum) => t("reviewsSub", { total: sum }),
+      activity.reviews,
+      series(DECISION_COLORS, (decision) => t("decision", { decision })),
+    ),
   ];
   if (charts.every((c) => c.empty)) return <Empty>{t("allEmpty")}</Empty>;
   return (
