@@ -6,7 +6,17 @@
  * Days are Asia/Shanghai days: 15:59 and 16:01 UTC fall on different ones.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { flagsPerDay, incidentsPerDay, postsPerDay, rangeDays, reviewsPerDay, scopeActivity, type ChartScope } from "@/server/charts";
+import {
+  SCOPE_CHART_RANGES,
+  chartRange,
+  flagsPerDay,
+  incidentsPerDay,
+  postsPerDay,
+  rangeDays,
+  reviewsPerDay,
+  scopeActivity,
+  type ChartScope,
+} from "@/server/charts";
 import { createTestDb, type TestDb } from "../../support/db";
 
 /** 2026-11-30 12:00 in Asia/Shanghai: the seven days are 11-24 … 11-30. */
@@ -173,5 +183,15 @@ describe("unscoped and together", () => {
     expect(perDay(s.flags)).toEqual({ "2026-11-24": { confirmed: 1 }, "2026-11-26": { open: 1 } });
     expect(perDay(s.incidents)).toEqual({ "2026-11-24": { open: 1 } });
     expect(perDay(s.reviews)).toEqual({ "2026-11-25": { confirm: 1 } });
+  });
+});
+
+describe("the range of the pages' charts", () => {
+  test("?days= picks 7, 30 or 90 days ending today in Asia/Shanghai; anything else is 30", () => {
+    expect(SCOPE_CHART_RANGES.map((r) => chartRange(String(r), SCOPE_CHART_RANGES, 30))).toEqual([7, 30, 90]);
+    expect([undefined, "", "365", "abc", "-7"].map((d) => chartRange(d, SCOPE_CHART_RANGES, 30))).toEqual([30, 30, 30, 30, 30]);
+    expect(DAYS).toEqual(["2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29", "2026-11-30"]);
+    // 16:30 UTC is already the next day in Shanghai.
+    expect(rangeDays(7, new Date("2026-11-30T16:30:00Z")).at(-1)).toBe("2026-12-01");
   });
 });
