@@ -2,33 +2,116 @@
  * Rows for the charts, read from the daily roll-ups of the post_search migration (a year is a few
  * thousand rows whatever the number of posts). Turning rows into series is lib/charts/series.ts.
  */
-import type { Db } from "../lib/db";
+import { Prisma } from "@/generated/prisma/client";
+import { dialectOf, type Db } from "../lib/db";
 import { shanghaiDay, shanghaiDayStart } from "../lib/time";
 import { addDays, dayList } from "../lib/charts/series";
-import { toNumber, type SqlNumber } from "./sql";
+import { DEFAULT_INCIDENT_STATES } from "./incidents";
+import { shanghaiDaySql, toNumber, type SqlNumber } from "./sql";
 
 export const CHART_RANGES = [7, 30, 90, 365] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
+/** The ranges of an account's or a topic's charts (a year of one account's days says little). */
+export const SCOPE_CHART_RANGES = [7, 30, 90] as const;
+
+/** The range a page's `?days=` asks for when it is one of `ranges`, else `fallback`. */
+export function chartRange(requested: string | undefined, ranges: readonly number[], fallback: number): number {
+  const n = Number(requested);
+  return ranges.includes(n) ? n : fallback;
+}
 
 /** The days of a range ending today (Asia/Shanghai). */
 export function rangeDays(range: number, now = new Date()): string[] {
   return dayList(shanghaiDay(now), range);
 }
 
-/** Posts (and replies) per day and platform. */
-export async function postsPerDay(db: Db, fromDay: string) {
-  const rows = await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
+/**
+ * Whose rows a chart counts: everything (the charts page), one account's (its page) or one topic's
+ * (its page). An account's posts are those it stored first (Post.accountId), as on the accounts list.
+ */
+export interface ChartScope {
+  accountId?: number;
+  topicId?: number;
+}
+
+/** `AND <alias>."accountId" = …` / `AND <alias>."topicId" = …` for the scope's set fields. */
+function scopeWhere(scope: ChartScope, alias: { account?: string; topic?: string }): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (scope.accountId !== undefined && alias.account) parts.push(Prisma.sql`AND ${Prisma.raw(`${alias.account}."accountId"`)} = ${scope.accountId}`);
+  if (scope.topicId !== undefined && alias.topic) parts.push(Prisma.sql`AND ${Prisma.raw(`${alias.topic}."topicId"`)} = ${scope.topicId}`);
+  return parts.length ? Prisma.join(parts, " ") : Prisma.empty;
+}
+
+/**
+ * Posts (and replies) per day (published, Asia/Shanghai) and platform. With a topic in the scope,
+ * the posts judged on-topic for it (a relevant classification): a topic has no posts of its own,
+ * and every post is classified against every topic. Those are counted from the classifications
+ * (no roll-up holds topics); without a topic, from the post_day_stats roll-up.
+ */
+export async function postsPerDay(db: Db, fromDay: string, scope: ChartScope = {}) {
+  const rows =
+    scope.topicId === undefined
+      ? await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
     SELECT s."day", a."platform" AS "key", sum(s."n") AS "n" FROM "post_day_stats" s JOIN "Account" a ON a."id" = s."accountId"
-    WHERE s."day" >= ${fromDay} GROUP BY 1, 2`;
+    WHERE s."day" >= ${fromDay} ${scopeWhere(scope, { account: "s" })} GROUP BY 1, 2`
+      : await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
+    SELECT ${shanghaiDaySql(dialectOf(db), Prisma.sql`p."publishedAt"`)} AS "day", a."platform" AS "key", count(*) AS "n"
+    FROM "Classification" c JOIN "Post" p ON p."id" = c."postId" JOIN "Account" a ON a."id" = p."accountId"
+    WHERE c."relevant" = TRUE AND p."publishedAt" >= ${shanghaiDayStart(fromDay)} ${scopeWhere(scope, { account: "p", topic: "c" })} GROUP BY 1, 2`;
   return rows.map((r) => ({ day: r.day, key: r.key, n: toNumber(r.n) }));
 }
 
-/** Flags per day (of their post) and platform. */
-export async function flagsPerDay(db: Db, fromDay: string) {
+/**
+ * Flags per day (of their post) and platform, or review status with `by: "status"` (an account's
+ * or a topic's page: one platform, or the reviewers' outcome is what tells).
+ */
+export async function flagsPerDay(db: Db, fromDay: string, scope: ChartScope = {}, by: "platform" | "status" = "platform") {
+  const key = by === "status" ? Prisma.sql`s."status"` : Prisma.sql`a."platform"`;
   const rows = await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
-    SELECT s."day", a."platform" AS "key", sum(s."n") AS "n" FROM "flag_day_stats" s JOIN "Account" a ON a."id" = s."accountId"
-    WHERE s."day" >= ${fromDay} GROUP BY 1, 2`;
+    SELECT s."day", ${key} AS "key", sum(s."n") AS "n" FROM "flag_day_stats" s JOIN "Account" a ON a."id" = s."accountId"
+    WHERE s."day" >= ${fromDay} ${scopeWhere(scope, { account: "s", topic: "s" })} GROUP BY 1, 2`;
   return rows.map((r) => ({ day: r.day, key: r.key, n: toNumber(r.n) }));
+}
+
+/**
+ * Incidents per day they began (their first post's publication, Asia/Shanghai) and status, among
+ * those the incident list shows by default. An account's: those with a post it stored; a topic's:
+ * those attributed to it (Incident.topicId, as the list's topic filter).
+ */
+export async function incidentsPerDay(db: Db, fromDay: string, scope: ChartScope = {}) {
+  const account =
+    scope.accountId === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND EXISTS (SELECT 1 FROM "IncidentPost" m JOIN "Post" p ON p."id" = m."postId" WHERE m."incidentId" = i."id" AND p."accountId" = ${scope.accountId})`;
+  const rows = await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
+    SELECT ${shanghaiDaySql(dialectOf(db), Prisma.sql`i."firstSeenAt"`)} AS "day", i."status" AS "key", count(*) AS "n" FROM "Incident" i
+    WHERE i."status" IN (${Prisma.join(DEFAULT_INCIDENT_STATES)}) AND i."firstSeenAt" >= ${shanghaiDayStart(fromDay)}
+    ${scopeWhere({ topicId: scope.topicId }, { topic: "i" })} ${account} GROUP BY 1, 2`;
+  return rows.map((r) => ({ day: r.day, key: r.key, n: toNumber(r.n) }));
+}
+
+/**
+ * Reviews per day they were made (Asia/Shanghai) and decision ("confirm" | "dismiss"), of flags on
+ * the scope's posts or topic. Every decision counts, a reviewer changing their mind included: it
+ * is the reviewers' work per day.
+ */
+export async function reviewsPerDay(db: Db, fromDay: string, scope: ChartScope = {}) {
+  const rows = await db.$queryRaw<{ day: string; key: string; n: SqlNumber }[]>`
+    SELECT ${shanghaiDaySql(dialectOf(db), Prisma.sql`r."createdAt"`)} AS "day", r."decision" AS "key", count(*) AS "n"
+    FROM "Review" r JOIN "Flag" f ON f."id" = r."flagId" JOIN "Post" p ON p."id" = f."postId"
+    WHERE r."createdAt" >= ${shanghaiDayStart(fromDay)} ${scopeWhere(scope, { account: "p", topic: "f" })} GROUP BY 1, 2`;
+  return rows.map((r) => ({ day: r.day, key: r.key, n: toNumber(r.n) }));
+}
+
+/** The four daily series of an account's or a topic's page, read at once. */
+export async function scopeActivity(db: Db, fromDay: string, scope: ChartScope) {
+  const [posts, flags, incidents, reviews] = await Promise.all([
+    postsPerDay(db, fromDay, scope),
+    flagsPerDay(db, fromDay, scope, "status"),
+    incidentsPerDay(db, fromDay, scope),
+    reviewsPerDay(db, fromDay, scope),
+  ]);
+  return { posts, flags, incidents, reviews };
 }
 
 /** Flags per topic and status in the range, the topics, and the posts in the range (the rate's denominator). */

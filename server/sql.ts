@@ -37,3 +37,13 @@ export function toBoolean(v: boolean | number | bigint): boolean {
 export function indexedBy(dialect: Dialect, index: string): Prisma.Sql {
   return dialect === "sqlite" ? Prisma.sql`INDEXED BY ${Prisma.raw(`"${index}"`)}` : Prisma.empty;
 }
+
+/**
+ * The Asia/Shanghai calendar day ("2026-11-30") of a stored instant, in SQL: the same expression
+ * the day roll-ups' triggers use (SQLite's `date(…, '+8 hours')`, the PostgreSQL migration's
+ * `shanghai_day`), so a series counted straight from a table falls on the same days as one read
+ * from a roll-up.
+ */
+export function shanghaiDaySql(dialect: Dialect, column: Prisma.Sql): Prisma.Sql {
+  return dialect === "postgresql" ? Prisma.sql`shanghai_day(${column})` : Prisma.sql`date(${column}, '+8 hours')`;
+}

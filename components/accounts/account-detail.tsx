@@ -21,10 +21,11 @@ import { AccountProxy } from "./account-proxy";
 import { RobotsPolicyPanel } from "./robots-policy";
 import { ConditionalRequests } from "./conditional-requests";
 import { AdaptiveInterval } from "./adaptive-interval";
+import { ScopeActivity } from "../charts/scope-activity";
 import { structureNotice } from "@/app/(dashboard)/accounts/_lib/problems";
 
-/** One account: status figures, the edit form and its recent crawl runs. */
-export async function AccountDetail({ id, admin, saved }: { id: number; admin: boolean; saved?: boolean }) {
+/** One account: status figures, its charts (`days`: their range, from `?days=`), the edit form and its recent crawl runs. */
+export async function AccountDetail({ id, admin, saved, days }: { id: number; admin: boolean; saved?: boolean; days?: string }) {
   const a = await getAccountStatus(db, id);
   if (!a) notFound();
   const [t, ta, tr, ts] = await Promise.all([
@@ -100,6 +101,7 @@ export async function AccountDetail({ id, admin, saved }: { id: number; admin: b
       {a.status === "relogin" && <Notice kind="error">{ta("login.expired")}</Notice>}
       {structure && <Notice kind="error">{structure}</Notice>}
       {a.lastError && !structure && <Notice kind="error">{t("lastError", { error: a.lastError })}</Notice>}
+      <ScopeActivity scope={{ accountId: a.id }} days={days} basePath={`/accounts/${a.id}`} />
       {admin && (
         <section className="panel" aria-labelledby="edit-h">
           <h2 id="edit-h">{t("edit")}</h2>

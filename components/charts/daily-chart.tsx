@@ -14,21 +14,36 @@ import { LazyVisible } from "@/components/lazy-visible";
  */
 const MAX_BARS = 31;
 
+/** One stacked series of a {@link DailyChart}: its data key, its name in the legend and tooltip, its colour. */
+export interface DailySeries {
+  key: string;
+  name: string;
+  color: string;
+}
+
 /** A stacked series per platform over time: areas, or bars (steps when there are many buckets). */
 export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: StackedPoint[]; keys: string[]; kind: "area" | "bar"; height?: number }) {
+  const platformLabel = usePlatformName();
+  const series = keys.map((k) => ({ key: k, name: platformLabel(k), color: PLATFORM_COLORS[k] ?? AXIS.fill }));
+  return <DailyChart data={data} series={series} kind={kind} height={height} />;
+}
+
+/**
+ * Stacked series over time (platforms on the charts page; review statuses, decisions and the like
+ * on an account's or a topic's page): areas, or bars (steps when there are many buckets).
+ */
+export function DailyChart({ data, series, kind, height = 240 }: { data: StackedPoint[]; series: DailySeries[]; kind: "area" | "bar"; height?: number }) {
   const fmt = useFmt();
   const steps = kind === "bar" && data.length > MAX_BARS;
-  const platformLabel = usePlatformName();
+  const names = new Map(series.map((s) => [s.key, s.name]));
+  const label = (key: unknown) => names.get(String(key)) ?? String(key);
   const common = (
     <>
       <CartesianGrid stroke={GRID} vertical={false} />
       <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} minTickGap={18} />
       <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} tickFormatter={fmt} allowDecimals={false} />
-      <Tooltip
-        formatter={(v, name) => [fmt(v), platformLabel(String(name))]}
-        labelFormatter={(l, p) => bucketLabel(p?.[0]?.payload as { bucket?: string } | undefined) ?? l}
-      />
-      <Legend formatter={(v) => platformLabel(String(v))} iconType="square" wrapperStyle={{ fontSize: 12 }} />
+      <Tooltip formatter={(v, name) => [fmt(v), label(name)]} labelFormatter={(l, p) => bucketLabel(p?.[0]?.payload as { bucket?: string } | undefined) ?? l} />
+      <Legend formatter={(v) => label(v)} iconType="square" wrapperStyle={{ fontSize: 12 }} />
     </>
   );
   return (
@@ -37,15 +52,15 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
         {kind === "area" || steps ? (
           <AreaChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
             {common}
-            {keys.map((k) => (
+            {series.map(({ key, color }) => (
               <Area
-                key={k}
+                key={key}
                 type={steps ? "step" : "monotone"}
-                dataKey={k}
+                dataKey={key}
                 stackId="1"
-                stroke={PLATFORM_COLORS[k]}
+                stroke={color}
                 strokeWidth={steps ? 0.5 : 1}
-                fill={PLATFORM_COLORS[k]}
+                fill={color}
                 fillOpacity={steps ? 0.85 : 0.35}
                 isAnimationActive={false}
               />
@@ -54,8 +69,8 @@ export function PlatformDailyChart({ data, keys, kind, height = 240 }: { data: S
         ) : (
           <BarChart data={data} margin={{ top: 6, right: 8, left: 0, bottom: 0 }}>
             {common}
-            {keys.map((k) => (
-              <Bar key={k} dataKey={k} stackId="1" fill={PLATFORM_COLORS[k]} isAnimationActive={false} />
+            {series.map(({ key, color }) => (
+              <Bar key={key} dataKey={key} stackId="1" fill={color} isAnimationActive={false} />
             ))}
           </BarChart>
         )}

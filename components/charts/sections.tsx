@@ -22,7 +22,7 @@ import { ActivityChart } from "./activity-chart";
 import { HarvestChart } from "./harvest-chart";
 
 /** Every platform's series, in the registry's order. */
-const PLATFORM_KEYS: string[] = [...PLATFORMS];
+export const PLATFORM_KEYS: string[] = [...PLATFORMS];
 /**
  * Points per series sent to the browser: a chart panel is about 500 pixels wide, so more cannot
  * be seen, only paid for (JSON in the page, SVG to build). Bars are merged (sums kept), lines keep
@@ -30,9 +30,9 @@ const PLATFORM_KEYS: string[] = [...PLATFORMS];
  */
 const MAX_POINTS = 200;
 
-/** Per-platform stacked bars for `days`, daily or weekly, at most {@link MAX_POINTS} of them. */
-function stackedBars(rows: readonly { day: string; key: string; n: number }[], days: string[]) {
-  return mergeBuckets(toStackedSeries(rows, days, PLATFORM_KEYS, bucketFor(days.length)), MAX_POINTS, PLATFORM_KEYS);
+/** Stacked bars per key (by default per platform) for `days`, daily or weekly, at most {@link MAX_POINTS} of them. */
+export function stackedBars(rows: readonly { day: string; key: string; n: number }[], days: string[], keys: string[] = PLATFORM_KEYS) {
+  return mergeBuckets(toStackedSeries(rows, days, keys, bucketFor(days.length)), MAX_POINTS, keys);
 }
 
 function ChartPanel({ id, title, sub, children, testId }: { id: string; title: string; sub: string; children: React.ReactNode; testId: string }) {
@@ -45,7 +45,8 @@ function ChartPanel({ id, title, sub, children, testId }: { id: string; title: s
   );
 }
 
-function Empty({ children }: { children: React.ReactNode }) {
+/** A chart's "nothing in this range" in the chart's place. */
+export function Empty({ children }: { children: React.ReactNode }) {
   return (
     <div className="chart-empty" data-testid="chart-empty">
       <div>{children}</div>
@@ -54,7 +55,7 @@ function Empty({ children }: { children: React.ReactNode }) {
 }
 
 /** The texts of the charts page, with numbers in the reader's format. */
-async function texts() {
+export async function texts() {
   const [t, format] = await Promise.all([getTranslations("charts"), getFormatter()]);
   return {
     t,
@@ -63,7 +64,8 @@ async function texts() {
     per: (days: number) => t("per", { bucket: bucketFor(days) }),
   };
 }
-const total = (xs: { [k: string]: unknown }[], keys: string[]) => xs.reduce((s, p) => s + keys.reduce((t, k) => t + (Number(p[k]) || 0), 0), 0);
+/** The sum of `keys` over every point of a series. */
+export const total = (xs: { [k: string]: unknown }[], keys: string[]) => xs.reduce((s, p) => s + keys.reduce((t, k) => t + (Number(p[k]) || 0), 0), 0);
 
 export async function PostsSection({ days }: { days: string[] }) {
   const rows = await postsPerDay(db, days[0]!);

@@ -16,10 +16,11 @@ import { TopicLearningPanel } from "./topic-learning";
 import { DeleteTopic, RetryNotification } from "./topic-misc";
 import { Num, Time } from "../time";
 import { maskUrlsIn } from "@/lib/mask";
+import { ScopeActivity } from "../charts/scope-activity";
 import { updateTopicAction } from "@/app/(dashboard)/topics/actions";
 
-/** A topic: its flags, model and evaluation, samples, settings and notifications. */
-export async function TopicDetailView({ id, admin, saved, created }: { id: number; admin: boolean; saved?: boolean; created?: boolean }) {
+/** A topic: its flags, its charts (`days`: their range, from `?days=`), model and evaluation, samples, settings and notifications. */
+export async function TopicDetailView({ id, admin, saved, created, days }: { id: number; admin: boolean; saved?: boolean; created?: boolean; days?: string }) {
   const [t, tr] = await Promise.all([getTopic(db, id), getTranslations("topics")]);
   if (!t) notFound();
   const uploaded = t.sampleCounts.filter((s) => s.source === "upload").reduce((s, x) => s + x.n, 0);
@@ -75,6 +76,7 @@ export async function TopicDetailView({ id, admin, saved, created }: { id: numbe
           {tr("detail.modelInUse")}
         </div>
       </div>
+      <ScopeActivity scope={{ topicId: t.id }} days={days} basePath={`/topics/${t.id}`} />
       <div className="two-col">
         <section className="panel" aria-labelledby="model-h">
           <h2 id="model-h">{tr("detail.model")}</h2>

@@ -1,8 +1,8 @@
-import Link from "next/link";
 import { Suspense } from "react";
 import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
-import { CHART_RANGES, rangeDays } from "@/server/charts";
+import { CHART_RANGES, chartRange, rangeDays } from "@/server/charts";
+import { RangeTabs } from "@/components/charts/range-tabs";
 import { PageHeader } from "@/components/page-header";
 import { PanelSkeleton } from "@/components/skeletons";
 import {
@@ -24,8 +24,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ChartsPage({ searchParams }: { searchParams: Promise<{ days?: string }> }) {
   await requireUser();
-  const requested = Number((await searchParams).days);
-  const range = (CHART_RANGES as readonly number[]).includes(requested) ? requested : 90;
+  const range = chartRange((await searchParams).days, CHART_RANGES, 90);
   const days = rangeDays(range);
   const t = await getTranslations("charts.page");
   const s = (node: React.ReactNode, label: string) => (
@@ -34,13 +33,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader title={t("title")} subtitle={t("subtitle", { from: days[0] ?? "", to: days.at(-1) ?? "" })}>
-        <nav className="range-tabs" aria-label={t("range")}>
-          {CHART_RANGES.map((r) => (
-            <Link key={r} href={`/charts?days=${r}`} aria-current={r === range ? "page" : undefined}>
-              {t("rangeOption", { days: String(r) })}
-            </Link>
-          ))}
-        </nav>
+        <RangeTabs ranges={CHART_RANGES} current={range} href={(r) => `/charts?days=${r}`} />
       </PageHeader>
       <div className="chart-grid">
         {s(<PostsSection days={days} />, t("sectionPosts"))}

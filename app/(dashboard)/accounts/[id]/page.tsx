@@ -14,7 +14,13 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export const dynamic = "force-dynamic";
 
-export default async function AccountPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ saved?: string }> }) {
+export default async function AccountPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ saved?: string; days?: string }>;
+}) {
   const user = await requireUser();
   const id = Number((await params).id);
   if (!Number.isSafeInteger(id) || id <= 0) notFound();
@@ -22,7 +28,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
   const t = await getTranslations("accounts");
   return (
     <Suspense fallback={<PanelSkeleton height={300} label={t("loadingOne")} />}>
-      <AccountDetail id={id} admin={can(user.role, "manage-accounts")} saved={Boolean(sp.saved)} />
+      <AccountDetail id={id} admin={can(user.role, "manage-accounts")} saved={Boolean(sp.saved)} days={sp.days} />
     </Suspense>
   );
 }

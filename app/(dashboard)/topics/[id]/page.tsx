@@ -17,7 +17,7 @@ export default async function TopicPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ saved?: string; created?: string }>;
+  searchParams: Promise<{ saved?: string; created?: string; days?: string }>;
 }) {
   const user = await requireUser();
   const id = Number((await params).id);
@@ -26,7 +26,7 @@ export default async function TopicPage({
   const t = await getTranslations("topics.page");
   return (
     <Suspense fallback={<PanelSkeleton height={420} label={t("loadingTopic")} />}>
-      <TopicDetailView id={id} admin={can(user.role, "manage-topics")} saved={Boolean(sp.saved)} created={Boolean(sp.created)} />
+      <TopicDetailView id={id} admin={can(user.role, "manage-topics")} saved={Boolean(sp.saved)} created={Boolean(sp.created)} days={sp.days} />
     </Suspense>
   );
 }
