@@ -5,7 +5,8 @@
  */
 import type { Role } from "./auth/session";
 
-export type Permission = "read" | "review" | "export" | "manage-accounts" | "manage-topics" | "manage-seeds" | "manage-users" | "run-crawls" | "view-audit" | "cases";
+export type Permission =
+  "read" | "review" | "export" | "manage-accounts" | "manage-topics" | "manage-seeds" | "manage-users" | "run-crawls" | "view-audit" | "cases";
 
 const REVIEWER: ReadonlySet<Permission> = new Set(["read", "review", "export", "cases"]);
 

@@ -106,7 +106,13 @@ async function subjectOf(db: Db, subject: CaseSubject) {
   }
   const f = await db.flag.findUnique({ where: { id: subject.id }, select: { topicId: true, post: { select: { id: true, title: true, text: true } } } });
   if (!f) return null;
-  return { title: f.post.title || f.post.text.replace(/\s+/g, " ").slice(0, 60), topicId: f.topicId, postId: f.post.id, merged: false, path: `/posts/${f.post.id}` };
+  return {
+    title: f.post.title || f.post.text.replace(/\s+/g, " ").slice(0, 60),
+    topicId: f.topicId,
+    postId: f.post.id,
+    merged: false,
+    path: `/posts/${f.post.id}`,
+  };
 }
 
 /** The audit target label of a subject. */
@@ -135,12 +141,33 @@ export async function assignCase(
   const key = input.subject.kind === "incident" ? { incidentId: input.subject.id } : { flagId: input.subject.id };
   const note = input.note.trim().slice(0, CASE_NOTE_MAX);
   const { caseId, created, status } = await db.$transaction(async (tx) => {
-    const existing = await tx.case.findUnique({ where: key, select: { id: true, status: true, assigneeId: true, dueAt: true, note: true, assignee: { select: { username: true } } } });
+    const existing = await tx.case.findUnique({
+      where: key,
+      select: { id: true, status: true, assigneeId: true, dueAt: true, note: true, assignee: { select: { username: true } } },
+    });
     const row = existing
-      ? await tx.case.update({ where: { id: existing.id }, data: { assigneeId: assignee.id, dueAt: input.dueAt, note, updatedAt: now }, select: { id: true, status: true } })
-      : await tx.case.create({ data: { ...key, assigneeId: assignee.id, dueAt: input.dueAt, note, status: "new", createdAt: now, updatedAt: now }, select: { id: true, status: true } });
+      ? await tx.case.update({
+          where: { id: existing.id },
+          data: { assigneeId: assignee.id, dueAt: input.dueAt, note, updatedAt: now },
+          select: { id: true, status: true },
+        })
+      : await tx.case.create({
+          data: { ...key, assigneeId: assignee.id, dueAt: input.dueAt, note, status: "new", createdAt: now, updatedAt: now },
+          select: { id: true, status: true },
+        });
     await tx.caseEvent.create({
-      data: { caseId: row.id, userId: actor.userId, actor: actor.name, kind: "assign", toStatus: row.status, fromStatus: row.status, assignee: assignee.username, dueAt: input.dueAt, note, createdAt: now },
+      data: {
+        caseId: row.id,
+        userId: actor.userId,
+        actor: actor.name,
+        kind: "assign",
+        toStatus: row.status,
+        fromStatus: row.status,
+        assignee: assignee.username,
+        dueAt: input.dueAt,
+        note,
+        createdAt: now,
+      },
     });
     // One entry per assignment, in its transaction. Not an "update": a reassignment to the same
     // user with the same due time is still a decision someone made, and is recorded.
@@ -196,7 +223,14 @@ export async function setCaseStatus(db: Db, input: { caseId: number; status: Cas
   await db.$transaction(async (tx) => {
     const c = await tx.case.findUnique({
       where: { id: input.caseId },
-      select: { id: true, status: true, incidentId: true, flagId: true, incident: { select: { title: true } }, flag: { select: { post: { select: { title: true } } } } },
+      select: {
+        id: true,
+        status: true,
+        incidentId: true,
+        flagId: true,
+        incident: { select: { title: true } },
+        flag: { select: { post: { select: { title: true } } } },
+      },
     });
     if (!c) throw new CaseError("noCase", `case ${input.caseId} not found`);
     const from = c.status as CaseState;
@@ -207,7 +241,9 @@ export async function setCaseStatus(db: Db, input: { caseId: number; status: Cas
       data: { status: input.status, updatedAt: now, closedAt: OPEN_CASE_STATES.includes(input.status) ? null : now },
     });
     if (moved.count !== 1) throw new CaseError("badTransition", `case ${c.id} changed meanwhile`);
-    await tx.caseEvent.create({ data: { caseId: c.id, userId: actor.userId, actor: actor.name, kind: "status", fromStatus: from, toStatus: input.status, note, createdAt: now } });
+    await tx.caseEvent.create({
+      data: { caseId: c.id, userId: actor.userId, actor: actor.name, kind: "status", fromStatus: from, toStatus: input.status, note, createdAt: now },
+    });
     const subject: CaseSubject = c.incidentId !== null ? { kind: "incident", id: c.incidentId } : { kind: "flag", id: c.flagId! };
     await recordAudit(
       tx,
@@ -285,9 +321,22 @@ export async function listMyCases(db: Db, userId: number, opts: { includeClosed?
   const out: MyCaseRow[] = rows.map((r) => {
     const status = r.status as CaseState;
     const open = OPEN_CASE_STATES.includes(status);
-    const base = { id: r.id, status, dueAt: r.dueAt, note: r.note, updatedAt: r.updatedAt, overdue: open && r.dueAt !== null && r.dueAt.getTime() < now.getTime() };
+    const base = {
+      id: r.id,
+      status,
+      dueAt: r.dueAt,
+      note: r.note,
+      updatedAt: r.updatedAt,
+      overdue: open && r.dueAt !== null && r.dueAt.getTime() < now.getTime(),
+    };
     if (r.incident) {
-      return { ...base, subject: { kind: "incident", id: r.incident.id }, title: r.incident.title, topic: r.incident.topic?.name ?? null, href: `/incidents/${r.incident.id}` };
+      return {
+        ...base,
+        subject: { kind: "incident", id: r.incident.id },
+        title: r.incident.title,
+        topic: r.incident.topic?.name ?? null,
+        href: `/incidents/${r.incident.id}`,
+      };
     }
     const f = r.flag!;
     return {
@@ -300,5 +349,7 @@ export async function listMyCases(db: Db, userId: number, opts: { includeClosed?
   });
   // Open before closed; among open ones the most urgent due time first, undated after them.
   const rank = (r: MyCaseRow) => (OPEN_CASE_STATES.includes(r.status) ? 0 : 1);
-  return out.sort((a, b) => rank(a) - rank(b) || (a.dueAt?.getTime() ?? Infinity) - (b.dueAt?.getTime() ?? Infinity) || b.updatedAt.getTime() - a.updatedAt.getTime());
+  return out.sort(
+    (a, b) => rank(a) - rank(b) || (a.dueAt?.getTime() ?? Infinity) - (b.dueAt?.getTime() ?? Infinity) || b.updatedAt.getTime() - a.updatedAt.getTime(),
+  );
 }

@@ -68,7 +68,15 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   const p = ctx.payload;
   return sendMail(ctx, {
     to: ctx.target,
-    ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : isDeletion(p) ? deletionEmail(p) : isCaseAssigned(p) ? caseEmail(p) : emailMessage(p)),
+    ...(isLoginExpired(p)
+      ? loginEmail(p)
+      : isIncidentAlert(p)
+        ? incidentEmail(p)
+        : isDeletion(p)
+          ? deletionEmail(p)
+          : isCaseAssigned(p)
+            ? caseEmail(p)
+            : emailMessage(p)),
   });
 }
 
