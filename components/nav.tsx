@@ -6,7 +6,21 @@ import { useTranslations } from "next-intl";
 
 type SectionKey = "review" | "sources" | "analysis" | "admin" | "me";
 type LinkKey =
-  "flags" | "incidents" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "reports" | "users" | "audit" | "tokens";
+  | "flags"
+  | "incidents"
+  | "posts"
+  | "todo"
+  | "accounts"
+  | "runs"
+  | "workers"
+  | "seeds"
+  | "discovery"
+  | "topics"
+  | "charts"
+  | "reports"
+  | "users"
+  | "audit"
+  | "tokens";
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
@@ -16,6 +30,7 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
       { href: "/", label: "flags" },
       { href: "/incidents", label: "incidents" },
       { href: "/posts", label: "posts" },
+      { href: "/todo", label: "todo" },
     ],
   },
   {

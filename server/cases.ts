@@ -25,6 +25,8 @@ import { requestJob } from "@/crawler/jobs";
 /** Every case status: 新建, 处理中, 已处置, 误报. */
 export const CASE_STATES = ["new", "in_progress", "resolved", "false_positive"] as const;
 export type CaseState = (typeof CASE_STATES)[number];
+/** A status a case can be moved to (none goes back to 新建). */
+export type CaseMove = Exclude<CaseState, "new">;
 /** Statuses still on someone's list. */
 export const OPEN_CASE_STATES: readonly CaseState[] = ["new", "in_progress"];
 
@@ -33,7 +35,7 @@ export const OPEN_CASE_STATES: readonly CaseState[] = ["new", "in_progress"];
  * (a false alarm) may be said at once. A closed case may be taken up again (处理中), with a note:
  * nothing is lost, the earlier close stays in its history.
  */
-export const CASE_TRANSITIONS: Readonly<Record<CaseState, readonly CaseState[]>> = {
+export const CASE_TRANSITIONS: Readonly<Record<CaseState, readonly CaseMove[]>> = {
   new: ["in_progress", "false_positive"],
   in_progress: ["resolved", "false_positive"],
   resolved: ["in_progress"],
@@ -95,6 +97,9 @@ export interface AssignResult {
   notificationIds: number[];
   /** False when there was no topic to tell (an incident without one); the assignment still stands. */
   notified: boolean;
+  /** The assignee's name, and the topic whose channels were told (null without one). */
+  assignee: string;
+  topic: string | null;
 }
 
 /** The case's topic and what the notice calls the subject. */
@@ -187,9 +192,10 @@ export async function assignCase(
     );
     return { caseId: row.id, created: !existing, status: row.status };
   });
-  if (subject.topicId === null) return { caseId, created, notificationIds: [], notified: false };
+  const quiet = { caseId, created, notificationIds: [], notified: false, assignee: assignee.username, topic: null };
+  if (subject.topicId === null) return quiet;
   const topic = await db.topic.findUnique({ where: { id: subject.topicId }, select: { id: true, name: true, notifyLocale: true } });
-  if (!topic) return { caseId, created, notificationIds: [], notified: false };
+  if (!topic) return quiet;
   const baseUrl = (opts.baseUrl ?? process.env.CAMPUSWATCH_PUBLIC_URL ?? "").replace(/\/$/, "") || null;
   const payload: CaseAssignedPayload = {
     event: "campuswatch.case",
@@ -206,7 +212,7 @@ export async function assignCase(
   };
   const notificationIds = await queueTopicMessage(db, topic.id, payload);
   if (notificationIds.length > 0) await requestJob(db, { kind: "notify", notificationIds }, { requestedBy: actor.userId });
-  return { caseId, created, notificationIds, notified: notificationIds.length > 0 };
+  return { caseId, created, notificationIds, notified: notificationIds.length > 0, assignee: assignee.username, topic: topic.name };
 }
 
 /** True when a user of this role may be given a case (one who may handle cases; a read-only role may not). */
@@ -234,7 +240,8 @@ export async function setCaseStatus(db: Db, input: { caseId: number; status: Cas
     });
     if (!c) throw new CaseError("noCase", `case ${input.caseId} not found`);
     const from = c.status as CaseState;
-    if (!(CASE_TRANSITIONS[from] ?? []).includes(input.status)) throw new CaseError("badTransition", `a case cannot go from ${from} to ${input.status}`);
+    if (!((CASE_TRANSITIONS[from] ?? []) as readonly CaseState[]).includes(input.status))
+      throw new CaseError("badTransition", `a case cannot go from ${from} to ${input.status}`);
     // Only if it is still where it was read: two people moving it at once cannot both succeed.
     const moved = await tx.case.updateMany({
       where: { id: c.id, status: from },
