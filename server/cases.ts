@@ -294,10 +294,12 @@ export async function assignableUsers(db: Db): Promise<{ id: number; username: s
   return users.filter((u) => isAssignableRole(u.role)).map(({ id, username }) => ({ id, username }));
 }
 
-/** One row of 我的待办. */
+/** One row of 我的待办 (and of `campuswatch cases list`). */
 export interface MyCaseRow {
   id: number;
   status: CaseState;
+  /** The assignee's name; null when that user was deleted. */
+  assignee: string | null;
   dueAt: Date | null;
   note: string;
   updatedAt: Date;
@@ -314,13 +316,29 @@ export interface MyCaseRow {
  * 我的待办: the cases assigned to a user, open ones first (with a due time earliest first, then
  * without), then closed ones when `includeClosed`. At most `limit` rows.
  */
-export async function listMyCases(db: Db, userId: number, opts: { includeClosed?: boolean; now?: Date; limit?: number } = {}): Promise<MyCaseRow[]> {
+export function listMyCases(db: Db, userId: number, opts: { includeClosed?: boolean; now?: Date; limit?: number } = {}): Promise<MyCaseRow[]> {
+  return listCases(db, { assigneeId: userId, includeClosed: opts.includeClosed }, opts);
+}
+
+/**
+ * Cases in the order of {@link listMyCases}: everyone's, or one assignee's. A per-user topic scope
+ * would be one more condition here (the case's incident's or flag's topic).
+ */
+export async function listCases(
+  db: Db,
+  filter: { assigneeId?: number; includeClosed?: boolean },
+  opts: { now?: Date; limit?: number } = {},
+): Promise<MyCaseRow[]> {
   const now = opts.now ?? new Date();
   const rows = await db.case.findMany({
-    where: { assigneeId: userId, ...(opts.includeClosed ? {} : { status: { in: [...OPEN_CASE_STATES] } }) },
+    where: {
+      ...(filter.assigneeId !== undefined ? { assigneeId: filter.assigneeId } : {}),
+      ...(filter.includeClosed ? {} : { status: { in: [...OPEN_CASE_STATES] } }),
+    },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: opts.limit ?? 200,
     include: {
+      assignee: { select: { username: true } },
       incident: { select: { id: true, title: true, topic: { select: { name: true } } } },
       flag: { select: { id: true, topic: { select: { name: true } }, post: { select: { id: true, title: true, text: true } } } },
     },
@@ -331,6 +349,7 @@ export async function listMyCases(db: Db, userId: number, opts: { includeClosed?
     const base = {
       id: r.id,
       status,
+      assignee: r.assignee?.username ?? null,
       dueAt: r.dueAt,
       note: r.note,
       updatedAt: r.updatedAt,
@@ -359,4 +378,9 @@ export async function listMyCases(db: Db, userId: number, opts: { includeClosed?
   return out.sort(
     (a, b) => rank(a) - rank(b) || (a.dueAt?.getTime() ?? Infinity) - (b.dueAt?.getTime() ?? Infinity) || b.updatedAt.getTime() - a.updatedAt.getTime(),
   );
+}
+
+/** A user's id by name (for the CLI's `--user`); null when there is none. */
+export async function userIdByName(db: Db, username: string): Promise<number | null> {
+  return (await db.user.findUnique({ where: { username }, select: { id: true } }))?.id ?? null;
 }
