@@ -61,8 +61,8 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
   { title: "me", links: [{ href: "/tokens", label: "tokens" }] },
 ];
 
-/** Sidebar navigation; marks the current section. Reviewers do not see the admin-only pages. */
-export function Nav({ admin = false, openFlags }: { admin?: boolean; openFlags?: number }) {
+/** Sidebar navigation; marks the current section, counts open flags and the user's open cases. Reviewers do not see the admin-only pages. */
+export function Nav({ admin = false, openFlags, myCases }: { admin?: boolean; openFlags?: number; myCases?: number }) {
   const pathname = usePathname();
   const t = useTranslations("nav");
   return (
@@ -81,6 +81,11 @@ export function Nav({ admin = false, openFlags }: { admin?: boolean; openFlags?:
                   {l.href === "/" && openFlags ? (
                     <span className="count" title={t("openFlags")}>
                       {openFlags > 999 ? "999+" : openFlags}
+                    </span>
+                  ) : null}
+                  {l.href === "/todo" && myCases ? (
+                    <span className="count" title={t("myOpenCases")} data-testid="my-cases-count">
+                      {myCases > 999 ? "999+" : myCases}
                     </span>
                   ) : null}
                 </Link>

@@ -384,3 +384,8 @@ export async function listCases(
 export async function userIdByName(db: Db, username: string): Promise<number | null> {
   return (await db.user.findUnique({ where: { username }, select: { id: true } }))?.id ?? null;
 }
+
+/** How many open cases a user has (the count beside 我的待办 in the navigation). */
+export function openCaseCount(db: Db, userId: number): Promise<number> {
+  return db.case.count({ where: { assigneeId: userId, status: { in: [...OPEN_CASE_STATES] } } });
+}

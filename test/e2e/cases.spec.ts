@@ -108,7 +108,10 @@ for (const lang of ["en", "zh"] as const) {
     await expect(panel.getByTestId("case-event").last()).toContainText(E2E_USERS.reviewer.username);
 
     // 我的待办, from the navigation: the incident, in progress.
-    await page.getByRole("navigation", { name: L.nav }).getByRole("link", { name: L.todo, exact: true }).click();
+    // The link carries the count of open cases (at least this one) after its name.
+    const todoLink = page.getByRole("navigation", { name: L.nav }).getByRole("link", { name: new RegExp(`^${L.todo}`) });
+    await expect(todoLink.getByTestId("my-cases-count")).toBeVisible();
+    await todoLink.click();
     await expect(page).toHaveURL(/\/todo$/);
     await expect(page.getByRole("heading", { name: L.todo, level: 1 })).toBeVisible();
     const incidentRow = page.getByTestId("todo-row").filter({ has: page.getByRole("link", { name: L.incident(s.exam.id), exact: true }) });

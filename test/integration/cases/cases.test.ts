@@ -13,7 +13,7 @@ import { createUser } from "../../../lib/users";
 import type { CaseAssignedPayload } from "../../../lib/notify";
 import { caseEmail, caseMarkdown } from "../../../lib/notify/case";
 import { createJobRunner } from "../../../crawler/jobs";
-import { assignCase, assignableUsers, CaseError, getCase, listMyCases, parseDue, setCaseStatus } from "../../../server/cases";
+import { assignCase, assignableUsers, CaseError, getCase, listMyCases, openCaseCount, parseDue, setCaseStatus } from "../../../server/cases";
 import { testDbs } from "../../support/db";
 import { createIncident, seedPosts } from "../../support/incidents";
 import { createTopicWithChannels } from "../../support/topics";
@@ -144,6 +144,8 @@ describe("case handling", () => {
       ["flag", s.flag.id, "new", `/posts/${s.flaggedPost}#flag-${s.flag.id}`, false],
     ]);
     expect(mine[0]!.topic).toBe("校园安全");
+    expect(await openCaseCount(db, s.li.id)).toBe(1);
+    expect(await openCaseCount(db, s.wang.id)).toBe(0);
     expect(await listMyCases(db, s.wang.id, { now: T0 })).toEqual([]);
     // Past the due time it is overdue.
     expect((await listMyCases(db, s.li.id, { now: new Date(due.getTime() + 1) }))[0]!.overdue).toBe(true);
@@ -203,6 +205,7 @@ describe("case handling", () => {
 
     // Closed cases leave 我的待办 unless asked for; taking it up again brings it back.
     expect(await listMyCases(db, s.li.id)).toEqual([]);
+    expect(await openCaseCount(db, s.li.id)).toBe(0);
     expect((await listMyCases(db, s.li.id, { includeClosed: true })).map((m) => m.status)).toEqual(["resolved"]);
     await setCaseStatus(db, { caseId, status: "in_progress", note: "学生再次反映" }, CLI_ACTOR, new Date(t2.getTime() + HOUR));
     const back = await getCase(db, { kind: "incident", id: s.incidentId });
