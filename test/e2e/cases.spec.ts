@@ -120,7 +120,7 @@ for (const lang of ["en", "zh"] as const) {
 
     // A flag on a post page: assigned, then marked a false positive at once.
     await page.goto(`/posts/${s.canteen.posts[0]}`);
-    const flagPanel = page.locator('[data-testid^="case-flag-"]').first();
+    const flagPanel = page.locator('section[data-testid^="case-flag-"]').first();
     await expect(flagPanel).toContainText(L.none);
     const flagAssign = flagPanel.getByRole("form", { name: L.assignForm, exact: true });
     await flagAssign.getByLabel(L.assignee).selectOption({ label: E2E_USERS.reviewer.username });
