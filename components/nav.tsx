@@ -6,7 +6,21 @@ import { useTranslations } from "next-intl";
 
 type SectionKey = "review" | "sources" | "analysis" | "admin" | "me";
 type LinkKey =
-  "flags" | "incidents" | "posts" | "accounts" | "runs" | "workers" | "seeds" | "discovery" | "topics" | "charts" | "reports" | "users" | "audit" | "tokens";
+  | "flags"
+  | "incidents"
+  | "posts"
+  | "todo"
+  | "accounts"
+  | "runs"
+  | "workers"
+  | "seeds"
+  | "discovery"
+  | "topics"
+  | "charts"
+  | "reports"
+  | "users"
+  | "audit"
+  | "tokens";
 
 /** The sections and their pages; titles and labels are message keys under `nav`. */
 const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; adminOnly?: boolean }[] }[] = [
@@ -16,6 +30,7 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
       { href: "/", label: "flags" },
       { href: "/incidents", label: "incidents" },
       { href: "/posts", label: "posts" },
+      { href: "/todo", label: "todo" },
     ],
   },
   {
@@ -46,8 +61,8 @@ const SECTIONS: { title: SectionKey; links: { href: string; label: LinkKey; admi
   { title: "me", links: [{ href: "/tokens", label: "tokens" }] },
 ];
 
-/** Sidebar navigation; marks the current section. Reviewers do not see the admin-only pages. */
-export function Nav({ admin = false, openFlags }: { admin?: boolean; openFlags?: number }) {
+/** Sidebar navigation; marks the current section, counts open flags and the user's open cases. Reviewers do not see the admin-only pages. */
+export function Nav({ admin = false, openFlags, myCases }: { admin?: boolean; openFlags?: number; myCases?: number }) {
   const pathname = usePathname();
   const t = useTranslations("nav");
   return (
@@ -66,6 +81,11 @@ export function Nav({ admin = false, openFlags }: { admin?: boolean; openFlags?:
                   {l.href === "/" && openFlags ? (
                     <span className="count" title={t("openFlags")}>
                       {openFlags > 999 ? "999+" : openFlags}
+                    </span>
+                  ) : null}
+                  {l.href === "/todo" && myCases ? (
+                    <span className="count" title={t("myOpenCases")} data-testid="my-cases-count">
+                      {myCases > 999 ? "999+" : myCases}
                     </span>
                   ) : null}
                 </Link>

@@ -28,6 +28,7 @@ import { registerIncidentRebuildCommand } from "./commands/incidents-rebuild";
 import { registerReportCommand } from "./commands/report";
 import { registerIncidentCommands } from "./commands/incidents";
 import { registerParseCommand } from "./commands/parse";
+import { registerCaseCommands } from "./commands/cases";
 
 // Before anything can create a file: the database, its WAL, the archive and the session secret are
 // created readable by this user only (lib/private-files.ts says why). Here rather than through that
@@ -64,6 +65,7 @@ registerIncidentCommands(program);
 registerIncidentRebuildCommand(program);
 registerReportCommand(program);
 registerParseCommand(program);
+registerCaseCommands(program);
 
 // Unknown commands and bad options exit 1 with commander's one-line message.
 program.exitOverride((err: CommanderError) => {

@@ -59,6 +59,7 @@ export const CLIENT_NAMESPACES = [
   "evidence",
   "tokens",
   "incidents",
+  "cases",
 ] as const;
 
 /** True when `value` is one of {@link LOCALES}. */

@@ -30,6 +30,8 @@ import en_incidents from "@/messages/en/incidents.json";
 import zh_incidents from "@/messages/zh-CN/incidents.json";
 import en_reports from "@/messages/en/reports.json";
 import zh_reports from "@/messages/zh-CN/reports.json";
+import en_cases from "@/messages/en/cases.json";
+import zh_cases from "@/messages/zh-CN/cases.json";
 import { CLIENT_NAMESPACES, type Locale } from "./config";
 
 const en = {
@@ -46,6 +48,7 @@ const en = {
   tokens: en_tokens,
   incidents: en_incidents,
   reports: en_reports,
+  cases: en_cases,
 };
 export type Messages = typeof en;
 
@@ -63,6 +66,7 @@ const zhCN: Messages = {
   tokens: zh_tokens,
   incidents: zh_incidents,
   reports: zh_reports,
+  cases: zh_cases,
 };
 
 const CATALOGUES: Readonly<Record<Locale, Messages>> = { "zh-CN": zhCN, en };

@@ -5,11 +5,18 @@ import { requireUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/permissions";
 import { db } from "@/lib/db";
 import { openFlagCount } from "@/server/counts";
+import { openCaseCount } from "@/server/cases";
 import { signOut } from "@/app/(auth)/sign-in/actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
-  const [openFlags, t, tc, tr] = await Promise.all([openFlagCount(db), getTranslations("shell"), getTranslations("common"), getTranslations("roles")]);
+  const [openFlags, myCases, t, tc, tr] = await Promise.all([
+    openFlagCount(db),
+    openCaseCount(db, user.id),
+    getTranslations("shell"),
+    getTranslations("common"),
+    getTranslations("roles"),
+  ]);
   return (
     <div className="shell">
       <aside className="sidebar">
@@ -17,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           {tc("appName")}
           <small>{tc("tagline")}</small>
         </div>
-        <Nav admin={can(user.role, "manage-users")} openFlags={openFlags} />
+        <Nav admin={can(user.role, "manage-users")} openFlags={openFlags} myCases={myCases} />
         <div className="sidebar-foot">
           {t.rich("signedInAs", { username: user.username, role: tr(user.role), b: (chunks) => <b>{chunks}</b> })}
           <form action={signOut}>

@@ -63,6 +63,7 @@ import {
 
 export type {
   AnyNotificationPayload,
+  CaseAssignedPayload,
   IncidentAlertPayload,
   IncidentAlertReason,
   Channel,
@@ -76,6 +77,7 @@ export type {
 } from "./types";
 export { CHANNELS, CHANNEL_LABELS } from "./types";
 export { deletionKey, deletionPayloadStart, isDeletion } from "./deletion";
+export { isCaseAssigned } from "./case";
 export { emailMessage, smtpConfig } from "./channels/email";
 export type { MailMessage } from "./channels/email";
 

@@ -173,8 +173,34 @@ export interface DeletionPayload {
   crawlRunId: number;
 }
 
+/**
+ * A case (an incident's or a flag's follow-up, server/cases.ts) was assigned to a user. Users have
+ * no notification channel of their own, so it goes to the channels of the case's topic and names
+ * the assignee; a per-user channel can later be one more target of the same payload.
+ * `event` is the first key, so stored rows can be told apart by their prefix.
+ */
+export interface CaseAssignedPayload {
+  event: "campuswatch.case";
+  kind: "assigned";
+  /** The language the chat and e-mail texts are written in (the topic's notifyLocale). */
+  locale: "zh-CN" | "en";
+  topic: { id: number; name: string };
+  case: { id: number; status: string; dueAt: string | null; note: string };
+  /** What the case follows: an incident, or a flag (with its post). */
+  subject: { kind: "incident" | "flag"; id: number; title: string; postId: number | null };
+  assignee: { id: number; username: string };
+  /** Who assigned it (a username, or "cli"). */
+  assignedBy: string;
+  /** The incident's or the post's page on the dashboard (null without a public URL). */
+  caseUrl: string | null;
+  /** 我的待办 on the dashboard (null without a public URL). */
+  todoUrl: string | null;
+  /** When it was assigned (ISO). */
+  at: string;
+}
+
 /** Whatever a Notification row carries. */
-export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload | IncidentAlertPayload | DeletionPayload;
+export type AnyNotificationPayload = NotificationPayload | LoginExpiredPayload | IncidentAlertPayload | DeletionPayload | CaseAssignedPayload;
 
 export interface NotifyResult {
   notifications: number;

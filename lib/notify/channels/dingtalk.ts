@@ -16,6 +16,7 @@ import { markdownMessage } from "../message";
 import { isLoginExpired, loginMarkdown } from "../login";
 import { incidentMarkdown, isIncidentAlert } from "../incident";
 import { deletionMarkdown, isDeletion } from "../deletion";
+import { caseMarkdown, isCaseAssigned } from "../case";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -43,7 +44,9 @@ export async function sendDingtalk(ctx: SendContext): Promise<Outcome> {
       ? incidentMarkdown(p, { lineBreak: "\n\n" })
       : isDeletion(p)
         ? deletionMarkdown(p, { lineBreak: "\n\n" })
-        : markdownMessage(p, { lineBreak: "\n\n" });
+        : isCaseAssigned(p)
+          ? caseMarkdown(p, { lineBreak: "\n\n" })
+          : markdownMessage(p, { lineBreak: "\n\n" });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { title, text } });
   const answer = await postJson(dingtalkUrl(ctx.target, ctx.secret, ctx.now()), body, ctx);
   return errcodeOutcome(answer, "钉钉", DINGTALK_RETRY_CODES);

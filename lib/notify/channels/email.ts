@@ -11,6 +11,7 @@ import type { NotificationPayload, Outcome, SendContext, SmtpSettings } from "..
 import { isLoginExpired, loginEmail } from "../login";
 import { incidentEmail, isIncidentAlert } from "../incident";
 import { deletionEmail, isDeletion } from "../deletion";
+import { caseEmail, isCaseAssigned } from "../case";
 import { AddressRefusedError, isIpLiteral } from "../../net/address";
 
 /** SMTP settings from the environment, or null when e-mail is not configured. */
@@ -67,7 +68,15 @@ export async function sendEmail(ctx: SendContext): Promise<Outcome> {
   const p = ctx.payload;
   return sendMail(ctx, {
     to: ctx.target,
-    ...(isLoginExpired(p) ? loginEmail(p) : isIncidentAlert(p) ? incidentEmail(p) : isDeletion(p) ? deletionEmail(p) : emailMessage(p)),
+    ...(isLoginExpired(p)
+      ? loginEmail(p)
+      : isIncidentAlert(p)
+        ? incidentEmail(p)
+        : isDeletion(p)
+          ? deletionEmail(p)
+          : isCaseAssigned(p)
+            ? caseEmail(p)
+            : emailMessage(p)),
   });
 }
 

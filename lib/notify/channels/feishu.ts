@@ -17,6 +17,7 @@ import { feishuPost } from "../message";
 import { isLoginExpired, loginFeishuPost } from "../login";
 import { incidentFeishuPost, isIncidentAlert } from "../incident";
 import { deletionFeishuPost, isDeletion } from "../deletion";
+import { caseFeishuPost, isCaseAssigned } from "../case";
 import type { Outcome, SendContext } from "../types";
 import { jsonObject, numberField, platformOutcome, postJson, stringField } from "./http";
 
@@ -33,7 +34,15 @@ export function feishuSign(timestamp: string, secret: string): string {
 /** Send one notification to a Feishu / Lark custom bot. */
 export async function sendFeishu(ctx: SendContext): Promise<Outcome> {
   const p = ctx.payload;
-  const message = isLoginExpired(p) ? loginFeishuPost(p) : isIncidentAlert(p) ? incidentFeishuPost(p) : isDeletion(p) ? deletionFeishuPost(p) : feishuPost(p);
+  const message = isLoginExpired(p)
+    ? loginFeishuPost(p)
+    : isIncidentAlert(p)
+      ? incidentFeishuPost(p)
+      : isDeletion(p)
+        ? deletionFeishuPost(p)
+        : isCaseAssigned(p)
+          ? caseFeishuPost(p)
+          : feishuPost(p);
   let signed: { timestamp?: string; sign?: string } = {};
   if (ctx.secret) {
     const timestamp = String(Math.floor(ctx.now() / 1000));

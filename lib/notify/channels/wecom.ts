@@ -12,6 +12,7 @@ import { markdownMessage } from "../message";
 import { isLoginExpired, loginMarkdown } from "../login";
 import { incidentMarkdown, isIncidentAlert } from "../incident";
 import { deletionMarkdown, isDeletion } from "../deletion";
+import { caseMarkdown, isCaseAssigned } from "../case";
 import type { Outcome, SendContext } from "../types";
 import { errcodeOutcome, postJson } from "./http";
 
@@ -33,7 +34,9 @@ export async function sendWecom(ctx: SendContext): Promise<Outcome> {
       ? incidentMarkdown(p, { lineBreak: "\n" })
       : isDeletion(p)
         ? deletionMarkdown(p, { lineBreak: "\n" })
-        : markdownMessage(p, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
+        : isCaseAssigned(p)
+          ? caseMarkdown(p, { lineBreak: "\n" })
+          : markdownMessage(p, { lineBreak: "\n", maxBytes: WECOM_MAX_BYTES });
   const body = JSON.stringify({ msgtype: "markdown", markdown: { content: text } });
   const answer = await postJson(ctx.target, body, ctx);
   return errcodeOutcome(answer, "企业微信", WECOM_RETRY_CODES);

@@ -18,6 +18,8 @@ import { IncidentHistory } from "@/components/incidents/history";
 import { MergeForm, RenameForm, SplitForm, StatusForm } from "@/components/incidents/review-forms";
 import { EvidenceDownload } from "@/components/evidence/download-button";
 import { AuthorName } from "@/components/posts/post-marks";
+import { CasePanel } from "@/components/cases/case-panel";
+import { assignableUsers, getCase } from "@/server/cases";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("incidents.pages");
@@ -44,6 +46,7 @@ export default async function IncidentPage({ params, searchParams }: { params: P
         incidentId={incidentId}
         canReview={can(user.role, "review")}
         canExport={can(user.role, "export")}
+        canHandle={can(user.role, "cases")}
         done={done}
         newId={Number.isSafeInteger(newId) && newId > 0 ? newId : null}
       />
@@ -63,17 +66,22 @@ async function IncidentView({
   incidentId,
   canReview,
   canExport,
+  canHandle,
   done,
   newId,
 }: {
   incidentId: number;
   canReview: boolean;
   canExport: boolean;
+  canHandle: boolean;
   done: string | null;
   newId: number | null;
 }) {
-  const [incident, t, ta, ts, tl] = await Promise.all([
+  const [incident, kase, users, tc, t, ta, ts, tl] = await Promise.all([
     getIncident(db, incidentId),
+    getCase(db, { kind: "incident", id: incidentId }),
+    canHandle ? assignableUsers(db) : [],
+    getTranslations("cases.panel"),
     getTranslations("incidents.detail"),
     getTranslations("incidents.actions"),
     getTranslations("incidents.status"),
@@ -208,6 +216,17 @@ async function IncidentView({
           <MemberTable members={incident.members} selectable={canReview && live && incident.members.length > 1} />
         </SplitForm>
       </section>
+
+      {(kase || incident.status !== "merged") && (
+        <CasePanel
+          subject={{ kind: "incident", id: incident.id }}
+          kase={kase}
+          users={users}
+          canHandle={canHandle && incident.status !== "merged"}
+          title={tc("title")}
+          now={new Date()}
+        />
+      )}
 
       {canReview ? (
         <section className="panel" aria-labelledby="review-title" data-testid="incident-review">

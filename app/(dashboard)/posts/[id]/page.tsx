@@ -11,6 +11,8 @@ import { PageHeader, Notice } from "@/components/page-header";
 import { InReplyTo, PostContent, PostHeader, Replies, TopicExplanations, Versions, matchedTerms } from "@/components/posts/post-detail";
 import { PanelSkeleton } from "@/components/skeletons";
 import { EvidenceDownload } from "@/components/evidence/download-button";
+import { CasePanel } from "@/components/cases/case-panel";
+import { assignableUsers, casesOfFlags } from "@/server/cases";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("posts.pages");
@@ -37,6 +39,7 @@ export default async function PostPage({ params, searchParams }: { params: Promi
         canReview={can(user.role, "review")}
         canLoadImages={can(user.role, "manage-accounts")}
         canExport={can(user.role, "export")}
+        canHandle={can(user.role, "cases")}
         reviewed={sp.reviewed}
       />
     </Suspense>
@@ -50,6 +53,7 @@ async function PostDetailView({
   canReview,
   canLoadImages,
   canExport,
+  canHandle,
   reviewed,
 }: {
   postId: number;
@@ -58,10 +62,21 @@ async function PostDetailView({
   canReview: boolean;
   canLoadImages: boolean;
   canExport: boolean;
+  canHandle: boolean;
   reviewed?: string;
 }) {
   const [post, t] = await Promise.all([getPostDetail(db, postId), getTranslations("posts.detail")]);
   if (!post) notFound();
+  // Each flag of the post may be a case of its own (its topic's counsellor follows it).
+  const [cases, users, tc] = await Promise.all([
+    casesOfFlags(
+      db,
+      post.flags.map((f) => f.id),
+    ),
+    canHandle && post.flags.length > 0 ? assignableUsers(db) : [],
+    getTranslations("cases.panel"),
+  ]);
+  const now = new Date();
   const terms = matchedTerms(post, q);
   const returnTo = `/posts/${post.id}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
   const hasImages = /<img\b/i.test(post.html);
@@ -95,6 +110,17 @@ async function PostDetailView({
         </div>
         <aside>
           <TopicExplanations post={post} canReview={canReview} returnTo={returnTo} />
+          {post.flags.map((f) => (
+            <CasePanel
+              key={f.id}
+              subject={{ kind: "flag", id: f.id }}
+              kase={cases.get(f.id) ?? null}
+              users={users}
+              canHandle={canHandle}
+              title={tc("titleFlag", { topic: f.topic.name })}
+              now={now}
+            />
+          ))}
         </aside>
       </div>
     </>
