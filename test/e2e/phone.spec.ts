@@ -27,14 +27,22 @@ const seeded = (): SeededIncidents =>
   (JSON.parse(fs.readFileSync(path.resolve("test-results/e2e-data/env.json"), "utf8")) as { incidents: { phone: SeededIncidents } }).incidents.phone;
 
 /**
- * What a phone needs of every page: no sideways scrolling, and the controls a thumb uses (nav
- * links, buttons, the rows' primary links, pager links, form fields) at least MIN_TAP px high.
- * The checks are soft: a run lists every page's offenders by name, and the walk goes on.
+ * What a phone needs of every page: Chinese, no sideways scrolling (neither the page nor a table's
+ * scroller), and the controls a thumb uses (nav links, buttons, the rows' primary links, pager
+ * links, form fields) at least MIN_TAP px high. The checks are soft: a run lists every page's
+ * offenders by name, and the walk goes on.
  */
 async function checkPhonePage(page: Page, name: string) {
   await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
+  await expect.soft(page.locator("html")).toHaveAttribute("lang", "zh-CN");
   const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
   expect.soft(width.scroll, `${name}: page wider than the screen`).toBeLessThanOrEqual(width.inner);
+  const scrollers = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("main .table-wrap")]
+      .filter((el) => el.scrollWidth > el.clientWidth)
+      .map((el) => el.querySelector("table")?.className),
+  );
+  expect.soft(scrollers, `${name}: tables that scroll sideways`).toEqual([]);
   const small = await page.evaluate((min) => {
     const selector = [
       ".nav a",
@@ -66,6 +74,20 @@ async function checkPhonePage(page: Page, name: string) {
   expect.soft(small, `${name}: tap targets under ${MIN_TAP} px`).toEqual([]);
 }
 
+/**
+ * A table shown as cards: no header row, and each cell that is not obvious carries its column's
+ * name (the data-label the stylesheet shows before it).
+ */
+async function expectCards(page: Page, testId: string, labels: string[]) {
+  const table = page.getByTestId(testId);
+  await expect(table.locator("thead")).toBeHidden();
+  const shown = await table
+    .locator("tbody tr")
+    .first()
+    .evaluate((row) => [...row.querySelectorAll("td[data-label]")].map((td) => getComputedStyle(td, "::before").content));
+  expect(shown).toEqual(expect.arrayContaining(labels.map((l) => JSON.stringify(l))));
+}
+
 test("a reviewer's day on a 390 px phone, in Chinese", async ({ page }) => {
   test.setTimeout(120_000);
   const s = seeded();
@@ -83,15 +105,20 @@ test("a reviewer's day on a 390 px phone, in Chinese", async ({ page }) => {
   await expect(page).toHaveURL(new RegExp(`/incidents/${s.canteen.id}$`));
   await expect(page.getByRole("heading", { name: s.canteen.title, level: 1 })).toBeVisible();
   await expect(page.getByTestId("member-row")).toHaveCount(6);
+  await expectCards(page, "member-table", ["归入原因", "标记", "情感"]);
   // The timeline draws once scrolled into view; it must fit the screen too.
   const timeline = page.getByTestId("incident-timeline");
   await timeline.scrollIntoViewIfNeeded();
   await expect(timeline.locator(".recharts-surface").first()).toBeVisible();
   await checkPhonePage(page, "incident");
 
-  // The flagged list: the flagged Weibo post of the incident, a card with its link.
+  // The flagged list, narrowed to the incident's topic: the flagged Weibo post, a card with its link.
   await nav.getByRole("link", { name: /^预警帖子/ }).tap();
   await expect(page.getByRole("heading", { name: "预警帖子", level: 1 })).toBeVisible();
+  await page.getByRole("search").getByLabel("主题").selectOption({ label: "事件测试-phone" });
+  await page.getByRole("search").getByRole("button", { name: "筛选" }).tap();
+  await expect(page).toHaveURL(new RegExp(`topic=${s.topicId}`));
+  await expectCards(page, "post-table", ["主题 · 分数", "预警原因"]);
   const flagged = page.getByTestId("post-table").getByRole("link", { name: /phone 二食堂的饭菜吃完拉肚子/ });
   await expect(flagged).toBeVisible();
   await checkPhonePage(page, "flagged");
@@ -112,6 +139,7 @@ test("a reviewer's day on a 390 px phone, in Chinese", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "事件", level: 1 })).toBeVisible();
   const title = page.getByTestId("incident-table").getByRole("link", { name: s.exam.title, exact: true });
   await expect(title).toBeVisible();
+  await expectCards(page, "incident-table", ["首次 / 最近出现", "标记"]);
   await checkPhonePage(page, "incidents");
   await title.tap();
   await expect(page.getByRole("heading", { name: s.exam.title, level: 1 })).toBeVisible();
