@@ -182,12 +182,14 @@ function IncidentTableRow({ r }: { r: IncidentRow }) {
         {t("reachValue", { posts: r.size, accounts: r.accountCount })}
         <div className="muted small">{t("authors", { count: r.authorCount })}</div>
       </td>
-      <td className="nowrap small">
+      <td className="nowrap small" data-label={t("seen")}>
         <Time date={r.firstSeenAt} />
         <br />
         <Time date={r.lastSeenAt} />
       </td>
-      <td className="num">{r.flaggedCount > 0 ? <span className="badge danger">{r.flaggedCount}</span> : <span className="muted">0</span>}</td>
+      <td className="num" data-label={t("flagged")}>
+        {r.flaggedCount > 0 ? <span className="badge danger">{r.flaggedCount}</span> : <span className="muted">0</span>}
+      </td>
       <td>
         <IncidentStatus status={r.status} />
       </td>

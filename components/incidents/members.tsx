@@ -69,7 +69,7 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
         {/* Without a title the link already shows the opening words: the excerpt would repeat them. */}
         {p.title && <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>}
       </td>
-      <td className="why small">
+      <td className="why small" data-label={t("why")}>
         <div>
           <span className={`badge reason reason-${m.reason}`}>{reason}</span>
         </div>
@@ -79,7 +79,7 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
         )}
         {m.pinned && <div className="badge info">{t("pinned")}</div>}
       </td>
-      <td className="topics">
+      <td className="topics" data-label={t("flags")}>
         {p.flags.length === 0 ? (
           <span className="muted">—</span>
         ) : (
@@ -92,8 +92,12 @@ function MemberRow({ m, selectable }: { m: Member; selectable: boolean }) {
           ))
         )}
       </td>
-      <td className="num">{p.versions + 1}</td>
-      <td>{sentiment ? <span className={`badge sentiment-${sentiment}`}>{ts(sentiment)}</span> : <span className="muted">{ts("none")}</span>}</td>
+      <td className="num" data-label={t("versions")}>
+        {p.versions + 1}
+      </td>
+      <td data-label={t("sentiment")}>
+        {sentiment ? <span className={`badge sentiment-${sentiment}`}>{ts(sentiment)}</span> : <span className="muted">{ts("none")}</span>}
+      </td>
     </tr>
   );
 }

@@ -144,7 +144,7 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
         )}
         <div className="excerpt">{p.excerpt.replace(/\s+/g, " ")}</div>
       </td>
-      <td className="topics">
+      <td className="topics" data-label={t("topicsScore")}>
         {flags.map((f) => (
           <div key={f.id} className={`topic-chip flag-${f.status}`}>
             <span className="topic-name">{f.topicName}</span>
@@ -160,7 +160,7 @@ function Row({ p, filter, canReview, detailHref }: { p: PostRow; filter: PostFil
         ))}
         {flags.length === 0 && others.length === 0 && <span className="muted">—</span>}
       </td>
-      <td className="why">
+      <td className="why" data-label={t("whyFlagged")}>
         {flags.map((f) => (
           <div key={f.id}>
             <ReasonBadges reasons={f.reasons} />

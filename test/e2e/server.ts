@@ -5,7 +5,7 @@
  * (polling every 500 ms, no politeness delay) and `next start` on the production build in
  * NEXT_DIST_DIR. It writes test-results/e2e-data/env.json for the specs:
  * `{ platformOrigin, accounts: { blog, weibo, tieba, discuz }, hostileBlog, threads, incidents }` (entry URLs to register;
- * `threads`: the ids seed-threads.ts wrote; `incidents`: test/support/incidents-seed.ts's sets "en" and "zh").
+ * `threads`: the ids seed-threads.ts wrote; `incidents`: test/support/incidents-seed.ts's sets "en", "zh" and "phone").
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -36,7 +36,12 @@ const { seedApi } = await import("./seed-api");
 const api = await seedApi(db, examTopic.id);
 // Incidents for incidents.spec.ts: one set per locale, so the English and Chinese runs do not meet.
 const { seedIncidents } = await import("../support/incidents-seed");
-const incidents = { en: await seedIncidents(db, { tag: "en" }), zh: await seedIncidents(db, { tag: "zh" }) };
+// A third set for phone.spec.ts (a reviewer's day at 390 px), low in heat so the other sets lead the list.
+const incidents = {
+  en: await seedIncidents(db, { tag: "en" }),
+  zh: await seedIncidents(db, { tag: "zh" }),
+  phone: await seedIncidents(db, { tag: "phone", heatBase: 0 }),
+};
 
 // Remote content in hostile posts points at loopback only: if the sanitizer ever failed, the
 // request would stay on this machine (and the specs watch for it).
