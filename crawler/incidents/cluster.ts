@@ -8,11 +8,12 @@
  * when a member gets a flag later.
  */
 import type { Db } from "../../lib/db";
-import { IncidentClusterer, type ClusterDecision, type ClusterOptions, type ClusterPost } from "./clusterer";
+import { storesOf } from "../../lib/store";
+import { ClusterRules, type ClusterDecision, type ClusterOptions, type ClusterPost } from "./clusterer";
 import { recomputeIncidentFigures } from "./figures";
-import { DbIndex, indexDialect, type Tx } from "./index-store";
-import { quotedPost, quotedUrls } from "./links";
+import { quotedUrls } from "./links";
 import { dequeueClustered } from "./queue";
+import { clusterStepPlan, INCIDENT_STORE } from "./store";
 import { textFeatures } from "./text-features";
 
 /** Options of {@link clusterPosts} and {@link clusterPending}. */
@@ -39,21 +40,6 @@ export const TRANSACTION_TIMEOUT_MS = 60_000;
 
 const POST_SELECT = { id: true, title: true, text: true, ocrText: true, html: true, url: true, publishedAt: true, parentId: true } as const;
 
-/** A stored post as clustering sees it (its explicit link looked up). */
-async function clusterPostOf(
-  tx: Tx,
-  p: { id: number; title: string; text: string; ocrText: string | null; html: string; url: string; publishedAt: Date; parentId: number | null },
-): Promise<ClusterPost> {
-  const base = { key: p.id, time: p.publishedAt.getTime(), title: p.title, text: p.text, ocrText: p.ocrText };
-  if (p.parentId !== null) return { ...base, parentKey: p.parentId, linkKind: "reply" };
-  const quoted = await quotedPost(
-    tx,
-    p.id,
-    quotedUrls(p.html, p.text).filter((u) => u !== p.url),
-  );
-  return quoted === null ? base : { ...base, parentKey: quoted, linkKind: "link" };
-}
-
 /**
  * Cluster queued posts among `postIds` (others are skipped: already clustered, or not stored),
  * in publishedAt order, one transaction each. Then refresh the incidents of every given post that
@@ -63,27 +49,29 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
   const result: ClusterRunResult = { posts: 0, joined: 0, started: 0, alone: 0, decisions: [] };
   const ids = [...new Set(postIds)];
   if (ids.length === 0) return result;
-  const dialect = indexDialect(db);
   const now = options.now ?? (() => new Date());
   const queued = await db.incidentQueue.findMany({ where: { postId: { in: ids } }, select: { postId: true, queuedAt: true } });
   const queuedAt = new Map(queued.map((q) => [q.postId, q.queuedAt]));
   const posts = await db.post.findMany({ where: { id: { in: [...queuedAt.keys()] } }, select: POST_SELECT, orderBy: [{ publishedAt: "asc" }, { id: "asc" }] });
   const stored = new Set(posts.map((p) => p.id));
   for (const q of queued) if (!stored.has(q.postId)) await dequeueClustered(db, q.postId, q.queuedAt);
+  const rules = new ClusterRules(options.cluster);
+  const stores = storesOf(db);
   for (const p of posts) {
     if (options.signal?.aborted) break;
     // Segmenting (and loading jieba, the first time) happens before the transaction, which stays short.
-    const features = textFeatures(p.title, p.text, p.ocrText);
-    const d = await db.$transaction(
-      async (tx) => {
-        const index = new DbIndex(tx, dialect);
-        const decision = await new IncidentClusterer(index, options.cluster).cluster({ ...(await clusterPostOf(tx, p)), features });
-        for (const id of index.touched) await recomputeIncidentFigures(tx, id, now());
-        await dequeueClustered(tx, p.id, queuedAt.get(p.id)!);
-        return decision;
-      },
-      { timeout: TRANSACTION_TIMEOUT_MS },
-    );
+    const post: ClusterPost = {
+      key: p.id,
+      time: p.publishedAt.getTime(),
+      title: p.title,
+      text: p.text,
+      ocrText: p.ocrText,
+      features: textFeatures(p.title, p.text, p.ocrText),
+      ...(p.parentId !== null ? { parentKey: p.parentId, linkKind: "reply" as const } : {}),
+    };
+    const urls = p.parentId !== null ? [] : quotedUrls(p.html, p.text).filter((u) => u !== p.url);
+    const step = { post, quotedUrls: urls, queuedAt: queuedAt.get(p.id)!, now: now() };
+    const d = await stores.run(() => clusterStepPlan(rules, step), INCIDENT_STORE, { timeout: TRANSACTION_TIMEOUT_MS });
     result.posts++;
     result.decisions.push(d);
     if (d.already) continue;
