@@ -49,9 +49,12 @@ export class SqliteIndex implements SyncClusterIndex {
   }
 
   addDoc(terms: readonly string[]): void {
-    for (const t of [DOCS_ROW, ...new Set(terms)]) {
-      this.run(`INSERT INTO "IncidentDocFreq" ("term", "df") VALUES (?, 1) ON CONFLICT ("term") DO UPDATE SET "df" = "IncidentDocFreq"."df" + 1`, t);
-    }
+    // "WHERE true": SQLite's upsert after a SELECT needs it to tell ON CONFLICT from a join's ON.
+    this.run(
+      `INSERT INTO "IncidentDocFreq" ("term", "df") SELECT j."value", 1 FROM json_each(?) j WHERE true
+        ON CONFLICT ("term") DO UPDATE SET "df" = "IncidentDocFreq"."df" + 1`,
+      JSON.stringify([DOCS_ROW, ...new Set(terms)]),
+    );
   }
 
   membership(key: number): IndexedMembership | null {
@@ -87,25 +90,21 @@ export class SqliteIndex implements SyncClusterIndex {
   }
 
   termHits(terms: readonly string[], from: number, to: number, perTerm: number): TermHit[] {
-    const out: TermHit[] = [];
-    const lo = sqlValue(new Date(from));
-    const hi = sqlValue(new Date(to));
-    // Per term, the newest postings of incidents in the window that take posts (the (term, id) index walked backwards).
-    for (const term of terms) {
-      out.push(
-        ...this.all<TermHit>(
-          `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight" FROM "IncidentTerm" t
-            JOIN "Incident" i ON i."id" = t."incidentId"
-            WHERE t."term" = ? AND i."status" NOT IN (${CLOSED_SQL}) AND i."lastSeenAt" >= ? AND i."firstSeenAt" <= ?
-            ORDER BY t."id" DESC LIMIT ?`,
-          term,
-          lo,
-          hi,
-          perTerm,
-        ),
-      );
-    }
-    return out;
+    if (terms.length === 0) return [];
+    // Per term (in the query's order), the newest postings of incidents in the window that take
+    // posts: the (term, id) index walked backwards, stopped after perTerm rows. One statement.
+    return this.all<TermHit>(
+      `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight"
+        FROM json_each(?) j JOIN "IncidentTerm" t ON t."id" IN (
+          SELECT p."id" FROM "IncidentTerm" p JOIN "Incident" i ON i."id" = p."incidentId"
+          WHERE p."term" = j."value" AND i."status" NOT IN (${CLOSED_SQL}) AND i."lastSeenAt" >= ? AND i."firstSeenAt" <= ?
+          ORDER BY p."id" DESC LIMIT ?)
+        ORDER BY j."key", t."id" DESC`,
+      JSON.stringify(terms),
+      sqlValue(new Date(from)),
+      sqlValue(new Date(to)),
+      perTerm,
+    );
   }
 
   private vectors(incidentIds: readonly number[]): { incidentId: number; norm2: number; mass: number }[] {
@@ -160,16 +159,29 @@ export class SqliteIndex implements SyncClusterIndex {
     this.run(`INSERT INTO "IncidentVector" ("incidentId") VALUES (?) ON CONFLICT ("incidentId") DO NOTHING`, incidentId);
     const vec = this.get<{ norm2: number; mass: number }>(`SELECT "norm2", "mass" FROM "IncidentVector" WHERE "incidentId" = ?`, incidentId)!;
     let norm2 = vec.norm2;
-    // New postings get ids in the vector's order, as the memory index appends them.
-    for (const [t, w] of entry.vector) {
-      const o = this.get<{ weight: number }>(`SELECT "weight" FROM "IncidentTerm" WHERE "incidentId" = ? AND "term" = ?`, incidentId, t)?.weight ?? 0;
-      const nw = o + w;
-      norm2 += nw * nw - o * o;
+    if (entry.vector.size > 0) {
+      const old = new Map(
+        this.all<{ term: string; weight: number }>(
+          `SELECT t."term" AS "term", t."weight" AS "weight" FROM json_each(?) j CROSS JOIN "IncidentTerm" t
+            ON t."incidentId" = ? AND t."term" = j."value"`,
+          JSON.stringify([...entry.vector.keys()]),
+          incidentId,
+        ).map((r) => [r.term, r.weight]),
+      );
+      const rows: [string, number][] = [];
+      for (const [t, w] of entry.vector) {
+        const o = old.get(t) ?? 0;
+        const nw = o + w;
+        norm2 += nw * nw - o * o;
+        rows.push([t, nw]);
+      }
+      // One statement; new postings get ids in the vector's order, as the memory index appends
+      // them. The weights go through JSON text, which SQLite (3.53) reads back to the same double.
       this.run(
-        `INSERT INTO "IncidentTerm" ("incidentId", "term", "weight") VALUES (?, ?, ?) ON CONFLICT ("incidentId", "term") DO UPDATE SET "weight" = excluded."weight"`,
+        `INSERT INTO "IncidentTerm" ("incidentId", "term", "weight") SELECT ?, j."value" ->> 0, j."value" ->> 1 FROM json_each(?) j WHERE true ORDER BY j."key"
+          ON CONFLICT ("incidentId", "term") DO UPDATE SET "weight" = excluded."weight"`,
         incidentId,
-        t,
-        nw,
+        JSON.stringify(rows),
       );
     }
     this.run(`UPDATE "IncidentVector" SET "norm2" = ?, "mass" = ? WHERE "incidentId" = ?`, norm2, vec.mass + entry.weight, incidentId);
