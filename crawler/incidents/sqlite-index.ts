@@ -65,7 +65,8 @@ export class SqliteIndex implements SyncClusterIndex {
     for (let hop = 0; hop < 8; hop++) {
       const inc = this.get<{ status: string; mergedIntoId: number | null }>(`SELECT "status", "mergedIntoId" FROM "Incident" WHERE "id" = ?`, id);
       if (!inc) break;
-      if (inc.status !== "merged" || inc.mergedIntoId === null) return { incidentId: id, accepting: !(CLOSED_STATUSES as readonly string[]).includes(inc.status) };
+      if (inc.status !== "merged" || inc.mergedIntoId === null)
+        return { incidentId: id, accepting: !(CLOSED_STATUSES as readonly string[]).includes(inc.status) };
       id = inc.mergedIntoId;
     }
     return { incidentId: row.incidentId, accepting: false };
@@ -190,7 +191,14 @@ export class SqliteIndex implements SyncClusterIndex {
       const at = sqlValue(new Date(entry.post.time));
       this.run(`DELETE FROM "IncidentBand" WHERE "postId" = ?`, entry.post.key);
       for (const band of entry.bands) {
-        this.run(`INSERT INTO "IncidentBand" ("band", "postId", "incidentId", "hash", "at") VALUES (?, ?, ?, ?, ?)`, band, entry.post.key, incidentId, hash, at);
+        this.run(
+          `INSERT INTO "IncidentBand" ("band", "postId", "incidentId", "hash", "at") VALUES (?, ?, ?, ?, ?)`,
+          band,
+          entry.post.key,
+          incidentId,
+          hash,
+          at,
+        );
       }
     }
   }
@@ -205,8 +213,7 @@ export function runFigureOpSqlite(db: Database, op: FigureOp): unknown {
   switch (op.op) {
     case "incidentHead": {
       const r = prepared(db, `SELECT "status", "titleLocked", "title", "topicId" FROM "Incident" WHERE "id" = ?`).get(op.incidentId) as
-        | (Omit<IncidentHead, "titleLocked"> & { titleLocked: number })
-        | undefined;
+        (Omit<IncidentHead, "titleLocked"> & { titleLocked: number }) | undefined;
       return r ? { ...r, titleLocked: r.titleLocked !== 0 } : null;
     }
     case "figureMembers":
@@ -219,7 +226,7 @@ export function runFigureOpSqlite(db: Database, op: FigureOp): unknown {
         ).all(op.incidentId, BIGRAM) as { term: string }[]
       ).map((r) => r.term);
     case "postText":
-      return (prepared(db, `SELECT "title", "text" FROM "Post" WHERE "id" = ?`).get(op.postId) as { title: string; text: string } | undefined) ?? null;
+      return prepared(db, `SELECT "title", "text" FROM "Post" WHERE "id" = ?`).get(op.postId) ?? null;
     case "updateIncident":
       updateById(db, "Incident", op.incidentId, op.data);
       return undefined;

@@ -22,11 +22,7 @@ import { runFigureOpSqlite, SqliteIndex } from "./sqlite-index";
  * null: ./links.ts quotedPost), and the removal of a clustered post from the queue unless it was
  * queued again after `queuedAt` (./queue.ts dequeueClustered).
  */
-export type IncidentOp =
-  | IndexOp
-  | FigureOp
-  | { op: "quotedPost"; postId: number; urls: readonly string[] }
-  | { op: "dequeue"; postId: number; queuedAt: Date };
+export type IncidentOp = IndexOp | FigureOp | { op: "quotedPost"; postId: number; urls: readonly string[] } | { op: "dequeue"; postId: number; queuedAt: Date };
 
 /** The drivers of {@link IncidentOp}. */
 export const INCIDENT_STORE: PlanDriver<IncidentOp> = {
@@ -87,4 +83,11 @@ export function* clusterStepPlan(rules: ClusterRules, step: ClusterStep): Genera
   if (!decision.already && decision.incidentId !== null) yield* figuresPlan(decision.incidentId, step.now);
   yield { op: "dequeue", postId: post.key, queuedAt: step.queuedAt };
   return decision;
+}
+
+/** {@link clusterStepPlan} for several posts in turn, in one transaction: each sees the writes of those before it. */
+export function* clusterStepsPlan(rules: ClusterRules, steps: readonly ClusterStep[]): Generator<IncidentOp, ClusterDecision[], unknown> {
+  const decisions: ClusterDecision[] = [];
+  for (const step of steps) decisions.push(yield* clusterStepPlan(rules, step));
+  return decisions;
 }
