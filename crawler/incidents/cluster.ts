@@ -13,7 +13,7 @@ import { ClusterRules, type ClusterDecision, type ClusterOptions } from "./clust
 import { recomputeIncidentFigures } from "./figures";
 import { quotedUrls } from "./links";
 import { dequeueClustered } from "./queue";
-import { clusterStepsPlan, INCIDENT_STORE, type ClusterStep } from "./store";
+import { clusterStepPlan, INCIDENT_STORE, type ClusterStep } from "./store";
 import { textFeatures } from "./text-features";
 
 /** Options of {@link clusterPosts} and {@link clusterPending}. */
@@ -39,21 +39,20 @@ export interface ClusterRunResult {
 export const TRANSACTION_TIMEOUT_MS = 60_000;
 
 /**
- * Posts clustered in one SQLite transaction (each still decided after the previous one's writes).
- * Why: a commit writes every page the post changed to the log (its terms' document frequencies are
- * spread over the whole table), about 0.7 ms of CPU, as much as clustering the post itself; posts in
- * one transaction share their pages' writes. The transaction holds the connection synchronously,
- * a few milliseconds per post, so the batch stays small. Through Prisma (PostgreSQL) each post
- * keeps its own transaction: an interactive transaction's locks are held across round trips.
+ * Posts handed to the store together (lib/store runEach: each post still in a transaction of its
+ * own, after the previous one's writes). Why: on SQLite they then share one commit, and a commit
+ * writes every page a post changed to the log (its terms' document frequencies are spread over the
+ * whole table), about 0.7 ms of CPU, as much as clustering the post itself. The group holds the
+ * connection synchronously, about a millisecond per post, so it stays small.
  */
-export const SQLITE_POSTS_PER_TRANSACTION = 16;
+export const POSTS_PER_GROUP = 16;
 
 const POST_SELECT = { id: true, title: true, text: true, ocrText: true, html: true, url: true, publishedAt: true, parentId: true } as const;
 
 /**
  * Cluster queued posts among `postIds` (others are skipped: already clustered, or not stored),
- * in publishedAt order, each with its queue row's removal in the same transaction (a few posts
- * share one on SQLite: {@link SQLITE_POSTS_PER_TRANSACTION}). Then refresh the incidents of every given post that
+ * in publishedAt order, each with its queue row's removal in the same transaction (a few at a time:
+ * {@link POSTS_PER_GROUP}). Then refresh the incidents of every given post that
  * was a member already (its flags may have changed). Returns what happened.
  */
 export async function clusterPosts(db: Db, postIds: readonly number[], options: ClusterRunOptions = {}): Promise<ClusterRunResult> {
@@ -68,10 +67,9 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
   for (const q of queued) if (!stored.has(q.postId)) await dequeueClustered(db, q.postId, q.queuedAt);
   const rules = new ClusterRules(options.cluster);
   const stores = storesOf(db);
-  const perTransaction = stores.backend === "sqlite" ? SQLITE_POSTS_PER_TRANSACTION : 1;
-  for (let i = 0; i < posts.length && !options.signal?.aborted; i += perTransaction) {
+  for (let i = 0; i < posts.length && !options.signal?.aborted; i += POSTS_PER_GROUP) {
     // Segmenting (and loading jieba, the first time) happens before the transaction, which stays short.
-    const steps: ClusterStep[] = posts.slice(i, i + perTransaction).map((p) => ({
+    const steps: ClusterStep[] = posts.slice(i, i + POSTS_PER_GROUP).map((p) => ({
       post: {
         key: p.id,
         time: p.publishedAt.getTime(),
@@ -85,7 +83,11 @@ export async function clusterPosts(db: Db, postIds: readonly number[], options: 
       queuedAt: queuedAt.get(p.id)!,
       now: now(),
     }));
-    const decisions = await stores.run(() => clusterStepsPlan(rules, steps), INCIDENT_STORE, { timeout: TRANSACTION_TIMEOUT_MS });
+    const decisions = await stores.runEach(
+      steps.map((step) => () => clusterStepPlan(rules, step)),
+      INCIDENT_STORE,
+      { timeout: TRANSACTION_TIMEOUT_MS },
+    );
     for (const d of decisions) {
       result.posts++;
       result.decisions.push(d);

@@ -208,6 +208,16 @@ export class SqliteIndex implements SyncClusterIndex {
   }
 }
 
+/** ./links.ts quotedPost on SQLite: the earliest other stored post quoted by one of `urls`, or null. */
+export function quotedPostSync(db: Database, postId: number, urls: readonly string[]): number | null {
+  if (urls.length === 0) return null;
+  const hit = prepared(
+    db,
+    `SELECT p."id" AS "id" FROM json_each(?) j JOIN "Post" p ON p."url" = j."value" WHERE p."id" <> ? ORDER BY p."publishedAt" ASC, p."id" ASC LIMIT 1`,
+  ).get(JSON.stringify(urls), postId) as { id: number } | undefined;
+  return hit?.id ?? null;
+}
+
 /** One {@link FigureOp} on SQLite's own connection (the Prisma twin: ./figures.ts runFigureOpPrisma). */
 export function runFigureOpSqlite(db: Database, op: FigureOp): unknown {
   switch (op.op) {

@@ -7,14 +7,12 @@
  * (./figures.ts figuresPlan) and removes the post from the queue, all or nothing.
  */
 import type { PlanDriver } from "../../lib/store";
-import { prepared, sqlValue } from "../../lib/sqlite-statements";
-import { dialectOf } from "../../lib/db";
 import { callIndex, type ClusterDecision, type ClusterPost, type ClusterRules, type IndexOp } from "./clusterer";
 import { figuresPlan, runFigureOpPrisma, type FigureOp } from "./figures";
-import { DbIndex } from "./index-store";
+import { DbIndex, indexDialect } from "./index-store";
 import { quotedPost } from "./links";
-import { dequeueClustered } from "./queue";
-import { runFigureOpSqlite, SqliteIndex } from "./sqlite-index";
+import { dequeueClustered, dequeueClusteredSync } from "./queue";
+import { quotedPostSync, runFigureOpSqlite, SqliteIndex } from "./sqlite-index";
 
 /**
  * The operations of {@link clusterStepPlan}: an index call ({@link IndexOp}), a figures read or
@@ -29,23 +27,16 @@ export const INCIDENT_STORE: PlanDriver<IncidentOp> = {
   sqlite(sql, op) {
     if ("args" in op) return callIndex(new SqliteIndex(sql), op);
     switch (op.op) {
-      case "quotedPost": {
-        if (op.urls.length === 0) return null;
-        const hit = prepared(
-          sql,
-          `SELECT p."id" AS "id" FROM json_each(?) j JOIN "Post" p ON p."url" = j."value" WHERE p."id" <> ? ORDER BY p."publishedAt" ASC, p."id" ASC LIMIT 1`,
-        ).get(JSON.stringify(op.urls), op.postId) as { id: number } | undefined;
-        return hit?.id ?? null;
-      }
+      case "quotedPost":
+        return quotedPostSync(sql, op.postId, op.urls);
       case "dequeue":
-        prepared(sql, `DELETE FROM "IncidentQueue" WHERE "postId" = ? AND "queuedAt" <= ?`).run(op.postId, sqlValue(op.queuedAt));
-        return undefined;
+        return dequeueClusteredSync(sql, op.postId, op.queuedAt);
       default:
         return runFigureOpSqlite(sql, op);
     }
   },
   async prisma(tx, op, db) {
-    if ("args" in op) return callIndex(new DbIndex(tx, dialectOf(db)), op);
+    if ("args" in op) return callIndex(new DbIndex(tx, indexDialect(db)), op);
     switch (op.op) {
       case "quotedPost":
         return quotedPost(tx, op.postId, op.urls);
@@ -83,11 +74,4 @@ export function* clusterStepPlan(rules: ClusterRules, step: ClusterStep): Genera
   if (!decision.already && decision.incidentId !== null) yield* figuresPlan(decision.incidentId, step.now);
   yield { op: "dequeue", postId: post.key, queuedAt: step.queuedAt };
   return decision;
-}
-
-/** {@link clusterStepPlan} for several posts in turn, in one transaction: each sees the writes of those before it. */
-export function* clusterStepsPlan(rules: ClusterRules, steps: readonly ClusterStep[]): Generator<IncidentOp, ClusterDecision[], unknown> {
-  const decisions: ClusterDecision[] = [];
-  for (const step of steps) decisions.push(yield* clusterStepPlan(rules, step));
-  return decisions;
 }
