@@ -97,15 +97,16 @@ export class SqliteIndex implements SyncClusterIndex {
     if (terms.length === 0) return [];
     const lo = sqlValue(new Date(from));
     const hi = sqlValue(new Date(to));
-    // Per term, the newest postings of incidents in the window that take posts. Walking a term's
-    // postings backwards (the (term, id) index) can pass every old posting of a term common long
-    // ago and rare now (at 20,000 stored posts that was most of a post's cost); looking the term up
-    // in each incident of the window costs one probe per incident there. So: walk at most as many
-    // postings as the window has incidents, and look up the terms whose walk found fewer than
-    // perTerm without reaching their last posting (their document frequency bounds their postings).
+    // Per term, the newest postings of incidents in the window that take posts, in one of two
+    // ways with the same answer: walk the term's postings backwards (the (term, id) index) until
+    // perTerm are in the window, or look the term up in each incident of the window. A walk can
+    // pass every old posting of a common term (at 20,000 stored posts it was most of a post's
+    // cost), a look-up costs one probe per incident in the window: the term's document frequency
+    // bounds its postings, so each term takes the cheaper way.
     const inWindow = this.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Incident" i WHERE ${IN_WINDOW_SQL}`, lo, hi)?.n ?? 0;
-    const depth = Math.max(inWindow, perTerm);
     const { df } = this.docFreq(terms);
+    const walk = terms.filter((_, i) => (df[i] ?? 0) <= inWindow);
+    const probe = terms.filter((_, i) => (df[i] ?? 0) > inWindow);
     const found = new Map<string, TermHit[]>();
     const add = (rows: TermHit[]) => {
       for (const r of rows) {
@@ -114,22 +115,20 @@ export class SqliteIndex implements SyncClusterIndex {
         else found.set(r.term, [r]);
       }
     };
-    add(
-      this.all<TermHit>(
-        `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight"
-          FROM json_each(?) j JOIN "IncidentTerm" t ON t."id" IN (
-            SELECT p."id" FROM (SELECT "id", "incidentId" FROM "IncidentTerm" WHERE "term" = j."value" ORDER BY "id" DESC LIMIT ?) p
-            JOIN "Incident" i ON i."id" = p."incidentId" WHERE ${IN_WINDOW_SQL} ORDER BY p."id" DESC LIMIT ?)
-          ORDER BY j."key", t."id" DESC`,
-        JSON.stringify(terms),
-        depth,
-        lo,
-        hi,
-        perTerm,
-      ),
-    );
-    const probe = terms.filter((t, i) => (found.get(t)?.length ?? 0) < perTerm && (df[i] ?? 0) > depth);
-    for (const t of probe) found.delete(t);
+    if (walk.length > 0)
+      add(
+        this.all<TermHit>(
+          `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight"
+            FROM json_each(?) j JOIN "IncidentTerm" t ON t."id" IN (
+              SELECT p."id" FROM "IncidentTerm" p JOIN "Incident" i ON i."id" = p."incidentId"
+              WHERE p."term" = j."value" AND ${IN_WINDOW_SQL} ORDER BY p."id" DESC LIMIT ?)
+            ORDER BY j."key", t."id" DESC`,
+          JSON.stringify(walk),
+          lo,
+          hi,
+          perTerm,
+        ),
+      );
     if (probe.length > 0)
       add(
         this.all<TermHit>(
