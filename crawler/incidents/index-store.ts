@@ -18,9 +18,6 @@ export type Tx = Prisma.TransactionClient | Db;
 /** Incident statuses that take no new posts: a dismissed one keeps its posts apart, a merged one forwards. */
 export const CLOSED_STATUSES = ["dismissed", "merged"] as const;
 
-/** The other statuses (Incident.status in prisma/schema.prisma): incidents that take new posts. */
-export const ACCEPTING_STATUSES = ["candidate", "open", "handled"] as const;
-
 /** The IncidentDocFreq row holding the number of documents. */
 export const DOCS_ROW = "";
 

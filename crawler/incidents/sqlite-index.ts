@@ -12,7 +12,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { dateOf, prepared, sqlValue, updateById } from "../../lib/sqlite-statements";
 import type { BandHit, ClusterPost, IndexedMembership, MemberEntry, SyncClusterIndex, TermHit } from "./clusterer";
 import { COUNTED_FLAG_STATES, KEYWORD_TERMS, type FigureMember, type FigureOp, type IncidentHead } from "./figures";
-import { ACCEPTING_STATUSES, CLOSED_STATUSES, DOCS_ROW } from "./index-store";
+import { CLOSED_STATUSES, DOCS_ROW } from "./index-store";
 import { parseSimhashHex, simhashHex } from "./simhash";
 import { BIGRAM } from "./text-features";
 
@@ -20,9 +20,6 @@ type Database = BetterSqlite3.Database;
 
 /** Statuses as an SQL list (constants of ours, never user input). */
 const CLOSED_SQL = CLOSED_STATUSES.map((s) => `'${s}'`).join(", ");
-const ACCEPTING_SQL = ACCEPTING_STATUSES.map((s) => `'${s}'`).join(", ");
-/** Incidents that take posts and are active in the window [?, ?] (lastSeenAt ≥ from, firstSeenAt ≤ to), by the (status, lastSeenAt) index. */
-const IN_WINDOW_SQL = `i."status" IN (${ACCEPTING_SQL}) AND i."lastSeenAt" >= ? AND i."firstSeenAt" <= ?`;
 const COUNTED_SQL = COUNTED_FLAG_STATES.map((s) => `'${s}'`).join(", ");
 
 /** The clusterer's index on SQLite's own connection, inside the caller's transaction. */
@@ -95,55 +92,20 @@ export class SqliteIndex implements SyncClusterIndex {
 
   termHits(terms: readonly string[], from: number, to: number, perTerm: number): TermHit[] {
     if (terms.length === 0) return [];
-    const lo = sqlValue(new Date(from));
-    const hi = sqlValue(new Date(to));
-    // Per term, the newest postings of incidents in the window that take posts, in one of two
-    // ways with the same answer: walk the term's postings backwards (the (term, id) index) until
-    // perTerm are in the window, or look the term up in each incident of the window. A walk can
-    // pass every old posting of a common term (at 20,000 stored posts it was most of a post's
-    // cost), a look-up costs one probe per incident in the window: the term's document frequency
-    // bounds its postings, so each term takes the cheaper way.
-    const inWindow = this.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Incident" i WHERE ${IN_WINDOW_SQL}`, lo, hi)?.n ?? 0;
-    const { df } = this.docFreq(terms);
-    const walk = terms.filter((_, i) => (df[i] ?? 0) <= inWindow);
-    const probe = terms.filter((_, i) => (df[i] ?? 0) > inWindow);
-    const found = new Map<string, TermHit[]>();
-    const add = (rows: TermHit[]) => {
-      for (const r of rows) {
-        const list = found.get(r.term);
-        if (list) list.push(r);
-        else found.set(r.term, [r]);
-      }
-    };
-    if (walk.length > 0)
-      add(
-        this.all<TermHit>(
-          `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight"
-            FROM json_each(?) j JOIN "IncidentTerm" t ON t."id" IN (
-              SELECT p."id" FROM "IncidentTerm" p JOIN "Incident" i ON i."id" = p."incidentId"
-              WHERE p."term" = j."value" AND ${IN_WINDOW_SQL} ORDER BY p."id" DESC LIMIT ?)
-            ORDER BY j."key", t."id" DESC`,
-          JSON.stringify(walk),
-          lo,
-          hi,
-          perTerm,
-        ),
-      );
-    if (probe.length > 0)
-      add(
-        this.all<TermHit>(
-          `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight"
-            FROM json_each(?) j JOIN "IncidentTerm" t ON t."id" IN (
-              SELECT p."id" FROM "Incident" i CROSS JOIN "IncidentTerm" p ON p."incidentId" = i."id" AND p."term" = j."value"
-              WHERE ${IN_WINDOW_SQL} ORDER BY p."id" DESC LIMIT ?)
-            ORDER BY j."key", t."id" DESC`,
-          JSON.stringify(probe),
-          lo,
-          hi,
-          perTerm,
-        ),
-      );
-    return terms.flatMap((t) => found.get(t) ?? []);
+    // Per term (in the query's order), the newest postings of incidents in the window that take
+    // posts: the (term, id) index walked backwards, stopped after perTerm rows. One statement.
+    return this.all<TermHit>(
+      `SELECT t."incidentId" AS "incidentId", t."term" AS "term", t."weight" AS "weight"
+        FROM json_each(?) j JOIN "IncidentTerm" t ON t."id" IN (
+          SELECT p."id" FROM "IncidentTerm" p JOIN "Incident" i ON i."id" = p."incidentId"
+          WHERE p."term" = j."value" AND i."status" NOT IN (${CLOSED_SQL}) AND i."lastSeenAt" >= ? AND i."firstSeenAt" <= ?
+          ORDER BY p."id" DESC LIMIT ?)
+        ORDER BY j."key", t."id" DESC`,
+      JSON.stringify(terms),
+      sqlValue(new Date(from)),
+      sqlValue(new Date(to)),
+      perTerm,
+    );
   }
 
   private vectors(incidentIds: readonly number[]): { incidentId: number; norm2: number; mass: number }[] {
