@@ -179,15 +179,25 @@ const KEYWORDS = 8;
 /** Longest title taken from a post's text. */
 const TITLE_CHARS = 40;
 
+/**
+ * `s` cut at {@link TITLE_CHARS} characters (code points: cutting UTF-16 units could split an
+ * emoji's surrogate pair, and Prisma refuses a string with half of one — the incident's update
+ * failed and the post stayed queued).
+ */
+function cutTitle(s: string): string {
+  const chars = Array.from(s);
+  return chars.length > TITLE_CHARS ? `${chars.slice(0, TITLE_CHARS).join("")}…` : s;
+}
+
 /** The title a post gives an incident: its own title, else its first sentence, cut at {@link TITLE_CHARS}. */
 export function titleFromPost(title: string, text: string): string {
   const t = title.trim();
-  if (t) return t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS)}…` : t;
+  if (t) return cutTitle(t);
   const body = text.replace(/\s+/g, " ").trim();
   const headline = /【([^】]{2,60})】/.exec(body)?.[1];
   const first = headline ?? body.split(/(?<=[。！？!?；;])|\n/)[0] ?? "";
   const s = first.trim();
-  return s.length > TITLE_CHARS ? `${s.slice(0, TITLE_CHARS)}…` : s;
+  return cutTitle(s);
 }
 
 /**
