@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     const n = Math.min(rows.length, Number(values["db-posts"] ?? 300));
     const r = await dbCost(values.db, rows.slice(0, n));
     print(
-      `  database path (${r.kind}, ${n} posts through clusterPosts, one transaction each): ${round(r.ms)} ms per post (wall), ${round(r.cpu)} ms CPU of this thread; same incidents as in memory: ${r.same}`,
+      `  database path (${r.kind}, ${n} posts through clusterPosts, as the crawl does): ${round(r.ms)} ms per post (wall), ${round(r.cpu)} ms CPU of this thread; same incidents as in memory: ${r.same}`,
     );
   }
   if (!values["no-scale"]) {

@@ -1,18 +1,19 @@
 /**
  * Clustering stored posts into incidents, as the crawl stores them: {@link clusterPosts} takes
- * posts from the IncidentQueue (./queue.ts) and clusters each in one transaction with its queue
- * row's removal, so a post is clustered exactly once even when a run is killed half-way;
+ * posts from the IncidentQueue (./queue.ts) and clusters each in the transaction that removes its
+ * queue row, so a post is clustered exactly once even when a run is killed half-way;
  * {@link clusterPending} works through whatever an earlier run left queued. Both run after
  * classification, so a post's flags are there when its incident's figures are computed, and
  * {@link refreshIncidentsOf} brings the figures (and the candidate → open promotion) up to date
  * when a member gets a flag later.
  */
 import type { Db } from "../../lib/db";
-import { IncidentClusterer, type ClusterDecision, type ClusterOptions, type ClusterPost } from "./clusterer";
+import { storesOf } from "../../lib/store";
+import { ClusterRules, type ClusterDecision, type ClusterOptions } from "./clusterer";
 import { recomputeIncidentFigures } from "./figures";
-import { DbIndex, indexDialect, type Tx } from "./index-store";
-import { quotedPost, quotedUrls } from "./links";
+import { quotedUrls } from "./links";
 import { dequeueClustered } from "./queue";
+import { clusterStepPlan, INCIDENT_STORE, type ClusterStep } from "./store";
 import { textFeatures } from "./text-features";
 
 /** Options of {@link clusterPosts} and {@link clusterPending}. */
@@ -37,59 +38,64 @@ export interface ClusterRunResult {
 /** Longest a post's clustering transaction may take (a big incident's figures read all its members). */
 export const TRANSACTION_TIMEOUT_MS = 60_000;
 
-const POST_SELECT = { id: true, title: true, text: true, ocrText: true, html: true, url: true, publishedAt: true, parentId: true } as const;
+/**
+ * Posts handed to the store together (lib/store runEach: each post still in a transaction of its
+ * own, after the previous one's writes). Why: on SQLite they then share one commit, and a commit
+ * writes every page a post changed to the log (its terms' document frequencies are spread over the
+ * whole table), about 0.7 ms of CPU, as much as clustering the post itself. The group holds the
+ * connection synchronously, about a millisecond per post, so it stays small.
+ */
+export const POSTS_PER_GROUP = 16;
 
-/** A stored post as clustering sees it (its explicit link looked up). */
-async function clusterPostOf(
-  tx: Tx,
-  p: { id: number; title: string; text: string; ocrText: string | null; html: string; url: string; publishedAt: Date; parentId: number | null },
-): Promise<ClusterPost> {
-  const base = { key: p.id, time: p.publishedAt.getTime(), title: p.title, text: p.text, ocrText: p.ocrText };
-  if (p.parentId !== null) return { ...base, parentKey: p.parentId, linkKind: "reply" };
-  const quoted = await quotedPost(
-    tx,
-    p.id,
-    quotedUrls(p.html, p.text).filter((u) => u !== p.url),
-  );
-  return quoted === null ? base : { ...base, parentKey: quoted, linkKind: "link" };
-}
+const POST_SELECT = { id: true, title: true, text: true, ocrText: true, html: true, url: true, publishedAt: true, parentId: true } as const;
 
 /**
  * Cluster queued posts among `postIds` (others are skipped: already clustered, or not stored),
- * in publishedAt order, one transaction each. Then refresh the incidents of every given post that
+ * in publishedAt order, each with its queue row's removal in the same transaction (a few at a time:
+ * {@link POSTS_PER_GROUP}). Then refresh the incidents of every given post that
  * was a member already (its flags may have changed). Returns what happened.
  */
 export async function clusterPosts(db: Db, postIds: readonly number[], options: ClusterRunOptions = {}): Promise<ClusterRunResult> {
   const result: ClusterRunResult = { posts: 0, joined: 0, started: 0, alone: 0, decisions: [] };
   const ids = [...new Set(postIds)];
   if (ids.length === 0) return result;
-  const dialect = indexDialect(db);
   const now = options.now ?? (() => new Date());
   const queued = await db.incidentQueue.findMany({ where: { postId: { in: ids } }, select: { postId: true, queuedAt: true } });
   const queuedAt = new Map(queued.map((q) => [q.postId, q.queuedAt]));
   const posts = await db.post.findMany({ where: { id: { in: [...queuedAt.keys()] } }, select: POST_SELECT, orderBy: [{ publishedAt: "asc" }, { id: "asc" }] });
   const stored = new Set(posts.map((p) => p.id));
   for (const q of queued) if (!stored.has(q.postId)) await dequeueClustered(db, q.postId, q.queuedAt);
-  for (const p of posts) {
-    if (options.signal?.aborted) break;
+  const rules = new ClusterRules(options.cluster);
+  const stores = storesOf(db);
+  for (let i = 0; i < posts.length && !options.signal?.aborted; i += POSTS_PER_GROUP) {
     // Segmenting (and loading jieba, the first time) happens before the transaction, which stays short.
-    const features = textFeatures(p.title, p.text, p.ocrText);
-    const d = await db.$transaction(
-      async (tx) => {
-        const index = new DbIndex(tx, dialect);
-        const decision = await new IncidentClusterer(index, options.cluster).cluster({ ...(await clusterPostOf(tx, p)), features });
-        for (const id of index.touched) await recomputeIncidentFigures(tx, id, now());
-        await dequeueClustered(tx, p.id, queuedAt.get(p.id)!);
-        return decision;
+    const steps: ClusterStep[] = posts.slice(i, i + POSTS_PER_GROUP).map((p) => ({
+      post: {
+        key: p.id,
+        time: p.publishedAt.getTime(),
+        title: p.title,
+        text: p.text,
+        ocrText: p.ocrText,
+        features: textFeatures(p.title, p.text, p.ocrText),
+        ...(p.parentId !== null ? { parentKey: p.parentId, linkKind: "reply" as const } : {}),
       },
+      quotedUrls: p.parentId !== null ? [] : quotedUrls(p.html, p.text).filter((u) => u !== p.url),
+      queuedAt: queuedAt.get(p.id)!,
+      now: now(),
+    }));
+    const decisions = await stores.runEach(
+      steps.map((step) => () => clusterStepPlan(rules, step)),
+      INCIDENT_STORE,
       { timeout: TRANSACTION_TIMEOUT_MS },
     );
-    result.posts++;
-    result.decisions.push(d);
-    if (d.already) continue;
-    if (d.incidentId === null) result.alone++;
-    else if (d.reason === "seed") result.started++;
-    else result.joined++;
+    for (const d of decisions) {
+      result.posts++;
+      result.decisions.push(d);
+      if (d.already) continue;
+      if (d.incidentId === null) result.alone++;
+      else if (d.reason === "seed") result.started++;
+      else result.joined++;
+    }
   }
   // Members that were not queued (already clustered) may have new flags: their figures follow.
   await refreshIncidentsOf(

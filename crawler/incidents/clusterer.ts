@@ -18,6 +18,7 @@
  * event's many posts, and the centroid adds them up, while one member alone rarely shares enough;
  * a background post that shares one word with one member does not move a centroid enough.
  */
+import { runPlanAsync } from "../../lib/plan";
 import { hamming, NEAR_DUPLICATE_BITS, simhash, simhashBands, type SimHash } from "./simhash";
 import { BIGRAM, informative, textFeatures, type TextFeatures } from "./text-features";
 
@@ -216,14 +217,40 @@ function idf(docs: number, df: number, prior: number): number {
   return Math.log((docs + prior + 1) / (df + 1)) + 1;
 }
 
-/** The online clusterer over one index. Not re-entrant: call {@link cluster} one post at a time. */
-export class IncidentClusterer {
+/** One call of a {@link ClusterIndex} method, as the clustering plans yield it. */
+export type IndexOp = { [K in keyof ClusterIndex]: { op: K; args: Parameters<ClusterIndex[K]> } }[keyof ClusterIndex];
+
+/** What a {@link ClusterIndex} method answers. */
+type Answer<K extends keyof ClusterIndex> = Awaited<ReturnType<ClusterIndex[K]>>;
+
+/**
+ * A {@link ClusterIndex} whose methods answer at once: the SQLite index (./sqlite-index.ts) runs
+ * inside a synchronous transaction, where nothing may wait for a promise.
+ */
+export type SyncClusterIndex = { [K in keyof ClusterIndex]: (...args: Parameters<ClusterIndex[K]>) => Answer<K> };
+
+/** A clustering plan (lib/plan.ts): it yields index calls and is sent their answers. */
+export type ClusterPlan<R> = Generator<IndexOp, R, unknown>;
+
+/** Ask the index: yield one call and return its answer. */
+function* ask<K extends keyof ClusterIndex>(op: K, ...args: Parameters<ClusterIndex[K]>): ClusterPlan<Answer<K>> {
+  return (yield { op, args } as unknown as IndexOp) as Answer<K>;
+}
+
+/** Carry out one index call on an index: a promise from a {@link ClusterIndex}, the answer itself from a {@link SyncClusterIndex}. */
+export function callIndex(index: ClusterIndex | SyncClusterIndex, call: IndexOp): unknown {
+  return (index[call.op] as (...args: unknown[]) => unknown).apply(index, call.args);
+}
+
+/**
+ * The clustering rules, written once as plans (lib/plan.ts): generators that yield index calls
+ * ({@link IndexOp}) and are sent the answers, so one set of decisions runs on the memory index,
+ * on Prisma (PostgreSQL) and as prepared statements in one synchronous SQLite transaction.
+ */
+export class ClusterRules {
   readonly options: Required<ClusterOptions>;
 
-  constructor(
-    readonly index: ClusterIndex,
-    options: ClusterOptions = {},
-  ) {
+  constructor(options: ClusterOptions = {}) {
     this.options = {
       windowMs: options.windowMs ?? WINDOW_MS,
       duplicateWindowMs: options.duplicateWindowMs ?? DUPLICATE_WINDOW_MS,
@@ -244,9 +271,9 @@ export class IncidentClusterer {
   }
 
   /** The TF-IDF vector (unit length) of a text's features, with the IDF of the stream so far. */
-  async vectorOf(f: TextFeatures): Promise<{ vector: Map<string, number>; df: Map<string, number>; docs: number }> {
+  *vectorOf(f: TextFeatures): ClusterPlan<{ vector: Map<string, number>; df: Map<string, number>; docs: number }> {
     const terms = [...f.terms.keys()];
-    const { docs, df } = await this.index.docFreq(terms);
+    const { docs, df } = yield* ask("docFreq", terms);
     const vector = new Map<string, number>();
     const dfs = new Map<string, number>();
     let norm2 = 0;
@@ -266,23 +293,23 @@ export class IncidentClusterer {
    * Index a post that is already a member (kept by a reviewer through a rebuild): its text counts
    * in the stream's IDF and its incident's centroid, as if clustering had put it there.
    */
-  async indexMember(post: ClusterPost, incidentId: number, reply: boolean): Promise<void> {
+  *indexMemberPlan(post: ClusterPost, incidentId: number, reply: boolean): ClusterPlan<void> {
     const f = post.features ?? textFeatures(post.title, post.text, post.ocrText);
     if (!informative(f)) return;
-    const { vector } = await this.vectorOf(f);
+    const { vector } = yield* this.vectorOf(f);
     const hash = simhash(vector);
     const weight = reply ? this.options.replyWeight : 1;
     const v = new Map<string, number>();
     for (const [t, w] of vector) v.set(t, this.options.scoring === "coverage" ? weight : w * weight);
-    await this.index.indexMember(incidentId, { post, vector: v, hash, bands: simhashBands(hash), reason: "seed", score: null, matchedKey: null, weight });
-    await this.index.addDoc([...vector.keys()]);
+    yield* ask("indexMember", incidentId, { post, vector: v, hash, bands: simhashBands(hash), reason: "seed", score: null, matchedKey: null, weight });
+    yield* ask("addDoc", [...vector.keys()]);
   }
 
   /** Cluster one post: join an incident, start a candidate or leave it alone. */
-  async cluster(post: ClusterPost): Promise<ClusterDecision> {
+  *clusterPlan(post: ClusterPost): ClusterPlan<ClusterDecision> {
     const o = this.options;
-    if (await this.index.seen(post.key)) {
-      const m = await this.index.membership(post.key);
+    if (yield* ask("seen", post.key)) {
+      const m = yield* ask("membership", post.key);
       return { key: post.key, incidentId: m?.incidentId ?? null, reason: null, score: null, matchedKey: null, already: true };
     }
     const f = post.features ?? textFeatures(post.title, post.text, post.ocrText);
@@ -293,7 +320,7 @@ export class IncidentClusterer {
     let df = new Map<string, number>();
     let docs = 0;
     if (useful) {
-      ({ vector, df, docs } = await this.vectorOf(f));
+      ({ vector, df, docs } = yield* this.vectorOf(f));
       hash = simhash(vector);
       bands = simhashBands(hash);
     }
@@ -304,30 +331,30 @@ export class IncidentClusterer {
       if (weight > 0) for (const [t, w] of vector) v.set(t, o.scoring === "coverage" ? weight : w * weight);
       return { post, vector: v, hash, bands, reason, score, matchedKey, weight: useful ? weight : 0 };
     };
-    const finish = async (d: ClusterDecision): Promise<ClusterDecision> => {
-      if (useful) await this.index.addDoc([...vector.keys()]);
+    const finish = function* (d: ClusterDecision): ClusterPlan<ClusterDecision> {
+      if (useful) yield* ask("addDoc", [...vector.keys()]);
       return d;
     };
 
     // 1. Explicit link to a member.
     if (!o.ignoreLinks && post.parentKey != null && post.parentKey !== post.key) {
-      const m = await this.index.membership(post.parentKey);
+      const m = yield* ask("membership", post.parentKey);
       if (m?.accepting) {
         const reason: JoinReason = post.linkKind === "link" ? "link" : "reply";
-        await this.index.join(m.incidentId, entry(reason, null, post.parentKey, reason === "reply" ? o.replyWeight : 1));
-        return finish({ key: post.key, incidentId: m.incidentId, reason, score: null, matchedKey: post.parentKey });
+        yield* ask("join", m.incidentId, entry(reason, null, post.parentKey, reason === "reply" ? o.replyWeight : 1));
+        return yield* finish({ key: post.key, incidentId: m.incidentId, reason, score: null, matchedKey: post.parentKey });
       }
     }
     if (!useful) {
-      await this.index.leaveAlone(post);
-      return finish({ key: post.key, incidentId: null, reason: null, score: null, matchedKey: null });
+      yield* ask("leaveAlone", post);
+      return yield* finish({ key: post.key, incidentId: null, reason: null, score: null, matchedKey: null });
     }
     const weight = post.parentKey != null && post.linkKind !== "link" ? o.replyWeight : 1;
 
     // 2. Near-duplicate by SimHash bands.
     let best: BandHit | null = null;
     let bestDistance = NEAR_DUPLICATE_BITS + 1;
-    for (const hit of await this.index.bandHits(bands, post.time - o.duplicateWindowMs, post.time + o.duplicateWindowMs)) {
+    for (const hit of yield* ask("bandHits", bands, post.time - o.duplicateWindowMs, post.time + o.duplicateWindowMs)) {
       const d = hamming(hash!, hit.hash);
       if (d < bestDistance || (d === bestDistance && best !== null && hit.key < best.key)) {
         best = hit;
@@ -336,8 +363,8 @@ export class IncidentClusterer {
     }
     if (best) {
       const score = 1 - bestDistance / 64;
-      await this.index.join(best.incidentId, entry("near-duplicate", score, best.key, weight));
-      return finish({ key: post.key, incidentId: best.incidentId, reason: "near-duplicate", score, matchedKey: best.key });
+      yield* ask("join", best.incidentId, entry("near-duplicate", score, best.key, weight));
+      return yield* finish({ key: post.key, incidentId: best.incidentId, reason: "near-duplicate", score, matchedKey: best.key });
     }
 
     // 3. TF-IDF cosine against centroids of incidents in the window, through the term index.
@@ -349,11 +376,11 @@ export class IncidentClusterer {
       .map(([t]) => t);
     if (query.length > 0) {
       const dots = new Map<number, number>();
-      const hits = await this.index.termHits(query, post.time - o.windowMs, post.time + o.windowMs, o.postingsPerTerm);
+      const hits = yield* ask("termHits", query, post.time - o.windowMs, post.time + o.windowMs, o.postingsPerTerm);
       if (o.scoring === "coverage") {
         let mass = 0;
         for (const t of query) mass += vector.get(t)! ** 2;
-        const sizes = await this.index.masses([...new Set(hits.map((h) => h.incidentId))]);
+        const sizes = yield* ask("masses", [...new Set(hits.map((h) => h.incidentId))]);
         for (const hit of hits) {
           const w = vector.get(hit.term)!;
           const full = Math.max(o.saturation, o.shareFull * (sizes.get(hit.incidentId) ?? 1));
@@ -363,8 +390,8 @@ export class IncidentClusterer {
         for (const hit of hits) dots.set(hit.incidentId, (dots.get(hit.incidentId) ?? 0) + hit.weight * vector.get(hit.term)!);
       }
       if (dots.size > 0) {
-        const norms = o.scoring === "coverage" ? new Map([...dots.keys()].map((id) => [id, 1])) : await this.index.norms([...dots.keys()]);
-        const recent = o.recencyBoost !== 1 ? await this.index.lastSeen([...dots.keys()]) : new Map<number, number>();
+        const norms = o.scoring === "coverage" ? new Map([...dots.keys()].map((id) => [id, 1])) : yield* ask("norms", [...dots.keys()]);
+        const recent = o.recencyBoost !== 1 ? yield* ask("lastSeen", [...dots.keys()]) : new Map<number, number>();
         let bestId = -1;
         let bestScore = 0;
         for (const [id, dot] of dots) {
@@ -379,14 +406,37 @@ export class IncidentClusterer {
           }
         }
         if (bestId >= 0 && bestScore >= o.similarThreshold) {
-          await this.index.join(bestId, entry("similar", bestScore, null, weight));
-          return finish({ key: post.key, incidentId: bestId, reason: "similar", score: bestScore, matchedKey: null });
+          yield* ask("join", bestId, entry("similar", bestScore, null, weight));
+          return yield* finish({ key: post.key, incidentId: bestId, reason: "similar", score: bestScore, matchedKey: null });
         }
       }
     }
 
     // 4. A new candidate.
-    const id = await this.index.create(entry("seed", null, null, 1));
-    return finish({ key: post.key, incidentId: id, reason: "seed", score: null, matchedKey: null });
+    const id = yield* ask("create", entry("seed", null, null, 1));
+    return yield* finish({ key: post.key, incidentId: id, reason: "seed", score: null, matchedKey: null });
+  }
+}
+
+/** The online clusterer over one index. Not re-entrant: call {@link cluster} one post at a time. */
+export class IncidentClusterer extends ClusterRules {
+  constructor(
+    readonly index: ClusterIndex,
+    options: ClusterOptions = {},
+  ) {
+    super(options);
+  }
+
+  /**
+   * Index a post that is already a member (kept by a reviewer through a rebuild): its text counts
+   * in the stream's IDF and its incident's centroid, as if clustering had put it there.
+   */
+  indexMember(post: ClusterPost, incidentId: number, reply: boolean): Promise<void> {
+    return runPlanAsync(this.indexMemberPlan(post, incidentId, reply), (call) => callIndex(this.index, call) as Promise<unknown>);
+  }
+
+  /** Cluster one post: join an incident, start a candidate or leave it alone. */
+  cluster(post: ClusterPost): Promise<ClusterDecision> {
+    return runPlanAsync(this.clusterPlan(post), (call) => callIndex(this.index, call) as Promise<unknown>);
   }
 }

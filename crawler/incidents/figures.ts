@@ -7,6 +7,7 @@
  * member and reviewers' actions all call this one function.
  */
 import type { Db, Prisma } from "../../lib/db";
+import { runPlanAsync } from "../../lib/plan";
 import { BIGRAM, TAG_MARK } from "./text-features";
 
 /** A client or an interactive transaction's client: the figures are written where the move was. */
@@ -178,15 +179,25 @@ const KEYWORDS = 8;
 /** Longest title taken from a post's text. */
 const TITLE_CHARS = 40;
 
+/**
+ * `s` cut at {@link TITLE_CHARS} characters (code points: cutting UTF-16 units could split an
+ * emoji's surrogate pair, and Prisma refuses a string with half of one — the incident's update
+ * failed and the post stayed queued).
+ */
+function cutTitle(s: string): string {
+  const chars = Array.from(s);
+  return chars.length > TITLE_CHARS ? `${chars.slice(0, TITLE_CHARS).join("")}…` : s;
+}
+
 /** The title a post gives an incident: its own title, else its first sentence, cut at {@link TITLE_CHARS}. */
 export function titleFromPost(title: string, text: string): string {
   const t = title.trim();
-  if (t) return t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS)}…` : t;
+  if (t) return cutTitle(t);
   const body = text.replace(/\s+/g, " ").trim();
   const headline = /【([^】]{2,60})】/.exec(body)?.[1];
   const first = headline ?? body.split(/(?<=[。！？!?；;])|\n/)[0] ?? "";
   const s = first.trim();
-  return s.length > TITLE_CHARS ? `${s.slice(0, TITLE_CHARS)}…` : s;
+  return cutTitle(s);
 }
 
 /**
@@ -197,19 +208,66 @@ export function promotes(f: { size: number; threadCount: number; authorCount: nu
   return f.flaggedCount > 0 || (f.size >= 2 && (f.threadCount >= 2 || f.authorCount >= 2));
 }
 
-/** The incident's most telling terms (its centroid's heaviest words and tags); null: it has none. */
-async function keywordsOf(tx: IncidentTx, incidentId: number): Promise<string[] | null> {
-  const rows = await tx.incidentTerm.findMany({
-    where: { incidentId, NOT: { term: { startsWith: BIGRAM } } },
-    orderBy: [{ weight: "desc" }, { id: "asc" }],
-    take: KEYWORDS * 2,
-    select: { term: true },
-  });
-  if (rows.length === 0) return null;
-  return rows
-    .map((r) => (r.term.startsWith(TAG_MARK) ? r.term.slice(TAG_MARK.length) : r.term))
+/** Centroid terms read per incident for its keywords (a tag and its word may both be there). */
+export const KEYWORD_TERMS = KEYWORDS * 2;
+
+/** The incident's most telling terms (its centroid's heaviest words and tags, as read); null: it has none. */
+function keywordsOf(terms: readonly string[]): string[] | null {
+  if (terms.length === 0) return null;
+  return terms
+    .map((t) => (t.startsWith(TAG_MARK) ? t.slice(TAG_MARK.length) : t))
     .filter((t, i, all) => all.indexOf(t) === i)
     .slice(0, KEYWORDS);
+}
+
+/** The Incident columns {@link recomputeIncidentFigures} writes (dates as dates, platforms and keywords as JSON). */
+export type IncidentFigureColumns = Record<string, string | number | boolean | Date | null>;
+
+/**
+ * The reads and the write of {@link figuresPlan}, carried out by Prisma ({@link runFigureOpPrisma})
+ * or as prepared statements on SQLite (./sqlite-index.ts runFigureOpSqlite). Each returns:
+ * incidentHead → its status, titleLocked, title and topicId (null: no such incident);
+ * figureMembers → {@link FigureMember}[]; keywordTerms → up to {@link KEYWORD_TERMS} of its
+ * centroid's word terms (no bigrams), heaviest first (ties: the older posting);
+ * postText → a post's title and text (null: none); updateIncident → nothing.
+ */
+export type FigureOp =
+  | { op: "incidentHead"; incidentId: number }
+  | { op: "figureMembers"; incidentId: number }
+  | { op: "keywordTerms"; incidentId: number }
+  | { op: "postText"; postId: number }
+  | { op: "updateIncident"; incidentId: number; data: IncidentFigureColumns };
+
+/** An incident's head row as {@link figuresPlan} reads it. */
+export interface IncidentHead {
+  status: string;
+  titleLocked: boolean;
+  title: string;
+  topicId: number | null;
+}
+
+/** One {@link FigureOp} through Prisma, on the caller's transaction. */
+export async function runFigureOpPrisma(tx: IncidentTx, op: FigureOp): Promise<unknown> {
+  switch (op.op) {
+    case "incidentHead":
+      return tx.incident.findUnique({ where: { id: op.incidentId }, select: { status: true, titleLocked: true, title: true, topicId: true } });
+    case "figureMembers":
+      return readFigureMembers(tx, op.incidentId);
+    case "keywordTerms":
+      return (
+        await tx.incidentTerm.findMany({
+          where: { incidentId: op.incidentId, NOT: { term: { startsWith: BIGRAM } } },
+          orderBy: [{ weight: "desc" }, { id: "asc" }],
+          take: KEYWORD_TERMS,
+          select: { term: true },
+        })
+      ).map((r) => r.term);
+    case "postText":
+      return tx.post.findUnique({ where: { id: op.postId }, select: { title: true, text: true } });
+    case "updateIncident":
+      await tx.incident.update({ where: { id: op.incidentId }, data: op.data, select: { id: true } });
+      return undefined;
+  }
 }
 
 /**
@@ -220,19 +278,25 @@ async function keywordsOf(tx: IncidentTx, incidentId: number): Promise<string[] 
  * members alone and are left to their own modules. Returns the figures written; null when the
  * incident does not exist.
  */
-export async function recomputeIncidentFigures(tx: IncidentTx, incidentId: number, now = new Date()): Promise<IncidentFigures | null> {
-  const inc = await tx.incident.findUnique({ where: { id: incidentId }, select: { status: true, titleLocked: true, title: true, topicId: true } });
+export function recomputeIncidentFigures(tx: IncidentTx, incidentId: number, now = new Date()): Promise<IncidentFigures | null> {
+  return runPlanAsync(figuresPlan(incidentId, now), (op) => runFigureOpPrisma(tx, op));
+}
+
+/** {@link recomputeIncidentFigures} as a plan (lib/plan.ts): the rules once, for both drivers. */
+export function* figuresPlan(incidentId: number, now: Date): Generator<FigureOp, IncidentFigures | null, unknown> {
+  const inc = (yield { op: "incidentHead", incidentId }) as IncidentHead | null;
   if (!inc) return null;
-  const figures = computeIncidentFigures(await readFigureMembers(tx, incidentId));
+  const figures = computeIncidentFigures((yield { op: "figureMembers", incidentId }) as FigureMember[]);
   const { platforms, firstSeenAt, lastSeenAt, ...rest } = figures;
-  const keywords = await keywordsOf(tx, incidentId);
+  const keywords = keywordsOf((yield { op: "keywordTerms", incidentId }) as string[]);
   const rep =
     inc.titleLocked || figures.representativePostId === null
       ? null
-      : await tx.post.findUnique({ where: { id: figures.representativePostId }, select: { title: true, text: true } });
+      : ((yield { op: "postText", postId: figures.representativePostId }) as { title: string; text: string } | null);
   const title = rep ? titleFromPost(rep.title, rep.text) || inc.title : inc.title;
-  await tx.incident.update({
-    where: { id: incidentId },
+  yield {
+    op: "updateIncident",
+    incidentId,
     data: {
       ...rest,
       // Without a counted flag (all dismissed, or a topic given when it was made) the topic stays.
@@ -245,7 +309,6 @@ export async function recomputeIncidentFigures(tx: IncidentTx, incidentId: numbe
       ...(firstSeenAt && lastSeenAt ? { firstSeenAt, lastSeenAt } : {}),
       updatedAt: now,
     },
-    select: { id: true },
-  });
+  };
   return figures;
 }

@@ -19,7 +19,7 @@ export type Tx = Prisma.TransactionClient | Db;
 export const CLOSED_STATUSES = ["dismissed", "merged"] as const;
 
 /** The IncidentDocFreq row holding the number of documents. */
-const DOCS_ROW = "";
+export const DOCS_ROW = "";
 
 /** The dialect a client speaks, for {@link DbIndex} (its two hand-written statements differ in date form). */
 export function indexDialect(db: Db): Dialect {

@@ -42,3 +42,8 @@ export async function queuePosts(tx: Tx, postIds: readonly number[], now: Date):
 export async function dequeueClustered(tx: Tx, postId: number, queuedAt: Date): Promise<void> {
   await tx.incidentQueue.deleteMany({ where: { postId, queuedAt: { lte: queuedAt } } });
 }
+
+/** {@link dequeueClustered} on SQLite's own connection, inside the clustering's synchronous transaction. */
+export function dequeueClusteredSync(db: BetterSqlite3.Database, postId: number, queuedAt: Date): void {
+  prepared(db, `DELETE FROM "IncidentQueue" WHERE "postId" = ? AND "queuedAt" <= ?`).run(postId, sqlValue(queuedAt));
+}

@@ -8,7 +8,7 @@ import type { PlanDriver, RunOptions, Stores } from "./types";
 
 /** Stores that write through Prisma's queries on `db`. */
 export function prismaStores(db: Db): Stores {
-  return {
+  const stores: Stores = {
     backend: "prisma",
     run<Op, R>(plan: () => Generator<Op, R, unknown>, driver: PlanDriver<Op>, options: RunOptions = {}): Promise<R> {
       if (options.transaction === false) return runPlanAsync(plan(), (op) => driver.prisma(db, op, db));
@@ -17,6 +17,12 @@ export function prismaStores(db: Db): Stores {
         ...(options.maxWait !== undefined ? { maxWait: options.maxWait } : {}),
       });
     },
+    async runEach<Op, R>(plans: readonly (() => Generator<Op, R, unknown>)[], driver: PlanDriver<Op>, options: RunOptions = {}): Promise<R[]> {
+      const out: R[] = [];
+      for (const plan of plans) out.push(await stores.run(plan, driver, options));
+      return out;
+    },
     stats: () => Promise.resolve(null),
   };
+  return stores;
 }

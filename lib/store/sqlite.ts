@@ -19,6 +19,26 @@ export function sqliteStores(db: Db): Stores {
       const raw = await connection();
       return raw.transaction((sql) => runPlan(plan(), (op) => driver.sqlite(sql, op)));
     },
+    async runEach<Op, R>(plans: readonly (() => Generator<Op, R, unknown>)[], driver: PlanDriver<Op>): Promise<R[]> {
+      const raw = await connection();
+      // Asked for in one turn of the event loop: the group commit runs them in order, each in a
+      // savepoint of its own, and commits once (lib/db.ts GroupCommit). After a failure the rest
+      // do nothing and fail, as on Prisma, where they are never started.
+      let failed = false;
+      return Promise.all(
+        plans.map((plan) =>
+          raw.transaction((sql) => {
+            if (failed) throw new Error("not run: an earlier plan of the same runEach failed");
+            try {
+              return runPlan(plan(), (op) => driver.sqlite(sql, op));
+            } catch (e) {
+              failed = true;
+              throw e;
+            }
+          }),
+        ),
+      );
+    },
     async stats() {
       return (await connection()).stats;
     },

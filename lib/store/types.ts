@@ -38,6 +38,13 @@ export interface Stores {
   readonly backend: Backend;
   /** Carry out a plan, all or nothing: each operation it yields runs on this backend, its result sent back. */
   run<Op, R>(plan: () => Generator<Op, R, unknown>, driver: PlanDriver<Op>, options?: RunOptions): Promise<R>;
+  /**
+   * Carry out plans one after another, each all or nothing and each seeing the writes of those
+   * before it; their results in order. A failure stops the run with its error: the plans before it
+   * are kept. On SQLite they share one commit (each in a savepoint), which is why a caller with
+   * many small plans (clustering, one post each) hands them over together.
+   */
+  runEach<Op, R>(plans: readonly (() => Generator<Op, R, unknown>)[], driver: PlanDriver<Op>, options?: RunOptions): Promise<R[]>;
   /** Writes and commits on SQLite's own connection so far (CAMPUSWATCH_PROFILE prints them); null elsewhere. */
   stats(): Promise<{ writes: number; commits: number } | null>;
 }

@@ -43,6 +43,7 @@ const RULES: { name: string; pattern: RegExp; allowed: Record<string, string> }[
       "crawler/classify/unclassified.ts": "the UnclassifiedPost queue's owner (docs/tables.md): its SQLite write, run by the page store's SQLite driver",
       "crawler/incidents/queue.ts": "the IncidentQueue's owner (docs/tables.md): its SQLite write, run by the page store's SQLite driver",
       "crawler/incidents/index-store.ts": "the clustering index: SQLite's date form in its two hand-written statements",
+      "crawler/incidents/sqlite-index.ts": "the clustering index and incident figures' SQLite implementation (INCIDENT_STORE)",
       "lib/search-index.ts": "the search index store's SQLite implementation (SEARCH_INDEX_STORE)",
       "lib/notify/index.ts": "the channel probe's SQLite implementation (CHANNEL_PROBE)",
       "lib/db-copy.ts": "a tool on database files, not a client: `db copy` reads a SQLite file",

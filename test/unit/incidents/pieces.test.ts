@@ -86,6 +86,9 @@ describe("figures", () => {
     expect(titleFromPost("", "【宿舍楼起火】今晚十点，三号楼冒烟。")).toBe("宿舍楼起火");
     expect(titleFromPost("", "今晚十点，三号楼冒烟。消防车已到")).toBe("今晚十点，三号楼冒烟。");
     expect(titleFromPost("", "很".repeat(100)).length).toBe(41);
+    // Cut by characters, never inside an emoji (half a surrogate pair made the incident's update fail on Prisma).
+    const emoji = titleFromPost("", `${"很".repeat(39)}😡😡😡`);
+    expect(emoji).toBe(`${"很".repeat(39)}😡…`);
   });
 
   it("quoted URLs are found in HTML and text, capped", () => {
