@@ -17,8 +17,8 @@ export const newUserSchema = z.object({
     .max(64, "username must be at most 64 characters")
     .regex(/^[\p{L}\p{N}_.@-]+$/u, "username may contain letters, digits, _ . @ - only"),
   password: newPasswordSchema,
-  role: z.enum(ROLES as unknown as ["admin", "reviewer"], {
-    error: (issue) => `role must be admin or reviewer (got ${JSON.stringify(issue.input)})`,
+  role: z.enum(ROLES as unknown as ["admin", "reviewer", "viewer"], {
+    error: (issue) => `role must be ${ROLES.join(", ")} (got ${JSON.stringify(issue.input)})`,
   }),
 });
 export type NewUser = z.infer<typeof newUserSchema>;

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../lib/db";
 import { DUMMY_HASH, verifyPassword } from "../lib/auth/password";
-import type { Role } from "../lib/auth/session";
+import { isRole, type Role } from "../lib/auth/session";
 import { settleSignInAttempt, takeSignInAttempt, type ThrottleRefusal } from "../lib/auth/throttle";
 import { setLastSignIn } from "../lib/users";
 
@@ -24,7 +24,7 @@ export type SignInOutcome =
   { kind: "throttled"; refusal: ThrottleRefusal } | { kind: "wrong" } | { kind: "disabled" } | { kind: "ok"; user: SignInUser & { role: Role } };
 
 function maySignIn(user: SignInUser | null): user is SignInUser & { role: Role } {
-  return user?.role === "admin" || user?.role === "reviewer";
+  return isRole(user?.role);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { dialectOf, type Db } from "../lib/db";
 import { hashPassword, newPasswordSchema } from "../lib/auth/password";
+import { ROLES, type Role } from "../lib/auth/session";
 import {
   createUser,
   deleteUserRow,
@@ -20,7 +21,7 @@ import { recordAudit, type AuditActor } from "../lib/audit";
 
 export { newUserSchema };
 export const passwordSchema = z.object({ password: newPasswordSchema });
-export const roleSchema = z.object({ role: z.enum(["admin", "reviewer"], { error: "role must be admin or reviewer" }) });
+export const roleSchema = z.object({ role: z.enum(ROLES as unknown as ["admin", "reviewer", "viewer"], { error: `role must be ${ROLES.join(", ")}` }) });
 
 export function listUsers(db: Db) {
   return db.user.findMany({
@@ -89,7 +90,7 @@ async function assertAnotherAdmin(tx: Tx, userId: number, action: AdminLoss) {
 const USER_GONE = () => new ValidationError("no such user", { _: ["That user no longer exists."] }, { code: "userGone" });
 
 /** Change a user's role (their sessions end). Refuses to demote yourself or the last admin. */
-export async function changeRole(db: Db, actor: AuditActor, userId: number, role: "admin" | "reviewer") {
+export async function changeRole(db: Db, actor: AuditActor, userId: number, role: Role) {
   const actorId = actor.userId;
   return inUserTransaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId } });

@@ -12,6 +12,7 @@ import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordActi
 export function NewUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
   const t = useTranslations("users.new");
+  const roles = useTranslations("roles");
   const err = (k: string) => state.errors?.[k]?.join(" ");
   return (
     <form action={action} noValidate aria-label={t("heading")}>
@@ -58,6 +59,7 @@ export function NewUserForm() {
           >
             <option value="reviewer">{t("reviewerOption")}</option>
             <option value="admin">{t("adminOption")}</option>
+            <option value="viewer">{roles("viewer")}</option>
           </select>
           <div id="u-role-error" className="field-error" aria-live="polite">
             {err("role")}
@@ -94,6 +96,7 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
         <select id={`role-${id}`} name="role" defaultValue={role} style={{ width: "auto", padding: "3px 6px" }}>
           <option value="reviewer">{roles("reviewer")}</option>
           <option value="admin">{roles("admin")}</option>
+          <option value="viewer">{roles("viewer")}</option>
         </select>
         <SubmitButton className="small secondary" pending={rolePending}>
           {t("setRole")}

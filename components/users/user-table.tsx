@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listUsers } from "@/server/users";
+import { isRole } from "@/lib/auth/session";
 import { UserRowActions } from "./user-forms";
 import { Num, Time } from "../time";
 
@@ -32,7 +33,7 @@ export async function UserTable({ me }: { me: { id: number } }) {
                 )}
               </td>
               <td>
-                <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{u.role === "admin" || u.role === "reviewer" ? roles(u.role) : u.role}</span>
+                <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{isRole(u.role) ? roles(u.role) : u.role}</span>
               </td>
               <td className="num">
                 <Num value={u._count.reviews} />

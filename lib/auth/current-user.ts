@@ -7,7 +7,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { db } from "../db";
 import { can, type Permission } from "../permissions";
-import { SESSION_COOKIE, verifySession, type Role } from "./session";
+import { isRole, SESSION_COOKIE, verifySession, type Role } from "./session";
 
 export interface CurrentUser {
   id: number;
@@ -24,7 +24,7 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
     where: { id: claims.userId },
     select: { id: true, username: true, role: true, disabledAt: true, sessionVersion: true },
   });
-  if (!user || user.disabledAt || (user.role !== "admin" && user.role !== "reviewer")) return null;
+  if (!user || user.disabledAt || !isRole(user.role)) return null;
   // Revoked: the user signed out, or their password, role or enabled state changed since sign-in.
   if (claims.sessionVersion !== user.sessionVersion) return null;
   return { id: user.id, username: user.username, role: user.role };

@@ -11,8 +11,13 @@ export const SESSION_COOKIE = "cw_session";
 /** Sessions last 12 hours. */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
-export type Role = "admin" | "reviewer";
-export const ROLES: readonly Role[] = ["admin", "reviewer"] as const;
+export type Role = "admin" | "reviewer" | "viewer";
+export const ROLES: readonly Role[] = ["admin", "reviewer", "viewer"] as const;
+
+/** True when `role` is one of {@link ROLES} (a row or token may carry a role this version does not know). */
+export function isRole(role: unknown): role is Role {
+  return (ROLES as readonly unknown[]).includes(role);
+}
 
 export interface SessionClaims {
   userId: number;
@@ -40,7 +45,7 @@ export async function verifySession(token: string | undefined): Promise<SessionC
     const userId = Number(payload.sub);
     const role = payload.role;
     const sessionVersion = payload.sv;
-    if (!Number.isInteger(userId) || (role !== "admin" && role !== "reviewer")) return null;
+    if (!Number.isInteger(userId) || !isRole(role)) return null;
     // Tokens signed before session versions existed carry none: they are refused like revoked ones.
     if (typeof sessionVersion !== "number" || !Number.isInteger(sessionVersion)) return null;
     return { userId, username: typeof payload.username === "string" ? payload.username : "", role, sessionVersion };
