@@ -17,6 +17,7 @@ import type { Db } from "./db";
 import { recordAudit, type AuditActor } from "./audit";
 import { can } from "./permissions";
 import { ROLES, type Role } from "./auth/session";
+import { SCOPE_SELECT, scopeFromRows, type TopicScope } from "./topic-scope";
 import { ValidationError } from "./validation";
 
 export const TOKEN_SCOPES = ["read", "review"] as const;
@@ -163,6 +164,8 @@ export interface TokenUser {
   id: number;
   username: string;
   role: Role;
+  /** The owner's topic scope (lib/topic-scope.ts): a token sees what its owner sees. */
+  topics: TopicScope;
 }
 
 /** Do not write `lastUsedAt` more often than this per token (a busy client would write on every request). */
@@ -184,7 +187,7 @@ export async function verifyApiToken(db: Db, token: string | null | undefined, n
       expiresAt: true,
       revokedAt: true,
       lastUsedAt: true,
-      user: { select: { id: true, username: true, role: true, disabledAt: true } },
+      user: { select: { id: true, username: true, role: true, disabledAt: true, ...SCOPE_SELECT } },
     },
   });
   if (!row || !crypto.timingSafeEqual(Buffer.from(row.tokenHash, "hex"), Buffer.from(hash, "hex"))) return { refused: "unknown" };
@@ -194,5 +197,5 @@ export async function verifyApiToken(db: Db, token: string | null | undefined, n
   if (row.user.disabledAt || !(ROLES as readonly string[]).includes(role)) return { refused: "owner-disabled" };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_STEP_MS)
     await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
-  return { user: { tokenId: row.id, scope: row.scope as TokenScope, id: row.user.id, username: row.user.username, role } };
+  return { user: { tokenId: row.id, scope: row.scope as TokenScope, id: row.user.id, username: row.user.username, role, topics: scopeFromRows(row.user.topicScope) } };
 }

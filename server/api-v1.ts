@@ -10,6 +10,7 @@ import type { Db } from "../lib/db";
 import { jsonList } from "../lib/format";
 import { parseInput } from "../lib/validation";
 import { decodeIdCursor, encodeIdCursor } from "../lib/api-v1";
+import { inScope, scopeWhere, type TopicScope } from "../lib/topic-scope";
 
 const optionalId = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().positive().optional());
 const optionalDate = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.date({ error: "a date or time (ISO 8601)" }).optional());
@@ -88,12 +89,16 @@ const flagQuery = z.object({
   limit,
 });
 
-/** GET /api/v1/flags: flags newest first; filters status, topic, since (created at or after). */
-export async function apiFlags(db: Db, url: string) {
+/**
+ * GET /api/v1/flags: flags newest first; filters status, topic, since (created at or after). Only
+ * flags of the token owner's topic `scope` (lib/topic-scope.ts).
+ */
+export async function apiFlags(db: Db, url: string, scope: TopicScope = null) {
   const q = parseInput(flagQuery, paramsOf(url));
   const before = decodeIdCursor(q.cursor);
   const rows = await db.flag.findMany({
     where: {
+      AND: [scopeWhere(scope)],
       ...(q.status ? { status: q.status } : {}),
       ...(q.topic ? { topicId: q.topic } : {}),
       ...(q.since ? { createdAt: { gte: q.since } } : {}),
@@ -130,10 +135,10 @@ function flagJson(f: {
   };
 }
 
-/** One flag as the API shows it (after a review), or null. */
-export async function apiFlag(db: Db, id: number) {
+/** One flag as the API shows it (after a review), or null (also when outside the reader's `scope`). */
+export async function apiFlag(db: Db, id: number, scope: TopicScope = null) {
   const f = await db.flag.findUnique({ where: { id }, include: { topic: { select: { name: true } }, post: { select: POST_SUMMARY } } });
-  return f ? flagJson(f) : null;
+  return f && inScope(scope, f.topicId) ? flagJson(f) : null;
 }
 
 const incidentQuery = z.object({
@@ -144,12 +149,16 @@ const incidentQuery = z.object({
   limit,
 });
 
-/** GET /api/v1/incidents: incidents newest first; filters status, topic, since (last seen at or after). */
-export async function apiIncidents(db: Db, url: string) {
+/**
+ * GET /api/v1/incidents: incidents newest first; filters status, topic, since (last seen at or
+ * after). Only incidents of the token owner's topic `scope` (lib/topic-scope.ts).
+ */
+export async function apiIncidents(db: Db, url: string, scope: TopicScope = null) {
   const q = parseInput(incidentQuery, paramsOf(url));
   const before = decodeIdCursor(q.cursor);
   const rows = await db.incident.findMany({
     where: {
+      AND: [scopeWhere(scope)],
       ...(q.status ? { status: q.status } : {}),
       ...(q.topic ? { topicId: q.topic } : {}),
       ...(q.since ? { lastSeenAt: { gte: q.since } } : {}),

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
+import { inScope, scopeSql, type TopicScope } from "../lib/topic-scope";
 import type { Db } from "../lib/db";
 import { parseJsonColumn } from "../lib/json-column";
 import { isPlatform, type Platform } from "../lib/platforms";
@@ -37,6 +38,8 @@ export const MEMBER_LIMIT = 500;
 export interface IncidentFilter {
   states: IncidentState[];
   topicId?: number;
+  /** The reader's topic scope (lib/topic-scope.ts), from the user, never the URL; null or undefined: every topic. */
+  scope?: TopicScope;
   platform?: Platform;
   /** Minimum percentage of negative members. */
   negativeShare?: number;
@@ -162,6 +165,8 @@ export interface IncidentRow {
 function listConditions(f: IncidentFilter, now: Date): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`i."status" IN (${Prisma.join(f.states)})`];
   if (f.topicId) where.push(Prisma.sql`i."topicId" = ${f.topicId}`);
+  const scoped = scopeSql(f.scope ?? null, Prisma.sql`i."topicId"`);
+  if (scoped) where.push(scoped);
   // The platforms column is a JSON array of registry ids (quoted, so one id never matches inside another).
   if (f.platform) where.push(Prisma.sql`i."platforms" LIKE ${`%"${f.platform}"%`}`);
   // Integers on both sides: no float parameter whose type PostgreSQL would have to guess.
@@ -278,9 +283,10 @@ export async function risingIncidents(db: Db, now = new Date(), limit = 5): Prom
 // One incident
 
 /** One incident with everything its page shows; null when there is none with that id. */
-export async function getIncident(db: Db, id: number) {
+export async function getIncident(db: Db, id: number, scope: TopicScope = null) {
   const incident = await db.incident.findUnique({ where: { id }, include: { topic: { select: { id: true, name: true } } } });
-  if (!incident) return null;
+  // Outside the reader's scope is the same as not there (the page answers 404).
+  if (!incident || !inScope(scope, incident.topicId)) return null;
   const [members, actions, mergedInto, timelinePoints] = await Promise.all([
     db.incidentPost.findMany({
       where: { incidentId: id },

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { shanghaiDayStart } from "../lib/time";
 import { PLATFORMS, type Platform } from "@/crawler/types";
 import { SENTIMENTS, type Sentiment } from "../lib/sentiments";
+import type { TopicScope } from "../lib/topic-scope";
 
 export const REVIEW_STATES = ["open", "reviewed", "confirmed", "dismissed"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
@@ -36,6 +37,11 @@ export interface PostFilter {
   /** Only posts the classifier judged so (Post.sentiment). */
   sentiment?: Sentiment;
   q?: string;
+  /**
+   * The reader's topic scope (lib/topic-scope.ts), set from the user, never from the URL: the
+   * flagged view then holds only flags of these topics. Undefined or null: every topic.
+   */
+  scope?: TopicScope;
 }
 
 /** A position in the newest-first order. */

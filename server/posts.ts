@@ -7,6 +7,7 @@
  * with their account, flags and classifications.
  */
 import { Prisma } from "@/generated/prisma/client";
+import { scopeSql } from "../lib/topic-scope";
 import { dialectOf, type Db } from "../lib/db";
 import { isSentiment, type Sentiment } from "../lib/sentiments";
 import { encodeCursor, shanghaiDayStart, type Cursor, type PostFilter, type ReviewState } from "./posts-filter";
@@ -49,6 +50,8 @@ function flagConditions(f: PostFilter): Prisma.Sql[] {
   const c: Prisma.Sql[] = [];
   if (f.review) c.push(Prisma.sql`f."status" IN (${Prisma.join(FLAG_STATUS[f.review])})`);
   if (f.flagged && f.topicId) c.push(Prisma.sql`f."topicId" = ${f.topicId}`);
+  const scoped = f.flagged ? scopeSql(f.scope ?? null, Prisma.sql`f."topicId"`) : null;
+  if (scoped) c.push(scoped);
   if (f.flagged && f.minScore !== undefined) c.push(Prisma.sql`f."score" >= ${f.minScore}`);
   return c;
 }

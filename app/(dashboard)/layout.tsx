@@ -11,7 +11,7 @@ import { signOut } from "@/app/(auth)/sign-in/actions";
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
   const [openFlags, myCases, t, tc, tr] = await Promise.all([
-    openFlagCount(db),
+    openFlagCount(db, user.topics),
     openCaseCount(db, user.id),
     getTranslations("shell"),
     getTranslations("common"),

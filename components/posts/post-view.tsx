@@ -17,7 +17,8 @@ import { BurstingNow } from "@/components/bursts/bursting-now";
 
 /** The flagged list (home) and the posts list share everything but the `flagged` switch. */
 export async function PostView({ user, params, flagged }: { user: CurrentUser; params: SearchParams; flagged: boolean }) {
-  const { filter, after, before } = parsePostFilter(params, flagged);
+  const { filter: parsed, after, before } = parsePostFilter(params, flagged);
+  const filter = { ...parsed, scope: user.topics };
   const basePath = flagged ? "/" : "/posts";
   const exportQuery = filterToParams(filter);
   if (flagged) exportQuery.set("flagged", "1");

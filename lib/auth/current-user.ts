@@ -7,12 +7,15 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { db } from "../db";
 import { can, type Permission } from "../permissions";
+import { SCOPE_SELECT, scopeFromRows, type TopicScope } from "../topic-scope";
 import { isRole, SESSION_COOKIE, verifySession, type Role } from "./session";
 
 export interface CurrentUser {
   id: number;
   username: string;
   role: Role;
+  /** The topics whose flags and incidents the user sees; null: every topic. */
+  topics: TopicScope;
 }
 
 /** The user behind the request's session cookie, re-read from the database; null when anonymous, disabled or revoked. */
@@ -22,12 +25,12 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
   if (!claims) return null;
   const user = await db.user.findUnique({
     where: { id: claims.userId },
-    select: { id: true, username: true, role: true, disabledAt: true, sessionVersion: true },
+    select: { id: true, username: true, role: true, disabledAt: true, sessionVersion: true, ...SCOPE_SELECT },
   });
   if (!user || user.disabledAt || !isRole(user.role)) return null;
   // Revoked: the user signed out, or their password, role or enabled state changed since sign-in.
   if (claims.sessionVersion !== user.sessionVersion) return null;
-  return { id: user.id, username: user.username, role: user.role };
+  return { id: user.id, username: user.username, role: user.role, topics: scopeFromRows(user.topicScope) };
 }
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */

@@ -17,8 +17,8 @@ type Search = Record<string, string | string[] | undefined>;
 
 /** 事件: incidents by heat with their trend, platforms, reach, dates, flags and status. */
 export default async function IncidentsPage({ searchParams }: { searchParams: Promise<Search> }) {
-  await requireUser();
-  const filter = parseIncidentFilter(await searchParams);
+  const user = await requireUser();
+  const filter = { ...parseIncidentFilter(await searchParams), scope: user.topics };
   const t = await getTranslations("incidents.list");
   return (
     <>

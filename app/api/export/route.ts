@@ -16,10 +16,11 @@ const querySchema = z.object({
  * fields as the pages) as a download, streamed. Permission: export.
  */
 // Not async: the response streams, so nothing is awaited before it is returned.
-export const GET = withAuth("export", (req) => {
+export const GET = withAuth("export", (req, user) => {
   const params = Object.fromEntries(new URL(req.url).searchParams);
   const { format, flagged } = parseInput(querySchema, params);
-  const { filter } = parsePostFilter(params, flagged === "1");
+  // A scoped user exports only their topics' flags, as their list shows them.
+  const filter = { ...parsePostFilter(params, flagged === "1").filter, scope: user.topics };
   const encoder = new TextEncoder();
   const chunks = exportFilteredPosts(db, format, filter);
   const stream = new ReadableStream<Uint8Array>({

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import type { TopicScope } from "@/lib/topic-scope";
 import { Suspense } from "react";
 import { getTranslations } from "next-intl/server";
 import { requireUser } from "@/lib/auth/current-user";
@@ -44,6 +45,7 @@ export default async function IncidentPage({ params, searchParams }: { params: P
     <Suspense fallback={<PanelSkeleton height={400} label={t("loading")} />}>
       <IncidentView
         incidentId={incidentId}
+        scope={user.topics}
         canReview={can(user.role, "review")}
         canExport={can(user.role, "export")}
         canHandle={can(user.role, "cases")}
@@ -64,6 +66,7 @@ function statusMoves(status: string): ("handle" | "reopen" | "dismiss")[] {
 
 async function IncidentView({
   incidentId,
+  scope,
   canReview,
   canExport,
   canHandle,
@@ -71,6 +74,7 @@ async function IncidentView({
   newId,
 }: {
   incidentId: number;
+  scope: TopicScope;
   canReview: boolean;
   canExport: boolean;
   canHandle: boolean;
@@ -78,7 +82,7 @@ async function IncidentView({
   newId: number | null;
 }) {
   const [incident, kase, users, tc, t, ta, ts, tl] = await Promise.all([
-    getIncident(db, incidentId),
+    getIncident(db, incidentId, scope),
     getCase(db, { kind: "incident", id: incidentId }),
     canHandle ? assignableUsers(db) : [],
     getTranslations("cases.panel"),

@@ -6,7 +6,7 @@ import { apiIncidents } from "@/server/api-v1";
  * GET /api/v1/incidents?status=candidate|open|handled|dismissed|merged&topic=ID&since=ISO&limit=N&cursor=…
  * — incidents, newest first. Token scope read.
  */
-export const GET = withToken({ scope: "read", permission: "read" }, async (req) => {
-  const { data, nextCursor } = await apiIncidents(db, req.url);
+export const GET = withToken({ scope: "read", permission: "read" }, async (req, user) => {
+  const { data, nextCursor } = await apiIncidents(db, req.url, user.topics);
   return apiData(data, nextCursor);
 });

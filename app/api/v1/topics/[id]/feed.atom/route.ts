@@ -5,6 +5,7 @@ import { publicUrl } from "@/lib/config";
 import { parseInput } from "@/lib/validation";
 import { xmlText } from "@/lib/xml";
 import { topicFeed } from "@/server/api-v1";
+import { inScope } from "@/lib/topic-scope";
 
 const paramsSchema = z.object({ id: z.coerce.number().int().positive("the topic id is a positive number") });
 
@@ -26,9 +27,10 @@ function safeHref(url: string): string | null {
  * for feed readers (which send no headers: the token may ride in the URL; read scope only, so a
  * leaked feed URL can never review). Every crawled value is escaped as XML (lib/xml.ts).
  */
-export const GET = withToken({ scope: "read", permission: "read", tokenInQuery: true }, async (req, _user, ctx: { params: Promise<{ id: string }> }) => {
+export const GET = withToken({ scope: "read", permission: "read", tokenInQuery: true }, async (req, user, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = parseInput(paramsSchema, await ctx.params);
-  const feed = await topicFeed(db, id);
+  // A topic outside the owner's scope answers like a topic that does not exist.
+  const feed = inScope(user.topics, id) ? await topicFeed(db, id) : null;
   if (!feed) return apiError(404, "not-found", `no topic ${id}`);
   const base = (publicUrl() ?? new URL(req.url).origin).replace(/\/$/, "");
   const entries = [
