@@ -6,6 +6,7 @@ import { z } from "zod";
 import { dialectOf, type Db } from "../lib/db";
 import { hashPassword, newPasswordSchema } from "../lib/auth/password";
 import { ROLES, type Role } from "../lib/auth/session";
+import { SCOPE_SELECT, scopeFromRows, type TopicScope } from "../lib/topic-scope";
 import {
   createUser,
   deleteUserRow,
@@ -26,7 +27,7 @@ export const roleSchema = z.object({ role: z.enum(ROLES as unknown as ["admin", 
 export function listUsers(db: Db) {
   return db.user.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, username: true, role: true, createdAt: true, lastSignInAt: true, disabledAt: true, _count: { select: { reviews: true } } },
+    select: { id: true, username: true, role: true, createdAt: true, lastSignInAt: true, disabledAt: true, _count: { select: { reviews: true } }, ...SCOPE_SELECT },
   });
 }
 
@@ -175,5 +176,37 @@ export async function setUserDisabled(db: Db, actor: AuditActor, userId: number,
       after: { disabled },
     });
     return changed;
+  });
+}
+
+/**
+ * Limit a user to `topicIds` (their flags and incidents only), or give them every topic (null or an
+ * empty list). Refuses topics that do not exist; audited with the scope before and after. Takes
+ * effect on the user's next request (the scope is read with the session, lib/auth/current-user.ts).
+ */
+export async function setTopicScope(db: Db, actor: AuditActor, userId: number, topicIds: readonly number[] | null): Promise<TopicScope> {
+  const wanted = [...new Set(topicIds ?? [])].sort((a, b) => a - b);
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, username: true, ...SCOPE_SELECT } });
+    if (!user) throw USER_GONE();
+    const found = await tx.topic.findMany({ where: { id: { in: wanted } }, select: { id: true } });
+    const missing = wanted.filter((id) => !found.some((t) => t.id === id));
+    if (missing.length) {
+      throw new ValidationError(`no topic ${missing.join(", ")}`, { topics: [`No such topic: ${missing.join(", ")}.`] }, { code: "topicGone", values: { ids: missing.join(", ") } });
+    }
+    const before = scopeFromRows(user.topicScope);
+    const after: TopicScope = wanted.length ? wanted : null;
+    if (JSON.stringify(before) === JSON.stringify(after)) return after;
+    await tx.userTopic.deleteMany({ where: { userId } });
+    if (after) await tx.userTopic.createMany({ data: after.map((topicId) => ({ userId, topicId })) });
+    await recordAudit(tx, actor, {
+      kind: "user",
+      action: "topics",
+      targetId: userId,
+      target: user.username,
+      before: { topics: before ?? "all" },
+      after: { topics: after ?? "all" },
+    });
+    return after;
   });
 }

@@ -6,13 +6,12 @@ import { MIN_PASSWORD_LENGTH } from "@/lib/limits";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ToggleForm } from "../toggle-form";
 import { FormStatus, SubmitButton } from "../form";
-import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
+import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setTopicsAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
 
 /** The form that creates a user (username, initial password, role). */
 export function NewUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
   const t = useTranslations("users.new");
-  const roles = useTranslations("roles");
   const err = (k: string) => state.errors?.[k]?.join(" ");
   return (
     <form action={action} noValidate aria-label={t("heading")}>
@@ -59,7 +58,7 @@ export function NewUserForm() {
           >
             <option value="reviewer">{t("reviewerOption")}</option>
             <option value="admin">{t("adminOption")}</option>
-            <option value="viewer">{roles("viewer")}</option>
+            <option value="viewer">{t("viewerOption")}</option>
           </select>
           <div id="u-role-error" className="field-error" aria-live="polite">
             {err("role")}
@@ -167,5 +166,28 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
         <FormStatus key={i} message={st.ok ? st.message : null} ok inline role={null} />
       ))}
     </div>
+  );
+}
+
+/** The topics a user sees: one box per topic; none ticked means every topic. */
+export function UserTopicsForm({ id, username, topics, scope }: { id: number; username: string; topics: { id: number; name: string }[]; scope: readonly number[] | null }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(setTopicsAction, {});
+  const t = useTranslations("users.row");
+  return (
+    <form action={action} data-testid={`user-topics-${id}`}>
+      <input type="hidden" name="id" value={id} />
+      <fieldset>
+        <legend className="small muted">{t("topicsOf", { username })}</legend>
+        {topics.map((topic) => (
+          <label key={topic.id} className="field-inline">
+            <input type="checkbox" name="topic" value={topic.id} defaultChecked={scope?.includes(topic.id) ?? false} /> {topic.name}
+          </label>
+        ))}
+      </fieldset>
+      <SubmitButton className="small secondary" pending={pending}>
+        {t("setTopics")}
+      </SubmitButton>
+      <FormStatus message={state.message ?? null} ok={Boolean(state.ok)} />
+    </form>
   );
 }

@@ -2,12 +2,19 @@ import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listUsers } from "@/server/users";
 import { isRole } from "@/lib/auth/session";
-import { UserRowActions } from "./user-forms";
+import { UserRowActions, UserTopicsForm } from "./user-forms";
+import { scopeFromRows } from "@/lib/topic-scope";
 import { Num, Time } from "../time";
 
 /** Every user with their role, reviews and sign-ins, and the admin actions. */
 export async function UserTable({ me }: { me: { id: number } }) {
-  const [users, t, roles] = await Promise.all([listUsers(db), getTranslations("users.table"), getTranslations("roles")]);
+  const [users, topics, t, roles] = await Promise.all([
+    listUsers(db),
+    db.topic.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true } }),
+    getTranslations("users.table"),
+    getTranslations("roles"),
+  ]);
+  const topicName = new Map(topics.map((topic) => [topic.id, topic.name]));
   return (
     <div className="table-wrap" style={{ marginBottom: 16 }}>
       <table className="data" data-testid="user-table">
@@ -15,6 +22,7 @@ export async function UserTable({ me }: { me: { id: number } }) {
           <tr>
             <th>{t("username")}</th>
             <th>{t("role")}</th>
+            <th>{t("topics")}</th>
             <th className="num">{t("reviews")}</th>
             <th>{t("created")}</th>
             <th>{t("lastSignIn")}</th>
@@ -34,6 +42,12 @@ export async function UserTable({ me }: { me: { id: number } }) {
               </td>
               <td>
                 <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{isRole(u.role) ? roles(u.role) : u.role}</span>
+              </td>
+              <td data-testid={`user-scope-${u.id}`}>
+                {scopeFromRows(u.topicScope)
+                  ?.map((id) => topicName.get(id) ?? `#${id}`)
+                  .join("、") ?? <span className="muted">{t("allTopics")}</span>}
+                {topics.length > 0 && <UserTopicsForm id={u.id} username={u.username} topics={topics} scope={scopeFromRows(u.topicScope)} />}
               </td>
               <td className="num">
                 <Num value={u._count.reviews} />

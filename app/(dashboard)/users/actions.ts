@@ -7,7 +7,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ValidationError } from "@/lib/validation";
-import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema, setUserDisabled } from "@/server/users";
+import { addUser, changeRole, deleteUser, newUserSchema, passwordSchema, resetPassword, roleSchema, setTopicScope, setUserDisabled } from "@/server/users";
 import { formValues, guard, localizedFailure, localizedInvalid, type FormState } from "../_lib/form";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -96,4 +96,25 @@ export async function setUserDisabledAction(_prev: FormState, formData: FormData
   revalidatePath("/users");
   const t = await getTranslations("users.done");
   return { ok: true, message: disabled ? t("disabled") : t("enabled") };
+}
+
+const topicIdsSchema = z.array(z.coerce.number().int().positive()).max(1000);
+
+/** Set a user's topic scope from the ticked `topic` boxes (none ticked: every topic). */
+export async function setTopicsAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const values = formValues(formData);
+  const parsed = idSchema.safeParse(values);
+  if (!parsed.success) return localizedInvalid(parsed.error, values);
+  const topics = topicIdsSchema.safeParse(formData.getAll("topic"));
+  if (!topics.success) return localizedInvalid(topics.error, values);
+  const { user, state } = await guard("manage-users");
+  if (state) return state;
+  try {
+    await setTopicScope(db, userActor(user), parsed.data.id, topics.data);
+  } catch (e) {
+    return failure(e, values);
+  }
+  revalidatePath("/users");
+  const t = await getTranslations("users.done");
+  return { ok: true, message: t("topicsChanged") };
 }
