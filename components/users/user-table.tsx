@@ -46,7 +46,7 @@ export async function UserTable({ me }: { me: { id: number } }) {
               <td data-testid={`user-scope-${u.id}`}>
                 {scopeFromRows(u.topicScope)
                   ?.map((id) => topicName.get(id) ?? `#${id}`)
-                  .join("、") ?? <span className="muted">{t("allTopics")}</span>}
+                  .join(", ") ?? <span className="muted">{t("allTopics")}</span>}
                 {topics.length > 0 && <UserTopicsForm id={u.id} username={u.username} topics={topics} scope={scopeFromRows(u.topicScope)} />}
               </td>
               <td className="num">

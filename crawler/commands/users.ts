@@ -1,8 +1,17 @@
 import type { Command } from "commander";
 import { action, loadDb, UserInputError } from "./util";
 import { CLI_ACTOR, recordAudit } from "../../lib/audit";
+import { SCOPE_SELECT, scopeFromRows } from "../../lib/topic-scope";
 
-/** `campuswatch user add|list|disable|enable`. */
+/** `--topics`: "all" (every topic) or comma-separated topic ids. */
+function parseTopicList(text: string): number[] | null {
+  if (text.trim().toLowerCase() === "all") return null;
+  const ids = text.split(",").map((s) => s.trim());
+  if (ids.some((s) => !/^[1-9]\d{0,9}$/.test(s))) throw new UserInputError(`--topics takes topic ids like 1,2 or \`all\` (got ${JSON.stringify(text)})`);
+  return ids.map(Number);
+}
+
+/** `campuswatch user add|set|password|list|disable|enable`. */
 export function registerUserCommands(program: Command) {
   const user = program.command("user").description("dashboard users");
   user
@@ -10,13 +19,46 @@ export function registerUserCommands(program: Command) {
     .description("create a user who can sign in to the dashboard")
     .requiredOption("--username <name>", "sign-in name")
     .requiredOption("--password <password>", "password (at least 8 characters; stored as a bcrypt hash)")
-    .requiredOption("--role <role>", "admin | reviewer")
+    .requiredOption("--role <role>", "admin | reviewer | viewer (read only)")
     .action(
       action(async (opts: { username: string; password: string; role: string }) => {
         const [db, { createUser }] = await Promise.all([loadDb(), import("../../lib/users")]);
         const u = await createUser(db, { username: opts.username, password: opts.password, role: opts.role as "admin" });
         await recordAudit(db, CLI_ACTOR, { kind: "user", action: "create", targetId: u.id, target: u.username, after: { role: u.role, password: "set" } });
         console.log(`created ${u.role} ${u.username} (id ${u.id})`);
+      }),
+    );
+  user
+    .command("set")
+    .description("change a user's role (their sessions end) and/or the topics they see")
+    .argument("<username>", "the user's sign-in name")
+    .option("--role <role>", "admin | reviewer | viewer (read only)")
+    .option("--topics <ids>", "topic ids the user sees, comma-separated (e.g. 1,2), or `all`")
+    .action(
+      action(async (username: string, opts: { role?: string; topics?: string }) => {
+        const [db, { changeRole, roleSchema, setTopicScope }, { ValidationError }] = await Promise.all([
+          loadDb(),
+          import("../../server/users"),
+          import("../../lib/validation"),
+        ]);
+        if (opts.role === undefined && opts.topics === undefined) throw new UserInputError("give --role and/or --topics");
+        const topics = opts.topics === undefined ? undefined : parseTopicList(opts.topics);
+        const role = opts.role === undefined ? undefined : roleSchema.safeParse({ role: opts.role });
+        if (role && !role.success) throw new UserInputError(role.error.issues.map((i) => i.message).join("; "));
+        const u = await db.user.findUnique({ where: { username } });
+        if (!u) throw new UserInputError(`no user named ${JSON.stringify(username)} (see \`campuswatch user list\`)`);
+        const refused = (e: unknown) => {
+          throw e instanceof ValidationError ? new UserInputError(Object.values(e.fieldErrors).flat().join(" ") || e.message) : e;
+        };
+        if (role) {
+          // The command line is nobody's session (no user id): only the last-admin rule applies.
+          await changeRole(db, CLI_ACTOR, u.id, role.data.role).catch(refused);
+          console.log(`${u.username} is now ${role.data.role}`);
+        }
+        if (topics !== undefined) {
+          const scope = await setTopicScope(db, CLI_ACTOR, u.id, topics).catch(refused);
+          console.log(`${u.username} sees ${scope ? `topics ${scope.join(", ")}` : "all topics"}`);
+        }
       }),
     );
   user
@@ -41,10 +83,13 @@ export function registerUserCommands(program: Command) {
     .action(
       action(async () => {
         const db = await loadDb();
-        const users = await db.user.findMany({ orderBy: { id: "asc" } });
+        const users = await db.user.findMany({ orderBy: { id: "asc" }, include: SCOPE_SELECT });
         for (const u of users) {
           const state = u.disabledAt ? `\tdisabled since ${u.disabledAt.toISOString()}` : "";
-          console.log(`${u.id}\t${u.username}\t${u.role}\tlast sign-in ${u.lastSignInAt?.toISOString() ?? "never"}${state}`);
+          // Only a scoped user gets the column (last, so scripts reading the others keep working).
+          const scope = scopeFromRows(u.topicScope);
+          const topics = scope ? `\ttopics ${scope.join(",")}` : "";
+          console.log(`${u.id}\t${u.username}\t${u.role}\tlast sign-in ${u.lastSignInAt?.toISOString() ?? "never"}${state}${topics}`);
         }
       }),
     );
