@@ -18,7 +18,7 @@ export const newUserSchema = z.object({
     .regex(/^[\p{L}\p{N}_.@-]+$/u, "username may contain letters, digits, _ . @ - only"),
   password: newPasswordSchema,
   role: z.enum(ROLES as unknown as ["admin", "reviewer", "viewer"], {
-    error: (issue) => `role must be ${ROLES.join(", ")} (got ${JSON.stringify(issue.input)})`,
+    error: (issue) => `role must be admin, reviewer or viewer (got ${JSON.stringify(issue.input)})`,
   }),
 });
 export type NewUser = z.infer<typeof newUserSchema>;

@@ -22,7 +22,7 @@ import { recordAudit, type AuditActor } from "../lib/audit";
 
 export { newUserSchema };
 export const passwordSchema = z.object({ password: newPasswordSchema });
-export const roleSchema = z.object({ role: z.enum(ROLES as unknown as ["admin", "reviewer", "viewer"], { error: `role must be ${ROLES.join(", ")}` }) });
+export const roleSchema = z.object({ role: z.enum(ROLES as unknown as ["admin", "reviewer", "viewer"], { error: "role must be admin, reviewer or viewer" }) });
 
 export function listUsers(db: Db) {
   return db.user.findMany({

@@ -41,7 +41,7 @@ describe("campuswatch CLI", async () => {
     const bad = await cw("user", "add", "--username", "bob", "--password", "password-1", "--role", "owner");
     expect(bad.code).not.toBe(0);
     expect(bad.err.trim().split("\n")).toHaveLength(1);
-    expect(bad.err).toMatch(/role must be admin or reviewer/);
+    expect(bad.err).toMatch(/role must be admin, reviewer or viewer/);
     const dup = await cw("user", "add", "--username", "alice", "--password", "password-2", "--role", "reviewer");
     expect(dup.code).toBe(1);
     expect(dup.err).toMatch(/already exists/);

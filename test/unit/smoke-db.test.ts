@@ -20,7 +20,7 @@ describe("users", () => {
   it("refuses an unknown role with a message naming it", async () => {
     t = await createTestDb();
     await expect(createUser(t.db, { username: "bob", password: "long enough", role: "owner" as "admin" })).rejects.toThrow(
-      /role must be admin or reviewer \(got "owner"\)/,
+      /role must be admin, reviewer or viewer \(got "owner"\)/,
     );
   });
 });
