@@ -204,8 +204,8 @@ export async function setTopicScope(db: Db, actor: AuditActor, userId: number, t
       action: "topics",
       targetId: userId,
       target: user.username,
-      before: { topics: before ?? "all" },
-      after: { topics: after ?? "all" },
+      before: { topics: before ? [...before] : "all" },
+      after: { topics: after ? [...after] : "all" },
     });
     return after;
   });
