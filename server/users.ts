@@ -99,7 +99,8 @@ export async function changeRole(db: Db, actor: AuditActor, userId: number, role
     if (user.role === role) return user;
     if (role !== "admin") {
       if (userId === actorId) throw new ValidationError("self", { _: ["You cannot change your own role; ask another admin."] }, { code: "selfRole" });
-      await assertAnotherAdmin(tx, userId, "demote");
+      // Only an admin's demotion can leave nobody to manage (a viewer made reviewer cannot).
+      if (user.role === "admin") await assertAnotherAdmin(tx, userId, "demote");
     }
     const changed = await setUserRole(tx, userId, role);
     await recordAudit(tx, actor, { kind: "user", action: "role", targetId: userId, target: user.username, before: { role: user.role }, after: { role } });
