@@ -197,5 +197,7 @@ export async function verifyApiToken(db: Db, token: string | null | undefined, n
   if (row.user.disabledAt || !(ROLES as readonly string[]).includes(role)) return { refused: "owner-disabled" };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_STEP_MS)
     await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
-  return { user: { tokenId: row.id, scope: row.scope as TokenScope, id: row.user.id, username: row.user.username, role, topics: scopeFromRows(row.user.topicScope) } };
+  return {
+    user: { tokenId: row.id, scope: row.scope as TokenScope, id: row.user.id, username: row.user.username, role, topics: scopeFromRows(row.user.topicScope) },
+  };
 }

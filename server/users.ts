@@ -27,7 +27,16 @@ export const roleSchema = z.object({ role: z.enum(ROLES as unknown as ["admin", 
 export function listUsers(db: Db) {
   return db.user.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, username: true, role: true, createdAt: true, lastSignInAt: true, disabledAt: true, _count: { select: { reviews: true } }, ...SCOPE_SELECT },
+    select: {
+      id: true,
+      username: true,
+      role: true,
+      createdAt: true,
+      lastSignInAt: true,
+      disabledAt: true,
+      _count: { select: { reviews: true } },
+      ...SCOPE_SELECT,
+    },
   });
 }
 
@@ -193,7 +202,11 @@ export async function setTopicScope(db: Db, actor: AuditActor, userId: number, t
     const found = await tx.topic.findMany({ where: { id: { in: wanted } }, select: { id: true } });
     const missing = wanted.filter((id) => !found.some((t) => t.id === id));
     if (missing.length) {
-      throw new ValidationError(`no topic ${missing.join(", ")}`, { topics: [`No such topic: ${missing.join(", ")}.`] }, { code: "topicGone", values: { ids: missing.join(", ") } });
+      throw new ValidationError(
+        `no topic ${missing.join(", ")}`,
+        { topics: [`No such topic: ${missing.join(", ")}.`] },
+        { code: "topicGone", values: { ids: missing.join(", ") } },
+      );
     }
     const before = scopeFromRows(user.topicScope);
     const after: TopicScope = wanted.length ? wanted : null;

@@ -6,7 +6,14 @@ import { MIN_PASSWORD_LENGTH } from "@/lib/limits";
 import type { FormState } from "@/app/(dashboard)/_lib/form";
 import { ToggleForm } from "../toggle-form";
 import { FormStatus, SubmitButton } from "../form";
-import { changeRoleAction, createUserAction, deleteUserAction, resetPasswordAction, setTopicsAction, setUserDisabledAction } from "@/app/(dashboard)/users/actions";
+import {
+  changeRoleAction,
+  createUserAction,
+  deleteUserAction,
+  resetPasswordAction,
+  setTopicsAction,
+  setUserDisabledAction,
+} from "@/app/(dashboard)/users/actions";
 
 /** The form that creates a user (username, initial password, role). */
 export function NewUserForm() {
@@ -170,7 +177,17 @@ export function UserRowActions({ id, username, role, self, disabled }: { id: num
 }
 
 /** The topics a user sees: one box per topic; none ticked means every topic. */
-export function UserTopicsForm({ id, username, topics, scope }: { id: number; username: string; topics: { id: number; name: string }[]; scope: readonly number[] | null }) {
+export function UserTopicsForm({
+  id,
+  username,
+  topics,
+  scope,
+}: {
+  id: number;
+  username: string;
+  topics: { id: number; name: string }[];
+  scope: readonly number[] | null;
+}) {
   const [state, action, pending] = useActionState<FormState, FormData>(setTopicsAction, {});
   const t = useTranslations("users.row");
   return (
