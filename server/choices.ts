@@ -14,3 +14,8 @@ export async function discoveryStartChoices(db: Db) {
   ]);
   return { topics, seedSets };
 }
+
+/** Every topic's id and name, by name (the users page's topic scope, the reports page's choice). */
+export async function topicChoices(db: Db): Promise<{ id: number; name: string }[]> {
+  return db.topic.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}

@@ -8,6 +8,7 @@
  * report the seven days ending on its date. Without a date, the last full day (yesterday): a
  * report sent in the morning covers the day before, and a weekly one sent on Monday the week before.
  */
+import { topicChoices } from "./choices";
 import type { Db } from "../lib/db";
 import { z } from "zod";
 import { parseJsonColumn } from "../lib/json-column";
@@ -262,6 +263,6 @@ export async function findReportTopic(db: Db, idOrName: string): Promise<{ id: n
 }
 
 /** The topics a report can be limited to, by name (the reports page's choice). */
-export async function reportTopicChoices(db: Db): Promise<{ id: number; name: string }[]> {
-  return db.topic.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+export function reportTopicChoices(db: Db): Promise<{ id: number; name: string }[]> {
+  return topicChoices(db);
 }

@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { listUsers } from "@/server/users";
+import { topicChoices } from "@/server/choices";
 import { isRole } from "@/lib/auth/session";
 import { UserRowActions, UserTopicsForm } from "./user-forms";
 import { scopeFromRows } from "@/lib/topic-scope";
@@ -8,12 +9,7 @@ import { Num, Time } from "../time";
 
 /** Every user with their role, reviews and sign-ins, and the admin actions. */
 export async function UserTable({ me }: { me: { id: number } }) {
-  const [users, topics, t, roles] = await Promise.all([
-    listUsers(db),
-    db.topic.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true } }),
-    getTranslations("users.table"),
-    getTranslations("roles"),
-  ]);
+  const [users, topics, t, roles] = await Promise.all([listUsers(db), topicChoices(db), getTranslations("users.table"), getTranslations("roles")]);
   const topicName = new Map(topics.map((topic) => [topic.id, topic.name]));
   return (
     <div className="table-wrap" style={{ marginBottom: 16 }}>
