@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import { inScope, scopeSql, type TopicScope } from "../lib/topic-scope";
+import { inScope, scopeSql, scopeWhere, type TopicScope } from "../lib/topic-scope";
 import type { Db } from "../lib/db";
 import { parseJsonColumn } from "../lib/json-column";
 import { isPlatform, type Platform } from "../lib/platforms";
@@ -258,10 +258,10 @@ export async function listIncidents(db: Db, f: IncidentFilter, now = new Date())
  * The home page's rising incidents: open or handled ones seen in the last 24 hours, bursting ones
  * first, then by heat, with how many of their posts appeared in those 24 hours.
  */
-export async function risingIncidents(db: Db, now = new Date(), limit = 5): Promise<(IncidentRow & { recent: number })[]> {
+export async function risingIncidents(db: Db, now = new Date(), limit = 5, scope: TopicScope = null): Promise<(IncidentRow & { recent: number })[]> {
   const since = new Date(now.getTime() - INCIDENT_WINDOWS["24h"]);
   const found = await db.incident.findMany({
-    where: { status: { in: [...DEFAULT_INCIDENT_STATES] }, lastSeenAt: { gte: since } },
+    where: { status: { in: [...DEFAULT_INCIDENT_STATES] }, lastSeenAt: { gte: since }, ...scopeWhere(scope) },
     orderBy: [{ bursting: "desc" }, { heat: "desc" }, { lastSeenAt: "desc" }, { id: "desc" }],
     take: limit,
     select: { id: true },
@@ -421,3 +421,9 @@ export const splitSchema = z.object({
 });
 /** handle, reopen or dismiss. */
 export const statusSchema = z.object({ incidentId: id, move: z.enum(["handle", "reopen", "dismiss"]), note });
+
+/** True when every incident of `ids` exists and lies in the reader's topic `scope` (a change's check). */
+export async function incidentsInScope(db: Db, scope: TopicScope, ids: readonly number[]): Promise<boolean> {
+  const wanted = [...new Set(ids)];
+  return (await db.incident.count({ where: { id: { in: wanted }, ...scopeWhere(scope) } })) === wanted.length;
+}

@@ -6,6 +6,7 @@
  * Each reviewed topic with a model is then asked to learn (a `learn` job, crawler/jobs): the
  * scheduler runs it within seconds, folding the new samples into the model.
  */
+import { scopeWhere, type TopicScope } from "../lib/topic-scope";
 import { z } from "zod";
 import type { Db } from "../lib/db";
 import { closeReviewedFlag, postText, reviewLabel, storeReviewSample } from "@/crawler/classify";
@@ -16,6 +17,8 @@ import { recordAudit, userActor } from "../lib/audit";
 export interface Reviewer {
   id: number;
   username: string;
+  /** Their topic scope (lib/topic-scope.ts): flags of other topics are not there for them. */
+  topics?: TopicScope;
 }
 
 export const reviewInputSchema = z.object({
@@ -58,7 +61,7 @@ export async function reviewFlags(db: Db, input: ReviewInput, reviewer: Reviewer
 export async function reviewFlagsReport(db: Db, input: ReviewInput, reviewer: Reviewer): Promise<ReviewReport> {
   const reviewerId = reviewer.id;
   const flags = await db.flag.findMany({
-    where: { id: { in: input.flagIds } },
+    where: { id: { in: input.flagIds }, ...scopeWhere(reviewer.topics ?? null) },
     // In id order, so the samples (and reviews) are written in a stable order on every database.
     orderBy: { id: "asc" },
     select: {

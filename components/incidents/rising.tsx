@@ -2,14 +2,15 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { db } from "@/lib/db";
 import { risingIncidents } from "@/server/incidents";
+import type { TopicScope } from "@/lib/topic-scope";
 import { PlatformBadge } from "../platform-badge";
 import { RelativeTime } from "../time";
 import { Sparkline } from "./sparkline";
 import { heatText } from "./status-badge";
 
 /** The home page's rising incidents (new posts in the last 24 hours, bursting first, then by heat). */
-export async function RisingIncidents() {
-  const [rows, t, tl] = await Promise.all([risingIncidents(db), getTranslations("incidents.rising"), getTranslations("incidents.list")]);
+export async function RisingIncidents({ scope }: { scope: TopicScope }) {
+  const [rows, t, tl] = await Promise.all([risingIncidents(db, new Date(), 5, scope), getTranslations("incidents.rising"), getTranslations("incidents.list")]);
   return (
     <section className="panel rising" aria-labelledby="rising-title" data-testid="rising-incidents">
       <div className="rising-head">

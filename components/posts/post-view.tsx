@@ -39,7 +39,7 @@ export async function PostView({ user, params, flagged }: { user: CurrentUser; p
       </Suspense>
       {flagged && (
         <Suspense fallback={<PanelSkeleton height={90} label={t("loadingRising")} />}>
-          <RisingIncidents />
+          <RisingIncidents scope={user.topics} />
         </Suspense>
       )}
       {flagged && (

@@ -15,6 +15,7 @@ import {
   IncidentReviewError,
   INCIDENT_TITLE_MAX,
   mergeIncidents,
+  incidentsInScope,
   mergeSchema,
   renameIncident,
   renameSchema,
@@ -54,10 +55,16 @@ async function refused(error: z.ZodError, values: Record<string, string>): Promi
 async function perform(
   values: Record<string, string>,
   kind: string,
+  incidentIds: readonly number[],
   write: (userId: number) => Promise<{ goTo: number; extra?: Record<string, string> }>,
 ): Promise<FormState> {
   const { user, state } = await guard("review");
   if (state) return { ...state, values };
+  // An incident outside the user's topic scope is not there for them (its page answers 404 too).
+  if (!(await incidentsInScope(db, user.topics, incidentIds))) {
+    const t = await getTranslations("incidents.errors");
+    return { message: t("notFound"), values };
+  }
   let target: { goTo: number; extra?: Record<string, string> };
   try {
     target = await write(user.id);
@@ -79,7 +86,7 @@ export async function renameIncidentAction(_prev: FormState, formData: FormData)
   const parsed = renameSchema.safeParse(values);
   if (!parsed.success) return refused(parsed.error, values);
   const { incidentId, title, note } = parsed.data;
-  return perform(values, "rename", async (userId) => {
+  return perform(values, "rename", [incidentId], async (userId) => {
     await renameIncident(db, { incidentId, title, note, userId });
     return { goTo: incidentId };
   });
@@ -91,7 +98,7 @@ export async function incidentStatusAction(_prev: FormState, formData: FormData)
   const parsed = statusSchema.safeParse(values);
   if (!parsed.success) return refused(parsed.error, values);
   const { incidentId, move, note } = parsed.data;
-  return perform(values, move, async (userId) => {
+  return perform(values, move, [incidentId], async (userId) => {
     await setIncidentStatus(db, { incidentId, move, note, userId });
     return { goTo: incidentId };
   });
@@ -104,7 +111,7 @@ export async function mergeIncidentAction(_prev: FormState, formData: FormData):
   if (!parsed.success) return refused(parsed.error, values);
   const { incidentId, otherId, direction, note } = parsed.data;
   const [intoId, fromId] = direction === "into-this" ? [incidentId, otherId] : [otherId, incidentId];
-  return perform(values, "merge", async (userId) => {
+  return perform(values, "merge", [incidentId, otherId], async (userId) => {
     await mergeIncidents(db, { intoId, fromId, note, userId });
     return { goTo: intoId };
   });
@@ -118,7 +125,7 @@ export async function splitIncidentAction(_prev: FormState, formData: FormData):
   const parsed = splitSchema.safeParse({ ...values, postIds });
   if (!parsed.success) return refused(parsed.error, values);
   const { incidentId, title, note } = parsed.data;
-  return perform(values, "split", async (userId) => {
+  return perform(values, "split", [incidentId], async (userId) => {
     const { newIncidentId } = await splitIncident(db, { incidentId, postIds: parsed.data.postIds, title, note, userId });
     return { goTo: incidentId, extra: { new: String(newIncidentId) } };
   });

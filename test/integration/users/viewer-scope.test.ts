@@ -22,7 +22,8 @@ import { isAssignableRole } from "../../../server/cases";
 import { listPostsPage } from "../../../server/posts";
 import { openFlagCount } from "../../../server/counts";
 import { exportFilteredPosts } from "../../../server/export";
-import { getIncident, listIncidents, INCIDENT_STATES } from "../../../server/incidents";
+import { getIncident, incidentsInScope, listIncidents, risingIncidents, INCIDENT_STATES } from "../../../server/incidents";
+import { reviewFlags } from "../../../server/reviews";
 import { apiFlags, apiIncidents } from "../../../server/api-v1";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -131,6 +132,20 @@ describe("topic scope", () => {
     expect((await apiFlags(t.db, "http://x/api/v1/flags", null)).data).toHaveLength(2);
     const apiInc = await apiIncidents(t.db, "http://x/api/v1/incidents", scope);
     expect(apiInc.data.map((i) => i.id)).toEqual([incA]);
+    const rising = await risingIncidents(t.db, new Date("2026-12-03T12:00:00Z"), 5, scope);
+    expect(rising.map((r) => r.id)).toEqual([incA]);
+    expect((await risingIncidents(t.db, new Date("2026-12-03T12:00:00Z"), 5, null)).map((r) => r.id).sort()).toEqual([incA, incB].sort());
+  });
+
+  it("a scoped reviewer's changes reach only their topics: a review of another topic's flag and an incident action there are refused", async () => {
+    const r = await createUser(t.db, { username: "fudaoyuan", password: "a-long-test-password-1", role: "reviewer" });
+    const flagB = await t.db.flag.findFirstOrThrow({ where: { topicId: b } });
+    expect(await reviewFlags(t.db, { flagIds: [flagB.id], decision: "dismiss", note: "" }, { id: r.id, username: r.username, topics: [a] })).toBe(0);
+    expect((await t.db.flag.findUniqueOrThrow({ where: { id: flagB.id } })).status).toBe("open");
+    expect(await incidentsInScope(t.db, [a], [incA])).toBe(true);
+    expect(await incidentsInScope(t.db, [a], [incA, incB])).toBe(false);
+    expect(await incidentsInScope(t.db, null, [incA, incB])).toBe(true);
+    expect(await incidentsInScope(t.db, null, [999_999])).toBe(false);
   });
 
   it("an API token carries its owner's scope and role", async () => {

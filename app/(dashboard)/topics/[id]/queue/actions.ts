@@ -1,5 +1,6 @@
 "use server";
 
+import { inScope } from "@/lib/topic-scope";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
@@ -32,6 +33,8 @@ export async function answerQueueAction(input: { topicId: number; postId: number
   if (!parsed.success) return { ok: false, message: t("invalid") };
   const { user, state } = await guard("review");
   if (state) return { ok: false, message: state.message };
+  // A topic outside the user's scope answers like one that is gone.
+  if (!inScope(user.topics, parsed.data.topicId)) return { ok: false, message: t("topicGone"), gone: true };
   const r = await answerQueue(db, parsed.data.topicId, parsed.data.postId, parsed.data.relevant, user);
   if (r.ok) return { ok: true };
   const key = r.reason === "topic-gone" ? "topicGone" : r.reason === "post-gone" ? "postGone" : "postDeleted";

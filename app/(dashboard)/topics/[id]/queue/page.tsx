@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { inScope } from "@/lib/topic-scope";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { requirePermission } from "@/lib/auth/current-user";
@@ -21,7 +22,7 @@ export default async function TopicQueuePage({ params }: { params: Promise<{ id:
   // The page checks the permission; the answer action checks it again (it can be called without the page).
   const user = await requirePermission("review");
   const id = Number((await params).id);
-  if (!Number.isSafeInteger(id) || id <= 0) notFound();
+  if (!Number.isSafeInteger(id) || id <= 0 || !inScope(user.topics, id)) notFound();
   const [q, t, tt, tools] = await Promise.all([reviewQueue(db, id), getTranslations("topics.queue"), getTranslations("topics.detail"), getDateTools()]);
   if (!q) notFound();
   const cards: QueueCard[] = q.items.map((i) => ({
