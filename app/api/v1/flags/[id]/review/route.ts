@@ -28,7 +28,11 @@ export const POST = withToken({ scope: "review", permission: "review" }, async (
     return apiError(400, "invalid", 'the body must be JSON: {"decision": "confirm" | "dismiss", "note": "…"}');
   }
   const body = parseInput(bodySchema, json);
-  const report = await reviewFlagsReport(db, { flagIds: [id], decision: body.decision, note: body.note }, { id: user.id, username: user.username, topics: user.topics });
+  const report = await reviewFlagsReport(
+    db,
+    { flagIds: [id], decision: body.decision, note: body.note },
+    { id: user.id, username: user.username, topics: user.topics },
+  );
   if (report.reviewed === 0) return apiError(404, "not-found", `no flag ${id}`);
   return apiData(await apiFlag(db, id, user.topics));
 });
