@@ -18,6 +18,8 @@ import { z } from "zod";
 import type { Db } from "../lib/db";
 import { recordAudit, type AuditActor } from "../lib/audit";
 import { can } from "../lib/permissions";
+import { scopeWhere, type TopicScope } from "../lib/topic-scope";
+import { incidentsInScope } from "./incidents";
 import { ROLES, type Role } from "../lib/auth/session";
 import { queueTopicMessage, type CaseAssignedPayload } from "../lib/notify";
 import { requestJob } from "@/crawler/jobs";
@@ -388,4 +390,24 @@ export async function userIdByName(db: Db, username: string): Promise<number | n
 /** How many open cases a user has (the count beside 我的待办 in the navigation). */
 export function openCaseCount(db: Db, userId: number): Promise<number> {
   return db.case.count({ where: { assigneeId: userId, status: { in: [...OPEN_CASE_STATES] } } });
+}
+
+/**
+ * Refuse (CaseError "notFound") a case change by a user whose topic `scope` does not hold the
+ * case's incident or flag: to them it is not there, as its page is not.
+ */
+export async function assertCaseInScope(db: Db, scope: TopicScope, target: CaseSubject | { caseId: number }): Promise<void> {
+  if (scope === null) return;
+  let subject: CaseSubject | null;
+  if ("kind" in target) subject = target;
+  else {
+    const row = await db.case.findUnique({ where: { id: target.caseId }, select: { incidentId: true, flagId: true } });
+    subject = row?.incidentId ? { kind: "incident", id: row.incidentId } : row?.flagId ? { kind: "flag", id: row.flagId } : null;
+  }
+  const inside =
+    subject !== null &&
+    (subject.kind === "incident"
+      ? await incidentsInScope(db, scope, [subject.id])
+      : (await db.flag.count({ where: { id: subject.id, ...scopeWhere(scope) } })) === 1);
+  if (!inside) throw new CaseError("notFound", "no such incident or flag in your topics");
 }

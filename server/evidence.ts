@@ -4,6 +4,7 @@
  * per dashboard process: each may start Chromium to draw screenshots the crawl did not, and a
  * burst of clicks must not start a browser each on a two-core server.
  */
+import { incidentsInScope } from "./incidents";
 import { z } from "zod";
 import { crawlerConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -23,9 +24,11 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * The package of a post or an incident, made for `user`; null when there is no such post or
- * incident. The caller has checked the user's permission.
+ * incident (an incident outside the user's topic scope counts as none). The caller has checked the
+ * user's permission.
  */
-export function evidencePackageFor(db: Db, user: CurrentUser, subject: { kind: "post" | "incident"; id: number }): Promise<BuiltEvidence | null> {
+export async function evidencePackageFor(db: Db, user: CurrentUser, subject: { kind: "post" | "incident"; id: number }): Promise<BuiltEvidence | null> {
+  if (subject.kind === "incident" && !(await incidentsInScope(db, user.topics, [subject.id]))) return null;
   return oneAtATime(async () => {
     const renderer = new ScreenshotRenderer({ chromiumPath: crawlerConfig().chromiumPath, log: (m) => console.warn(`[evidence] ${m}`) });
     try {

@@ -11,7 +11,7 @@ import { getTranslations } from "next-intl/server";
 import type { z } from "zod";
 import { db } from "@/lib/db";
 import { userActor } from "@/lib/audit";
-import { assignCase, assignSchema, CASE_NOTE_MAX, CaseError, parseDue, setCaseStatus, statusSchema } from "@/server/cases";
+import { assertCaseInScope, assignCase, assignSchema, CASE_NOTE_MAX, CaseError, parseDue, setCaseStatus, statusSchema } from "@/server/cases";
 import { formValues, guard, type FormState } from "../_lib/form";
 
 type Translate = Awaited<ReturnType<typeof getTranslations<"cases.errors">>>;
@@ -50,6 +50,7 @@ export async function assignCaseAction(_prev: FormState, formData: FormData): Pr
   const { subjectKind, subjectId, assigneeId, due, note } = parsed.data;
   let result;
   try {
+    await assertCaseInScope(db, user.topics, { kind: subjectKind, id: subjectId });
     result = await assignCase(db, { subject: { kind: subjectKind, id: subjectId }, assigneeId, dueAt: due ? parseDue(due) : null, note }, userActor(user));
   } catch (e) {
     return caseRefusal(e, values);
@@ -70,6 +71,7 @@ export async function caseStatusAction(_prev: FormState, formData: FormData): Pr
   const { user, state } = await guard("cases");
   if (state) return { ...state, values };
   try {
+    await assertCaseInScope(db, user.topics, { caseId: parsed.data.caseId });
     await setCaseStatus(db, parsed.data, userActor(user));
   } catch (e) {
     return caseRefusal(e, values);

@@ -18,7 +18,7 @@ import { createApiToken, verifyApiToken } from "../../../lib/api-tokens";
 import { CLI_ACTOR } from "../../../lib/audit";
 import { topicScopeOf } from "../../../lib/topic-scope";
 import { setTopicScope } from "../../../server/users";
-import { isAssignableRole } from "../../../server/cases";
+import { assertCaseInScope, assignCase, isAssignableRole } from "../../../server/cases";
 import { listPostsPage } from "../../../server/posts";
 import { openFlagCount } from "../../../server/counts";
 import { exportFilteredPosts } from "../../../server/export";
@@ -146,6 +146,15 @@ describe("topic scope", () => {
     expect(await incidentsInScope(t.db, [a], [incA, incB])).toBe(false);
     expect(await incidentsInScope(t.db, null, [incA, incB])).toBe(true);
     expect(await incidentsInScope(t.db, null, [999_999])).toBe(false);
+
+    // Cases: assigning or moving one of another topic is refused as "not found"; its own topic passes.
+    await expect(assertCaseInScope(t.db, [a], { kind: "incident", id: incB })).rejects.toMatchObject({ code: "notFound" });
+    await expect(assertCaseInScope(t.db, [a], { kind: "flag", id: flagB.id })).rejects.toMatchObject({ code: "notFound" });
+    await expect(assertCaseInScope(t.db, [a], { kind: "incident", id: incA })).resolves.toBeUndefined();
+    const { caseId } = await assignCase(t.db, { subject: { kind: "incident", id: incB }, assigneeId: r.id, dueAt: null, note: "" }, CLI_ACTOR);
+    await expect(assertCaseInScope(t.db, [a], { caseId })).rejects.toMatchObject({ code: "notFound" });
+    await expect(assertCaseInScope(t.db, [b], { caseId })).resolves.toBeUndefined();
+    await expect(assertCaseInScope(t.db, null, { caseId })).resolves.toBeUndefined();
   });
 
   it("an API token carries its owner's scope and role", async () => {
