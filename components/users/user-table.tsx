@@ -18,10 +18,10 @@ export async function UserTable({ me }: { me: { id: number } }) {
           <tr>
             <th>{t("username")}</th>
             <th>{t("role")}</th>
-            <th>{t("topics")}</th>
             <th className="num">{t("reviews")}</th>
             <th>{t("created")}</th>
             <th>{t("lastSignIn")}</th>
+            <th>{t("topics")}</th>
             <th>{t("actions")}</th>
           </tr>
         </thead>
@@ -39,12 +39,6 @@ export async function UserTable({ me }: { me: { id: number } }) {
               <td>
                 <span className={`badge ${u.role === "admin" ? "info" : ""}`}>{isRole(u.role) ? roles(u.role) : u.role}</span>
               </td>
-              <td data-testid={`user-scope-${u.id}`}>
-                {scopeFromRows(u.topicScope)
-                  ?.map((id) => topicName.get(id) ?? `#${id}`)
-                  .join(", ") ?? <span className="muted">{t("allTopics")}</span>}
-                {topics.length > 0 && <UserTopicsForm id={u.id} username={u.username} topics={topics} scope={scopeFromRows(u.topicScope)} />}
-              </td>
               <td className="num">
                 <Num value={u._count.reviews} />
               </td>
@@ -53,6 +47,12 @@ export async function UserTable({ me }: { me: { id: number } }) {
               </td>
               <td>
                 <Time date={u.lastSignInAt} />
+              </td>
+              <td data-testid={`user-scope-${u.id}`}>
+                {scopeFromRows(u.topicScope)
+                  ?.map((id) => topicName.get(id) ?? `#${id}`)
+                  .join(", ") ?? <span className="muted">{t("allTopics")}</span>}
+                {topics.length > 0 && <UserTopicsForm id={u.id} username={u.username} topics={topics} scope={scopeFromRows(u.topicScope)} />}
               </td>
               <td>
                 <UserRowActions id={u.id} username={u.username} role={u.role} self={u.id === me.id} disabled={Boolean(u.disabledAt)} />
