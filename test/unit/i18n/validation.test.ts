@@ -47,7 +47,7 @@ describe("zod issues of the user schemas", () => {
     ["a username with a space", { ...ok, username: "zhang san" }, "用户名只能包含字母、数字和 _ . @ -"],
     ["too short a password", { ...ok, password: "short" }, "密码至少 8 个字符"],
     ["a password over 72 bytes", { ...ok, password: "密".repeat(25) }, "密码最多 72 字节（72 个字母或数字，或 24 个汉字）：bcrypt 会忽略超出的部分"],
-    ["an unknown role", { ...ok, role: "owner" }, "角色只能是管理员或复核员"],
+    ["an unknown role", { ...ok, role: "owner" }, "角色只能是管理员、复核员或只读"],
   ];
 
   test.each(cases)("%s: its own message in Chinese", (_name, input, chinese) => {
