@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { action, loadDb, UserInputError } from "./util";
 import { CLI_ACTOR, recordAudit } from "../../lib/audit";
-import { SCOPE_SELECT, scopeFromRows } from "../../lib/topic-scope";
 
 /** `--topics`: "all" (every topic) or comma-separated topic ids. */
 function parseTopicList(text: string): number[] | null {
@@ -82,7 +81,8 @@ export function registerUserCommands(program: Command) {
     .description("list users")
     .action(
       action(async () => {
-        const db = await loadDb();
+        // Loaded here, not at start-up: the scope helpers bring Prisma's runtime (bench:cli-startup).
+        const [db, { SCOPE_SELECT, scopeFromRows }] = await Promise.all([loadDb(), import("../../lib/topic-scope")]);
         const users = await db.user.findMany({ orderBy: { id: "asc" }, include: SCOPE_SELECT });
         for (const u of users) {
           const state = u.disabledAt ? `\tdisabled since ${u.disabledAt.toISOString()}` : "";
