@@ -36,7 +36,7 @@ describe("API tokens", () => {
     expect(JSON.stringify(row)).not.toContain(token.slice(10));
     expect(JSON.stringify(await listApiTokens(t.db))).not.toContain(token);
     expect(await verifyApiToken(t.db, token, NOW)).toEqual({
-      user: { tokenId: info.id, scope: "read", id: reviewer.id, username: "counsellor", role: "reviewer" },
+      user: { tokenId: info.id, scope: "read", id: reviewer.id, username: "counsellor", role: "reviewer", topics: null },
     });
     // Using it is remembered (at most once a minute).
     expect((await t.db.apiToken.findUniqueOrThrow({ where: { id: info.id } })).lastUsedAt).toEqual(NOW);
