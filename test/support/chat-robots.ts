@@ -172,3 +172,11 @@ export function startSignedWebhook(opts: { secret: string }): Promise<RobotServe
     return { status: 204, json: null };
   });
 }
+
+/** A receiver of the generic webhook that accepts every JSON body (tests that count messages, not signatures). */
+export function startWebhook(): Promise<RobotServer<{ event: string }>> {
+  return serve<{ event: string }>("/hook", (robot) => ({ body }) => {
+    robot.received.push(JSON.parse(body) as { event: string });
+    return { json: "ok" };
+  });
+}

@@ -5,8 +5,6 @@
  * assignee's 我的待办, and the assignee is told once on the topic's channel (a local webhook,
  * sent by the notify job the assignment asks for, as the scheduler would run it).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR, userActor } from "../../../lib/audit";
 import { createUser } from "../../../lib/users";
@@ -17,12 +15,13 @@ import { assignCase, assignableUsers, CaseError, getCase, listMyCases, openCaseC
 import { testDbs } from "../../support/db";
 import { createIncident, seedPosts } from "../../support/incidents";
 import { createTopicWithChannels } from "../../support/topics";
+import { startWebhook, type RobotServer } from "../../support/chat-robots";
 import type { Db } from "../../../lib/db";
 
 const openDb = testDbs();
-let hook: http.Server | undefined;
+let hook: RobotServer<{ event: string }> | undefined;
 afterEach(async () => {
-  await new Promise((r) => (hook ? hook.close(r) : r(undefined)));
+  await hook?.close();
   hook = undefined;
 });
 
@@ -48,17 +47,8 @@ const HOUR = 3_600_000;
 
 /** A local webhook receiver: every body it was sent, parsed. */
 async function startReceiver(): Promise<{ url: string; received: { event: string }[] }> {
-  const received: { event: string }[] = [];
-  hook = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      received.push(JSON.parse(body) as { event: string });
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((r) => hook!.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, received };
+  hook = await startWebhook();
+  return { url: hook.webhook, received: hook.received };
 }
 
 /** A topic with a webhook, a flagged post and an incident of the topic, two reviewers and an admin. */

@@ -6,11 +6,9 @@
  * createServices, the jobs runner), against the local Weibo copy with the site's clock, and a
  * local webhook receiving every message.
  */
-import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../../lib/audit";
 import { createServices } from "../../../crawler/runtime";
@@ -24,14 +22,15 @@ import { deletionEmail, deletionMarkdown } from "../../../lib/notify/deletion";
 import { testDbs } from "../../support/db";
 import { startLocalPlatforms, type LocalPlatforms } from "../../support/platforms";
 import { createTopicWithChannels } from "../../support/topics";
+import { startWebhook, type RobotServer } from "../../support/chat-robots";
 
 const openDb = testDbs();
 let site: LocalPlatforms | undefined;
-let hook: http.Server | undefined;
+let hook: RobotServer<{ event: string }> | undefined;
 let tmp = "";
 afterEach(async () => {
   await site?.close();
-  await new Promise((r) => (hook ? hook.close(r) : r(undefined)));
+  await hook?.close();
   site = hook = undefined;
 });
 
@@ -69,21 +68,9 @@ describe("删帖提醒", () => {
       repliesPerPost: [0, 0],
       spanDays: 5,
     });
-    const received: { event: string }[] = [];
-    hook = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (d: Buffer) => (body += d.toString()));
-      req.on("end", () => {
-        received.push(JSON.parse(body) as { event: string });
-        res.end("ok");
-      });
-    });
-    await new Promise<void>((r) => hook!.listen(0, "127.0.0.1", r));
-    const topic = await createTopicWithChannels(
-      db,
-      { name: "校园安全", keywords: JSON.stringify(["不会出现的词"]) },
-      { webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` },
-    );
+    hook = await startWebhook();
+    const received = hook.received;
+    const topic = await createTopicWithChannels(db, { name: "校园安全", keywords: JSON.stringify(["不会出现的词"]) }, { webhookUrl: hook.webhook });
     const accountId = (await createAccount(db, { url: site.entryUrl("weibo-1"), name: "某大学微博", fetchMode: "http" }, CLI_ACTOR)).id;
     const services = createServices({ db, hostDelayMs: 0, archive: false, parseThreads: 0, classify: false, now: () => site!.clock.now() });
     const runner = createJobRunner({ db });
